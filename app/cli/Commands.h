@@ -1,0 +1,23 @@
+#pragma once
+// attnlab-cli subcommands. Each takes the arguments after its name and returns the
+// process exit code; errors are thrown and mapped to exit codes by main().
+#include <string>
+#include <vector>
+
+namespace attnlab::cli {
+
+enum ExitCode { kOk = 0, kInternal = 1, kUsage = 2, kBadData = 3, kBadModel = 4, kInterrupted = 130 };
+
+using Args = std::vector<std::string>;
+
+int runDatasets(const Args& args);
+int runInspect(const Args& args);
+int runTrain(const Args& args);
+int runTranslate(const Args& args);
+int runRender(const Args& args);
+int runExperiment(const Args& args);
+
+// Help text per command ("" = overview). Returns false for an unknown command.
+bool printHelp(const std::string& command);
+
+}  // namespace attnlab::cli

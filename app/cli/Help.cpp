@@ -1,0 +1,122 @@
+#include <iostream>
+#include <map>
+
+#include "Commands.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+const char* kOverview = R"(attnlab-cli - train small attention models and inspect their attention
+
+Usage: attnlab-cli COMMAND [OPTIONS]
+
+Commands:
+  datasets     list the built-in datasets, or write one to a TSV file
+  inspect      read a corpus and report pairs, skipped lines, vocabularies, lengths
+  train        train a GRU or Transformer model and save it (.safetensors)
+  translate    translate sentences with a trained model, optionally with attention as JSON
+  render       draw a model's attention for a sentence (PNG, SVG, PDF, CSV, NPY)
+  experiment   run a teaching experiment (bottleneck, complexity)
+
+Options:
+  --help       show help (also: attnlab-cli COMMAND --help)
+  --version    print the version and git revision
+
+Exit codes: 0 ok, 1 internal failure, 2 usage error, 3 bad input data,
+4 bad model file, 130 interrupted (the model is saved first).
+)";
+
+const std::map<std::string, const char*> kCommandHelp = {
+    {"datasets", R"(Usage: attnlab-cli datasets
+       attnlab-cli datasets --write NAME --out FILE.tsv [--size N] [--seed S]
+                            [--max-len N] [--alignments FILE]
+
+Without options, lists the built-in datasets. With --write, generates one.
+
+  --write NAME        dataset to generate: copy, reverse, sort, dates, toy-en-fr, toy-en-zh
+  --out FILE          output TSV (source<TAB>target per line); written atomically
+  --size N            number of pairs (default 2000, 1..1000000)
+  --seed S            random seed (default 1); the same seed gives the same file
+  --max-len N         maximum source length in tokens (default per dataset, up to 200)
+  --alignments FILE   also write gold alignments, one line of "i-j" links per pair
+)"},
+    {"inspect", R"(Usage: attnlab-cli inspect (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
+                           [--size N] [--seed S] [--max-len N] [--no-lowercase]
+                           [--no-split-punct] [--min-freq N] [--max-vocab N]
+
+Reads a corpus and prints JSON: pairs, skipped lines with reasons, warnings,
+vocabulary sizes and a histogram of sentence lengths (in tokens).
+)"},
+    {"train", R"(Usage: attnlab-cli train (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
+                         --arch gru|transformer --out MODEL.safetensors [options]
+
+Data:
+  --corpus FILE        TSV corpus (source<TAB>target)
+  --src F --tgt F      two line-aligned files
+  --dataset NAME       a built-in dataset (see: attnlab-cli datasets)
+  --size N --data-seed S --max-len N   options for --dataset (defaults 2000, 1, per dataset)
+  --val-fraction F     share held out for validation (default 0.1)
+  --min-freq N         drop tokens seen fewer times (default 1)
+  --no-lowercase, --no-split-punct      tokenizer switches
+Model:
+  --arch A             gru or transformer
+  --attention K        none, dot, general, scaled-dot, additive, local-m, local-p (GRU; default additive)
+  --hidden N           hidden size / d_model (default 128)
+  --layers N           layers (default 1 for GRU, 2 for Transformer)
+  --bidirectional      bidirectional GRU encoder
+  --heads N            attention heads (Transformer, default 4)
+  --ff N               feed-forward size (Transformer, default 512)
+  --window D           local attention half-width (default 3)
+  --dropout F          dropout (default 0.1)
+Training:
+  --epochs N (10)  --batch N (32)  --lr F (0.001)  --clip F (1.0)
+  --teacher-forcing F (1.0)  --seed N (1)  --threads N (1)
+
+Prints one JSON object per epoch on stdout; a progress bar on stderr when it is a
+terminal. The model is saved atomically after every epoch and at the end. Ctrl-C
+finishes the current batch, saves, and exits 130.
+)"},
+    {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--json] SENTENCE...
+
+Translates each sentence. With --json, prints one object per sentence:
+{"source_tokens": [...], "output_tokens": [...], "attention": {"cross": [[[[...]]]], ...}}
+with each kind indexed [layer][head][target][source].
+  --beam K         beam width (default 1 = greedy)
+  --max-output N   longest output in tokens (default: source length * 2 + 10)
+)"},
+    {"render", R"(Usage: attnlab-cli render --model MODEL --sentence TEXT --out FILE.(png|svg|pdf|csv|npy)
+                          [--kind cross|encoder|decoder] [--layer L] [--head H|all]
+                          [--colormap viridis|magma|cividis|bone|grey] [--scale S]
+
+Draws the attention the model uses for the sentence, with the same renderer as the GUI.
+--head all draws every head of the layer as a grid. Works without a display.
+)"},
+    {"experiment", R"(Usage: attnlab-cli experiment bottleneck [--dataset NAME] [--lengths 5,10,20,40]
+                              [--epochs N] [--hidden N] [--seed S] [--threads N]
+       attnlab-cli experiment complexity [--max-len N] [--threads N]
+
+bottleneck  trains a 'none' and an 'additive' GRU at each length and prints held-out
+            token accuracy per length as one JSON line.
+complexity  times full, local-window and linear attention from 64 to 8192 tokens and
+            prints the fitted log-log slopes as JSON.
+)"},
+};
+
+}  // namespace
+
+bool printHelp(const std::string& command) {
+    if (command.empty()) {
+        std::cout << kOverview;
+        return true;
+    }
+    auto it = kCommandHelp.find(command);
+    if (it == kCommandHelp.end()) {
+        std::cerr << "error: unknown command '" << command << "'\n";
+        return false;
+    }
+    std::cout << it->second;
+    return true;
+}
+
+}  // namespace attnlab::cli

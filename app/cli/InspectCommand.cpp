@@ -1,0 +1,125 @@
+// attnlab-cli inspect: reads a corpus the way `train` would and reports what it found,
+// so a user can fix their data before spending time on training.
+#include <algorithm>
+#include <iostream>
+#include <limits>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "ArgParser.h"
+#include "Commands.h"
+#include "base/Corpus.h"
+#include "base/Datasets.h"
+#include "base/Tokenizer.h"
+#include "base/Vocabulary.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+constexpr std::size_t kBucketWidth = 5;
+
+// Source and target of exactly one kind: --corpus, --src with --tgt, or --dataset.
+Corpus loadCorpus(const ArgParser& p) {
+    const bool tsv = p.has("--corpus"), files = p.has("--src") || p.has("--tgt"), dataset = p.has("--dataset");
+    if (int(tsv) + int(files) + int(dataset) != 1)
+        throw UsageError("give exactly one of --corpus FILE, --src FILE --tgt FILE, or --dataset NAME");
+    if (!dataset) {
+        for (const char* flag : {"--size", "--seed", "--max-len"})
+            if (p.has(flag)) throw UsageError(std::string(flag) + " applies only to --dataset");
+    }
+    if (tsv) return readTsvCorpus(p.required("--corpus"));
+    if (files) {
+        if (!p.has("--src")) throw UsageError("--tgt needs --src");
+        if (!p.has("--tgt")) throw UsageError("--src needs --tgt");
+        return readParallelCorpus(p.required("--src"), p.required("--tgt"));
+    }
+    DatasetOptions options;
+    options.size = static_cast<std::size_t>(p.integer("--size", static_cast<long long>(options.size), 1, 1000000));
+    options.seed = static_cast<std::uint64_t>(
+        p.integer("--seed", static_cast<long long>(options.seed), 0, std::numeric_limits<long long>::max()));
+    options.maxLen = static_cast<int>(p.integer("--max-len", 0, 1, 200));
+    return generateDataset(p.required("--dataset"), options);
+}
+
+// {"1-5": n, "6-10": n, ...}: every bucket up to the longest sentence, empty ones too,
+// so the result plots directly; "0" only when some side has no tokens at all.
+nlohmann::ordered_json histogram(const std::vector<std::vector<std::string>>& sentences) {
+    std::size_t zero = 0;
+    std::vector<std::size_t> buckets;
+    for (const auto& s : sentences) {
+        if (s.empty()) {
+            ++zero;
+            continue;
+        }
+        const std::size_t b = (s.size() - 1) / kBucketWidth;
+        if (b >= buckets.size()) buckets.resize(b + 1, 0);
+        ++buckets[b];
+    }
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    if (zero > 0) out["0"] = zero;
+    for (std::size_t b = 0; b < buckets.size(); ++b)
+        out[std::to_string(b * kBucketWidth + 1) + "-" + std::to_string((b + 1) * kBucketWidth)] = buckets[b];
+    return out;
+}
+
+std::size_t totalTokens(const std::vector<std::vector<std::string>>& sentences) {
+    std::size_t n = 0;
+    for (const auto& s : sentences) n += s.size();
+    return n;
+}
+
+std::size_t longest(const std::vector<std::vector<std::string>>& sentences) {
+    std::size_t n = 0;
+    for (const auto& s : sentences) n = std::max(n, s.size());
+    return n;
+}
+
+}  // namespace
+
+int runInspect(const Args& args) {
+    ArgParser p(args,
+                {"--corpus", "--src", "--tgt", "--dataset", "--size", "--seed", "--max-len", "--min-freq",
+                 "--max-vocab"},
+                {"--no-lowercase", "--no-split-punct"});
+    if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
+    // Validate every option before reading what may be a large file.
+    const int minFrequency = static_cast<int>(p.integer("--min-freq", 1, 1, 1000000000));
+    const auto maxVocab = static_cast<std::size_t>(p.integer("--max-vocab", 0, 4, 100000000));
+    TokenizerOptions tokenizerOptions;
+    tokenizerOptions.lowercase = !p.has("--no-lowercase");
+    tokenizerOptions.splitPunctuation = !p.has("--no-split-punct");
+
+    const Corpus corpus = loadCorpus(p);
+    const Tokenizer tokenizer(tokenizerOptions);
+    std::vector<std::vector<std::string>> sources, targets;
+    sources.reserve(corpus.pairs.size());
+    targets.reserve(corpus.pairs.size());
+    for (const auto& pair : corpus.pairs) {
+        sources.push_back(tokenizer.tokenize(pair.source));
+        targets.push_back(tokenizer.tokenize(pair.target));
+    }
+
+    nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
+    for (const auto& s : corpus.skipped) skipped.push_back({{"line", s.line}, {"reason", s.reason}});
+
+    nlohmann::ordered_json out;
+    out["name"] = corpus.name;
+    out["pairs"] = corpus.pairs.size();
+    out["skipped"] = std::move(skipped);
+    out["warnings"] = corpus.warnings;
+    out["source_vocab"] = Vocabulary::build(sources, minFrequency, maxVocab).size();
+    out["target_vocab"] = Vocabulary::build(targets, minFrequency, maxVocab).size();
+    out["source_tokens"] = totalTokens(sources);
+    out["target_tokens"] = totalTokens(targets);
+    out["length_histogram"] = {{"source", histogram(sources)}, {"target", histogram(targets)}};
+    out["max_source_len"] = longest(sources);
+    out["max_target_len"] = longest(targets);
+    out["has_alignments"] = corpus.hasAlignments;
+    // File names need not be UTF-8; replace rather than throw while printing.
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return kOk;
+}
+
+}  // namespace attnlab::cli

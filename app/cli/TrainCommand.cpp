@@ -1,0 +1,159 @@
+// attnlab-cli train: one JSON object per epoch on stdout, a progress bar on stderr
+// when it is a terminal, the model saved atomically after every epoch and at the end.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "Commands.h"
+#include "CorpusOptions.h"
+#include "base/InputError.h"
+#include "engine/Trainer.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+std::atomic<bool> gStop{false};
+
+extern "C" void onInterrupt(int) { gStop.store(true); }
+
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+double round4(double v) { return std::isfinite(v) ? std::round(v * 10000.0) / 10000.0 : v; }
+
+class ProgressBar {
+public:
+    explicit ProgressBar(int epochs) : enabled_(isatty(STDERR_FILENO) != 0), epochs_(epochs) {}
+    void update(const BatchReport& r) {
+        if (!enabled_) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (r.batch == 1) epochStart_ = now;
+        const double elapsed = std::chrono::duration<double>(now - epochStart_).count();
+        const double fraction = static_cast<double>(r.batch) / r.batchesPerEpoch;
+        const int eta = fraction > 0 ? static_cast<int>(elapsed / fraction - elapsed) : 0;
+        const int width = 30, filled = static_cast<int>(fraction * width);
+        std::fprintf(stderr, "\repoch %d/%d [%s%s] %3.0f%% loss %.4f ETA %d:%02d ", r.epoch, epochs_,
+                     std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), fraction * 100,
+                     r.loss, eta / 60, eta % 60);
+        std::fflush(stderr);
+    }
+    void clear() {
+        if (enabled_) std::fprintf(stderr, "\r%*s\r", 79, "");
+    }
+
+private:
+    bool enabled_;
+    int epochs_;
+    std::chrono::steady_clock::time_point epochStart_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+int runTrain(const Args& argv) {
+    std::set<std::string> valueFlags = corpusValueFlags();
+    valueFlags.insert({"--arch", "--attention", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
+                       "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
+                       "--threads", "--val-fraction", "--max-len", "--min-freq", "--max-vocab", "--out",
+                       "--debug-nan-at-batch"});
+    ArgParser args(argv, valueFlags, {"--bidirectional", "--no-lowercase", "--no-split-punct"});
+    if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+
+    const std::string out = args.required("--out");
+    ModelConfig config;
+    config.architecture = parseArchitecture(args.required("--arch"));
+    const bool transformer = config.architecture == Architecture::Transformer;
+    if (transformer && args.has("--attention"))
+        throw UsageError("--attention applies to --arch gru (a Transformer uses multi-head attention)");
+    if (!transformer && (args.has("--heads") || args.has("--ff")))
+        throw UsageError(std::string(args.has("--heads") ? "--heads" : "--ff") + " applies to --arch transformer");
+    config.attention = parseAttentionKind(args.text("--attention", "additive"));
+    config.hidden = static_cast<int>(args.integer("--hidden", 128, 1, 4096));
+    config.embedding = static_cast<int>(args.integer("--embedding", 0, 0, 4096));
+    config.layers = static_cast<int>(args.integer("--layers", transformer ? 2 : 1, 1, 16));
+    config.bidirectional = args.has("--bidirectional");
+    config.heads = static_cast<int>(args.integer("--heads", 4, 1, 64));
+    config.feedForward = static_cast<int>(args.integer("--ff", 512, 1, 16384));
+    config.localWindow = static_cast<int>(args.integer("--window", 3, 1, 100));
+    config.dropout = static_cast<float>(args.real("--dropout", 0.1, 0.0, 0.95));
+    const int maxLen = static_cast<int>(args.integer("--max-len", 0, 0, 8191));
+    config.maxLength = maxLen > 0 ? maxLen + 1 : 256;
+
+    TrainingOptions options;
+    options.epochs = static_cast<int>(args.integer("--epochs", 10, 1, 100000));
+    options.batchSize = static_cast<int>(args.integer("--batch", 32, 1, 4096));
+    options.learningRate = args.real("--lr", 1e-3, 1e-9, 10.0);
+    options.clip = args.real("--clip", 1.0, 0.0, 1e6);
+    options.teacherForcing = args.real("--teacher-forcing", 1.0, 0.0, 1.0);
+    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
+    options.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
+    options.validationFraction = args.real("--val-fraction", 0.1, 0.0, 0.9);
+    options.minFrequency = static_cast<int>(args.integer("--min-freq", 1, 1, 1000000));
+    options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
+    options.tokenizer.lowercase = !args.has("--no-lowercase");
+    options.tokenizer.splitPunctuation = !args.has("--no-split-punct");
+    options.injectNonFiniteAtBatch = args.integer("--debug-nan-at-batch", 0, 0, 1LL << 62);
+    if (std::string problem = validate([&] {
+            ModelConfig c = config;  // vocabulary sizes are not known yet
+            c.sourceVocab = c.targetVocab = 5;
+            return c;
+        }());
+        !problem.empty())
+        throw ConfigError(problem);
+
+    Corpus corpus = loadCorpus(args, maxLen);
+    for (const auto& w : corpus.warnings) std::cerr << "warning: " << w << "\n";
+    Trainer trainer(corpus, config, options);
+    if (trainer.skippedTooLong() > 0)
+        std::cerr << "warning: skipped " << trainer.skippedTooLong() << " pairs longer than "
+                  << trainer.model().config().maxLength - 1 << " tokens\n";
+    std::cerr << "training " << toString(config.architecture)
+              << (transformer ? "" : " + " + toString(config.attention)) << " (" << trainer.model().parameterCount()
+              << " parameters) on " << trainer.trainingPairs() << " pairs, validating on "
+              << trainer.validationPairs() << "\n";
+
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    ProgressBar bar(options.epochs);
+    auto save = [&] { trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}}); };
+    Trainer::Outcome outcome;
+    try {
+        outcome = trainer.run([&](const BatchReport& r) { bar.update(r); },
+                              [&](const EpochMetrics& m) {
+                                  bar.clear();
+                                  nlohmann::json j{{"epoch", m.epoch},
+                                                   {"train_loss", round4(m.trainLoss)},
+                                                   {"val_loss", round4(m.validationLoss)},
+                                                   {"val_token_acc", round4(m.tokenAccuracy)},
+                                                   {"val_exact", round4(m.exactMatch)},
+                                                   {"val_bleu", round4(m.bleu)},
+                                                   {"attention_entropy", number(round4(m.attentionEntropy))},
+                                                   {"aer", number(round4(m.alignmentErrorRate))},
+                                                   {"pairs_per_sec", std::round(m.pairsPerSecond * 10) / 10},
+                                                   {"seconds", std::round(m.seconds * 100) / 100}};
+                                  std::cout << j.dump() << std::endl;
+                                  save();
+                              },
+                              &gStop);
+    } catch (const TrainingDiverged& e) {
+        bar.clear();
+        save();
+        std::cerr << "error: " << e.what() << " (saved to " << out << ")\n";
+        return kInternal;
+    }
+    bar.clear();
+    save();
+    if (outcome == Trainer::Outcome::Stopped) {
+        std::cerr << "interrupted: model saved to " << out << "\n";
+        return kInterrupted;
+    }
+    std::cerr << "saved " << out << "\n";
+    return kOk;
+}
+
+}  // namespace attnlab::cli

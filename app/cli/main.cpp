@@ -1,0 +1,74 @@
+// attnlab-cli: the headless face of AttnLab. Contract in DESIGN.md: exit 0 ok,
+// 1 internal failure, 2 usage, 3 bad input data, 4 bad model file; every error is
+// one line on stderr starting with "error:".
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <new>
+
+#include "ArgParser.h"
+#include "Commands.h"
+#include "Version.h"
+#include "base/InputError.h"
+
+using namespace attnlab;
+using namespace attnlab::cli;
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(true);
+    Args args(argv + 1, argv + argc);
+    if (args.empty()) {
+        printHelp("");
+        return kUsage;
+    }
+    const std::string command = args.front();
+    Args rest(args.begin() + 1, args.end());
+
+    if (command == "--help" || command == "-h" || command == "help") {
+        printHelp(rest.empty() ? "" : rest.front());
+        return kOk;
+    }
+    if (command == "--version") {
+        std::cout << "attnlab-cli " << kVersion << " (" << kGitRevision << ")\n";
+        return kOk;
+    }
+
+    static const std::map<std::string, std::function<int(const Args&)>> commands = {
+        {"datasets", runDatasets}, {"inspect", runInspect},     {"train", runTrain},
+        {"translate", runTranslate}, {"render", runRender},     {"experiment", runExperiment},
+    };
+    auto it = commands.find(command);
+    if (it == commands.end()) {
+        std::cerr << "error: unknown command '" << command << "' (try attnlab-cli --help)\n";
+        return kUsage;
+    }
+    for (const auto& a : rest) {
+        if (a == "--help" || a == "-h") {
+            printHelp(command);
+            return kOk;
+        }
+    }
+    try {
+        return it->second(rest);
+    } catch (const UsageError& e) {
+        std::cerr << "error: " << e.what() << " (see attnlab-cli " << command << " --help)\n";
+        return kUsage;
+    } catch (const ConfigError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kUsage;
+    } catch (const InputError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kBadData;
+    } catch (const ModelFileError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kBadModel;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of memory\n";
+        return kInternal;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kInternal;
+    }
+}

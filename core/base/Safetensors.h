@@ -1,0 +1,40 @@
+#pragma once
+// The safetensors container: 8-byte little-endian header length N, N bytes of JSON
+// header ({"name": {"dtype", "shape", "data_offsets": [begin, end]}, ...,
+// "__metadata__": {string: string}}), then the raw little-endian tensor bytes.
+// Plain C++ so that the fuzzers and Python users' files go through the same checks.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+struct TensorRecord {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    std::vector<float> data;  // F32 only: AttnLab writes nothing else
+};
+
+struct SafetensorsContent {
+    std::vector<TensorRecord> tensors;  // in file order
+    std::map<std::string, std::string> metadata;
+    const TensorRecord* find(const std::string& name) const;
+};
+
+inline constexpr std::uint64_t kMaxSafetensorsHeader = 16u * 1024u * 1024u;
+
+// Writes atomically: a temp file in the same directory, fsync, then rename. On any
+// failure the temp file is removed, any existing file is untouched, and
+// std::runtime_error says "FILE: reason".
+void writeSafetensors(const std::string& path, const SafetensorsContent& content);
+
+// Throws ModelFileError("FILE: reason") for: a missing/unreadable file, a directory,
+// a file shorter than 8 bytes, a header length beyond the file or kMaxSafetensorsHeader,
+// invalid JSON, a dtype other than F32, a negative or overflowing shape, offsets out of
+// bounds, overlapping or not matching shape * 4 bytes. Never allocates more than the
+// file's size.
+SafetensorsContent readSafetensors(const std::string& path);
+SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name);
+
+}  // namespace attnlab

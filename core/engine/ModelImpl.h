@@ -1,0 +1,38 @@
+#pragma once
+// Engine-internal: what Seq2SeqModel holds. Includes LibTorch; only engine .cpp
+// files include it.
+#include <torch/torch.h>
+
+#include "Seq2SeqModel.h"
+#include "nn/Seq2SeqNet.h"
+
+namespace attnlab {
+
+struct Seq2SeqModel::Impl {
+    ModelConfig config;
+    Vocabulary source;
+    Vocabulary target;
+    TokenizerOptions tokenizer;
+    std::shared_ptr<nn::Seq2SeqNet> net;
+
+    // Source ids for a sentence (+ </s>), truncated to the model's maximum.
+    std::vector<std::int64_t> encodeSource(const std::vector<std::string>& tokens, bool* truncated) const;
+};
+
+// Builds the network a config describes (weights freshly initialised).
+std::shared_ptr<nn::Seq2SeqNet> makeNetwork(const ModelConfig& config);
+
+// Greedy decoding of a batch: src [B, S], srcLen [B] -> token ids [B, T'] (T' <= maxSteps),
+// rows padded with 0 after their </s>.
+torch::Tensor greedyDecode(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
+                           int64_t maxSteps);
+
+// Beam search for one sentence (src [1, S]); beam 1 is exactly greedy. Returns the
+// best hypothesis' ids without </s> and its log-probability.
+std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
+                                     int beam, int64_t maxSteps, double* logProbability);
+
+// Row-major copy of a [rows, cols] float tensor into an AttentionMap.
+AttentionMap toAttentionMap(const torch::Tensor& matrix);
+
+}  // namespace attnlab

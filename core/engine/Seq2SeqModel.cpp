@@ -1,0 +1,151 @@
+#include "Seq2SeqModel.h"
+
+#include "ModelImpl.h"
+#include "base/InputError.h"
+#include "nn/GruSeq2Seq.h"
+#include "nn/TransformerSeq2Seq.h"
+
+namespace attnlab {
+
+std::shared_ptr<nn::Seq2SeqNet> makeNetwork(const ModelConfig& config) {
+    if (config.architecture == Architecture::Gru) return std::make_shared<nn::GruSeq2Seq>(config);
+    return std::make_shared<nn::TransformerSeq2Seq>(config);
+}
+
+std::vector<std::int64_t> Seq2SeqModel::Impl::encodeSource(const std::vector<std::string>& tokens,
+                                                           bool* truncated) const {
+    std::vector<std::int64_t> ids = source.encode(tokens);
+    const std::size_t limit = static_cast<std::size_t>(config.maxLength) - 1;  // room for </s>
+    if (truncated) *truncated = ids.size() > limit;
+    if (ids.size() > limit) ids.resize(limit);
+    ids.push_back(Vocabulary::kEos);
+    return ids;
+}
+
+Seq2SeqModel::Seq2SeqModel(ModelConfig config, Vocabulary source, Vocabulary target, TokenizerOptions tokenizer,
+                           std::uint64_t seed)
+    : impl_(std::make_unique<Impl>()) {
+    config.sourceVocab = static_cast<std::int64_t>(source.size());
+    config.targetVocab = static_cast<std::int64_t>(target.size());
+    if (std::string problem = validate(config); !problem.empty()) throw ConfigError(problem);
+    impl_->config = config;
+    impl_->source = std::move(source);
+    impl_->target = std::move(target);
+    impl_->tokenizer = tokenizer;
+    torch::manual_seed(seed);
+    impl_->net = makeNetwork(config);
+}
+
+Seq2SeqModel::Seq2SeqModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Seq2SeqModel::Seq2SeqModel(Seq2SeqModel&&) noexcept = default;
+Seq2SeqModel& Seq2SeqModel::operator=(Seq2SeqModel&&) noexcept = default;
+Seq2SeqModel::~Seq2SeqModel() = default;
+
+const ModelConfig& Seq2SeqModel::config() const { return impl_->config; }
+const Vocabulary& Seq2SeqModel::sourceVocabulary() const { return impl_->source; }
+const Vocabulary& Seq2SeqModel::targetVocabulary() const { return impl_->target; }
+const TokenizerOptions& Seq2SeqModel::tokenizerOptions() const { return impl_->tokenizer; }
+
+std::int64_t Seq2SeqModel::parameterCount() const {
+    std::int64_t n = 0;
+    for (const auto& p : impl_->net->parameters()) n += p.numel();
+    return n;
+}
+
+std::vector<std::string> Seq2SeqModel::sourceTokens(const std::string& sentence) const {
+    bool truncated = false;
+    auto ids = impl_->encodeSource(Tokenizer(impl_->tokenizer).tokenize(sentence), &truncated);
+    std::vector<std::string> tokens;
+    for (auto id : ids) tokens.push_back(impl_->source.token(id));
+    return tokens;
+}
+
+Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOptions& options) const {
+    if (options.beam < 1 || options.beam > 64) throw ConfigError("--beam must be between 1 and 64");
+    auto words = Tokenizer(impl_->tokenizer).tokenize(sentence);
+    if (words.empty()) throw ConfigError("the sentence is empty: type at least one word");
+
+    Translation result;
+    auto ids = impl_->encodeSource(words, &result.truncated);
+    for (auto id : ids) result.sourceTokens.push_back(impl_->source.token(id));
+
+    torch::NoGradGuard noGrad;
+    nn::Seq2SeqNet& net = *impl_->net;
+    const bool wasTraining = net.is_training();
+    net.eval();
+    struct RestoreMode {  // translating between training batches must not leave eval mode on
+        nn::Seq2SeqNet& n;
+        bool training;
+        ~RestoreMode() { n.train(training); }
+    } restore{net, wasTraining};
+
+    torch::Tensor src = torch::tensor(ids, torch::kLong).unsqueeze(0);  // [1, S]
+    torch::Tensor srcLen = torch::tensor({static_cast<std::int64_t>(ids.size())}, torch::kLong);
+    const std::int64_t limit = impl_->config.maxLength - 1;
+    std::int64_t maxSteps = options.maxOutput > 0 ? options.maxOutput : 2 * static_cast<std::int64_t>(ids.size()) + 10;
+    maxSteps = std::min(maxSteps, limit);
+
+    auto out = beamSearch(net, src, srcLen, options.beam, maxSteps, &result.logProbability);
+    for (auto id : out) result.outputTokens.push_back(impl_->target.token(id));
+
+    if (options.captureAttention && !out.empty()) {
+        // One teacher-forced pass over the chosen output gives exactly the attention
+        // each step used while decoding (eval mode is deterministic).
+        std::vector<std::int64_t> tgtIn{Vocabulary::kBos};
+        tgtIn.insert(tgtIn.end(), out.begin(), out.end() - 1);
+        nn::Captured captured;
+        net.forward(src, srcLen, torch::tensor(tgtIn, torch::kLong).unsqueeze(0), &captured, 1.0);
+        for (auto& [kind, maps] : captured) {  // [1, L, H, Tq, Tk]
+            LayeredAttention layers;
+            for (int64_t l = 0; l < maps.size(1); ++l) {
+                std::vector<AttentionMap> heads;
+                for (int64_t h = 0; h < maps.size(2); ++h) heads.push_back(toAttentionMap(maps[0][l][h]));
+                layers.push_back(std::move(heads));
+            }
+            result.attention[kind] = std::move(layers);
+        }
+    }
+    return result;
+}
+
+std::vector<std::vector<std::string>> Seq2SeqModel::translateGreedy(const std::vector<std::string>& sentences) const {
+    std::vector<std::vector<std::string>> results(sentences.size());
+    if (sentences.empty()) return results;
+    torch::NoGradGuard noGrad;
+    nn::Seq2SeqNet& net = *impl_->net;
+    const bool wasTraining = net.is_training();
+    net.eval();
+    Tokenizer tokenizer(impl_->tokenizer);
+    constexpr std::size_t kBatch = 64;
+    for (std::size_t first = 0; first < sentences.size(); first += kBatch) {
+        const std::size_t n = std::min(kBatch, sentences.size() - first);
+        std::vector<std::vector<std::int64_t>> ids;
+        std::int64_t longest = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            auto words = tokenizer.tokenize(sentences[first + i]);
+            ids.push_back(impl_->encodeSource(words, nullptr));
+            longest = std::max<std::int64_t>(longest, static_cast<std::int64_t>(ids.back().size()));
+        }
+        torch::Tensor src = torch::zeros({static_cast<std::int64_t>(n), longest}, torch::kLong);
+        torch::Tensor srcLen = torch::empty({static_cast<std::int64_t>(n)}, torch::kLong);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto len = static_cast<std::int64_t>(ids[i].size());
+            src[static_cast<std::int64_t>(i)].narrow(0, 0, len).copy_(torch::tensor(ids[i], torch::kLong));
+            srcLen[static_cast<std::int64_t>(i)] = len;
+        }
+        const std::int64_t maxSteps = std::min<std::int64_t>(2 * longest + 10, impl_->config.maxLength - 1);
+        torch::Tensor out = greedyDecode(net, src, srcLen, maxSteps);
+        auto acc = out.accessor<std::int64_t, 2>();
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::int64_t j = 0; j < out.size(1); ++j) {
+                const std::int64_t id = acc[static_cast<std::int64_t>(i)][j];
+                if (id == Vocabulary::kEos || id == Vocabulary::kPad) break;
+                results[first + i].push_back(impl_->target.token(id));
+            }
+        }
+    }
+    net.train(wasTraining);
+    return results;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,99 @@
+#include "GruAttention.h"
+
+namespace attnlab::nn {
+
+namespace {
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+}
+
+GruAttentionImpl::GruAttentionImpl(AttentionKind kind, int hidden, int window)
+    : kind_(kind), hidden_(hidden), window_(window) {
+    using torch::nn::Linear;
+    using torch::nn::LinearOptions;
+    switch (kind) {
+    case AttentionKind::General:
+    case AttentionKind::LocalM:
+        keyProj_ = register_module("key_proj", Linear(LinearOptions(hidden, hidden).bias(false)));
+        break;
+    case AttentionKind::LocalP:
+        keyProj_ = register_module("key_proj", Linear(LinearOptions(hidden, hidden).bias(false)));
+        centerProj_ = register_module("center_proj", Linear(LinearOptions(hidden, hidden).bias(false)));
+        centerV_ = register_module("center_v", Linear(LinearOptions(hidden, 1).bias(false)));
+        break;
+    case AttentionKind::Additive:
+        keyProj_ = register_module("key_proj", Linear(LinearOptions(hidden, hidden).bias(true)));
+        queryProj_ = register_module("query_proj", Linear(LinearOptions(hidden, hidden).bias(false)));
+        v_ = register_module("v", Linear(LinearOptions(hidden, 1).bias(false)));
+        break;
+    case AttentionKind::Dot:
+    case AttentionKind::ScaledDot:
+    case AttentionKind::None:
+        break;
+    }
+}
+
+AttentionKeys GruAttentionImpl::prepare(const torch::Tensor& keys, const torch::Tensor& padMask,
+                                        const torch::Tensor& lengths) {
+    AttentionKeys k;
+    k.keys = keys;
+    k.padMask = padMask;
+    k.lengths = lengths.to(torch::kFloat);
+    if (keyProj_) k.projected = keyProj_->forward(keys);  // [B, S, H], once per batch
+    return k;
+}
+
+torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const AttentionKeys& k, int64_t step,
+                                        AttentionTrace* trace) {
+    torch::Tensor raw;  // [B, S]
+    switch (kind_) {
+    case AttentionKind::Dot:
+    case AttentionKind::ScaledDot:
+        raw = torch::bmm(k.keys, query.unsqueeze(2)).squeeze(2);
+        break;
+    case AttentionKind::General:
+    case AttentionKind::LocalM:
+    case AttentionKind::LocalP:
+        raw = torch::bmm(k.projected, query.unsqueeze(2)).squeeze(2);
+        break;
+    case AttentionKind::Additive:
+        // [B, S, H] + [B, 1, H] -> tanh -> v -> [B, S]
+        raw = v_->forward(torch::tanh(k.projected + queryProj_->forward(query).unsqueeze(1))).squeeze(2);
+        break;
+    case AttentionKind::None:
+        throw std::logic_error("attention 'none' has no weights");
+    }
+
+    torch::Tensor scores = raw;
+    if (kind_ == AttentionKind::ScaledDot) scores = raw / std::sqrt(static_cast<double>(hidden_));
+
+    torch::Tensor mask = k.padMask;  // [B, S] true = excluded
+    torch::Tensor center;
+    if (kind_ == AttentionKind::LocalM || kind_ == AttentionKind::LocalP) {
+        const int64_t S = k.keys.size(1);
+        torch::Tensor lastIndex = (k.lengths - 1).clamp_min(0);  // [B]
+        if (kind_ == AttentionKind::LocalM) {
+            center = torch::full_like(lastIndex, static_cast<double>(step)).minimum(lastIndex);
+        } else {
+            torch::Tensor g = centerV_->forward(torch::tanh(centerProj_->forward(query))).squeeze(1);  // [B]
+            center = (k.lengths * torch::sigmoid(g)).minimum(lastIndex);
+        }
+        torch::Tensor positions = torch::arange(S, k.keys.options()).unsqueeze(0);  // [1, S]
+        torch::Tensor distance = positions - center.unsqueeze(1);                    // [B, S]
+        // Outside the window [p_t - D, p_t + D]; at least one position is always inside,
+        // since p_t lies in [0, len-1] and D >= 1.
+        mask = mask.logical_or(distance.abs() > static_cast<double>(window_));
+        if (kind_ == AttentionKind::LocalP) {
+            const double sigma = window_ / 2.0;
+            scores = scores - distance.pow(2) / (2.0 * sigma * sigma);
+        }
+    }
+    scores = scores.masked_fill(mask, kNegInf);
+    if (trace) {
+        trace->rawScores = raw;
+        trace->scores = scores;
+        trace->center = center;
+    }
+    return torch::softmax(scores, 1);
+}
+
+}  // namespace attnlab::nn

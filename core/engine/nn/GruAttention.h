@@ -1,0 +1,58 @@
+#pragma once
+// The score functions of a GRU decoder's attention over encoder states:
+//   dot         score(s, h) = s·h
+//   scaled-dot  score(s, h) = s·h / sqrt(d)
+//   general     score(s, h) = s·(W h)                       (Luong)
+//   additive    score(s, h) = v·tanh(W s + U h)             (Bahdanau; U h once per batch)
+//   local-m     general score inside |j - p_t| <= D, p_t = t                (Luong local, monotonic)
+//   local-p     general score - (j - p_t)^2 / (2 (D/2)^2) inside the window,
+//               p_t = S_len · sigmoid(v_p·tanh(W_p s))                    (Luong local, predictive)
+// For local-p the Gaussian is folded into the scores before the softmax, so that
+// every row still sums to 1 (Luong multiplies after it, leaving rows short of 1).
+// Padding and positions outside a local window get -inf, hence exactly 0 weight.
+#include <torch/torch.h>
+
+#include "base/ModelConfig.h"
+
+namespace attnlab::nn {
+
+struct AttentionKeys {
+    torch::Tensor keys;       // [B, S, H] encoder outputs (also the values)
+    torch::Tensor projected;  // [B, S, H] W h (general, local) or U h (additive); undefined otherwise
+    torch::Tensor padMask;    // [B, S] bool, true at padding
+    torch::Tensor lengths;    // [B] float, true source lengths (local attention)
+};
+
+// The intermediate numbers of one attention step, for the step-by-step maths view.
+struct AttentionTrace {
+    torch::Tensor rawScores;  // [B, S] before scaling and masking
+    torch::Tensor scores;     // [B, S] after scaling, window/Gaussian and mask (-inf)
+    torch::Tensor center;     // [B] p_t for local attention; undefined otherwise
+};
+
+class GruAttentionImpl : public torch::nn::Module {
+public:
+    GruAttentionImpl(AttentionKind kind, int hidden, int window);
+
+    // Once per batch: the key-side projection.
+    AttentionKeys prepare(const torch::Tensor& keys, const torch::Tensor& padMask,
+                          const torch::Tensor& lengths);
+    // query [B, H] (decoder state), step t -> weights [B, S] (rows sum to 1).
+    torch::Tensor weights(const torch::Tensor& query, const AttentionKeys& keys, int64_t step,
+                          AttentionTrace* trace = nullptr);
+
+    AttentionKind kind() const { return kind_; }
+
+private:
+    AttentionKind kind_;
+    int hidden_;
+    int window_;
+    torch::nn::Linear keyProj_{nullptr};    // W (general/local) or U (additive)
+    torch::nn::Linear queryProj_{nullptr};  // W for additive
+    torch::nn::Linear v_{nullptr};          // v for additive
+    torch::nn::Linear centerProj_{nullptr}; // W_p for local-p
+    torch::nn::Linear centerV_{nullptr};    // v_p for local-p
+};
+TORCH_MODULE(GruAttention);
+
+}  // namespace attnlab::nn

@@ -1,0 +1,180 @@
+#include "GruSeq2Seq.h"
+
+#include <stdexcept>
+
+namespace attnlab::nn {
+
+namespace F = torch::nn::functional;
+
+struct GruSeq2Seq::GruState : DecoderState {
+    Encoded enc;
+    torch::Tensor hidden;  // [L, B, H]
+    int64_t t = 0;
+};
+
+GruSeq2Seq::GruSeq2Seq(const ModelConfig& c) : config_(c) {
+    using namespace torch::nn;
+    const int H = c.hidden;
+    const int E = c.embedding > 0 ? c.embedding : c.hidden;
+    srcEmbedding_ = register_module("src_embedding", Embedding(EmbeddingOptions(c.sourceVocab, E).padding_idx(0)));
+    tgtEmbedding_ = register_module("tgt_embedding", Embedding(EmbeddingOptions(c.targetVocab, E).padding_idx(0)));
+    dropout_ = register_module("dropout", Dropout(c.dropout));
+    encoder_ = register_module("encoder", GRU(GRUOptions(E, H)
+                                                  .num_layers(c.layers)
+                                                  .batch_first(true)
+                                                  .bidirectional(c.bidirectional)
+                                                  .dropout(c.layers > 1 ? c.dropout : 0.0)));
+    if (c.bidirectional) {
+        bridgeOutputs_ = register_module("bridge_outputs", Linear(2 * H, H));
+        bridgeHidden_ = register_module("bridge_hidden", Linear(2 * H, H));
+    }
+    if (c.attention != AttentionKind::None)
+        attention_ = register_module("attention", GruAttention(c.attention, H, c.localWindow));
+    embInput_ = register_module("dec_emb_input", Linear(LinearOptions(E, 3 * H).bias(true)));
+    ctxInput_ = register_module("dec_ctx_input", Linear(LinearOptions(H, 3 * H).bias(false)));
+    for (int l = 0; l < c.layers; ++l) {
+        const std::string n = std::to_string(l);
+        if (l > 0) upperInput_.push_back(register_module("dec_input_" + n, Linear(LinearOptions(H, 3 * H).bias(true))));
+        hiddenProj_.push_back(register_module("dec_hidden_" + n, Linear(LinearOptions(H, 3 * H).bias(true))));
+    }
+    output_ = register_module("output", Linear(H, c.targetVocab));
+}
+
+GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Tensor& srcLen) {
+    const int64_t B = src.size(0), S = src.size(1);
+    const int L = config_.layers;
+    torch::Tensor emb = dropout_(srcEmbedding_(src));  // [B, S, E]
+    auto packed = torch::nn::utils::rnn::pack_padded_sequence(emb, srcLen, /*batch_first=*/true,
+                                                              /*enforce_sorted=*/false);
+    auto [packedOut, h] = encoder_->forward_with_packed_input(packed);
+    torch::Tensor out = std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(packedOut, true, 0.0, S));
+    // out [B, S, H * dirs], h [L * dirs, B, H]
+    if (config_.bidirectional) {
+        out = bridgeOutputs_(out);                                       // [B, S, H]
+        h = h.view({L, 2, B, config_.hidden}).permute({0, 2, 1, 3}).reshape({L, B, 2 * config_.hidden});
+        h = torch::tanh(bridgeHidden_(h));                               // [L, B, H]
+    }
+    Encoded enc;
+    torch::Tensor padMask = torch::arange(S, src.options()).unsqueeze(0) >= srcLen.unsqueeze(1);  // [B, S]
+    if (attention_) {
+        enc.keys = attention_->prepare(out, padMask, srcLen);
+    } else {
+        enc.keys.keys = out;
+        enc.keys.padMask = padMask;
+        enc.keys.lengths = srcLen.to(torch::kFloat);
+    }
+    enc.hidden = h.contiguous();
+    enc.context = h[L - 1];  // [B, H] the fixed context of attention `none`
+    return enc;
+}
+
+torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& embProj, torch::Tensor& hidden,
+                                     int64_t t, torch::Tensor* weightsOut, AttentionTrace* trace) {
+    const int L = config_.layers;
+    torch::Tensor context;  // [B, H]
+    if (attention_) {
+        torch::Tensor w = attention_->weights(hidden[L - 1], enc.keys, t, trace);  // [B, S]
+        if (weightsOut) *weightsOut = w;
+        torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(config_.dropout).training(is_training()));
+        context = torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
+    } else {
+        context = enc.context;
+    }
+    torch::Tensor gi = embProj + ctxInput_(context);  // [B, 3H]
+    std::vector<torch::Tensor> next;
+    next.reserve(L);
+    for (int l = 0; l < L; ++l) {
+        torch::Tensor h = hidden[l];
+        if (l > 0) gi = upperInput_[l - 1]->forward(dropout_(next.back()));
+        torch::Tensor gh = hiddenProj_[l]->forward(h);  // [B, 3H]
+        auto gis = gi.chunk(3, 1);
+        auto ghs = gh.chunk(3, 1);
+        torch::Tensor r = torch::sigmoid(gis[0] + ghs[0]);
+        torch::Tensor z = torch::sigmoid(gis[1] + ghs[1]);
+        torch::Tensor n = torch::tanh(gis[2] + r * ghs[2]);
+        next.push_back(n + z * (h - n));  // (1 - z) * n + z * h
+    }
+    hidden = L == 1 ? next[0].unsqueeze(0) : torch::stack(next, 0);
+    return next.back();
+}
+
+torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
+                                  Captured* capture, double teacherForcing) {
+    Encoded enc = encode(src, srcLen);
+    const int64_t T = tgtIn.size(1);
+    // The embedding half of layer 0's input projection, for every step at once.
+    torch::Tensor embProjAll = embInput_(dropout_(tgtEmbedding_(tgtIn)));  // [B, T, 3H]
+    const bool sampleInputs = is_training() && teacherForcing < 1.0;
+    torch::Tensor hidden = enc.hidden;
+    std::vector<torch::Tensor> tops, weights;
+    tops.reserve(T);
+    torch::Tensor predicted;
+    for (int64_t t = 0; t < T; ++t) {
+        torch::Tensor embProj;
+        if (t > 0 && sampleInputs && torch::rand({1}).item<double>() >= teacherForcing)
+            embProj = embInput_(dropout_(tgtEmbedding_(predicted)));
+        else
+            embProj = embProjAll.select(1, t);
+        torch::Tensor w;
+        torch::Tensor top = decodeStep(enc, embProj, hidden, t, capture ? &w : nullptr);
+        tops.push_back(top);
+        if (capture && w.defined()) weights.push_back(w);
+        if (sampleInputs) {
+            torch::NoGradGuard noGrad;
+            predicted = output_(top).argmax(1);
+        }
+    }
+    torch::Tensor logits = output_(torch::stack(tops, 1));  // [B, T, V]
+    if (capture && !weights.empty())
+        (*capture)["cross"] = torch::stack(weights, 1).unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
+    return logits;
+}
+
+std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen) {
+    auto state = std::make_unique<GruState>();
+    state->enc = encode(src, srcLen);
+    state->hidden = state->enc.hidden;
+    return state;
+}
+
+torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens) {
+    auto& s = static_cast<GruState&>(base);
+    torch::Tensor embProj = embInput_(dropout_(tgtEmbedding_(prevTokens)));
+    torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, nullptr);
+    ++s.t;
+    return torch::log_softmax(output_(top), 1);
+}
+
+void GruSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {
+    auto& s = static_cast<GruState&>(base);
+    auto pick = [&](torch::Tensor& x, int64_t dim) {
+        if (x.defined()) x = x.index_select(dim, index);
+    };
+    pick(s.enc.keys.keys, 0);
+    pick(s.enc.keys.projected, 0);
+    pick(s.enc.keys.padMask, 0);
+    pick(s.enc.keys.lengths, 0);
+    pick(s.enc.context, 0);
+    pick(s.hidden, 1);
+}
+
+AttentionTrace GruSeq2Seq::traceStep(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
+                                     int64_t t, torch::Tensor* weightsOut, torch::Tensor* contextOut) {
+    if (!attention_) throw std::invalid_argument("attention 'none' has no attention step to trace");
+    if (t < 0 || t >= tgtIn.size(1)) throw std::out_of_range("no such output step");
+    Encoded enc = encode(src, srcLen);
+    torch::Tensor hidden = enc.hidden;
+    AttentionTrace trace;
+    for (int64_t i = 0; i <= t; ++i) {
+        torch::Tensor embProj = embInput_(tgtEmbedding_(tgtIn.select(1, i)));
+        torch::Tensor w;
+        decodeStep(enc, embProj, hidden, i, &w, i == t ? &trace : nullptr);
+        if (i == t) {
+            if (weightsOut) *weightsOut = w;
+            if (contextOut) *contextOut = torch::bmm(w.unsqueeze(1), enc.keys.keys).squeeze(1);
+        }
+    }
+    return trace;
+}
+
+}  // namespace attnlab::nn

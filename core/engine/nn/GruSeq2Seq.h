@@ -1,0 +1,61 @@
+#pragma once
+// GRU encoder–decoder. The encoder runs over packed padded sequences (optionally
+// bidirectional, bridged back to `hidden`). The decoder is a stack of GRU cells
+// written out by hand so that the embedding half of the first layer's input
+// projection is computed once per batch for all steps, and the attention's key
+// projection once per batch too; only the query-dependent part runs per step.
+//
+// Each step t (Bahdanau order): c_t = attention(s_{t-1}, h_1..S),
+// s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}), logits_t = W_o s_t.
+// With attention `none`, c_t is the encoder's final state at every step: the
+// fixed-size context whose bottleneck the attention variants remove.
+#include "GruAttention.h"
+#include "Seq2SeqNet.h"
+
+namespace attnlab::nn {
+
+class GruSeq2Seq : public Seq2SeqNet {
+public:
+    explicit GruSeq2Seq(const ModelConfig& config);
+
+    torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
+                          Captured* capture, double teacherForcing) override;
+    std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen) override;
+    torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens) override;
+    void reorder(DecoderState& state, const torch::Tensor& index) override;
+
+    // One attention step with its intermediate numbers (step-by-step maths view):
+    // replays decoding of tgtIn [1, T] and returns the trace at step t.
+    AttentionTrace traceStep(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
+                             int64_t t, torch::Tensor* weightsOut, torch::Tensor* contextOut);
+
+private:
+    struct Encoded {
+        AttentionKeys keys;     // keys.keys: [B, S, H]
+        torch::Tensor hidden;   // [L, B, H] initial decoder state
+        torch::Tensor context;  // [B, H] fixed context (attention none)
+    };
+    struct GruState;
+
+    Encoded encode(const torch::Tensor& src, const torch::Tensor& srcLen);
+    // One decoder step given the precomputed embedding projection of layer 0
+    // embProj [B, 3H]; updates hidden [L, B, H]; returns the top state [B, H].
+    torch::Tensor decodeStep(const Encoded& enc, const torch::Tensor& embProj, torch::Tensor& hidden, int64_t t,
+                             torch::Tensor* weightsOut, AttentionTrace* trace = nullptr);
+
+    ModelConfig config_;
+    torch::nn::Embedding srcEmbedding_{nullptr};
+    torch::nn::Embedding tgtEmbedding_{nullptr};
+    torch::nn::Dropout dropout_{nullptr};
+    torch::nn::GRU encoder_{nullptr};
+    torch::nn::Linear bridgeOutputs_{nullptr};  // bidirectional: [2H] -> [H]
+    torch::nn::Linear bridgeHidden_{nullptr};
+    GruAttention attention_{nullptr};
+    torch::nn::Linear embInput_{nullptr};    // layer 0: embedding -> 3H (with bias b_ih)
+    torch::nn::Linear ctxInput_{nullptr};    // layer 0: context -> 3H
+    std::vector<torch::nn::Linear> upperInput_;  // layers 1..L-1: H -> 3H
+    std::vector<torch::nn::Linear> hiddenProj_;  // every layer: H -> 3H (with bias b_hh)
+    torch::nn::Linear output_{nullptr};
+};
+
+}  // namespace attnlab::nn

@@ -1,0 +1,44 @@
+#include "MultiHeadAttention.h"
+
+namespace attnlab::nn {
+
+namespace F = torch::nn::functional;
+
+MultiHeadAttentionImpl::MultiHeadAttentionImpl(int dModel, int heads, double dropout)
+    : dModel_(dModel), heads_(heads), headDim_(dModel / heads), dropout_(dropout) {
+    q_ = register_module("q", torch::nn::Linear(dModel, dModel));
+    k_ = register_module("k", torch::nn::Linear(dModel, dModel));
+    v_ = register_module("v", torch::nn::Linear(dModel, dModel));
+    out_ = register_module("out", torch::nn::Linear(dModel, dModel));
+}
+
+torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const torch::Tensor& memory,
+                                              const torch::Tensor& keyPadMask, bool causal, torch::Tensor* weightsOut,
+                                              HeadTrace* trace) {
+    const int64_t B = query.size(0), Tq = query.size(1), Tk = memory.size(1);
+    auto split = [&](const torch::Tensor& x, int64_t T) {  // [B, T, D] -> [B, H, T, dk]
+        return x.view({B, T, heads_, headDim_}).transpose(1, 2);
+    };
+    torch::Tensor q = split(q_(query), Tq);
+    torch::Tensor k = split(k_(memory), Tk);
+    torch::Tensor v = split(v_(memory), Tk);
+    torch::Tensor scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));
+    torch::Tensor masked = scores;
+    const double negInf = -std::numeric_limits<double>::infinity();
+    if (keyPadMask.defined()) masked = masked.masked_fill(keyPadMask.view({B, 1, 1, Tk}), negInf);
+    if (causal) {
+        torch::Tensor future = torch::ones({Tq, Tk}, torch::kBool).triu(1);  // key j > query i
+        masked = masked.masked_fill(future, negInf);
+    }
+    torch::Tensor w = torch::softmax(masked, -1);  // [B, H, Tq, Tk]
+    if (weightsOut) *weightsOut = w;
+    if (trace) {
+        trace->scaledScores = scores;
+        trace->maskedScores = masked;
+    }
+    torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
+    torch::Tensor ctx = torch::matmul(wd, v).transpose(1, 2).reshape({B, Tq, dModel_});
+    return out_(ctx);
+}
+
+}  // namespace attnlab::nn

@@ -1,0 +1,31 @@
+#pragma once
+// Multi-head scaled dot-product attention, written out so that every head's
+// weights can be captured (torch::nn::MultiheadAttention averages them).
+#include <torch/torch.h>
+
+namespace attnlab::nn {
+
+// Intermediate numbers of one head, for the step-by-step maths view.
+struct HeadTrace {
+    torch::Tensor scaledScores;  // [B, H, Tq, Tk]  Q·Kᵀ/√d_k, before the mask
+    torch::Tensor maskedScores;  // [B, H, Tq, Tk]  after the mask (-inf)
+};
+
+class MultiHeadAttentionImpl : public torch::nn::Module {
+public:
+    MultiHeadAttentionImpl(int dModel, int heads, double dropout);
+
+    // query [B, Tq, D], memory [B, Tk, D]; keyPadMask [B, Tk] bool (true = padding);
+    // causal masks keys after the query position. Returns [B, Tq, D]; with
+    // weightsOut set, stores the attention weights [B, H, Tq, Tk].
+    torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& memory, const torch::Tensor& keyPadMask,
+                          bool causal, torch::Tensor* weightsOut = nullptr, HeadTrace* trace = nullptr);
+
+private:
+    int dModel_, heads_, headDim_;
+    double dropout_;
+    torch::nn::Linear q_{nullptr}, k_{nullptr}, v_{nullptr}, out_{nullptr};
+};
+TORCH_MODULE(MultiHeadAttention);
+
+}  // namespace attnlab::nn

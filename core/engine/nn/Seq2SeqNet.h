@@ -1,0 +1,38 @@
+#pragma once
+// The interface both model families implement (LibTorch; internal to the engine:
+// nothing outside core/engine includes this file).
+#include <torch/torch.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace attnlab::nn {
+
+// Attention captured by a forward pass: kind ("cross", "encoder", "decoder") ->
+// tensor [batch, layers, heads, queries, keys].
+using Captured = std::map<std::string, torch::Tensor>;
+
+// Per-sentence decoding state (encoder memory, hidden states, prefix, ...).
+struct DecoderState {
+    virtual ~DecoderState() = default;
+};
+
+class Seq2SeqNet : public torch::nn::Module {
+public:
+    // src [B, S] (padded with 0), srcLen [B], tgtIn [B, T] starting with <s>.
+    // Returns logits [B, T, V]. With capture set, fills the attention maps.
+    // teacherForcing < 1 feeds back the model's own predictions at random steps
+    // (GRU only; the Transformer is trained in parallel and always teacher-forced).
+    virtual torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& srcLen,
+                                  const torch::Tensor& tgtIn, Captured* capture, double teacherForcing) = 0;
+
+    // Incremental decoding: encode once, then one step per output token.
+    virtual std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen) = 0;
+    // prevTokens [B] -> log-probabilities [B, V] for the next token; advances the state.
+    virtual torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens) = 0;
+    // Keeps rows `index` [B'] of the state (beam search reorders and grows beams).
+    virtual void reorder(DecoderState& state, const torch::Tensor& index) = 0;
+};
+
+}  // namespace attnlab::nn

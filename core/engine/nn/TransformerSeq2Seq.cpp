@@ -1,0 +1,149 @@
+#include "TransformerSeq2Seq.h"
+
+#include <stdexcept>
+
+namespace attnlab::nn {
+
+torch::Tensor sinusoidalPositions(int64_t positions, int64_t d) {
+    torch::Tensor pe = torch::zeros({positions, d});
+    torch::Tensor pos = torch::arange(positions, torch::kFloat).unsqueeze(1);                   // [P, 1]
+    torch::Tensor div = torch::exp(torch::arange(0, d, 2, torch::kFloat) * (-std::log(10000.0) / d));  // [ceil(d/2)]
+    using torch::indexing::None;
+    using torch::indexing::Slice;
+    pe.index_put_({Slice(), Slice(0, None, 2)}, torch::sin(pos * div));
+    pe.index_put_({Slice(), Slice(1, None, 2)}, torch::cos(pos * div.index({Slice(0, d / 2)})));
+    return pe;
+}
+
+EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout) {
+    selfAttention = register_module("self_attn", MultiHeadAttention(d, heads, dropout));
+    ff1_ = register_module("ff1", torch::nn::Linear(d, ff));
+    ff2_ = register_module("ff2", torch::nn::Linear(ff, d));
+    norm1_ = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    norm2_ = register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
+}
+
+torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& padMask,
+                                        torch::Tensor* selfWeights) {
+    torch::Tensor h = norm1_(x + dropout_(selfAttention(x, x, padMask, false, selfWeights)));
+    return norm2_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
+}
+
+DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout) {
+    selfAttention = register_module("self_attn", MultiHeadAttention(d, heads, dropout));
+    crossAttention = register_module("cross_attn", MultiHeadAttention(d, heads, dropout));
+    ff1_ = register_module("ff1", torch::nn::Linear(d, ff));
+    ff2_ = register_module("ff2", torch::nn::Linear(ff, d));
+    norm1_ = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    norm2_ = register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    norm3_ = register_module("norm3", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
+}
+
+torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& y, const torch::Tensor& tgtPadMask,
+                                        const torch::Tensor& memory, const torch::Tensor& srcPadMask,
+                                        torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
+    torch::Tensor h = norm1_(y + dropout_(selfAttention(y, y, tgtPadMask, true, selfWeights)));
+    h = norm2_(h + dropout_(crossAttention(h, memory, srcPadMask, false, crossWeights)));
+    return norm3_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
+}
+
+struct TransformerSeq2Seq::TransformerState : DecoderState {
+    torch::Tensor memory;      // [B, S, D]
+    torch::Tensor srcPadMask;  // [B, S]
+    torch::Tensor prefix;      // [B, t] decoder inputs so far
+};
+
+TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& c) : config_(c) {
+    using namespace torch::nn;
+    const int d = c.hidden;
+    srcEmbedding_ = register_module("src_embedding", Embedding(EmbeddingOptions(c.sourceVocab, d).padding_idx(0)));
+    tgtEmbedding_ = register_module("tgt_embedding", Embedding(EmbeddingOptions(c.targetVocab, d).padding_idx(0)));
+    dropout_ = register_module("dropout", Dropout(c.dropout));
+    for (int l = 0; l < c.layers; ++l) {
+        encoderLayers_.push_back(register_module("encoder_" + std::to_string(l),
+                                                 EncoderLayer(d, c.heads, c.feedForward, c.dropout)));
+        decoderLayers_.push_back(register_module("decoder_" + std::to_string(l),
+                                                 DecoderLayer(d, c.heads, c.feedForward, c.dropout)));
+    }
+    output_ = register_module("output", Linear(d, c.targetVocab));
+    // Deterministic from the config, so not saved in checkpoints.
+    positions_ = sinusoidalPositions(c.maxLength, d);
+}
+
+torch::Tensor TransformerSeq2Seq::embed(torch::nn::Embedding& table, const torch::Tensor& tokens) {
+    const int64_t T = tokens.size(1);
+    if (T > positions_.size(0))
+        throw std::length_error("sequence of " + std::to_string(T) + " tokens exceeds the model's maximum length " +
+                                std::to_string(positions_.size(0)));
+    using torch::indexing::Slice;
+    return dropout_(table(tokens) * std::sqrt(static_cast<double>(config_.hidden)) +
+                    positions_.index({Slice(0, T)}));
+}
+
+torch::Tensor TransformerSeq2Seq::encode(const torch::Tensor& src, const torch::Tensor& padMask,
+                                         std::vector<torch::Tensor>* weights) {
+    torch::Tensor x = embed(srcEmbedding_, src);  // [B, S, D]
+    for (auto& layer : encoderLayers_) {
+        torch::Tensor w;
+        x = layer->forward(x, padMask, weights ? &w : nullptr);
+        if (weights) weights->push_back(w);
+    }
+    return x;
+}
+
+torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& tgtIn, const torch::Tensor& memory,
+                                         const torch::Tensor& srcPadMask, std::vector<torch::Tensor>* selfWeights,
+                                         std::vector<torch::Tensor>* crossWeights) {
+    torch::Tensor y = embed(tgtEmbedding_, tgtIn);  // [B, T, D]
+    torch::Tensor tgtPadMask = tgtIn.eq(0);
+    for (auto& layer : decoderLayers_) {
+        torch::Tensor sw, cw;
+        y = layer->forward(y, tgtPadMask, memory, srcPadMask, selfWeights ? &sw : nullptr,
+                           crossWeights ? &cw : nullptr);
+        if (selfWeights) selfWeights->push_back(sw);
+        if (crossWeights) crossWeights->push_back(cw);
+    }
+    return output_(y);  // [B, T, V]
+}
+
+torch::Tensor TransformerSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor& srcLen,
+                                          const torch::Tensor& tgtIn, Captured* capture, double) {
+    torch::Tensor srcPadMask = src.eq(0);
+    std::vector<torch::Tensor> enc, self, cross;
+    torch::Tensor memory = encode(src, srcPadMask, capture ? &enc : nullptr);
+    torch::Tensor logits = decode(tgtIn, memory, srcPadMask, capture ? &self : nullptr, capture ? &cross : nullptr);
+    if (capture) {  // each [B, heads, Tq, Tk] per layer -> [B, layers, heads, Tq, Tk]
+        (*capture)["encoder"] = torch::stack(enc, 1);
+        (*capture)["decoder"] = torch::stack(self, 1);
+        (*capture)["cross"] = torch::stack(cross, 1);
+    }
+    return logits;
+}
+
+std::unique_ptr<DecoderState> TransformerSeq2Seq::start(const torch::Tensor& src, const torch::Tensor&) {
+    auto state = std::make_unique<TransformerState>();
+    state->srcPadMask = src.eq(0);
+    state->memory = encode(src, state->srcPadMask, nullptr);
+    state->prefix = torch::empty({src.size(0), 0}, torch::kLong);
+    return state;
+}
+
+torch::Tensor TransformerSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens) {
+    auto& s = static_cast<TransformerState&>(base);
+    // The whole prefix is recomputed each step: sentences here are short, and it keeps
+    // one code path for training and decoding.
+    s.prefix = torch::cat({s.prefix, prevTokens.unsqueeze(1)}, 1);
+    torch::Tensor logits = decode(s.prefix, s.memory, s.srcPadMask, nullptr, nullptr);
+    return torch::log_softmax(logits.select(1, logits.size(1) - 1), 1);
+}
+
+void TransformerSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {
+    auto& s = static_cast<TransformerState&>(base);
+    s.memory = s.memory.index_select(0, index);
+    s.srcPadMask = s.srcPadMask.index_select(0, index);
+    s.prefix = s.prefix.index_select(0, index);
+}
+
+}  // namespace attnlab::nn

@@ -1,0 +1,70 @@
+#pragma once
+// Transformer encoder–decoder (Vaswani et al., post-norm as torch.nn.Transformer):
+// token embeddings · √d_model + sinusoidal positions, `layers` encoder and decoder
+// layers, padding masks on keys and a causal mask on decoder self-attention.
+// Every layer's encoder self-, decoder self- and cross-attention can be captured per head.
+#include "MultiHeadAttention.h"
+#include "Seq2SeqNet.h"
+#include "base/ModelConfig.h"
+
+namespace attnlab::nn {
+
+// The sinusoidal table PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(...),
+// [positions, d].
+torch::Tensor sinusoidalPositions(int64_t positions, int64_t d);
+
+class EncoderLayerImpl : public torch::nn::Module {
+public:
+    EncoderLayerImpl(int d, int heads, int ff, double dropout);
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& padMask, torch::Tensor* selfWeights);
+    MultiHeadAttention selfAttention{nullptr};
+
+private:
+    torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
+    torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
+    torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(EncoderLayer);
+
+class DecoderLayerImpl : public torch::nn::Module {
+public:
+    DecoderLayerImpl(int d, int heads, int ff, double dropout);
+    torch::Tensor forward(const torch::Tensor& y, const torch::Tensor& tgtPadMask, const torch::Tensor& memory,
+                          const torch::Tensor& srcPadMask, torch::Tensor* selfWeights, torch::Tensor* crossWeights);
+    MultiHeadAttention selfAttention{nullptr};
+    MultiHeadAttention crossAttention{nullptr};
+
+private:
+    torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
+    torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr}, norm3_{nullptr};
+    torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(DecoderLayer);
+
+class TransformerSeq2Seq : public Seq2SeqNet {
+public:
+    explicit TransformerSeq2Seq(const ModelConfig& config);
+
+    torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
+                          Captured* capture, double teacherForcing) override;
+    std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen) override;
+    torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens) override;
+    void reorder(DecoderState& state, const torch::Tensor& index) override;
+
+private:
+    struct TransformerState;
+    torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens);
+    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& padMask, std::vector<torch::Tensor>* weights);
+    torch::Tensor decode(const torch::Tensor& tgtIn, const torch::Tensor& memory, const torch::Tensor& srcPadMask,
+                         std::vector<torch::Tensor>* selfWeights, std::vector<torch::Tensor>* crossWeights);
+
+    ModelConfig config_;
+    torch::nn::Embedding srcEmbedding_{nullptr}, tgtEmbedding_{nullptr};
+    torch::nn::Dropout dropout_{nullptr};
+    std::vector<EncoderLayer> encoderLayers_;
+    std::vector<DecoderLayer> decoderLayers_;
+    torch::nn::Linear output_{nullptr};
+    torch::Tensor positions_;  // buffer [maxLength, d]
+};
+
+}  // namespace attnlab::nn

@@ -1,0 +1,44 @@
+# Shared by the scripts in this folder: install what is missing, then build.
+# Sourced, not run.
+set -euo pipefail
+
+ATTNLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ATTNLAB_BUILD="${ATTNLAB_BUILD:-$ATTNLAB_ROOT/build}"
+
+# Every package the build, the tests and the demo need, all from Debian bookworm.
+ATTNLAB_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libtorch-dev libopenblas0-pthread            # LibTorch; OpenBLAS instead of the 16x slower reference BLAS
+  nlohmann-json3-dev catch2
+  qt6-base-dev qt6-charts-dev libqt6svg6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-translations-l10n
+  libqt6opengl6-dev libxkbcommon-dev libgl-dev # needed by QtCharts' CMake package
+  fonts-noto-cjk                               # Chinese tokens in heatmaps
+  xvfb xauth                                   # the GUI demo without a display server
+)
+
+attnlab_install_dependencies() {
+  local missing=()
+  for p in "${ATTNLAB_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    return 0
+  fi
+  echo "Installing: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+attnlab_build() {
+  # ccache: relative paths so that another clone of the same sources hits the cache;
+  # the sloppiness lets precompiled headers be cached.
+  export CCACHE_BASEDIR="$ATTNLAB_ROOT"
+  export CCACHE_NOHASHDIR=true
+  export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
+  cmake -S "$ATTNLAB_ROOT" -B "$ATTNLAB_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  # Two jobs: the machines have two cores, and a LibTorch TU takes ~1.5 GB to compile.
+  cmake --build "$ATTNLAB_BUILD" -j 2
+}

@@ -1,0 +1,233 @@
+// Models end to end through the public engine API: captured map shapes, learning,
+// determinism, beam search and checkpoint round trips.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+#include "base/Datasets.h"
+#include "base/InputError.h"
+#include "engine/Trainer.h"
+
+using namespace attnlab;
+using Catch::Matchers::WithinAbs;
+
+namespace {
+
+std::string tempPath(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("attnlab-test-" + std::to_string(getpid()) + "-" + name))
+        .string();
+}
+
+Corpus smallDataset(const std::string& name, std::size_t size = 200, int maxLen = 6) {
+    DatasetOptions o;
+    o.size = size;
+    o.seed = 3;
+    o.maxLen = maxLen;
+    return generateDataset(name, o);
+}
+
+ModelConfig gruConfig(AttentionKind kind, int hidden = 16) {
+    ModelConfig c;
+    c.architecture = Architecture::Gru;
+    c.attention = kind;
+    c.hidden = hidden;
+    c.maxLength = 32;
+    return c;
+}
+
+ModelConfig transformerConfig(int layers = 2, int heads = 2) {
+    ModelConfig c;
+    c.architecture = Architecture::Transformer;
+    c.hidden = 16;
+    c.heads = heads;
+    c.layers = layers;
+    c.feedForward = 32;
+    c.maxLength = 32;
+    return c;
+}
+
+TrainingOptions quickOptions(int epochs = 1) {
+    TrainingOptions o;
+    o.epochs = epochs;
+    o.batchSize = 16;
+    o.learningRate = 0.01;
+    o.seed = 7;
+    return o;
+}
+
+TEST_CASE("every GRU attention variant captures one [target x source] map", "[models]") {
+    Corpus corpus = smallDataset("reverse", 60);
+    for (auto kind : {AttentionKind::Dot, AttentionKind::General, AttentionKind::ScaledDot, AttentionKind::Additive,
+                      AttentionKind::LocalM, AttentionKind::LocalP}) {
+        INFO(toString(kind));
+        Trainer trainer(corpus, gruConfig(kind), quickOptions());
+        Translation t = trainer.model().translate("a b c d", {1, 6, true});
+        REQUIRE(t.sourceTokens.size() == 5);  // four tokens and </s>
+        REQUIRE(t.attention.count("cross") == 1);
+        const LayeredAttention& cross = t.attention.at("cross");
+        REQUIRE(cross.size() == 1);
+        REQUIRE(cross[0].size() == 1);
+        const AttentionMap& m = cross[0][0];
+        CHECK(m.cols == 5);
+        CHECK(m.rows == static_cast<int>(t.outputTokens.size()));
+        for (int r = 0; r < m.rows; ++r) {
+            double sum = 0;
+            for (int c = 0; c < m.cols; ++c) sum += m.at(r, c);
+            CHECK_THAT(sum, WithinAbs(1.0, 1e-5));
+        }
+    }
+}
+
+TEST_CASE("attention none has no map: the decoder sees one fixed context", "[models]") {
+    Trainer trainer(smallDataset("copy", 60), gruConfig(AttentionKind::None), quickOptions());
+    Translation t = trainer.model().translate("a b c", {1, 5, true});
+    CHECK(t.attention.count("cross") == 0);
+    CHECK(t.outputTokens.size() <= 5);
+}
+
+TEST_CASE("the Transformer captures every layer and head of each kind", "[models]") {
+    Trainer trainer(smallDataset("reverse", 60), transformerConfig(2, 4), quickOptions());
+    Translation t = trainer.model().translate("a b c", {1, 4, true});
+    const int S = static_cast<int>(t.sourceTokens.size());
+    const int T = static_cast<int>(t.outputTokens.size());
+    REQUIRE(T > 0);
+    for (const char* kind : {"encoder", "decoder", "cross"}) {
+        INFO(kind);
+        REQUIRE(t.attention.count(kind) == 1);
+        const LayeredAttention& maps = t.attention.at(kind);
+        REQUIRE(maps.size() == 2);
+        for (const auto& layer : maps) {
+            REQUIRE(layer.size() == 4);
+            for (const auto& m : layer) {
+                const std::string k = kind;
+                CHECK(m.rows == (k == "encoder" ? S : T));
+                CHECK(m.cols == (k == "encoder" ? S : k == "decoder" ? T : S));
+            }
+        }
+    }
+    // Decoder self-attention is causal: no weight on later positions.
+    const AttentionMap& self = t.attention.at("decoder")[0][0];
+    for (int r = 0; r < self.rows; ++r)
+        for (int c = r + 1; c < self.cols; ++c) CHECK(self.at(r, c) == 0.0f);
+}
+
+TEST_CASE("loss falls when training on copy", "[models]") {
+    TrainingOptions o = quickOptions(3);
+    Trainer trainer(smallDataset("copy", 300), gruConfig(AttentionKind::Additive, 32), o);
+    const double untrained = trainer.evaluate().validationLoss;
+    std::vector<double> losses;
+    trainer.run(nullptr, [&](const EpochMetrics& m) { losses.push_back(m.validationLoss); });
+    REQUIRE(losses.size() == 3);
+    CHECK(losses[0] < untrained);
+    CHECK(losses[2] < losses[0]);
+    CHECK(losses[2] < untrained * 0.8);
+}
+
+TEST_CASE("training is deterministic on one thread", "[models]") {
+    auto once = [] {
+        Trainer trainer(smallDataset("reverse", 80), gruConfig(AttentionKind::Additive), quickOptions(1));
+        std::vector<double> losses;
+        trainer.run([&](const BatchReport& r) { losses.push_back(r.loss); }, nullptr);
+        return losses;
+    };
+    auto a = once(), b = once();
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == b[i]);
+}
+
+TEST_CASE("beam search with K = 1 is exactly greedy decoding", "[models]") {
+    for (const ModelConfig& config : {gruConfig(AttentionKind::General), transformerConfig(1, 2)}) {
+        Trainer trainer(smallDataset("reverse", 100), config, quickOptions(2));
+        trainer.run(nullptr, nullptr);
+        const std::vector<std::string> sentences{"a b c", "d e", "f g h i", "b"};
+        auto greedy = trainer.model().translateGreedy(sentences);
+        for (std::size_t i = 0; i < sentences.size(); ++i) {
+            Translation beam1 = trainer.model().translate(sentences[i], {1, 0, false});
+            CHECK(beam1.outputTokens == greedy[i]);
+            Translation beam4 = trainer.model().translate(sentences[i], {4, 0, false});
+            CHECK(std::isfinite(beam4.logProbability));
+        }
+    }
+}
+
+TEST_CASE("save and load give identical outputs", "[models][checkpoint]") {
+    for (const ModelConfig& config : {gruConfig(AttentionKind::LocalP), transformerConfig(1, 2)}) {
+        Trainer trainer(smallDataset("toy-en-fr", 80, 8), config, quickOptions(1));
+        trainer.run(nullptr, nullptr);
+        const std::string path = tempPath("roundtrip.safetensors");
+        trainer.model().save(path);
+        Seq2SeqModel loaded = Seq2SeqModel::load(path);
+        std::filesystem::remove(path);
+        CHECK(loaded.parameterCount() == trainer.model().parameterCount());
+        CHECK(loaded.sourceVocabulary().tokens() == trainer.model().sourceVocabulary().tokens());
+        Translation a = trainer.model().translate("the cat sees the red house", {2, 0, true});
+        Translation b = loaded.translate("the cat sees the red house", {2, 0, true});
+        CHECK(a.outputTokens == b.outputTokens);
+        CHECK(a.logProbability == b.logProbability);
+        REQUIRE(a.attention.count("cross") == 1);
+        CHECK(a.attention.at("cross")[0][0].weights == b.attention.at("cross")[0][0].weights);
+    }
+}
+
+TEST_CASE("unknown words stay visible as <unk>", "[models]") {
+    Trainer trainer(smallDataset("copy", 60), gruConfig(AttentionKind::Dot), quickOptions());
+    Translation t = trainer.model().translate("a zebra b", {1, 5, true});
+    CHECK(t.sourceTokens == std::vector<std::string>{"a", "<unk>", "b", "</s>"});
+    CHECK_THROWS_AS(trainer.model().translate("   ", {}), ConfigError);
+}
+
+TEST_CASE("a sentence longer than the model's maximum is truncated, not refused", "[models]") {
+    Trainer trainer(smallDataset("copy", 60), gruConfig(AttentionKind::Dot), quickOptions());
+    std::string longSentence;
+    for (int i = 0; i < 5000; ++i) longSentence += "a ";
+    Translation t = trainer.model().translate(longSentence, {1, 3, true});
+    CHECK(t.truncated);
+    CHECK(t.sourceTokens.size() == 32);  // maxLength - 1 tokens and </s>
+}
+
+TEST_CASE("a non-finite loss stops training and keeps the last good weights", "[models]") {
+    TrainingOptions o = quickOptions(1);
+    o.injectNonFiniteAtBatch = 3;
+    Trainer trainer(smallDataset("copy", 100), gruConfig(AttentionKind::Dot), o);
+    trainer.trainBatch();
+    trainer.trainBatch();
+    Translation before = trainer.model().translate("a b c", {1, 5, true});
+    try {
+        trainer.trainBatch();
+        FAIL("expected TrainingDiverged");
+    } catch (const TrainingDiverged& e) {
+        CHECK(e.epoch() == 1);
+        CHECK(e.batch() == 3);
+        CHECK(std::string(e.what()).find("epoch 1, batch 3") != std::string::npos);
+    }
+    Translation after = trainer.model().translate("a b c", {1, 5, true});
+    CHECK(before.attention.at("cross")[0][0].weights == after.attention.at("cross")[0][0].weights);
+}
+
+TEST_CASE("invalid configurations are refused before any work", "[models]") {
+    Corpus corpus = smallDataset("copy", 20);
+    ModelConfig c = transformerConfig(1, 3);  // 3 heads do not divide 16
+    CHECK_THROWS_AS(Trainer(corpus, c, quickOptions()), ConfigError);
+    ModelConfig z = gruConfig(AttentionKind::Dot);
+    z.hidden = 0;
+    CHECK_THROWS_AS(Trainer(corpus, z, quickOptions()), ConfigError);
+    TrainingOptions o = quickOptions();
+    o.batchSize = 0;
+    CHECK_THROWS_AS(Trainer(corpus, gruConfig(AttentionKind::Dot), o), ConfigError);
+    ModelConfig huge = gruConfig(AttentionKind::Additive, 4096);
+    huge.layers = 16;
+    huge.maxLength = 8192;
+    TrainingOptions big = quickOptions();
+    big.batchSize = 4096;
+    try {
+        Trainer t(corpus, huge, big);
+        FAIL("expected the memory estimate to refuse this");
+    } catch (const ConfigError& e) {
+        CHECK(std::string(e.what()).find("GiB") != std::string::npos);
+    }
+}
+
+}  // namespace
