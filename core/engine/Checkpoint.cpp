@@ -7,6 +7,7 @@
 
 #include "ModelImpl.h"
 #include "base/InputError.h"
+#include "base/ModelSize.h"
 #include "base/Safetensors.h"
 
 namespace attnlab {
@@ -83,6 +84,13 @@ Seq2SeqModel Seq2SeqModel::load(const std::string& path) {
         throw ModelFileError(path, "metadata 'tokenizer' is malformed");
     }
 
+    // A config can describe a network far larger than the file (a hostile or damaged
+    // file); compare sizes by arithmetic before allocating anything.
+    std::int64_t stored = 0;
+    for (const auto& t : content.tensors) stored += static_cast<std::int64_t>(t.data.size());
+    if (attnlab::parameterCount(impl->config) != stored)
+        throw ModelFileError(path, "the config describes " + std::to_string(attnlab::parameterCount(impl->config)) +
+                                       " weights but the file holds " + std::to_string(stored));
     impl->net = makeNetwork(impl->config);
     auto params = impl->net->named_parameters();
     // Check everything first, copy afterwards.

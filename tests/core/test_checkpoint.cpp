@@ -1,0 +1,186 @@
+// Checkpoints that disagree with themselves: every case must be a ModelFileError
+// naming the file, never a crash or an unbounded allocation.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "base/Datasets.h"
+#include "base/InputError.h"
+#include "base/ModelSize.h"
+#include "base/Safetensors.h"
+#include "engine/Trainer.h"
+
+using namespace attnlab;
+
+namespace {
+
+std::string tempPath(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("attnlab-ckpt-" + std::to_string(getpid()) + "-" + name))
+        .string();
+}
+
+// A small trained GRU model saved once; each test tampers with a copy of its content.
+const SafetensorsContent& savedModel() {
+    static SafetensorsContent content = [] {
+        DatasetOptions o;
+        o.size = 40;
+        o.maxLen = 5;
+        ModelConfig c;
+        c.attention = AttentionKind::Additive;
+        c.hidden = 8;
+        c.maxLength = 16;
+        TrainingOptions t;
+        t.epochs = 1;
+        Trainer trainer(generateDataset("copy", o), c, t);
+        const std::string path = tempPath("base.safetensors");
+        trainer.model().save(path);
+        SafetensorsContent loaded = readSafetensors(path);
+        std::filesystem::remove(path);
+        return loaded;
+    }();
+    return content;
+}
+
+void expectLoadError(const SafetensorsContent& content, const std::string& fragment) {
+    const std::string path = tempPath("tampered.safetensors");
+    writeSafetensors(path, content);
+    try {
+        Seq2SeqModel::load(path);
+        FAIL("expected ModelFileError containing: " << fragment);
+    } catch (const ModelFileError& e) {
+        const std::string what = e.what();
+        CHECK(what.rfind(path + ": ", 0) == 0);  // names the file first
+        CHECK(what.find(fragment) != std::string::npos);
+        CHECK(what.find('\n') == std::string::npos);
+    }
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("an untouched checkpoint loads", "[checkpoint]") {
+    const std::string path = tempPath("ok.safetensors");
+    writeSafetensors(path, savedModel());
+    CHECK_NOTHROW(Seq2SeqModel::load(path));
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("shapes that disagree with the config are refused", "[checkpoint]") {
+    SafetensorsContent c = savedModel();
+    auto* t = const_cast<TensorRecord*>(c.find("output.weight"));
+    REQUIRE(t);
+    // Same number of values, different shape.
+    std::swap(t->shape[0], t->shape[1]);
+    expectLoadError(c, "tensor 'output.weight' has shape");
+}
+
+TEST_CASE("a config larger than the file is refused before allocating", "[checkpoint]") {
+    SafetensorsContent c = savedModel();
+    ModelConfig config = modelConfigFromJson(c.metadata.at("config"));
+    config.hidden = 4096;
+    config.layers = 16;
+    c.metadata["config"] = toJson(config);
+    expectLoadError(c, "the config describes");
+}
+
+TEST_CASE("missing, extra and renamed tensors are refused", "[checkpoint]") {
+    SafetensorsContent missing = savedModel();
+    missing.tensors.pop_back();
+    expectLoadError(missing, "weights but the file holds");
+
+    SafetensorsContent extra = savedModel();
+    extra.tensors.push_back(TensorRecord{"stray", {1}, {0.5f}});
+    expectLoadError(extra, "weights but the file holds");
+
+    SafetensorsContent renamed = savedModel();
+    renamed.tensors.front().name = "not_a_parameter";
+    expectLoadError(renamed, "is missing");
+}
+
+TEST_CASE("bad or missing metadata is refused", "[checkpoint]") {
+    SafetensorsContent noConfig = savedModel();
+    noConfig.metadata.erase("config");
+    expectLoadError(noConfig, "metadata 'config' is missing");
+
+    SafetensorsContent version = savedModel();
+    version.metadata["format_version"] = "99";
+    expectLoadError(version, "unsupported format version 99");
+
+    SafetensorsContent config = savedModel();
+    config.metadata["config"] = "{not json";
+    expectLoadError(config, "bad model config");
+
+    SafetensorsContent vocab = savedModel();
+    vocab.metadata["source_vocab"] = "[\"a\", \"b\"]";
+    expectLoadError(vocab, "source_vocab");
+
+    SafetensorsContent vocabSize = savedModel();
+    vocabSize.metadata["target_vocab"] = "[\"<pad>\", \"<s>\", \"</s>\", \"<unk>\", \"x\"]";
+    expectLoadError(vocabSize, "vocabulary sizes disagree");
+
+    SafetensorsContent tokenizer = savedModel();
+    tokenizer.metadata["tokenizer"] = "[]";
+    expectLoadError(tokenizer, "tokenizer");
+}
+
+TEST_CASE("non-finite weights are refused", "[checkpoint]") {
+    SafetensorsContent c = savedModel();
+    c.tensors.front().data[0] = std::numeric_limits<float>::quiet_NaN();
+    expectLoadError(c, "NaN or infinity");
+}
+
+TEST_CASE("empty, truncated and foreign files are refused", "[checkpoint]") {
+    const std::string path = tempPath("raw.safetensors");
+    auto write = [&](const std::string& bytes) {
+        std::ofstream(path, std::ios::binary) << bytes;
+    };
+    write("");
+    CHECK_THROWS_AS(Seq2SeqModel::load(path), ModelFileError);
+    // A valid model cut in half.
+    writeSafetensors(path, savedModel());
+    const auto size = std::filesystem::file_size(path);
+    std::filesystem::resize_file(path, size / 2);
+    CHECK_THROWS_AS(Seq2SeqModel::load(path), ModelFileError);
+    // A safetensors file that is not an AttnLab model.
+    SafetensorsContent foreign;
+    foreign.tensors.push_back(TensorRecord{"w", {2}, {1, 2}});
+    writeSafetensors(path, foreign);
+    CHECK_THROWS_WITH(Seq2SeqModel::load(path), Catch::Contains("not an AttnLab model"));
+    std::filesystem::remove(path);
+    CHECK_THROWS_AS(Seq2SeqModel::load(path), ModelFileError);  // gone
+    CHECK_THROWS_AS(Seq2SeqModel::load(std::filesystem::temp_directory_path().string()), ModelFileError);
+}
+
+TEST_CASE("parameterCount(config) matches the network the engine builds", "[checkpoint]") {
+    DatasetOptions o;
+    o.size = 30;
+    o.maxLen = 4;
+    Corpus corpus = generateDataset("reverse", o);
+    TrainingOptions t;
+    t.epochs = 1;
+    std::vector<ModelConfig> configs;
+    for (auto kind : {AttentionKind::None, AttentionKind::Dot, AttentionKind::General, AttentionKind::ScaledDot,
+                      AttentionKind::Additive, AttentionKind::LocalM, AttentionKind::LocalP}) {
+        ModelConfig c;
+        c.attention = kind;
+        c.hidden = 6;
+        c.layers = kind == AttentionKind::Dot ? 3 : 1;
+        c.bidirectional = kind == AttentionKind::General || kind == AttentionKind::Dot;
+        c.embedding = kind == AttentionKind::Additive ? 5 : 0;
+        configs.push_back(c);
+    }
+    ModelConfig tr;
+    tr.architecture = Architecture::Transformer;
+    tr.hidden = 8;
+    tr.heads = 2;
+    tr.layers = 2;
+    tr.feedForward = 12;
+    configs.push_back(tr);
+    for (const auto& c : configs) {
+        Trainer trainer(corpus, c, t);
+        INFO(toJson(trainer.model().config()));
+        CHECK(parameterCount(trainer.model().config()) == trainer.model().parameterCount());
+    }
+}
+
+}  // namespace
