@@ -1,9 +1,115 @@
-#include <stdexcept>
+// attnlab-cli experiment bottleneck|complexity: one JSON line on stdout, progress on
+// stderr.
+#include <unistd.h>
 
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ArgParser.h"
 #include "Commands.h"
+#include "base/Datasets.h"
+#include "base/InputError.h"
+#include "base/ModelConfig.h"
+#include "engine/Experiments.h"
 
 namespace attnlab::cli {
 
-int runExperiment(const Args&) { throw std::runtime_error("experiments are not available yet in this build"); }
+namespace {
+
+std::atomic<bool> gStop{false};
+extern "C" void onExperimentInterrupt(int) { gStop.store(true); }
+
+std::vector<int> parseLengths(const std::string& text) {
+    std::vector<int> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        char* end = nullptr;
+        const long v = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 1 || v > 200)
+            throw UsageError("--lengths expects comma-separated lengths between 1 and 200, got '" + text + "'");
+        out.push_back(static_cast<int>(v));
+    }
+    if (out.empty()) throw UsageError("--lengths expects at least one length");
+    return out;
+}
+
+double round4(double v) { return std::round(v * 10000.0) / 10000.0; }
+
+int runBottleneck(const Args& argv) {
+    ArgParser args(argv, {"--dataset", "--lengths", "--epochs", "--hidden", "--seed", "--threads", "--pairs", "--attention",
+                    "--lr"},
+                   {"--bidirectional"});
+    if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+    BottleneckOptions o;
+    o.dataset = args.text("--dataset", o.dataset);
+    if (!isBuiltinDataset(o.dataset)) throw UsageError("--dataset: unknown dataset '" + o.dataset + "'");
+    if (auto l = args.value("--lengths")) o.lengths = parseLengths(*l);
+    o.epochs = static_cast<int>(args.integer("--epochs", o.epochs, 1, 1000));
+    o.hidden = static_cast<int>(args.integer("--hidden", o.hidden, 1, 4096));
+    o.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
+    o.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
+    o.pairs = static_cast<std::size_t>(args.integer("--pairs", static_cast<long long>(o.pairs), 20, 1000000));
+    o.learningRate = args.real("--lr", o.learningRate, 1e-6, 1.0);
+    o.bidirectional = args.has("--bidirectional");
+    o.attentions = {"none", args.text("--attention", "additive")};
+    parseAttentionKind(o.attentions[1]);  // validates the name
+
+    std::signal(SIGINT, onExperimentInterrupt);
+    const bool tty = isatty(STDERR_FILENO) != 0;
+    BottleneckResult r = runBottleneckExperiment(
+        o,
+        [&](int done, int total, const std::string& message) {
+            std::cerr << (tty ? "\r\033[K" : "") << "[" << done << "/" << total << "] " << message
+                      << (tty ? "" : "\n") << std::flush;
+        },
+        &gStop);
+    if (tty) std::cerr << "\n";
+    nlohmann::json accuracy = nlohmann::json::object();
+    for (const auto& [name, values] : r.accuracy) {
+        nlohmann::json a = nlohmann::json::array();
+        for (double v : values) a.push_back(round4(v));
+        accuracy[name] = a;
+    }
+    std::cout << nlohmann::json{{"lengths", r.lengths}, {"accuracy", accuracy}}.dump() << std::endl;
+    return gStop.load() ? kInterrupted : kOk;
+}
+
+int runComplexity(const Args& argv) {
+    ArgParser args(argv, {"--max-len", "--dim", "--window", "--repeats", "--threads"}, {});
+    if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+    ComplexityOptions o;
+    const int maxLen = static_cast<int>(args.integer("--max-len", 8192, 64, 16384));
+    o.lengths.clear();
+    for (int n = 64; n <= maxLen; n *= 2) o.lengths.push_back(n);
+    o.dim = static_cast<int>(args.integer("--dim", o.dim, 1, 1024));
+    o.window = static_cast<int>(args.integer("--window", o.window, 1, 1024));
+    o.repeats = static_cast<int>(args.integer("--repeats", o.repeats, 1, 100));
+    o.fitFrom = std::min(512, o.lengths.size() > 2 ? o.lengths[o.lengths.size() - 3] : 64);
+    ComplexityResult r = runComplexityExperiment(o, [](const std::string& m) { std::cerr << m << "\n"; });
+    nlohmann::json methods = nlohmann::json::object();
+    for (const auto& [name, s] : r.methods) {
+        methods[name] = {{"seconds", s.seconds},
+                         {"bytes", s.bytes},
+                         {"time_slope", round4(s.timeSlope)},
+                         {"memory_slope", round4(s.memorySlope)}};
+    }
+    std::cout << nlohmann::json{{"lengths", r.lengths}, {"dim", o.dim}, {"window", o.window}, {"methods", methods}}
+                     .dump()
+              << std::endl;
+    return kOk;
+}
+
+}  // namespace
+
+int runExperiment(const Args& args) {
+    if (args.empty()) throw UsageError("name an experiment: bottleneck or complexity");
+    const Args rest(args.begin() + 1, args.end());
+    if (args.front() == "bottleneck") return runBottleneck(rest);
+    if (args.front() == "complexity") return runComplexity(rest);
+    throw UsageError("unknown experiment '" + args.front() + "' (expected bottleneck or complexity)");
+}
 
 }  // namespace attnlab::cli
