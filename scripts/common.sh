@@ -15,6 +15,7 @@ ATTNLAB_PACKAGES=(
   libqt6opengl6-dev libxkbcommon-dev libgl-dev # needed by QtCharts' CMake package
   fonts-noto-cjk                               # Chinese tokens in heatmaps
   xvfb xauth                                   # the GUI demo without a display server
+  help2man desktop-file-utils appstream dpkg-dev # man page, package validation, dpkg-shlibdeps
 )
 
 attnlab_install_dependencies() {

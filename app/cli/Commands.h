@@ -17,6 +17,12 @@ int runTranslate(const Args& args);
 int runRender(const Args& args);
 int runExperiment(const Args& args);
 
+// The process's argv, for commands that re-execute the program (see
+// preferFastBlasKernels): they do so only once their arguments are known to be valid,
+// so usage errors stay fast.
+void setProgramArguments(char** argv);
+char** programArguments();
+
 // Help text per command ("" = overview). Returns false for an unknown command.
 bool printHelp(const std::string& command);
 

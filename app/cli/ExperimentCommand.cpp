@@ -14,6 +14,7 @@
 #include "base/InputError.h"
 #include "base/ModelConfig.h"
 #include "engine/Experiments.h"
+#include "engine/Trainer.h"
 
 namespace attnlab::cli {
 
@@ -57,6 +58,7 @@ int runBottleneck(const Args& argv) {
     o.attentions = {"none", args.text("--attention", "additive")};
     parseAttentionKind(o.attentions[1]);  // validates the name
 
+    preferFastBlasKernels(programArguments());
     std::signal(SIGINT, onExperimentInterrupt);
     const bool tty = isatty(STDERR_FILENO) != 0;
     BottleneckResult r = runBottleneckExperiment(
@@ -78,7 +80,7 @@ int runBottleneck(const Args& argv) {
 }
 
 int runComplexity(const Args& argv) {
-    ArgParser args(argv, {"--max-len", "--dim", "--window", "--repeats", "--threads"}, {});
+    ArgParser args(argv, {"--max-len", "--dim", "--window", "--repeats"}, {});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     ComplexityOptions o;
     const int maxLen = static_cast<int>(args.integer("--max-len", 8192, 64, 16384));
@@ -88,6 +90,7 @@ int runComplexity(const Args& argv) {
     o.window = static_cast<int>(args.integer("--window", o.window, 1, 1024));
     o.repeats = static_cast<int>(args.integer("--repeats", o.repeats, 1, 100));
     o.fitFrom = std::min(512, o.lengths.size() > 2 ? o.lengths[o.lengths.size() - 3] : 64);
+    preferFastBlasKernels(programArguments());
     ComplexityResult r = runComplexityExperiment(o, [](const std::string& m) { std::cerr << m << "\n"; });
     nlohmann::json methods = nlohmann::json::object();
     for (const auto& [name, s] : r.methods) {

@@ -2,15 +2,15 @@
 // so a user can fix their data before spending time on training.
 #include <algorithm>
 #include <iostream>
-#include <limits>
-#include <map>
+#include <set>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "CorpusOptions.h"
 #include "base/Corpus.h"
-#include "base/Datasets.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
 
@@ -19,29 +19,6 @@ namespace attnlab::cli {
 namespace {
 
 constexpr std::size_t kBucketWidth = 5;
-
-// Source and target of exactly one kind: --corpus, --src with --tgt, or --dataset.
-Corpus loadCorpus(const ArgParser& p) {
-    const bool tsv = p.has("--corpus"), files = p.has("--src") || p.has("--tgt"), dataset = p.has("--dataset");
-    if (int(tsv) + int(files) + int(dataset) != 1)
-        throw UsageError("give exactly one of --corpus FILE, --src FILE --tgt FILE, or --dataset NAME");
-    if (!dataset) {
-        for (const char* flag : {"--size", "--seed", "--max-len"})
-            if (p.has(flag)) throw UsageError(std::string(flag) + " applies only to --dataset");
-    }
-    if (tsv) return readTsvCorpus(p.required("--corpus"));
-    if (files) {
-        if (!p.has("--src")) throw UsageError("--tgt needs --src");
-        if (!p.has("--tgt")) throw UsageError("--src needs --tgt");
-        return readParallelCorpus(p.required("--src"), p.required("--tgt"));
-    }
-    DatasetOptions options;
-    options.size = static_cast<std::size_t>(p.integer("--size", static_cast<long long>(options.size), 1, 1000000));
-    options.seed = static_cast<std::uint64_t>(
-        p.integer("--seed", static_cast<long long>(options.seed), 0, std::numeric_limits<long long>::max()));
-    options.maxLen = static_cast<int>(p.integer("--max-len", 0, 1, 200));
-    return generateDataset(p.required("--dataset"), options);
-}
 
 // {"1-5": n, "6-10": n, ...}: every bucket up to the longest sentence, empty ones too,
 // so the result plots directly; "0" only when some side has no tokens at all.
@@ -79,10 +56,9 @@ std::size_t longest(const std::vector<std::vector<std::string>>& sentences) {
 }  // namespace
 
 int runInspect(const Args& args) {
-    ArgParser p(args,
-                {"--corpus", "--src", "--tgt", "--dataset", "--size", "--seed", "--max-len", "--min-freq",
-                 "--max-vocab"},
-                {"--no-lowercase", "--no-split-punct"});
+    std::set<std::string> valueFlags = corpusValueFlags();
+    valueFlags.insert({"--max-len", "--min-freq", "--max-vocab"});
+    ArgParser p(args, valueFlags, {"--no-lowercase", "--no-split-punct"});
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
     // Validate every option before reading what may be a large file.
     const int minFrequency = static_cast<int>(p.integer("--min-freq", 1, 1, 1000000000));
@@ -91,7 +67,12 @@ int runInspect(const Args& args) {
     tokenizerOptions.lowercase = !p.has("--no-lowercase");
     tokenizerOptions.splitPunctuation = !p.has("--no-split-punct");
 
-    const Corpus corpus = loadCorpus(p);
+    // Unlike train, inspect has no model whose length --max-len could bound.
+    if (p.has("--max-len") && (p.has("--corpus") || p.has("--src") || p.has("--tgt")))
+        throw UsageError("--max-len only applies to --dataset");
+    const int maxLen = static_cast<int>(p.integer("--max-len", 0, 1, 200));
+
+    const Corpus corpus = loadCorpus(p, maxLen);
     const Tokenizer tokenizer(tokenizerOptions);
     std::vector<std::vector<std::string>> sources, targets;
     sources.reserve(corpus.pairs.size());

@@ -1,11 +1,193 @@
+// attnlab-cli render: translates one sentence and draws the attention it used with the
+// GUI's own HeatmapRenderer (or the head grid for --head all), without a display.
 #include <stdexcept>
+#include <string>
 
+#include "ArgParser.h"
 #include "Commands.h"
+
+#ifdef ATTNLAB_HAVE_UI
+#include <QApplication>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "Colormap.h"
+#include "HeadGridWidget.h"
+#include "HeatmapRenderer.h"
+#include "base/InputError.h"
+#include "engine/Seq2SeqModel.h"
+#endif
 
 namespace attnlab::cli {
 
-// Implemented with the GUI's heatmap renderer (issue: desktop GUI); until then it
-// says so instead of pretending.
-int runRender(const Args&) { throw std::runtime_error("render is not available yet in this build"); }
+#ifndef ATTNLAB_HAVE_UI
+
+int runRender(const Args&) {
+    throw std::runtime_error("render is not available: this attnlab-cli was built without the GUI "
+                             "(configure with -DATTNLAB_BUILD_GUI=ON)");
+}
+
+#else
+
+namespace {
+
+// The renderer says "cannot write 'FILE': reason"; the CLI contract is "FILE: reason".
+std::runtime_error writeError(const std::string& path, const QString& message) {
+    const QString prefix = QStringLiteral("cannot write '%1': ").arg(QString::fromStdString(path));
+    if (message.startsWith(prefix)) return std::runtime_error(path + ": " + message.mid(prefix.size()).toStdString());
+    return std::runtime_error(path + ": " + message.toStdString());
+}
+
+QStringList labels(const std::vector<std::string>& tokens) { return HeatmapRenderer::toStringList(tokens); }
+
+// Qt's own chatter ("XDG_RUNTIME_DIR not set", font fallbacks) is not the user's business;
+// stderr keeps its one-line-per-problem contract. A fatal message (e.g. QT_QPA_PLATFORM=xcb
+// without a display) would abort: report it as one line and exit instead.
+void qtMessage(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    const std::string firstLine = message.section(QLatin1Char('\n'), 0, 0).trimmed().toStdString();
+    if (type == QtCriticalMsg) std::cerr << "warning: " << firstLine << "\n";
+    if (type != QtFatalMsg) return;
+    const char* platform = std::getenv("QT_QPA_PLATFORM");
+    std::cerr << "error: " << firstLine << " (QT_QPA_PLATFORM=" << (platform ? platform : "")
+              << "; unset it to render without a display)" << std::endl;
+    std::_Exit(kInternal);
+}
+
+// Qt needs a platform plugin even to paint into an image; "offscreen" needs no display.
+// Created only here so that the other commands never touch Qt; it lives until the render
+// is written, not into static destruction.
+std::unique_ptr<QApplication> makeApplication() {
+    if (QCoreApplication::instance() != nullptr) return nullptr;
+    const char* platform = std::getenv("QT_QPA_PLATFORM");
+    if (platform == nullptr || *platform == '\0') setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    qInstallMessageHandler(qtMessage);
+    static int argc = 1;
+    static char name[] = "attnlab-cli";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
+
+}  // namespace
+
+int runRender(const Args& argv) {
+    ArgParser args(argv, {"--model", "--sentence", "--kind", "--layer", "--head", "--colormap", "--scale", "--beam",
+                          "--out"},
+                   {"--numbers"});
+    if (!args.positionals().empty())
+        throw UsageError("unexpected argument '" + args.positionals().front() +
+                         "' (quote the sentence: --sentence \"...\")");
+
+    // Everything that can be checked without the model is checked before loading it.
+    const std::string modelPath = args.required("--model");
+    const std::string sentence = args.required("--sentence");
+    if (sentence.find_first_not_of(" \t\r\n") == std::string::npos) throw UsageError("--sentence is empty");
+    const std::string out = args.required("--out");
+    const std::optional<ExportFormat> format = HeatmapRenderer::formatForPath(QString::fromStdString(out));
+    if (!format) throw UsageError("--out must end in .png, .svg, .pdf, .csv or .npy, got '" + out + "'");
+    const bool image = *format == ExportFormat::Png || *format == ExportFormat::Svg || *format == ExportFormat::Pdf;
+
+    const std::string kind = args.text("--kind", "cross");
+    if (kind != "cross" && kind != "encoder" && kind != "decoder")
+        throw UsageError("--kind must be cross, encoder or decoder, got '" + kind + "'");
+
+    const std::string headText = args.text("--head", "0");
+    const bool allHeads = headText == "all";
+    if (allHeads && !image) throw UsageError("--head all writes images only (.png, .svg or .pdf)");
+
+    ColormapId colormap = ColormapId::Viridis;
+    if (auto name = args.value("--colormap")) {
+        auto id = Colormap::fromName(QString::fromStdString(*name));
+        if (!id)
+            throw UsageError("--colormap must be one of " + Colormap::names().join(QStringLiteral(", ")).toStdString() +
+                             ", got '" + *name + "'");
+        colormap = *id;
+    }
+    const double scale = args.real("--scale", 1.0, 0.1, 16.0);
+    if (args.has("--scale") && *format != ExportFormat::Png) throw UsageError("--scale applies to .png only");
+    if (args.has("--numbers") && (!image || allHeads))
+        throw UsageError("--numbers applies to a single-head image (.png, .svg or .pdf)");
+    DecodeOptions decode;
+    decode.beam = static_cast<int>(args.integer("--beam", 1, 1, 64));
+    decode.captureAttention = true;
+
+    const Seq2SeqModel model = Seq2SeqModel::load(modelPath);
+    const ModelConfig& config = model.config();
+    const bool transformer = config.architecture == Architecture::Transformer;
+    if (!transformer && config.attention == AttentionKind::None)
+        throw ConfigError(modelPath + ": this GRU was trained with --attention none (one fixed context vector), "
+                                      "so it has no attention map to draw");
+    if (!transformer && kind != "cross")
+        throw UsageError("--kind " + kind + ": a GRU model has only cross attention (use --kind cross)");
+
+    // A GRU has one layer and one head of attention; a Transformer one map per layer and head.
+    const int layerCount = transformer ? config.layers : 1;
+    const int headCount = transformer ? config.heads : 1;
+    const int layer = static_cast<int>(args.integer("--layer", layerCount - 1, 0, layerCount - 1));
+    int head = 0;
+    if (!allHeads) {
+        if (headText.empty() || headText.size() > 4 || headText.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoi(headText) >= headCount)
+            throw UsageError("--head must be a head from 0 to " + std::to_string(headCount - 1) + " or 'all', got '" +
+                             headText + "'");
+        head = std::stoi(headText);
+    }
+
+    const Translation t = model.translate(sentence, decode);
+    if (t.truncated)
+        std::cerr << "warning: the sentence is longer than the model's maximum of " << config.maxLength - 1
+                  << " tokens; truncated\n";
+    auto found = t.attention.find(kind);
+    if (t.outputTokens.empty() || found == t.attention.end())
+        throw std::runtime_error(modelPath + ": the model produced no output for this sentence, so there is no "
+                                             "attention to draw");
+    const LayeredAttention& layers = found->second;
+    if (layer >= static_cast<int>(layers.size()) || layers[layer].empty() ||
+        (!allHeads && head >= static_cast<int>(layers[layer].size())))
+        throw std::runtime_error(modelPath + ": the model returned fewer attention maps than its configuration says");
+
+    // Rows are the output steps; columns what they attend to.
+    std::vector<std::string> rowTokens = t.outputTokens, columnTokens = t.sourceTokens;
+    QString rowAxis = QStringLiteral("output"), columnAxis = QStringLiteral("source");
+    if (kind == "encoder") {
+        rowTokens = t.sourceTokens;
+        rowAxis = QStringLiteral("source");
+    } else if (kind == "decoder") {
+        columnTokens = {"<s>"};
+        columnTokens.insert(columnTokens.end(), t.outputTokens.begin(), t.outputTokens.end() - 1);
+        columnAxis = QStringLiteral("decoder input");
+    }
+    QString title = QStringLiteral("%1 attention").arg(QString::fromStdString(kind));
+    if (transformer) {
+        title += allHeads ? QStringLiteral(", layer %1").arg(layer)
+                          : QStringLiteral(", layer %1, head %2").arg(layer).arg(head);
+    }
+
+    const std::unique_ptr<QApplication> app = makeApplication();
+    QString error;
+    const QString path = QString::fromStdString(out);
+    if (allHeads) {
+        HeadGridWidget grid;
+        grid.setColormap(colormap);
+        grid.setTitle(title);
+        grid.setHeads(layers[layer], labels(rowTokens), labels(columnTokens));
+        if (!grid.exportImage(path, &error, scale)) throw writeError(out, error);
+    } else {
+        HeatmapOptions options;
+        options.colormap = colormap;
+        options.title = title;
+        options.rowAxisTitle = rowAxis;
+        options.columnAxisTitle = columnAxis;
+        options.showNumbers = args.has("--numbers");
+        HeatmapRenderer renderer(options);
+        renderer.setMap(layers[layer][head], rowTokens, columnTokens);
+        if (!renderer.exportFile(path, &error, scale)) throw writeError(out, error);
+    }
+    std::cerr << "wrote " << out << "\n";
+    return kOk;
+}
+
+#endif
 
 }  // namespace attnlab::cli

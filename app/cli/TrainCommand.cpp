@@ -106,6 +106,8 @@ int runTrain(const Args& argv) {
         !problem.empty())
         throw ConfigError(problem);
 
+    // Arguments are valid: training is worth the re-exec for faster BLAS kernels.
+    preferFastBlasKernels(programArguments());
     Corpus corpus = loadCorpus(args, maxLen);
     for (const auto& w : corpus.warnings) std::cerr << "warning: " << w << "\n";
     Trainer trainer(corpus, config, options);

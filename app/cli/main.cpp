@@ -18,9 +18,7 @@ using namespace attnlab;
 using namespace attnlab::cli;
 
 int main(int argc, char** argv) {
-    // Only the commands that train pay the re-exec (~0.8 s of library loading).
-    if (argc > 1 && (std::string(argv[1]) == "train" || std::string(argv[1]) == "experiment"))
-        preferFastBlasKernels(argv);
+    setProgramArguments(argv);
     std::ios::sync_with_stdio(true);
     Args args(argv + 1, argv + argc);
     if (args.empty()) {
