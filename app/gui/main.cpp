@@ -1,16 +1,84 @@
 // attnlab: the desktop application.
+#include "MainWindow.h"
+#include "TrainingController.h"
+
+#include "Version.h"
+
 #include <QApplication>
-#include <QLabel>
-#include <QMainWindow>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstdlib>
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
-    QApplication::setApplicationName("AttnLab");
-    QApplication::setOrganizationName("AttnLab");
-    QMainWindow window;
-    window.setWindowTitle("AttnLab");
-    window.setCentralWidget(new QLabel("AttnLab"));
-    window.resize(1200, 800);
-    window.show();
-    return QApplication::exec();
+    QApplication::setApplicationName(QStringLiteral("AttnLab"));
+    QApplication::setOrganizationName(QStringLiteral("AttnLab"));
+    QApplication::setApplicationDisplayName(QStringLiteral("AttnLab"));
+    QApplication::setApplicationVersion(QString::fromLatin1(attnlab::kVersion));
+    QApplication::setWindowIcon(attnlab::MainWindow::applicationIcon());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QApplication::translate("main", "Train small attention models and watch their attention live."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption demo(
+        QStringLiteral("demo"),
+        QApplication::translate("main", "Start with a built-in dataset (toy-en-zh, or the one given) loaded and "
+                                        "a Transformer training."),
+        QStringLiteral("dataset"));
+    QCommandLineOption tab(QStringLiteral("tab"),
+                           QApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves."),
+                           QStringLiteral("name"));
+    tab.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(tab);
+    QCommandLineOption setup(QStringLiteral("setup"),
+                             QApplication::translate("main", "Open the setup panel on a page: data, model, training."),
+                             QStringLiteral("page"));
+    setup.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(setup);
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QApplication::translate("main", "A corpus (.tsv) or a model (.safetensors) to open."),
+                                 QStringLiteral("[file]"));
+    // --demo may come without a value: accept "--demo" alone by checking for it before parsing.
+    QStringList arguments = QApplication::arguments();
+    for (int i = 1; i < arguments.size(); ++i) {
+        const bool last = i + 1 >= arguments.size();
+        if (arguments[i] == QLatin1String("--demo") && (last || arguments[i + 1].startsWith(QLatin1Char('-'))))
+            arguments[i] = QStringLiteral("--demo=toy-en-zh");
+    }
+    parser.addOption(demo);
+    parser.process(arguments);
+
+    int code = 0;
+    {
+        attnlab::MainWindow window;
+        window.show();
+        if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
+            std::fprintf(stderr, "warning: unknown tab '%s'\n", qPrintable(parser.value(tab)));
+        }
+        if (parser.isSet(setup) && !window.showSetupPage(parser.value(setup))) {
+            std::fprintf(stderr, "warning: unknown setup page '%s'\n", qPrintable(parser.value(setup)));
+        }
+        if (parser.isSet(demo)) {
+            window.startDemo(parser.value(demo));
+        } else if (!parser.positionalArguments().isEmpty()) {
+            const QString file = parser.positionalArguments().constFirst();
+            if (file.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+                window.openModelFile(QFileInfo(file).absoluteFilePath());
+            } else {
+                window.openCorpusFile(QFileInfo(file).absoluteFilePath());
+            }
+        }
+        code = QApplication::exec();
+    }  // the window (and its training thread) is gone before the process ends
+    if (attnlab::TrainingController::hasAbandonedThreads()) {
+        // A worker did not stop in time; static destructors must not run under it.
+        std::fflush(nullptr);
+        std::_Exit(code);
+    }
+    return code;
 }

@@ -1,0 +1,269 @@
+#include "AttentionPanel.h"
+#include "CorpusTableModel.h"
+#include "DataPanel.h"
+#include "HeadsView.h"
+#include "MainWindow.h"
+#include "ModelSettingsWidget.h"
+#include "ProbeView.h"
+#include "TrainingChartsView.h"
+#include "TrainingSettingsWidget.h"
+#include "TranslateView.h"
+
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLineSeries>
+#include <QLineEdit>
+#include <QLogValueAxis>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+#include <memory>
+
+using namespace attnlab;
+using State = TrainingController::State;
+
+namespace {
+
+bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition()) {
+        if (timer.elapsed() > timeoutMs) return false;
+        QTest::qWait(5);
+    }
+    return true;
+}
+
+struct Reported {
+    QString title;
+    QString message;
+};
+
+// A window with its settings in a temporary folder, errors recorded instead of shown, and every
+// question answered "Discard".
+struct Fixture {
+    QTemporaryDir dir;
+    std::unique_ptr<MainWindow> window;
+    QList<Reported> errors;
+
+    Fixture() {
+        REQUIRE(dir.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+        window = std::make_unique<MainWindow>();
+        window->setErrorReporter([this](const QString& t, const QString& m) { errors.append({t, m}); });
+        window->setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) {
+            return QMessageBox::Discard;
+        });
+        // The default dataset loads at start; wait for it so that it cannot land after ours.
+        REQUIRE(waitUntil([&] { return window->corpus().corpus != nullptr && !window->isLoadingCorpus(); }));
+    }
+    ~Fixture() { window->close(); }
+
+    void loadTinyCopy() {
+        DatasetOptions data;
+        data.size = 64;
+        data.maxLen = 5;
+        window->loadCorpus(CorpusSource::builtin(QStringLiteral("copy"), data));
+        REQUIRE(waitUntil([&] { return window->corpus().source.dataset == QLatin1String("copy") &&
+                                       !window->isLoadingCorpus(); }));
+    }
+
+    void tinyModel(Architecture architecture, int epochs) {
+        ModelConfig config;
+        config.architecture = architecture;
+        config.attention = AttentionKind::Dot;
+        config.hidden = 16;
+        config.layers = architecture == Architecture::Transformer ? 2 : 1;
+        config.heads = 2;
+        config.feedForward = 32;
+        config.dropout = 0.0f;
+        config.maxLength = 16;
+        window->modelSettings()->setConfig(config);
+        TrainingOptions options = window->trainingSettings()->options();
+        options.epochs = epochs;
+        options.batchSize = 16;
+        options.seed = 3;
+        options.learningRate = 0.01;
+        window->trainingSettings()->setOptions(options);
+    }
+
+    QString firstSource() const { return QString::fromStdString(window->corpus().corpus->pairs.at(0).source); }
+};
+
+TEST_CASE("a training run driven through the window fills the charts and redraws the probe", "[ui][mainwindow]") {
+    Fixture f;
+    f.loadTinyCopy();
+    f.tinyModel(Architecture::Gru, 2);
+    f.window->probeView()->setEveryBatches(1);
+    f.window->probeView()->setSentence(f.firstSource());
+
+    f.window->startTraining();
+    CHECK(f.window->controller()->state() == State::Running);
+    REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }));
+
+    TrainingChartsView* charts = f.window->chartsView();
+    CHECK(charts->epochCount() == 2);
+    CHECK(charts->trainLossSeries()->count() == 2);
+    CHECK(charts->bleuSeries()->count() == 2);
+    CHECK(charts->batchPointCount() > 0);
+    // The probe was translated before the first batch and then after every batch.
+    const int batches = static_cast<int>(f.window->controller()->batchesTrained());
+    REQUIRE(waitUntil([&] { return f.window->probeView()->updates() >= batches + 1; }));
+    CHECK(f.window->probeView()->attention()->hasMap());
+    const auto& heatmap = f.window->probeView()->attention()->heatmap()->renderer();
+    CHECK(heatmap.columns() == 6);  // five letters and </s>
+    CHECK(heatmap.rows() > 0);
+    CHECK(f.window->isWindowModified());
+    CHECK(f.errors.isEmpty());
+
+    SECTION("the loss axis switches to a logarithmic scale and back") {
+        charts->setLogScale(true);
+        CHECK(qobject_cast<QLogValueAxis*>(charts->lossAxis()) != nullptr);
+        charts->setLogScale(false);
+        CHECK(qobject_cast<QLogValueAxis*>(charts->lossAxis()) == nullptr);
+    }
+
+    SECTION("the views export PNG, SVG, PDF, CSV and NumPy files") {
+        QTemporaryDir out;
+        REQUIRE(out.isValid());
+        QString error;
+        REQUIRE(f.window->showTab(QStringLiteral("curves")));
+        CHECK(f.window->exportCurrentView(out.filePath(QStringLiteral("curves.png")), 2.0, &error));
+        CHECK(f.window->exportCurrentView(out.filePath(QStringLiteral("curves.svg")), 1.0, &error));
+        CHECK_FALSE(f.window->exportCurrentView(out.filePath(QStringLiteral("curves.csv")), 1.0, &error));
+        REQUIRE(f.window->showTab(QStringLiteral("probe")));
+        CHECK(f.window->exportCurrentView(out.filePath(QStringLiteral("probe.pdf")), 1.0, &error));
+        CHECK(f.window->exportCurrentView(out.filePath(QStringLiteral("probe.csv")), 1.0, &error));
+        CHECK(f.window->exportCurrentView(out.filePath(QStringLiteral("probe.npy")), 1.0, &error));
+        const QImage png(out.filePath(QStringLiteral("curves.png")));
+        CHECK(png.width() >= 1800);  // 2x of at least 900 logical pixels
+        CHECK(QFileInfo(out.filePath(QStringLiteral("curves.svg"))).size() > 1000);
+        CHECK(QFileInfo(out.filePath(QStringLiteral("probe.pdf"))).size() > 0);
+        QFile csv(out.filePath(QStringLiteral("probe.csv")));
+        REQUIRE(csv.open(QIODevice::ReadOnly));
+        CHECK(csv.readAll().count('\n') == heatmap.rows() + 1);  // a header and one line per output token
+    }
+}
+
+TEST_CASE("a translation typed during training is answered while it runs", "[ui][mainwindow]") {
+    Fixture f;
+    f.loadTinyCopy();
+    f.tinyModel(Architecture::Gru, 500);
+    f.window->translateView()->setSentence(QString());
+    f.window->startTraining();
+    REQUIRE(waitUntil([&] { return f.window->controller()->batchesTrained() >= 1; }));
+
+    f.window->translateView()->setSentence(f.firstSource());
+    QTest::keyClick(f.window->translateView()->input(), Qt::Key_Return);
+    REQUIRE(waitUntil([&] { return f.window->translateView()->attention()->hasMap(); }));
+    CHECK(f.window->controller()->state() == State::Running);
+    CHECK(f.window->translateView()->attention()->heatmap()->renderer().columns() == 6);
+    // The Heads view shows the same translation: a GRU's one map.
+    CHECK(f.window->headsView()->showsGru());
+
+    // An empty sentence is a status-bar message, not an error dialog or a crash.
+    f.window->translateView()->setSentence(QStringLiteral("   "));
+    QTest::keyClick(f.window->translateView()->input(), Qt::Key_Return);
+    QTest::qWait(50);
+    CHECK(f.errors.isEmpty());
+    CHECK(f.window->controller()->state() == State::Running);
+
+    // Closing while training stops the worker promptly (the unsaved-model question says Discard).
+    QElapsedTimer timer;
+    timer.start();
+    CHECK(f.window->close());
+    CHECK(timer.elapsed() < 5000);
+}
+
+TEST_CASE("a corpus that cannot be read is reported and the loaded corpus stays", "[ui][mainwindow]") {
+    Fixture f;
+    f.loadTinyCopy();
+    const int rowsBefore = f.window->corpusTable()->rowCount();
+    REQUIRE(rowsBefore == 64);
+
+    const QString bad = f.dir.filePath(QStringLiteral("bad.tsv"));
+    {
+        QFile file(bad);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("one\tun\ntwo without a tab\nthree\ttrois\n");
+    }
+    f.window->openCorpusFile(bad);  // what File > Open Corpus and a drop do
+    REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
+
+    CHECK(f.errors.front().title.contains(QStringLiteral("Corpus")));
+    CHECK(f.errors.front().message.contains(QStringLiteral("bad.tsv:2")));  // file and line
+    CHECK(f.window->corpus().source.dataset == QLatin1String("copy"));
+    CHECK(f.window->corpusTable()->rowCount() == rowsBefore);
+
+    // A good file afterwards loads and lands in the recent list.
+    const QString good = f.dir.filePath(QStringLiteral("good.tsv"));
+    {
+        QFile file(good);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("one\tun\ntwo\tdeux\n");
+    }
+    f.window->openCorpusFile(good);
+    REQUIRE(waitUntil([&] { return f.window->corpus().source.path == good; }));
+    CHECK(f.window->corpusTable()->rowCount() == 2);
+}
+
+TEST_CASE("the heads view shows every head of a Transformer and enlarges the one clicked", "[ui][mainwindow]") {
+    Fixture f;
+    f.loadTinyCopy();
+    f.tinyModel(Architecture::Transformer, 4);  // long enough that the output is not empty
+    f.window->resize(1300, 850);
+    f.window->show();
+    REQUIRE(f.window->showTab(QStringLiteral("heads")));
+    HeadsView* heads = f.window->headsView();
+    heads->setKind(QStringLiteral("encoder"));  // shown whatever the young model outputs
+    heads->setSentence(f.firstSource());
+    f.window->startTraining();
+    REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }));
+    QTest::keyClick(heads->findChild<QLineEdit*>(), Qt::Key_Return);
+    REQUIRE(waitUntil([&] { return heads->showsTransformer(); }));
+
+    CHECK(heads->layerGrid()->headCount() == 2);
+    CHECK(heads->overview()->layerCount() == 2);
+    CHECK(heads->overview()->showsLayers());
+
+    CHECK(heads->enlarged()->renderer().rows() == 6);  // source x source
+    CHECK(heads->enlarged()->renderer().columns() == 6);
+
+    // Clicking the second head's thumbnail enlarges it.
+    QTest::qWait(50);
+    const QRectF second = heads->layerGrid()->thumbnailRect(0, 1);
+    REQUIRE(second.isValid());
+    QTest::mouseClick(heads->layerGrid(), Qt::LeftButton, Qt::NoModifier, second.center().toPoint());
+    CHECK(heads->selectedHead() == 1);
+    CHECK(heads->enlarged()->renderer().options().title.contains(QStringLiteral("head 1")));
+
+    QTemporaryDir out;
+    QStringList written;
+    QString error;
+    REQUIRE(heads->exportAllHeads(out.path(), QStringLiteral("png"), 1.0, &written, &error));
+    CHECK(written.size() == 4);  // 2 layers x 2 heads
+    CHECK(QFileInfo::exists(out.filePath(QStringLiteral("encoder-layer1-head0.png"))));
+}
+
+TEST_CASE("the heads combo offers only divisors of the hidden size", "[ui][mainwindow]") {
+    CHECK(ModelSettingsWidget::headChoices(64) == QList<int>{1, 2, 4, 8, 16});
+    CHECK(ModelSettingsWidget::headChoices(24) == QList<int>{1, 2, 3, 4, 6, 8, 12});
+    ModelSettingsWidget settings;
+    ModelConfig config;
+    config.architecture = Architecture::Transformer;
+    config.hidden = 96;
+    config.heads = 6;
+    settings.setConfig(config);
+    CHECK(settings.config().heads == 6);
+    config.hidden = 64;  // 6 does not divide 64: the nearest smaller divisor is chosen
+    settings.setConfig(config);
+    CHECK(64 % settings.config().heads == 0);
+}
+
+}  // namespace

@@ -1,0 +1,247 @@
+#include "TrainingController.h"
+
+#include "base/Datasets.h"
+
+#include <catch2/catch.hpp>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+#include <memory>
+
+using namespace attnlab;
+using State = TrainingController::State;
+
+namespace {
+
+// A model small enough that a batch takes a few milliseconds.
+TrainingRequest tinyRequest(int epochs, int batch = 16) {
+    DatasetOptions data;
+    data.size = 64;
+    data.maxLen = 5;
+    TrainingRequest request;
+    request.corpus = std::make_shared<const Corpus>(generateDataset("copy", data));
+    request.config.architecture = Architecture::Gru;
+    request.config.attention = AttentionKind::Dot;
+    request.config.hidden = 16;
+    request.config.dropout = 0.0f;
+    request.config.maxLength = 16;
+    request.options.epochs = epochs;
+    request.options.batchSize = batch;
+    request.options.seed = 7;
+    return request;
+}
+
+bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition()) {
+        if (timer.elapsed() > timeoutMs) return false;
+        QTest::qWait(5);
+    }
+    return true;
+}
+
+TEST_CASE("a run trains every batch of every epoch and finishes with a model", "[ui][controller]") {
+    TrainingController controller;
+    QSignalSpy batches(&controller, &TrainingController::batchTrained);
+    QSignalSpy epochs(&controller, &TrainingController::epochFinished);
+    QSignalSpy finished(&controller, &TrainingController::finished);
+    QSignalSpy prepared(&controller, &TrainingController::prepared);
+    CHECK(controller.state() == State::Idle);
+    CHECK_FALSE(controller.hasModel());
+
+    controller.start(tinyRequest(2));
+    CHECK(controller.state() == State::Running);
+    REQUIRE(waitUntil([&] { return finished.count() == 1; }));
+
+    CHECK(controller.state() == State::Finished);
+    CHECK(controller.hasModel());
+    CHECK(controller.isModified());
+    CHECK_FALSE(finished.at(0).at(0).toBool());  // not stopped: all epochs done
+    REQUIRE(prepared.count() == 1);
+    const auto summary = prepared.at(0).at(0).value<ModelSummary>();
+    CHECK(summary.batchesPerEpoch > 0);
+    CHECK(summary.parameters > 0);
+    CHECK(batches.count() == 2 * summary.batchesPerEpoch);
+    REQUIRE(epochs.count() == 2);
+    CHECK(epochs.at(1).at(0).value<EpochMetrics>().epoch == 2);
+    CHECK_THAT(controller.progress(), Catch::Matchers::WithinAbs(1.0, 1e-9));
+}
+
+TEST_CASE("pause, step, resume and stop take effect at batch boundaries", "[ui][controller]") {
+    TrainingController controller;
+    QSignalSpy batches(&controller, &TrainingController::batchTrained);
+    QSignalSpy finished(&controller, &TrainingController::finished);
+    QSignalSpy states(&controller, &TrainingController::stateChanged);
+
+    controller.start(tinyRequest(1000, 8));
+    REQUIRE(waitUntil([&] { return batches.count() >= 2; }));
+
+    controller.pause();
+    CHECK(controller.state() == State::Paused);
+    QTest::qWait(200);  // at most the batch in flight when pause was queued arrives
+    const int afterPause = batches.count();
+    QTest::qWait(300);
+    CHECK(batches.count() == afterPause);
+
+    controller.step();
+    REQUIRE(waitUntil([&] { return batches.count() == afterPause + 1; }));
+    QTest::qWait(200);
+    CHECK(batches.count() == afterPause + 1);
+    CHECK(controller.state() == State::Paused);
+
+    controller.resume();
+    CHECK(controller.state() == State::Running);
+    REQUIRE(waitUntil([&] { return batches.count() >= afterPause + 4; }));
+
+    controller.stop();
+    CHECK(controller.state() == State::Finished);
+    REQUIRE(waitUntil([&] { return finished.count() == 1; }));
+    CHECK(finished.at(0).at(0).toBool());  // stopped early
+    const int afterStop = batches.count();
+    QTest::qWait(200);
+    CHECK(batches.count() == afterStop);
+    CHECK(controller.hasModel());
+
+    QList<State> seen;
+    for (const auto& args : states) seen << args.at(0).value<State>();
+    CHECK(seen == QList<State>{State::Running, State::Paused, State::Running, State::Finished});
+}
+
+TEST_CASE("step from a paused start trains exactly one batch", "[ui][controller]") {
+    TrainingController controller;
+    QSignalSpy batches(&controller, &TrainingController::batchTrained);
+    QSignalSpy prepared(&controller, &TrainingController::prepared);
+    controller.start(tinyRequest(3), true);
+    CHECK(controller.state() == State::Paused);
+    controller.step();
+    REQUIRE(waitUntil([&] { return batches.count() == 1; }));
+    QTest::qWait(150);
+    CHECK(batches.count() == 1);
+    CHECK(prepared.count() == 1);
+    const auto report = batches.at(0).at(0).value<BatchReport>();
+    CHECK(report.epoch == 1);
+    CHECK(report.batch == 1);
+}
+
+TEST_CASE("translation requests are answered while training runs", "[ui][controller]") {
+    TrainingController controller;
+    QSignalSpy batches(&controller, &TrainingController::batchTrained);
+    QSignalSpy translated(&controller, &TrainingController::translated);
+    QSignalSpy failedTranslation(&controller, &TrainingController::translationFailed);
+    QSignalSpy probes(&controller, &TrainingController::probeUpdated);
+    const TrainingRequest request = tinyRequest(1000, 8);
+    controller.setProbe(QString::fromStdString(request.corpus->pairs[0].source), 2);
+    controller.start(request);
+    REQUIRE(waitUntil([&] { return batches.count() >= 1; }));
+
+    const quint64 id = controller.translate(QString::fromStdString(request.corpus->pairs[1].source));
+    REQUIRE(waitUntil([&] { return translated.count() == 1; }));
+    CHECK(controller.state() == State::Running);  // answered between batches, training goes on
+    CHECK(translated.at(0).at(0).value<quint64>() == id);
+    const auto translation = translated.at(0).at(1).value<Translation>();
+    CHECK(translation.sourceTokens.size() == 6);  // five letters and </s>
+    CHECK(translation.attention.count("cross") == 1);
+
+    const quint64 bad = controller.translate(QStringLiteral("   "));
+    REQUIRE(waitUntil([&] { return failedTranslation.count() == 1; }));
+    CHECK(failedTranslation.at(0).at(0).value<quint64>() == bad);
+    CHECK(failedTranslation.at(0).at(1).toString().contains(QStringLiteral("empty")));
+
+    // The probe is re-translated every 2 batches, so it keeps arriving while training runs.
+    REQUIRE(waitUntil([&] { return probes.count() >= 3; }));
+    const auto probe = probes.last().at(0).value<ProbeResult>();
+    CHECK(probe.batches % 2 == 0);
+    CHECK_FALSE(probe.translation.attention.at("cross").empty());
+    controller.stop();
+}
+
+TEST_CASE("a configuration the engine rejects fails without leaving a model", "[ui][controller]") {
+    TrainingController controller;
+    QSignalSpy failed(&controller, &TrainingController::failed);
+    TrainingRequest request = tinyRequest(1);
+    request.options.learningRate = -1.0;
+    controller.start(request);
+    REQUIRE(waitUntil([&] { return failed.count() == 1; }));
+    CHECK(failed.at(0).at(0).toString().contains(QStringLiteral("--lr")));
+    CHECK(controller.state() == State::Idle);
+    CHECK_FALSE(controller.hasModel());
+}
+
+TEST_CASE("a diverged run keeps its last good weights, which can be saved and loaded", "[ui][controller]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    TrainingController controller;
+    QSignalSpy diverged(&controller, &TrainingController::diverged);
+    QSignalSpy saved(&controller, &TrainingController::modelSaved);
+    QSignalSpy loaded(&controller, &TrainingController::modelLoaded);
+    QSignalSpy translated(&controller, &TrainingController::translated);
+    TrainingRequest request = tinyRequest(5, 8);
+    request.options.injectNonFiniteAtBatch = 3;
+    controller.start(request);
+    REQUIRE(waitUntil([&] { return diverged.count() == 1; }));
+    CHECK(diverged.at(0).at(0).toInt() == 1);  // epoch
+    CHECK(diverged.at(0).at(1).toInt() == 3);  // batch
+    CHECK(controller.state() == State::Finished);
+    CHECK(controller.hasModel());
+
+    const QString path = dir.filePath(QStringLiteral("model.safetensors"));
+    controller.saveModel(path);
+    REQUIRE(waitUntil([&] { return saved.count() == 1; }));
+    CHECK_FALSE(controller.isModified());
+
+    controller.reset();
+    CHECK_FALSE(controller.hasModel());
+    controller.loadModel(path);
+    REQUIRE(waitUntil([&] { return loaded.count() == 1; }));
+    CHECK(controller.hasModel());
+    CHECK(loaded.at(0).at(0).value<ModelSummary>().loadedFromFile);
+    controller.translate(QString::fromStdString(request.corpus->pairs[0].source));
+    REQUIRE(waitUntil([&] { return translated.count() == 1; }));
+}
+
+TEST_CASE("a bad model file is reported and the current model stays", "[ui][controller]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("bad.safetensors"));
+    {
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("not a model");
+    }
+    TrainingController controller;
+    QSignalSpy finished(&controller, &TrainingController::finished);
+    QSignalSpy loadFailed(&controller, &TrainingController::loadFailed);
+    QSignalSpy translated(&controller, &TrainingController::translated);
+    const TrainingRequest request = tinyRequest(1);
+    controller.start(request);
+    REQUIRE(waitUntil([&] { return finished.count() == 1; }));
+
+    controller.loadModel(path);
+    REQUIRE(waitUntil([&] { return loadFailed.count() == 1; }));
+    CHECK(loadFailed.at(0).at(0).toString().contains(QStringLiteral("bad.safetensors")));
+    CHECK(controller.hasModel());
+    CHECK(controller.state() == State::Finished);
+    controller.translate(QString::fromStdString(request.corpus->pairs[0].source));
+    REQUIRE(waitUntil([&] { return translated.count() == 1; }));
+}
+
+TEST_CASE("shutdown during training ends the worker within the timeout", "[ui][controller]") {
+    auto controller = std::make_unique<TrainingController>();
+    QSignalSpy batches(controller.get(), &TrainingController::batchTrained);
+    controller->start(tinyRequest(1000, 8));
+    REQUIRE(waitUntil([&] { return batches.count() >= 1; }));
+    QElapsedTimer timer;
+    timer.start();
+    CHECK(controller->shutdown(5000));
+    CHECK(timer.elapsed() < 5000);
+    controller.reset();  // destroying it after shutdown is fine too
+    CHECK_FALSE(TrainingController::hasAbandonedThreads());
+}
+
+}  // namespace

@@ -1,0 +1,67 @@
+#pragma once
+// Reads a corpus file or generates a built-in dataset off the GUI thread (a 500 MB file takes
+// seconds), and counts its vocabularies. Only the newest request is answered: a load superseded by
+// another is dropped by id, as the user no longer waits for it.
+#include "base/Corpus.h"
+#include "base/Datasets.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QThread;
+
+namespace attnlab {
+
+struct CorpusSource {
+    enum class Kind { Builtin, Tsv, Parallel };
+    Kind kind = Kind::Builtin;
+    QString dataset;         // Builtin
+    DatasetOptions options;  // Builtin
+    QString path;            // Tsv, or the source side of Parallel
+    QString targetPath;      // Parallel
+
+    static CorpusSource builtin(const QString& name, const DatasetOptions& options);
+    static CorpusSource tsv(const QString& path);
+    static CorpusSource parallel(const QString& sourcePath, const QString& targetPath);
+    QString displayName() const;  // "toy-en-zh", "pairs.tsv", "train.en + train.fr"
+    bool isFile() const { return kind != Kind::Builtin; }
+};
+
+struct LoadedCorpus {
+    std::shared_ptr<const Corpus> corpus;
+    CorpusSource source;
+    std::size_t sourceVocabulary = 0;  // distinct tokens (default tokenizer), specials excluded
+    std::size_t targetVocabulary = 0;
+    double meanSourceTokens = 0.0;
+    double meanTargetTokens = 0.0;
+    std::size_t longestSource = 0;
+    std::size_t longestTarget = 0;
+};
+
+class CorpusLoader : public QObject {
+    Q_OBJECT
+
+public:
+    explicit CorpusLoader(QObject* parent = nullptr);
+    ~CorpusLoader() override;  // waits for loads still running
+
+    quint64 load(const CorpusSource& source);
+    bool isLoading() const { return !threads_.isEmpty(); }
+
+    // The work itself, synchronous; throws InputError/ConfigError like the core does.
+    static LoadedCorpus loadNow(const CorpusSource& source);
+
+Q_SIGNALS:
+    void loaded(quint64 id, const attnlab::LoadedCorpus& corpus);
+    // message names the file and line at fault.
+    void failed(quint64 id, const QString& message, const attnlab::CorpusSource& source);
+
+private:
+    QList<QThread*> threads_;
+    quint64 lastId_ = 0;
+};
+
+}  // namespace attnlab

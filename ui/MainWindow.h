@@ -1,0 +1,199 @@
+#pragma once
+// AttnLab's main window: the setup panel (data, model, training) on the left; Corpus, Translate,
+// Probe, Heads and Training-curves tabs in the middle; training controls in the toolbar; progress and
+// ETA in the status bar. All LibTorch work happens on the TrainingController's worker thread and all
+// file reading on the CorpusLoader's threads, so the window never freezes.
+#include "CorpusLoader.h"
+#include "TrainingController.h"
+
+#include "Colormap.h"
+
+#include <QMainWindow>
+#include <QMessageBox>
+
+#include <functional>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QToolBox;
+
+namespace attnlab {
+
+class CorpusTableModel;
+class DataPanel;
+class HeadsView;
+class ModelSettingsWidget;
+class ProbeView;
+class TrainingChartsView;
+class TrainingSettingsWidget;
+class TranslateView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // The paths menus, drag and drop and tests share. Loading is asynchronous: corpusLoaded or an
+    // error report follows. A corpus that cannot be read leaves the current session untouched.
+    void openCorpusFile(const QString& path);
+    void openParallelFiles(const QString& sourcePath, const QString& targetPath);
+    void loadCorpus(const CorpusSource& source);
+    void openModelFile(const QString& path);
+    void saveModelTo(const QString& path);
+    void startTraining(bool paused = false);
+    // Loads a built-in dataset with settings that train visibly within seconds and starts training.
+    void startDemo(const QString& dataset = QStringLiteral("toy-en-zh"));
+    // "corpus", "translate", "probe", "heads" or "curves"; false for an unknown name.
+    bool showTab(const QString& name);
+    QString currentTabName() const;
+    // "data", "model" or "training": the page of the setup panel to show.
+    bool showSetupPage(const QString& name);
+    // Writes the figure of the current tab (PNG at scale, SVG, PDF; CSV/NPY for heatmaps).
+    bool exportCurrentView(const QString& path, double scale, QString* error);
+
+    // Errors that need the user's attention; a message box by default (tests record them instead).
+    using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
+    void setErrorReporter(ErrorReporter reporter);
+    // Questions before unsaved training is discarded (close: Save, Discard or Cancel; a new run or
+    // reset: Discard or Cancel). A message box by default; tests answer them instead.
+    using Prompt = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
+                                                             QMessageBox::StandardButtons buttons)>;
+    void setPrompt(Prompt prompt);
+
+    TrainingController* controller() const { return controller_; }
+    const LoadedCorpus& corpus() const { return corpus_; }
+    bool isLoadingCorpus() const { return loader_->isLoading(); }
+    DataPanel* dataPanel() const { return dataPanel_; }
+    ModelSettingsWidget* modelSettings() const { return modelSettings_; }
+    TrainingSettingsWidget* trainingSettings() const { return trainingSettings_; }
+    TranslateView* translateView() const { return translateView_; }
+    ProbeView* probeView() const { return probeView_; }
+    HeadsView* headsView() const { return headsView_; }
+    TrainingChartsView* chartsView() const { return chartsView_; }
+    CorpusTableModel* corpusTable() const { return tableModel_; }
+    QTabWidget* tabs() const { return tabs_; }
+    ColormapId colormap() const { return colormap_; }
+    void setColormap(ColormapId id);
+    void setShowNumbers(bool on);
+
+    static QIcon applicationIcon();
+
+Q_SIGNALS:
+    void corpusLoaded();
+    void corpusFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createStatusBar();
+    QWidget* createCorpusTab();
+    void connectController();
+    void restoreSettings();
+    void saveSettings() const;
+
+    void onCorpusLoaded(quint64 id, const LoadedCorpus& loaded);
+    void onCorpusFailed(quint64 id, const QString& message, const CorpusSource& source);
+    void onStateChanged();
+    void onProgress(double fraction, double etaSeconds);
+    void onBatch(const BatchReport& report);
+    void onEpoch(const EpochMetrics& metrics);
+    void onPrepared(const ModelSummary& summary);
+    void onModelAvailable();
+    void requestTranslation(const QString& sentence, int beam);
+    void updateProbe();
+    void updateTitle();
+    void updateExportActions();
+    void addRecent(const CorpusSource& source);
+    void rebuildRecentMenu();
+    void reportError(const QString& title, const QString& message);
+    QMessageBox::StandardButton ask(const QString& title, const QString& text, QMessageBox::StandardButtons buttons,
+                                    QMessageBox::StandardButton defaultButton);
+    void stepTraining();
+    void resetTraining();
+
+    void openCorpusDialog();
+    void openParallelDialog();
+    void openModelDialog();
+    bool saveModelDialog();
+    void exportImageDialog();
+    void exportMatrixDialog();
+    void exportAllHeadsDialog();
+    void showAbout();
+
+    TrainingController* controller_;
+    CorpusLoader* loader_;
+    LoadedCorpus corpus_;
+    quint64 loadId_ = 0;
+    bool startWhenLoaded_ = false;
+    bool closeAfterSave_ = false;
+    bool shuttingDown_ = false;
+    quint64 translateRequest_ = 0;
+    QString modelPath_;   // where the current model was saved or loaded from
+    QString lastDirectory_;
+    ColormapId colormap_ = ColormapId::Viridis;
+    bool showNumbers_ = false;
+    ErrorReporter errorReporter_;
+    Prompt prompt_;
+
+    QToolBox* setup_;
+    DataPanel* dataPanel_;
+    ModelSettingsWidget* modelSettings_;
+    TrainingSettingsWidget* trainingSettings_;
+    QTabWidget* tabs_;
+    CorpusTableModel* tableModel_;
+    QSortFilterProxyModel* tableFilter_;
+    QTableView* table_;
+    QLineEdit* tableSearch_;
+    TranslateView* translateView_;
+    ProbeView* probeView_;
+    HeadsView* headsView_;
+    TrainingChartsView* chartsView_;
+
+    QLabel* stateLabel_;
+    QLabel* epochLabel_;
+    QProgressBar* progress_;
+    QLabel* etaLabel_;
+    QComboBox* colormapBox_;
+
+    QAction* openCorpusAction_;
+    QAction* openParallelAction_;
+    QAction* openModelAction_;
+    QAction* saveModelAction_;
+    QAction* saveModelAsAction_;
+    QAction* exportImageAction_;
+    QAction* exportMatrixAction_;
+    QAction* exportHeadsAction_;
+    QAction* quitAction_;
+    QAction* startAction_;
+    QAction* pauseAction_;
+    QAction* resumeAction_;
+    QAction* stepAction_;
+    QAction* stopAction_;
+    QAction* resetAction_;
+    QAction* numbersAction_;
+    QAction* zoomInAction_;
+    QAction* zoomOutAction_;
+    QAction* zoomResetAction_;
+    QAction* logScaleAction_;
+    QActionGroup* colormapGroup_;
+    QMenu* recentMenu_;
+    QStringList recent_;
+};
+
+}  // namespace attnlab

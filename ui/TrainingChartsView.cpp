@@ -1,0 +1,426 @@
+#include "TrainingChartsView.h"
+
+#include "HeatmapRenderer.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QCursor>
+#include <QGraphicsLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QSplitter>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kMaxBatchPoints = 3000;  // the batch line is averaged down to about this many points
+
+QLineSeries* makeSeries(const QString& name, const QColor& color, qreal width, bool points) {
+    auto* series = new QLineSeries;
+    series->setName(name);
+    QPen pen(color);
+    pen.setWidthF(width);
+    pen.setCapStyle(Qt::RoundCap);
+    pen.setJoinStyle(Qt::RoundJoin);
+    series->setPen(pen);
+    series->setPointsVisible(false);
+    Q_UNUSED(points);
+    return series;
+}
+
+QChart* makeChart(const QString& title) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    QFont titleFont = chart->titleFont();
+    titleFont.setPointSizeF(13.0);
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = chart->legend()->font();
+    legendFont.setPointSizeF(11.0);
+    chart->legend()->setFont(legendFont);
+    chart->setMargins(QMargins(8, 4, 8, 4));
+    chart->setBackgroundRoundness(0);
+    chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
+    return chart;
+}
+
+void styleAxis(QAbstractAxis* axis, const QString& title) {
+    axis->setTitleText(title);
+    QFont font = axis->labelsFont();
+    font.setPointSizeF(10.5);
+    axis->setLabelsFont(font);
+    QFont titleFont = axis->titleFont();
+    titleFont.setPointSizeF(11.0);
+    titleFont.setBold(false);
+    axis->setTitleFont(titleFont);
+    axis->setGridLineColor(QColor(0xe3, 0xe3, 0xe3));
+}
+
+QChartView* makeView(QChart* chart) {
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+}  // namespace
+
+TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 12, 12, 12);
+    layout->setSpacing(8);
+
+    auto* bar = new QHBoxLayout;
+    summary_ = new QLabel;
+    QFont summaryFont = summary_->font();
+    summaryFont.setPointSizeF(summaryFont.pointSizeF() * 1.15);
+    summary_->setFont(summaryFont);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    logToggle_ = new QCheckBox(tr("Logarithmic loss axis"));
+    logToggle_->setToolTip(tr("A log scale shows the late, small improvements of the loss."));
+    batchToggle_ = new QCheckBox(tr("Loss of every batch"));
+    batchToggle_->setChecked(true);
+    batchToggle_->setToolTip(tr("Show the noisy loss of each batch as a faint line behind the epoch averages."));
+    bar->addWidget(summary_, 1);
+    bar->addWidget(batchToggle_);
+    bar->addWidget(logToggle_);
+    layout->addLayout(bar);
+
+    lossChart_ = makeChart(tr("Loss"));
+    batchLoss_ = makeSeries(tr("Batch loss"), QColor(31, 119, 180, 70), 1.2, false);
+    trainLoss_ = makeSeries(tr("Training loss"), QColor(0x1f, 0x77, 0xb4), 2.8, true);
+    validationLoss_ = makeSeries(tr("Validation loss"), QColor(0xff, 0x7f, 0x0e), 2.8, true);
+    lossChart_->addSeries(batchLoss_);
+    lossChart_->addSeries(trainLoss_);
+    lossChart_->addSeries(validationLoss_);
+    addMarkers(lossChart_, trainLoss_);
+    addMarkers(lossChart_, validationLoss_);
+    lossAxisX_ = new QValueAxis;
+    lossAxisX_->setLabelFormat(QStringLiteral("%d"));
+    styleAxis(lossAxisX_, tr("epoch"));
+    lossChart_->addAxis(lossAxisX_, Qt::AlignBottom);
+    for (auto* s : lossChart_->series()) s->attachAxis(lossAxisX_);
+
+    qualityChart_ = makeChart(tr("Validation quality"));
+    tokenAccuracy_ = makeSeries(tr("Token accuracy (%)"), QColor(0x2c, 0xa0, 0x2c), 2.8, true);
+    exactMatch_ = makeSeries(tr("Exact match (%)"), QColor(0xd6, 0x27, 0x28), 2.8, true);
+    bleu_ = makeSeries(tr("BLEU"), QColor(0x94, 0x67, 0xbd), 2.8, true);
+    for (auto* s : {tokenAccuracy_, exactMatch_, bleu_}) qualityChart_->addSeries(s);
+    for (auto* s : {tokenAccuracy_, exactMatch_, bleu_}) addMarkers(qualityChart_, s);
+    qualityAxisX_ = new QValueAxis;
+    qualityAxisX_->setLabelFormat(QStringLiteral("%d"));
+    styleAxis(qualityAxisX_, tr("epoch"));
+    qualityAxisY_ = new QValueAxis;
+    qualityAxisY_->setRange(0, 100);
+    qualityAxisY_->setTickCount(6);
+    qualityAxisY_->setLabelFormat(QStringLiteral("%d"));
+    styleAxis(qualityAxisY_, tr("percent / BLEU"));
+    qualityChart_->addAxis(qualityAxisX_, Qt::AlignBottom);
+    qualityChart_->addAxis(qualityAxisY_, Qt::AlignLeft);
+    for (auto* s : qualityChart_->series()) {
+        s->attachAxis(qualityAxisX_);
+        s->attachAxis(qualityAxisY_);
+    }
+
+    lossView_ = makeView(lossChart_);
+    qualityView_ = makeView(qualityChart_);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(lossView_);
+    split->addWidget(qualityView_);
+    layout->addWidget(split, 1);
+
+    attachHover(trainLoss_, QString(), 4);
+    attachHover(validationLoss_, QString(), 4);
+    attachHover(batchLoss_, QString(), 4);
+    attachHover(tokenAccuracy_, QStringLiteral("%"), 1);
+    attachHover(exactMatch_, QStringLiteral("%"), 1);
+    attachHover(bleu_, QString(), 2);
+    attachHover(markers_.value(trainLoss_), QString(), 4);
+    attachHover(markers_.value(validationLoss_), QString(), 4);
+    attachHover(markers_.value(tokenAccuracy_), QStringLiteral("%"), 1);
+    attachHover(markers_.value(exactMatch_), QStringLiteral("%"), 1);
+    attachHover(markers_.value(bleu_), QString(), 2);
+
+    flushTimer_.setInterval(200);  // a few redraws per second, however fast the batches come
+    connect(&flushTimer_, &QTimer::timeout, this, &TrainingChartsView::flushBatches);
+    connect(logToggle_, &QCheckBox::toggled, this, &TrainingChartsView::setLogScale);
+    connect(batchToggle_, &QCheckBox::toggled, this, &TrainingChartsView::setShowBatchLoss);
+    setLogScale(false);
+    clear();
+}
+
+void TrainingChartsView::addMarkers(QChart* chart, QLineSeries* line) {
+    auto* dots = new QScatterSeries;
+    dots->setName(line->name());
+    dots->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    dots->setMarkerSize(10.0);
+    dots->setColor(line->pen().color());
+    dots->setBorderColor(Qt::white);
+    chart->addSeries(dots);
+    for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(false);
+    markers_.insert(line, dots);
+}
+
+void TrainingChartsView::append(QLineSeries* line, double x, double y) {
+    line->append(x, y);
+    if (QScatterSeries* dots = markers_.value(line)) dots->append(x, y);
+}
+
+void TrainingChartsView::attachHover(QXYSeries* series, const QString& unit, int decimals) {
+    connect(series, &QXYSeries::hovered, this, [this, series, unit, decimals](const QPointF& point, bool state) {
+        if (!state) {
+            QToolTip::hideText();
+            return;
+        }
+        const QList<QPointF> points = series->points();
+        if (points.isEmpty()) return;
+        // The hovered point lies anywhere on the line; report the nearest measured value.
+        const auto nearest = std::min_element(points.begin(), points.end(), [&](const QPointF& a, const QPointF& b) {
+            return std::abs(a.x() - point.x()) < std::abs(b.x() - point.x());
+        });
+        const bool batch = series == batchLoss_;
+        const QString where = batch ? tr("epoch %1").arg(nearest->x(), 0, 'f', 2)
+                                    : tr("epoch %1").arg(std::lround(nearest->x()));
+        QToolTip::showText(QCursor::pos(), QStringLiteral("<b>%1</b><br>%2: %3%4")
+                                               .arg(series->name().toHtmlEscaped(), where)
+                                               .arg(nearest->y(), 0, 'f', decimals)
+                                               .arg(unit),
+                           this);
+    });
+}
+
+void TrainingChartsView::clear() {
+    flushTimer_.stop();
+    pendingBatches_.clear();
+    for (QChart* chart : {lossChart_, qualityChart_})
+        for (QAbstractSeries* s : chart->series()) static_cast<QXYSeries*>(s)->clear();
+    batchStride_ = 0;
+    strideSum_ = 0.0;
+    strideCount_ = 0;
+    haveLoss_ = false;
+    lossMin_ = lossMax_ = 0.0;
+    lastX_ = 0.0;
+    summary_->setText(tr("Curves appear here as the model trains."));
+    updateRanges();
+}
+
+void TrainingChartsView::setPlannedEpochs(int epochs) {
+    plannedEpochs_ = std::max(1, epochs);
+    updateRanges();
+}
+
+void TrainingChartsView::setShowBatchLoss(bool on) {
+    batchLoss_->setVisible(on);
+    if (batchToggle_->isChecked() != on) batchToggle_->setChecked(on);
+    updateRanges();
+}
+
+void TrainingChartsView::setLogScale(bool on) {
+    if (lossAxisY_ && on == logScale_) return;
+    logScale_ = on;
+    if (logToggle_->isChecked() != on) logToggle_->setChecked(on);
+    QAbstractAxis* old = lossAxisY_;
+    if (old) {
+        for (auto* s : lossChart_->series()) s->detachAxis(old);
+        lossChart_->removeAxis(old);
+        delete old;  // removeAxis hands ownership back
+    }
+    if (on) {
+        auto* axis = new QLogValueAxis;
+        axis->setBase(10.0);
+        axis->setLabelFormat(QStringLiteral("%.3g"));
+        axis->setMinorTickCount(8);
+        lossAxisY_ = axis;
+    } else {
+        auto* axis = new QValueAxis;
+        axis->setLabelFormat(QStringLiteral("%.2f"));
+        axis->setTickCount(6);
+        lossAxisY_ = axis;
+    }
+    styleAxis(lossAxisY_, tr("cross-entropy per token"));
+    lossChart_->addAxis(lossAxisY_, Qt::AlignLeft);
+    for (auto* s : lossChart_->series()) s->attachAxis(lossAxisY_);
+    updateRanges();
+}
+
+void TrainingChartsView::addBatch(const BatchReport& report) {
+    if (report.batchesPerEpoch <= 0 || !std::isfinite(report.loss)) return;
+    if (batchStride_ == 0) {
+        const long long total = static_cast<long long>(plannedEpochs_) * report.batchesPerEpoch;
+        batchStride_ = static_cast<int>(std::max<long long>(1, (total + kMaxBatchPoints - 1) / kMaxBatchPoints));
+    }
+    strideSum_ += report.loss;
+    ++strideCount_;
+    if (strideCount_ < batchStride_ && report.batch < report.batchesPerEpoch) return;
+    const double x = (report.epoch - 1) + static_cast<double>(report.batch) / report.batchesPerEpoch;
+    const double y = strideSum_ / strideCount_;
+    strideSum_ = 0.0;
+    strideCount_ = 0;
+    pendingBatches_.append(QPointF(x, y));
+    if (!flushTimer_.isActive()) flushTimer_.start();
+}
+
+void TrainingChartsView::flushBatches() {
+    if (pendingBatches_.isEmpty()) {
+        flushTimer_.stop();
+        return;
+    }
+    for (const QPointF& p : pendingBatches_) {
+        lossMin_ = haveLoss_ ? std::min(lossMin_, p.y()) : p.y();
+        lossMax_ = haveLoss_ ? std::max(lossMax_, p.y()) : p.y();
+        haveLoss_ = true;
+        lastX_ = std::max(lastX_, p.x());
+    }
+    batchLoss_->append(pendingBatches_);
+    pendingBatches_.clear();
+    updateRanges();
+}
+
+void TrainingChartsView::addEpoch(const EpochMetrics& m) {
+    flushBatches();
+    const double x = m.epoch;
+    auto addLoss = [&](QLineSeries* series, double value) {
+        if (!std::isfinite(value) || value <= 0.0) return;
+        append(series, x, value);
+        lossMin_ = haveLoss_ ? std::min(lossMin_, value) : value;
+        lossMax_ = haveLoss_ ? std::max(lossMax_, value) : value;
+        haveLoss_ = true;
+    };
+    addLoss(trainLoss_, m.trainLoss);
+    addLoss(validationLoss_, m.validationLoss);
+    append(tokenAccuracy_, x, 100.0 * m.tokenAccuracy);
+    append(exactMatch_, x, 100.0 * m.exactMatch);
+    append(bleu_, x, m.bleu);
+    lastX_ = std::max(lastX_, x);
+    summary_->setText(tr("Epoch %1:  validation loss %2 · token accuracy %3% · exact match %4% · BLEU %5 · "
+                         "%6 pairs/s")
+                          .arg(m.epoch)
+                          .arg(m.validationLoss, 0, 'f', 3)
+                          .arg(100.0 * m.tokenAccuracy, 0, 'f', 1)
+                          .arg(100.0 * m.exactMatch, 0, 'f', 1)
+                          .arg(m.bleu, 0, 'f', 1)
+                          .arg(m.pairsPerSecond, 0, 'f', 0));
+    updateRanges();
+}
+
+void TrainingChartsView::updateRanges() {
+    // The axis grows with the run (at least 5 epochs wide, at most the planned run) so the curves
+    // fill the chart instead of hugging its left edge.
+    const double xMax = std::max({1.0, std::min<double>(plannedEpochs_, 5.0), std::ceil(lastX_ + 1e-9)});
+    lossAxisX_->setRange(0.0, xMax);
+    qualityAxisX_->setRange(0.0, xMax);
+    const int ticks = static_cast<int>(std::min(11.0, xMax + 1));
+    lossAxisX_->setTickCount(std::max(2, ticks));
+    qualityAxisX_->setTickCount(std::max(2, ticks));
+    if (xMax > 10) {
+        lossAxisX_->applyNiceNumbers();
+        qualityAxisX_->applyNiceNumbers();
+    }
+    double low = haveLoss_ ? lossMin_ : 0.1;
+    double high = haveLoss_ ? lossMax_ : 1.0;
+    if (!batchLoss_->isVisible() && haveLoss_) {
+        // Without the noisy batch line, fit the epoch lines only.
+        bool any = false;
+        for (auto* s : {trainLoss_, validationLoss_}) {
+            for (const QPointF& p : s->points()) {
+                low = any ? std::min(low, p.y()) : p.y();
+                high = any ? std::max(high, p.y()) : p.y();
+                any = true;
+            }
+        }
+    }
+    if (auto* log = qobject_cast<QLogValueAxis*>(lossAxisY_)) {
+        const double lo = std::pow(10.0, std::floor(std::log10(std::max(low, 1e-6))));
+        const double hi = std::pow(10.0, std::ceil(std::log10(std::max(high, lo * 10.0))));
+        log->setRange(lo, hi);
+    } else if (auto* linear = qobject_cast<QValueAxis*>(lossAxisY_)) {
+        // A round top with 3 to 6 intervals: 0-5 for a loss of 4.7, not Qt's 0-10.
+        const double top = std::max(0.05, high * 1.05);
+        double step = 0.01;
+        for (double base = 0.01; base < 1e6; base *= 10) {
+            for (double m : {1.0, 2.0, 2.5, 5.0}) {
+                step = base * m;
+                if (top / step <= 6.0) break;
+            }
+            if (top / step <= 6.0) break;
+        }
+        const int intervals = static_cast<int>(std::ceil(top / step - 1e-9));
+        linear->setRange(0.0, intervals * step);
+        linear->setTickCount(intervals + 1);
+        int decimals = 0;  // as few as show every tick exactly
+        while (decimals < 3 && std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+            ++decimals;
+        linear->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    }
+}
+
+int TrainingChartsView::epochCount() const { return static_cast<int>(validationLoss_->count()); }
+
+int TrainingChartsView::batchPointCount() const {
+    return static_cast<int>(batchLoss_->count()) + static_cast<int>(pendingBatches_.size());
+}
+
+QSize TrainingChartsView::exportSize() const {
+    const int width = std::max(900, lossView_->width());
+    const int height = std::max(340, lossView_->height()) + std::max(340, qualityView_->height());
+    return QSize(width, height);
+}
+
+void TrainingChartsView::paintCharts(QPainter& painter, const QRectF& target) const {
+    const double lossShare = static_cast<double>(std::max(340, lossView_->height())) /
+                             (std::max(340, lossView_->height()) + std::max(340, qualityView_->height()));
+    const QRectF top(target.topLeft(), QSizeF(target.width(), target.height() * lossShare));
+    const QRectF bottom(QPointF(target.left(), top.bottom()), QSizeF(target.width(), target.height() - top.height()));
+    // Render the charts' scenes, not the views: no scroll bars, no hover marks, and any size.
+    lossChart_->scene()->render(&painter, top, lossChart_->sceneBoundingRect(), Qt::IgnoreAspectRatio);
+    qualityChart_->scene()->render(&painter, bottom, qualityChart_->sceneBoundingRect(), Qt::IgnoreAspectRatio);
+}
+
+bool TrainingChartsView::exportImage(const QString& path, QString* error, double scale) const {
+    const auto format = HeatmapRenderer::formatForPath(path);
+    // Lay the charts out at the export size, so axis labels are placed for the picture, not the window.
+    const QSize size = exportSize();
+    const double lossShare = static_cast<double>(std::max(340, lossView_->height())) /
+                             (std::max(340, lossView_->height()) + std::max(340, qualityView_->height()));
+    const QRectF oldLoss = lossChart_->geometry();
+    const QRectF oldQuality = qualityChart_->geometry();
+    lossChart_->setGeometry(QRectF(0, 0, size.width(), size.height() * lossShare));
+    qualityChart_->setGeometry(QRectF(0, 0, size.width(), size.height() * (1.0 - lossShare)));
+    // Charts lay out lazily (on posted events) and drop a replaced axis's items with deleteLater; a
+    // just-swapped axis must be in place, and the old one gone, before painting.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    for (QChart* chart : {lossChart_, qualityChart_})
+        if (chart->layout()) chart->layout()->activate();
+    auto paint = [this](QPainter& painter, const QRectF& target) { paintCharts(painter, target); };
+    bool ok = false;
+    if (format == ExportFormat::Png) {
+        ok = HeatmapRenderer::writePng(path, size, scale, Qt::white, paint, error);
+    } else if (format == ExportFormat::Svg) {
+        ok = HeatmapRenderer::writeSvg(path, size, tr("Training curves"), paint, error);
+    } else if (format == ExportFormat::Pdf) {
+        ok = HeatmapRenderer::writePdf(path, size, tr("Training curves"), paint, error);
+    } else if (error) {
+        *error = tr("cannot export '%1': charts are written as PNG, SVG or PDF").arg(path);
+    }
+    lossChart_->setGeometry(oldLoss);
+    qualityChart_->setGeometry(oldQuality);
+    return ok;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,91 @@
+#pragma once
+// Live training curves: train and validation loss per epoch (with the loss of every batch as a faint
+// line), and token accuracy, exact match and BLEU per epoch. Hover a line to read its values; the
+// loss axis can be logarithmic.
+#include "engine/Trainer.h"
+
+#include <QHash>
+#include <QList>
+#include <QPointF>
+#include <QTimer>
+#include <QWidget>
+
+class QAbstractAxis;
+class QChart;
+class QChartView;
+class QCheckBox;
+class QLabel;
+class QLineSeries;
+class QScatterSeries;
+class QXYSeries;
+class QPainter;
+class QValueAxis;
+
+namespace attnlab {
+
+class TrainingChartsView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TrainingChartsView(QWidget* parent = nullptr);
+
+    void clear();
+    void setPlannedEpochs(int epochs);
+    void addBatch(const BatchReport& report);
+    void addEpoch(const EpochMetrics& metrics);
+    void setLogScale(bool on);
+    bool logScale() const { return logScale_; }
+    void setShowBatchLoss(bool on);
+
+    int epochCount() const;        // points of the validation-loss line
+    int batchPointCount() const;   // points of the batch-loss line, pending ones included
+    QLineSeries* trainLossSeries() const { return trainLoss_; }
+    QLineSeries* validationLossSeries() const { return validationLoss_; }
+    QLineSeries* bleuSeries() const { return bleu_; }
+    QAbstractAxis* lossAxis() const { return lossAxisY_; }
+
+    // Both charts stacked, as PNG (at scale), SVG or PDF by extension.
+    bool exportImage(const QString& path, QString* error = nullptr, double scale = 1.0) const;
+    QSize exportSize() const;
+
+private:
+    void flushBatches();
+    void updateRanges();
+    void attachHover(QXYSeries* series, const QString& unit, int decimals);
+    void addMarkers(QChart* chart, QLineSeries* line);
+    void append(QLineSeries* line, double x, double y);
+    void paintCharts(QPainter& painter, const QRectF& target) const;
+
+    QChart* lossChart_;
+    QChart* qualityChart_;
+    QChartView* lossView_;
+    QChartView* qualityView_;
+    QLineSeries* trainLoss_;
+    QLineSeries* validationLoss_;
+    QLineSeries* batchLoss_;
+    QLineSeries* tokenAccuracy_;
+    QLineSeries* exactMatch_;
+    QLineSeries* bleu_;
+    QValueAxis* lossAxisX_;
+    QAbstractAxis* lossAxisY_ = nullptr;
+    QValueAxis* qualityAxisX_;
+    QValueAxis* qualityAxisY_;
+    QCheckBox* logToggle_;
+    QCheckBox* batchToggle_;
+    QLabel* summary_;
+    // Epoch lines get their dots from a scatter series: QLineSeries clips the markers of its last point.
+    QHash<QLineSeries*, QScatterSeries*> markers_;
+    QList<QPointF> pendingBatches_;
+    QTimer flushTimer_;
+    bool logScale_ = false;
+    int plannedEpochs_ = 1;
+    int batchStride_ = 0;         // batches averaged into one point of the batch line (0: not yet known)
+    double strideSum_ = 0.0;
+    int strideCount_ = 0;
+    double lossMin_ = 0.0;
+    double lossMax_ = 0.0;
+    bool haveLoss_ = false;
+    double lastX_ = 0.0;
+};
+
+}  // namespace attnlab

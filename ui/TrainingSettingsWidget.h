@@ -1,0 +1,35 @@
+#pragma once
+// Optimisation settings of a run: learning rate, batch size, epochs, seed, threads and the like.
+#include "engine/Trainer.h"
+
+#include <QWidget>
+
+class QDoubleSpinBox;
+class QSpinBox;
+
+namespace attnlab {
+
+class TrainingSettingsWidget : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TrainingSettingsWidget(QWidget* parent = nullptr);
+
+    TrainingOptions options() const;
+    void setOptions(const TrainingOptions& options);
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    QDoubleSpinBox* learningRate_;
+    QSpinBox* batch_;
+    QSpinBox* epochs_;
+    QSpinBox* seed_;
+    QSpinBox* threads_;
+    QDoubleSpinBox* validation_;
+    QDoubleSpinBox* clip_;
+    QDoubleSpinBox* teacherForcing_;
+};
+
+}  // namespace attnlab

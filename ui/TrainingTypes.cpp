@@ -1,0 +1,15 @@
+#include "TrainingTypes.h"
+
+namespace attnlab {
+
+void registerTrainingMetaTypes() {
+    qRegisterMetaType<attnlab::BatchReport>("attnlab::BatchReport");
+    qRegisterMetaType<attnlab::EpochMetrics>("attnlab::EpochMetrics");
+    qRegisterMetaType<attnlab::Translation>("attnlab::Translation");
+    qRegisterMetaType<attnlab::ModelSummary>("attnlab::ModelSummary");
+    qRegisterMetaType<attnlab::ProbeResult>("attnlab::ProbeResult");
+    qRegisterMetaType<attnlab::TrainingRequest>("attnlab::TrainingRequest");
+    qRegisterMetaType<attnlab::ProbeSettings>("attnlab::ProbeSettings");
+}
+
+}  // namespace attnlab

@@ -1,0 +1,49 @@
+#pragma once
+// Type a sentence, press Enter: the model's output tokens and the cross-attention that produced
+// them. Works while training runs (the request is answered between batches).
+#include "AttentionPanel.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace attnlab {
+
+class TranslateView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TranslateView(QWidget* parent = nullptr);
+
+    QString sentence() const;
+    void setSentence(const QString& sentence);
+    int beam() const;
+    bool followsTraining() const;  // re-translate after every epoch
+    void setTranslation(const Translation& translation);
+    void setError(const QString& message);
+    void setModelAvailable(bool available);
+    void clear();
+    AttentionPanel* attention() const { return attention_; }
+    QLineEdit* input() const { return input_; }
+
+public Q_SLOTS:
+    void requestTranslation();  // emits translateRequested for the sentence in the box
+
+Q_SIGNALS:
+    void translateRequested(const QString& sentence, int beam);
+
+private:
+    QLineEdit* input_;
+    QSpinBox* beam_;
+    QPushButton* translate_;
+    QCheckBox* follow_;
+    QLabel* output_;
+    QLabel* details_;
+    AttentionPanel* attention_;
+};
+
+}  // namespace attnlab
