@@ -42,6 +42,9 @@ public:
                           AttentionTrace* trace = nullptr);
 
     AttentionKind kind() const { return kind_; }
+    // Additive only: W_q [H, H] and v [1, H] (the fused training decoder takes them as inputs).
+    const torch::Tensor& queryWeight() const { return queryProj_->weight; }
+    const torch::Tensor& scoreWeight() const { return v_->weight; }
 
 private:
     AttentionKind kind_;

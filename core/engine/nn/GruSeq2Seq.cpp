@@ -1,6 +1,10 @@
 #include "GruSeq2Seq.h"
 
+#include <cmath>
 #include <stdexcept>
+
+#include "FusedAttentionDecoder.h"
+#include "FusedGruEncoder.h"
 
 namespace attnlab::nn {
 
@@ -44,10 +48,22 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     const int64_t B = src.size(0), S = src.size(1);
     const int L = config_.layers;
     torch::Tensor emb = dropout_(srcEmbedding_(src));  // [B, S, E]
-    auto packed = torch::nn::utils::rnn::pack_padded_sequence(emb, srcLen, /*batch_first=*/true,
-                                                              /*enforce_sorted=*/false);
-    auto [packedOut, h] = encoder_->forward_with_packed_input(packed);
-    torch::Tensor out = std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(packedOut, true, 0.0, S));
+    torch::Tensor padMask = torch::arange(S, src.options()).unsqueeze(0) >= srcLen.unsqueeze(1);  // [B, S]
+    torch::Tensor out, h;
+    if (fusedTrainingApplies() && L == 1 && !config_.bidirectional) {
+        auto p = encoder_->named_parameters(/*recurse=*/false);
+        torch::Tensor inputProj = F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]);  // [B, S, 3H], all steps at once
+        auto [outputs, last] = FusedGruEncoder::run(inputProj, padMask.logical_not(), p["weight_hh_l0"],
+                                                    p["bias_hh_l0"]);
+        out = outputs;
+        h = last.unsqueeze(0);
+    } else {
+        auto packed = torch::nn::utils::rnn::pack_padded_sequence(emb, srcLen, /*batch_first=*/true,
+                                                                  /*enforce_sorted=*/false);
+        auto [packedOut, hn] = encoder_->forward_with_packed_input(packed);
+        out = std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(packedOut, true, 0.0, S));
+        h = hn;
+    }
     // out [B, S, H * dirs], h [L * dirs, B, H]
     if (config_.bidirectional) {
         out = bridgeOutputs_(out);                                       // [B, S, H]
@@ -55,7 +71,6 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
         h = torch::tanh(bridgeHidden_(h));                               // [L, B, H]
     }
     Encoded enc;
-    torch::Tensor padMask = torch::arange(S, src.options()).unsqueeze(0) >= srcLen.unsqueeze(1);  // [B, S]
     if (attention_) {
         enc.keys = attention_->prepare(out, padMask, srcLen);
     } else {
@@ -104,6 +119,7 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
     const int64_t T = tgtIn.size(1);
     // The embedding half of layer 0's input projection, for every step at once.
     torch::Tensor embProjAll = embInput_(dropout_(tgtEmbedding_(tgtIn)));  // [B, T, 3H]
+    if (fusedDecoderApplies(teacherForcing)) return forwardFused(enc, embProjAll, capture);
     const bool sampleInputs = is_training() && teacherForcing < 1.0;
     torch::Tensor hidden = enc.hidden;
     std::vector<torch::Tensor> tops, weights;
@@ -128,6 +144,48 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
     if (capture && !weights.empty())
         (*capture)["cross"] = torch::stack(weights, 1).unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
     return logits;
+}
+
+bool GruSeq2Seq::fusedTrainingApplies() const {
+    return is_training() && torch::GradMode::is_enabled() && fusedTrainingEnabled();
+}
+
+bool GruSeq2Seq::fusedDecoderApplies(double teacherForcing) const {
+    if (!fusedTrainingApplies() || teacherForcing < 1.0 || config_.layers != 1 || !attention_ ||
+        config_.dropout >= 1.0)
+        return false;
+    switch (attention_->kind()) {
+    case AttentionKind::Additive:
+    case AttentionKind::Dot:
+    case AttentionKind::ScaledDot:
+    case AttentionKind::General:
+        return true;
+    default:
+        return false;
+    }
+}
+
+torch::Tensor GruSeq2Seq::forwardFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture) {
+    const AttentionKind kind = attention_->kind();
+    FusedDecoderInputs in;
+    in.embProj = embProjAll;
+    in.keys = enc.keys.keys;
+    in.scoreKeys = kind == AttentionKind::Dot || kind == AttentionKind::ScaledDot ? enc.keys.keys : enc.keys.projected;
+    in.padMask = enc.keys.padMask;
+    in.initial = enc.hidden[0];
+    in.additive = kind == AttentionKind::Additive;
+    if (in.additive) {
+        in.queryWeight = attention_->queryWeight();
+        in.scoreWeight = attention_->scoreWeight();
+    }
+    if (kind == AttentionKind::ScaledDot) in.scale = 1.0 / std::sqrt(static_cast<double>(config_.hidden));
+    in.contextWeight = ctxInput_->weight;
+    in.hiddenWeight = hiddenProj_[0]->weight;
+    in.hiddenBias = hiddenProj_[0]->bias;
+    in.dropout = config_.dropout;
+    FusedDecoderOutputs out = FusedAttentionDecoder::run(in);
+    if (capture) (*capture)["cross"] = out.weights.unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
+    return output_(out.states);                                                // [B, T, V]
 }
 
 std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen) {

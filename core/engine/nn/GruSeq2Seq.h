@@ -9,6 +9,12 @@
 // s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}), logits_t = W_o s_t.
 // With attention `none`, c_t is the encoder's final state at every step: the
 // fixed-size context whose bottleneck the attention variants remove.
+//
+// Training (grad mode on) with one layer runs a one-direction encoder, and with teacher
+// forcing 1 and additive/dot/general/scaled-dot attention the decoder, as single nodes
+// with hand-written backward passes (FusedGruEncoder, FusedAttentionDecoder): same
+// parameters, same numbers. The step-by-step path (decodeStep) remains the reference
+// they are tested against, and serves everything else.
 #include "GruAttention.h"
 #include "Seq2SeqNet.h"
 
@@ -38,6 +44,11 @@ private:
     struct GruState;
 
     Encoded encode(const torch::Tensor& src, const torch::Tensor& srcLen);
+    // Whether training runs the recurrences as single autograd nodes (FusedGruEncoder,
+    // FusedAttentionDecoder) instead of recording every step.
+    bool fusedTrainingApplies() const;
+    bool fusedDecoderApplies(double teacherForcing) const;
+    torch::Tensor forwardFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture);
     // One decoder step given the precomputed embedding projection of layer 0
     // embProj [B, 3H]; updates hidden [L, B, H]; returns the top state [B, H].
     torch::Tensor decodeStep(const Encoded& enc, const torch::Tensor& embProj, torch::Tensor& hidden, int64_t t,

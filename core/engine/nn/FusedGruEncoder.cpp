@@ -1,0 +1,121 @@
+#include "FusedGruEncoder.h"
+
+#include "FusedGruKernels.h"
+
+namespace attnlab::nn {
+
+using torch::Tensor;
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+namespace {
+
+// hs [S + 1, B, H] (hs[0] = 0), gh [S, B, 3H], rz [S, B, 2H], n [S, B, H]; out [B, S, H].
+template <typename T>
+void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weightT, const Tensor& bias, Tensor& hs,
+                   Tensor& gh, Tensor& rz, Tensor& n, Tensor& out) {
+    const int64_t S = gi.size(0), B = gi.size(1), H = hs.size(2);
+    const T* giData = gi.data_ptr<T>();
+    const bool* validData = valid.data_ptr<bool>();
+    T* hsData = hs.data_ptr<T>();
+    T* ghData = gh.data_ptr<T>();
+    T* rzData = rz.data_ptr<T>();
+    T* nData = n.data_ptr<T>();
+    T* outData = out.data_ptr<T>();
+    for (int64_t t = 0; t < S; ++t) {
+        Tensor ght = gh[t];
+        at::addmm_out(ght, bias, hs[t], weightT);
+        const T* git = giData + t * B * 3 * H;
+        const T* g = ghData + t * B * 3 * H;
+        T* r = rzData + t * B * 2 * H;
+        T* c = nData + t * B * H;
+        kernels::addGates<T>(git, 3 * H, g, 3 * H, r, B, H);
+        rz[t].sigmoid_();
+        kernels::candidate<T>(git + 2 * H, 3 * H, r, g + 2 * H, 3 * H, c, B, H);
+        n[t].tanh_();
+        kernels::update<T>(r, c, hsData + t * B * H, hsData + (t + 1) * B * H, validData + t, S, outData + t * H,
+                           S * H, B, H);
+    }
+}
+
+template <typename T>
+void encodeBackward(const Tensor& dOut, const Tensor& valid, const Tensor& weight, const Tensor& hs,
+                    const Tensor& gh, const Tensor& rz, const Tensor& n, Tensor& carry, Tensor& dgi, Tensor& dgh) {
+    const int64_t S = gh.size(0), B = gh.size(1), H = hs.size(2);
+    const T* dOutData = dOut.data_ptr<T>();
+    const bool* validData = valid.data_ptr<bool>();
+    const T* hsData = hs.data_ptr<T>();
+    const T* ghData = gh.data_ptr<T>();
+    const T* rzData = rz.data_ptr<T>();
+    const T* nData = n.data_ptr<T>();
+    T* carryData = carry.data_ptr<T>();
+    T* dgiData = dgi.data_ptr<T>();
+    T* dghData = dgh.data_ptr<T>();
+    for (int64_t t = S - 1; t >= 0; --t) {
+        kernels::updateBackward<T>(carryData, dOutData + t * H, S * H, validData + t, S, rzData + t * B * 2 * H,
+                                   nData + t * B * H, ghData + t * B * 3 * H + 2 * H, 3 * H, hsData + t * B * H,
+                                   dgiData + t * B * 3 * H, dghData + t * B * 3 * H, 3 * H, B, H);
+        if (t > 0) carry.addmm_(dgh[t], weight);  // s_0 is zero, not an input: no gradient needed
+    }
+}
+
+}  // namespace
+
+std::pair<Tensor, Tensor> FusedGruEncoder::run(const Tensor& inputProj, const Tensor& valid, const Tensor& hiddenWeight,
+                                               const Tensor& hiddenBias) {
+    variable_list out = apply(inputProj, valid, hiddenWeight, hiddenBias);
+    return {out[0], out[1]};
+}
+
+variable_list FusedGruEncoder::forward(AutogradContext* ctx, Tensor inputProj, Tensor valid, Tensor hiddenWeight,
+                                       Tensor hiddenBias) {
+    const int64_t B = inputProj.size(0), S = inputProj.size(1), H = hiddenWeight.size(1);
+    TORCH_CHECK(inputProj.size(2) == 3 * H && hiddenWeight.size(0) == 3 * H && valid.size(0) == B &&
+                    valid.size(1) == S,
+                "FusedGruEncoder: inconsistent shapes");
+    const auto opts = inputProj.options();
+    Tensor gi = inputProj.transpose(0, 1).contiguous();  // [S, B, 3H]
+    valid = valid.to(torch::kBool).contiguous();
+    Tensor hs = torch::empty({S + 1, B, H}, opts);
+    hs[0].zero_();
+    Tensor gh = torch::empty({S, B, 3 * H}, opts);
+    Tensor rz = torch::empty({S, B, 2 * H}, opts);
+    Tensor n = torch::empty({S, B, H}, opts);
+    Tensor out = torch::empty({B, S, H}, opts);
+    AT_DISPATCH_FLOATING_TYPES(opts.dtype().toScalarType(), "FusedGruEncoder::forward", [&] {
+        encodeForward<scalar_t>(gi, valid, hiddenWeight.t(), hiddenBias, hs, gh, rz, n, out);
+    });
+    Tensor final = hs[S].clone();  // rows past their end kept their last state
+    ctx->save_for_backward({hiddenWeight});
+    auto& d = ctx->saved_data;
+    d["valid"] = valid;
+    d["hs"] = hs;
+    d["gh"] = gh;
+    d["rz"] = rz;
+    d["n"] = n;
+    return {out, final};
+}
+
+variable_list FusedGruEncoder::backward(AutogradContext* ctx, variable_list gradOutputs) {
+    const Tensor weight = ctx->get_saved_variables()[0];
+    auto& d = ctx->saved_data;
+    const Tensor valid = d["valid"].toTensor(), hs = d["hs"].toTensor(), gh = d["gh"].toTensor();
+    const Tensor rz = d["rz"].toTensor(), n = d["n"].toTensor();
+    const int64_t S = gh.size(0), B = gh.size(1), H = hs.size(2);
+    const auto opts = hs.options();
+    Tensor dOut = gradOutputs[0].contiguous();  // [B, S, H]
+    // The final state of a row is its state at its last token, and rows past their end
+    // carry their state unchanged: so its gradient simply enters at the last step.
+    Tensor carry = gradOutputs[1].clone();
+    Tensor dgi = torch::empty({S, B, 3 * H}, opts);
+    Tensor dgh = torch::empty({S, B, 3 * H}, opts);
+    AT_DISPATCH_FLOATING_TYPES(opts.dtype().toScalarType(), "FusedGruEncoder::backward", [&] {
+        encodeBackward<scalar_t>(dOut, valid, weight, hs, gh, rz, n, carry, dgi, dgh);
+    });
+    Tensor dghFlat = dgh.view({S * B, 3 * H});
+    Tensor dWeight = torch::mm(dghFlat.t(), hs.narrow(0, 0, S).reshape({S * B, H}));
+    Tensor dBias = dghFlat.sum(0);
+    return {dgi.transpose(0, 1), Tensor(), dWeight, dBias};
+}
+
+}  // namespace attnlab::nn

@@ -1,0 +1,215 @@
+// The fused GRU training path (FusedGruEncoder and FusedAttentionDecoder: one autograd
+// node each, with a hand-written backward) against the step-by-step autograd path it
+// replaces: same outputs, same gradient for every parameter, in double precision, with
+// padding on both sides and dropout.
+#include <torch/torch.h>
+// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
+#undef CHECK
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/nn/FusedAttentionDecoder.h"
+#include "engine/nn/GruSeq2Seq.h"
+
+using namespace attnlab;
+
+namespace {
+
+using torch::Tensor;
+
+ModelConfig smallConfig(AttentionKind kind, float dropout, int layers = 1) {
+    ModelConfig c;
+    c.architecture = Architecture::Gru;
+    c.attention = kind;
+    c.hidden = 8;
+    c.embedding = 6;  // differs from hidden: the embedding projection is E -> 3H
+    c.layers = layers;
+    c.dropout = dropout;
+    c.maxLength = 32;
+    c.sourceVocab = 11;
+    c.targetVocab = 13;
+    return c;
+}
+
+struct TestBatch {
+    Tensor src, srcLen, tgtIn;
+};
+
+// Four sentences of different lengths, so that source padding is masked and the
+// packed encoder's final states come from different steps.
+TestBatch makeBatch() {
+    torch::manual_seed(7);
+    const std::vector<int64_t> srcLengths{5, 3, 1, 4};
+    const int64_t B = 4, S = 5, T = 4;
+    Tensor src = torch::randint(3, 11, {B, S}, torch::kLong);
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t s = srcLengths[b]; s < S; ++s) src[b][s] = 0;
+    Tensor tgtIn = torch::randint(3, 13, {B, T}, torch::kLong);
+    tgtIn.select(1, 0).fill_(1);  // <s>
+    tgtIn[3][3] = 0;              // a shorter target: padding on the decoder side too
+    return {src, torch::tensor(srcLengths, torch::kLong), tgtIn};
+}
+
+bool graphContains(const Tensor& t, const std::string& needle) {
+    std::vector<std::shared_ptr<torch::autograd::Node>> stack{t.grad_fn()};
+    std::set<torch::autograd::Node*> seen;
+    while (!stack.empty()) {
+        auto node = stack.back();
+        stack.pop_back();
+        if (!node || !seen.insert(node.get()).second) continue;
+        if (node->name().find(needle) != std::string::npos) return true;
+        for (const auto& edge : node->next_edges()) stack.push_back(edge.function);
+    }
+    return false;
+}
+
+struct FusedSwitch {
+    explicit FusedSwitch(bool on) { nn::setFusedTrainingEnabled(on); }
+    ~FusedSwitch() { nn::setFusedTrainingEnabled(true); }
+};
+
+struct Pass {
+    Tensor logits;
+    std::map<std::string, Tensor> grads;
+    bool fusedDecoder = false;
+    bool fusedEncoder = false;
+};
+
+// One training forward/backward with a fixed random weighting of every logit as the loss,
+// so that each output position sends back a different gradient.
+Pass trainingPass(nn::GruSeq2Seq& net, const TestBatch& batch, bool fused, uint64_t seed) {
+    FusedSwitch sw(fused);
+    net.train();
+    net.zero_grad();
+    torch::manual_seed(seed);
+    Pass p;
+    p.logits = net.forward(batch.src, batch.srcLen, batch.tgtIn, nullptr, 1.0);
+    p.fusedDecoder = graphContains(p.logits, "FusedAttentionDecoder");
+    p.fusedEncoder = graphContains(p.logits, "FusedGruEncoder");
+    torch::manual_seed(99);
+    Tensor lossWeights = torch::randn(p.logits.sizes(), p.logits.options());
+    (p.logits * lossWeights).sum().backward();
+    for (const auto& item : net.named_parameters())
+        if (item.value().grad().defined()) p.grads[item.key()] = item.value().grad().clone();
+    p.logits = p.logits.detach();
+    return p;
+}
+
+double relativeError(const Tensor& got, const Tensor& want) {
+    const double scale = std::max(want.abs().max().item<double>(), 1e-12);
+    return (got - want).abs().max().item<double>() / scale;
+}
+
+// Runs the same batch through the autograd path and the fused path of one model (double
+// precision, same seed, so that dropout draws the same masks) and compares everything.
+void requireSameAsReference(const ModelConfig& config, bool decoderFused, bool encoderFused) {
+    auto net = std::make_shared<nn::GruSeq2Seq>(config);
+    net->to(torch::kDouble);
+    const TestBatch batch = makeBatch();
+    const Pass reference = trainingPass(*net, batch, false, 5);
+    const Pass fused = trainingPass(*net, batch, true, 5);
+    INFO(toString(config.attention) << " dropout " << config.dropout << (config.bidirectional ? " bidirectional" : ""));
+    REQUIRE_FALSE(reference.fusedDecoder);
+    REQUIRE_FALSE(reference.fusedEncoder);
+    REQUIRE(fused.fusedDecoder == decoderFused);
+    REQUIRE(fused.fusedEncoder == encoderFused);
+    CHECK(relativeError(fused.logits, reference.logits) < 1e-10);
+    // Every parameter has the same gradient both ways (the embeddings' padding rows and
+    // unused tokens included).
+    REQUIRE(reference.grads.size() == net->named_parameters().size());
+    for (const auto& [name, want] : reference.grads) {
+        INFO(name);
+        auto it = fused.grads.find(name);
+        REQUIRE(it != fused.grads.end());
+        CHECK(relativeError(it->second, want) < 1e-9);
+    }
+}
+
+TEST_CASE("fused GRU training: outputs and every gradient equal the autograd path", "[fused]") {
+    for (AttentionKind kind :
+         {AttentionKind::Additive, AttentionKind::Dot, AttentionKind::ScaledDot, AttentionKind::General}) {
+        requireSameAsReference(smallConfig(kind, 0.0f), true, true);
+        // Dropout on the attention weights draws the same masks in the same order.
+        requireSameAsReference(smallConfig(kind, 0.3f), true, true);
+    }
+    // The decoder alone: a bidirectional encoder stays a torch GRU (bridged keys).
+    ModelConfig bidirectional = smallConfig(AttentionKind::Additive, 0.3f);
+    bidirectional.bidirectional = true;
+    requireSameAsReference(bidirectional, true, false);
+    // The encoder alone: local attention and `none` keep the step-by-step decoder.
+    requireSameAsReference(smallConfig(AttentionKind::LocalP, 0.3f), false, true);
+    requireSameAsReference(smallConfig(AttentionKind::None, 0.3f), false, true);
+}
+
+TEST_CASE("fused GRU training: only teacher-forced one-layer training uses it", "[fused]") {
+    const TestBatch batch = makeBatch();
+    // Which fused nodes the graph of one forward pass holds: "decoder", "encoder", both or "".
+    auto fusedParts = [&](const ModelConfig& c, bool training, double teacherForcing) {
+        auto net = std::make_shared<nn::GruSeq2Seq>(c);
+        net->train(training);
+        Tensor logits = net->forward(batch.src, batch.srcLen, batch.tgtIn, nullptr, teacherForcing);
+        return std::string(graphContains(logits, "FusedAttentionDecoder") ? "decoder" : "") +
+               (graphContains(logits, "FusedGruEncoder") ? "encoder" : "");
+    };
+    const ModelConfig additive = smallConfig(AttentionKind::Additive, 0.1f);
+    CHECK(fusedParts(additive, true, 1.0) == "decoderencoder");
+    CHECK(fusedParts(additive, false, 1.0) == "");
+    CHECK(fusedParts(additive, true, 0.5) == "encoder");
+    CHECK(fusedParts(smallConfig(AttentionKind::Additive, 0.1f, 2), true, 1.0) == "");
+    CHECK(fusedParts(smallConfig(AttentionKind::LocalM, 0.1f), true, 1.0) == "encoder");
+    {
+        torch::NoGradGuard noGrad;
+        CHECK(fusedParts(additive, true, 1.0) == "");
+    }
+    FusedSwitch off(false);
+    CHECK(fusedParts(additive, true, 1.0) == "");
+}
+
+TEST_CASE("fused GRU training: captured attention during training is a distribution over real source tokens",
+          "[fused]") {
+    auto net = std::make_shared<nn::GruSeq2Seq>(smallConfig(AttentionKind::Additive, 0.2f));
+    net->train();
+    const TestBatch batch = makeBatch();
+    nn::Captured captured;
+    net->forward(batch.src, batch.srcLen, batch.tgtIn, &captured, 1.0);
+    REQUIRE(captured.count("cross"));
+    Tensor w = captured["cross"];
+    REQUIRE(w.sizes() == torch::IntArrayRef({4, 1, 1, 4, 5}));
+    Tensor rows = w.squeeze(1).squeeze(1);  // [B, T, S]
+    CHECK((rows.sum(-1) - 1).abs().max().item<double>() < 1e-5);
+    CHECK(rows[2].narrow(1, 1, 4).abs().max().item<double>() == 0.0);  // source length 1
+    CHECK(rows[1].narrow(1, 3, 2).abs().max().item<double>() == 0.0);  // source length 3
+}
+
+TEST_CASE("fused GRU training: training with dropout lowers the loss", "[fused]") {
+    torch::manual_seed(1);
+    auto net = std::make_shared<nn::GruSeq2Seq>(smallConfig(AttentionKind::Additive, 0.1f));
+    net->train();
+    const TestBatch batch = makeBatch();
+    // Learn to copy the decoder input shifted left: a target the model can fit.
+    Tensor target = torch::cat({batch.tgtIn.narrow(1, 1, 3), torch::full({4, 1}, 2, torch::kLong)}, 1);
+    torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(0.02));
+    auto loss = [&] {
+        Tensor logits = net->forward(batch.src, batch.srcLen, batch.tgtIn, nullptr, 1.0);
+        REQUIRE(graphContains(logits, "FusedAttentionDecoder"));
+        return torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}), target.reshape({-1}),
+                                                    torch::nn::functional::CrossEntropyFuncOptions().ignore_index(0));
+    };
+    const double first = loss().item<double>();
+    double last = first;
+    for (int i = 0; i < 60; ++i) {
+        adam.zero_grad();
+        Tensor l = loss();
+        l.backward();
+        adam.step();
+        last = l.item<double>();
+    }
+    CHECK(std::isfinite(last));
+    CHECK(last < 0.3 * first);
+}
+
+}  // namespace
