@@ -14,6 +14,41 @@ namespace attnlab {
 
 namespace {
 
+// Core describes its datasets in English; the interface shows them through this translatable table,
+// keyed by dataset name. The English texts repeat core's, which win whenever there is no translation.
+struct DatasetText {
+    const char* name;
+    struct {
+        const char* source;
+        const char* comment;
+    } label;  // QT_TRANSLATE_NOOP3 gives both
+    const char* description;
+};
+
+const DatasetText kDatasetTexts[] = {
+    {"copy", QT_TRANSLATE_NOOP3("attnlab::DataPanel", "copy", "built-in dataset name"),
+     QT_TRANSLATE_NOOP("attnlab::DataPanel", "Random letter sequences; the target repeats the source.")},
+    {"reverse", QT_TRANSLATE_NOOP3("attnlab::DataPanel", "reverse", "built-in dataset name"),
+     QT_TRANSLATE_NOOP("attnlab::DataPanel", "Random letter sequences; the target is the source reversed.")},
+    {"sort", QT_TRANSLATE_NOOP3("attnlab::DataPanel", "sort", "built-in dataset name"),
+     QT_TRANSLATE_NOOP("attnlab::DataPanel",
+                       "Random numbers from 0 to 49; the target lists them in ascending order.")},
+    {"dates", QT_TRANSLATE_NOOP3("attnlab::DataPanel", "dates", "built-in dataset name"),
+     QT_TRANSLATE_NOOP("attnlab::DataPanel",
+                       "Dates in a dozen human formats; the target is the ISO date (yyyy - mm - dd).")},
+    {"toy-en-fr", QT_TRANSLATE_NOOP3("attnlab::DataPanel", "toy-en-fr", "built-in dataset name"),
+     QT_TRANSLATE_NOOP("attnlab::DataPanel", "A toy English to French grammar where adjectives follow their noun.")},
+    {"toy-en-zh", QT_TRANSLATE_NOOP3("attnlab::DataPanel", "toy-en-zh", "built-in dataset name"),
+     QT_TRANSLATE_NOOP("attnlab::DataPanel",
+                       "A toy English to Chinese grammar where time and place move before the verb.")},
+};
+
+const DatasetText* datasetText(const std::string& name) {
+    for (const DatasetText& t : kDatasetTexts)
+        if (name == t.name) return &t;
+    return nullptr;
+}
+
 QLabel* valueLabel() {
     auto* label = new QLabel(QStringLiteral("—"));
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -31,8 +66,8 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
     builtinForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     dataset_ = new QComboBox;
     for (const DatasetInfo& info : builtinDatasets()) {
-        dataset_->addItem(QString::fromStdString(info.name), QString::fromStdString(info.name));
-        dataset_->setItemData(dataset_->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
+        dataset_->addItem(datasetLabel(info), QString::fromStdString(info.name));
+        dataset_->setItemData(dataset_->count() - 1, datasetDescription(info), Qt::ToolTipRole);
     }
     dataset_->setToolTip(tr("A generated task with known word alignments: no download, same pairs for the same seed."));
     description_ = new QLabel;
@@ -117,7 +152,21 @@ void DataPanel::updateDescription() {
     const int index = dataset_->currentIndex();
     const auto& all = builtinDatasets();
     if (index < 0 || index >= static_cast<int>(all.size())) return;
-    description_->setText(QString::fromStdString(all[static_cast<std::size_t>(index)].description));
+    description_->setText(datasetDescription(all[static_cast<std::size_t>(index)]));
+}
+
+QString DataPanel::datasetLabel(const DatasetInfo& info) {
+    const DatasetText* text = datasetText(info.name);
+    return text ? tr(text->label.source, text->label.comment) : QString::fromStdString(info.name);
+}
+
+QString DataPanel::datasetDescription(const DatasetInfo& info) {
+    const DatasetText* text = datasetText(info.name);
+    if (text) {
+        const QString translated = tr(text->description);
+        if (translated != QLatin1String(text->description)) return translated;
+    }
+    return QString::fromStdString(info.description);
 }
 
 CorpusSource DataPanel::datasetSource() const {

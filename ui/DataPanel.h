@@ -24,6 +24,11 @@ public:
     void setLoading(const QString& name);
     void setLoadFailed();
 
+    // A built-in dataset's name and description in the interface language; core's English text
+    // where the table below knows no translation (an unknown or new dataset).
+    static QString datasetLabel(const DatasetInfo& info);
+    static QString datasetDescription(const DatasetInfo& info);
+
 Q_SIGNALS:
     void generateRequested(const attnlab::CorpusSource& source);
     void openTsvRequested();

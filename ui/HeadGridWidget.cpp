@@ -198,7 +198,7 @@ HeadGridWidget::Geometry HeadGridWidget::geometry(const QRectF& target) const {
     qreal gridRight = 0.0;
     qreal gridBottom = 0.0;
     if (layerMode_) {
-        const qreal headerWidth = metrics.horizontalAdvance(QStringLiteral("Layer %1").arg(layers - 1)) + gap;
+        const qreal headerWidth = metrics.horizontalAdvance(tr("Layer %1").arg(layers - 1)) + gap;
         const QRectF grid = area.adjusted(headerWidth, captionHeight, 0, 0);
         qreal side =
             std::min((grid.width() - (heads - 1) * gap) / heads, (grid.height() - (layers - 1) * gap) / layers);
@@ -290,7 +290,7 @@ void HeadGridWidget::paintGrid(QPainter& painter, const QRectF& target, const QC
         color.setAlphaF(0.6f);
         painter.setPen(color);
         painter.setFont(boldScaled(font, 1.1));
-        painter.drawText(target, Qt::AlignCenter, QStringLiteral("No attention to show yet"));
+        painter.drawText(target, Qt::AlignCenter, tr("No attention to show yet"));
         painter.restore();
         return;
     }
@@ -306,18 +306,18 @@ void HeadGridWidget::paintGrid(QPainter& painter, const QRectF& target, const QC
     for (std::size_t h = 0; h < g.columnHeaders.size(); ++h) {
         const bool hovered = showHover && static_cast<int>(h) == hoverHead_;
         painter.setFont(hovered ? bold : font);
-        painter.drawText(g.columnHeaders[h], Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("Head %1").arg(h));
+        painter.drawText(g.columnHeaders[h], Qt::AlignHCenter | Qt::AlignTop, tr("Head %1").arg(h));
     }
     for (std::size_t l = 0; l < g.rowHeaders.size(); ++l) {
         const bool hovered = showHover && static_cast<int>(l) == hoverLayer_;
         painter.setFont(hovered ? bold : font);
-        painter.drawText(g.rowHeaders[l], Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("Layer %1").arg(l));
+        painter.drawText(g.rowHeaders[l], Qt::AlignRight | Qt::AlignVCenter, tr("Layer %1").arg(l));
     }
     for (std::size_t l = 0; l < g.captions.size(); ++l) {
         for (std::size_t h = 0; h < g.captions[l].size(); ++h) {
             const bool hovered = showHover && static_cast<int>(h) == hoverHead_;
             painter.setFont(hovered ? bold : font);
-            painter.drawText(g.captions[l][h], Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("Head %1").arg(h));
+            painter.drawText(g.captions[l][h], Qt::AlignHCenter | Qt::AlignTop, tr("Head %1").arg(h));
         }
     }
     const QRectF clip = painter.hasClipping() ? painter.clipBoundingRect() : QRectF();
@@ -380,7 +380,7 @@ QSize HeadGridWidget::preferredSize() const {
                  HeatmapRenderer::colorBarLabelWidth(low, high, captionFont());
     }
     if (layerMode_) {
-        width += metrics.horizontalAdvance(QStringLiteral("Layer %1").arg(layers - 1)) + gap;
+        width += metrics.horizontalAdvance(tr("Layer %1").arg(layers - 1)) + gap;
         width += heads * side + (heads - 1) * gap;
         height += captionHeight + layers * side + (layers - 1) * gap;
     } else {
@@ -396,13 +396,13 @@ bool HeadGridWidget::exportImage(const QString& path, QString* error, double sca
     const std::optional<ExportFormat> format = HeatmapRenderer::formatForPath(path);
     if (!format || *format == ExportFormat::Csv || *format == ExportFormat::Npy) {
         if (error != nullptr) {
-            *error = QStringLiteral("cannot export '%1': a head grid is saved as .png, .svg or .pdf").arg(path);
+            *error = tr("cannot export '%1': a head grid is saved as .png, .svg or .pdf").arg(path);
         }
         return false;
     }
     if (thumbnails_.empty()) {
         if (error != nullptr) {
-            *error = QStringLiteral("cannot export '%1': no attention to show yet").arg(path);
+            *error = tr("cannot export '%1': no attention to show yet").arg(path);
         }
         return false;
     }
@@ -468,7 +468,7 @@ void HeadGridWidget::mouseMoveEvent(QMouseEvent* event) {
                 const int column = cell->x();
                 setHover(l, h, row, column);
                 const QString where =
-                    layerMode_ ? QStringLiteral("Layer %1, head %2").arg(l).arg(h) : QStringLiteral("Head %1").arg(h);
+                    layerMode_ ? tr("Layer %1, head %2").arg(l).arg(h) : tr("Head %1").arg(h);
                 QToolTip::showText(event->globalPosition().toPoint(),
                                    QStringLiteral("%1\n%2 \u2192 %3: %4")
                                        .arg(where, renderer.rowLabel(row), renderer.columnLabel(column),

@@ -22,6 +22,14 @@ QLabel* sectionLabel(const QString& text) {
     return label;
 }
 
+// The kind as the English figure title writes it ("cross attention, layer 0, head 1"), translatable.
+QString kindWord(const QString& kind) {
+    if (kind == QLatin1String("encoder")) return HeadsView::tr("encoder", "attention kind in a figure title");
+    if (kind == QLatin1String("decoder")) return HeadsView::tr("decoder", "attention kind in a figure title");
+    if (kind == QLatin1String("cross")) return HeadsView::tr("cross", "attention kind in a figure title");
+    return kind;
+}
+
 }  // namespace
 
 HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
@@ -370,7 +378,7 @@ bool HeadsView::exportAllHeads(const QString& directory, const QString& extensio
         for (std::size_t h = 0; h < (*layers)[l].size(); ++h) {
             HeatmapOptions options;
             options.colormap = colormap_;
-            options.title = tr("%1 attention, layer %2, head %3").arg(k).arg(l).arg(h);
+            options.title = tr("%1 attention, layer %2, head %3").arg(kindWord(k)).arg(l).arg(h);
             options.rowAxisTitle = k == QLatin1String("encoder") ? tr("source") : tr("output");
             options.columnAxisTitle = k == QLatin1String("decoder") ? tr("decoder input") : tr("source");
             HeatmapRenderer renderer(options);

@@ -117,7 +117,7 @@ void setError(QString* error, const QString& message) {
 }
 
 QString cannotWrite(const QString& path, const QString& why) {
-    return QStringLiteral("cannot write '%1': %2").arg(path, why);
+    return HeatmapRenderer::tr("cannot write '%1': %2").arg(path, why);
 }
 
 }  // namespace
@@ -189,7 +189,7 @@ void HeatmapRenderer::setMap(const AttentionMap& map, const QStringList& rowLabe
     if (isValidMap(map)) {
         map_ = map;
     } else {
-        invalidReason_ = QStringLiteral("Invalid attention map: %1 \u00d7 %2 with %3 weights")
+        invalidReason_ = tr("Invalid attention map: %1 × %2 with %3 weights")
                              .arg(map.rows)
                              .arg(map.cols)
                              .arg(static_cast<qulonglong>(map.weights.size()));
@@ -255,7 +255,7 @@ double HeatmapRenderer::weight(int row, int column) const {
 }
 
 QString HeatmapRenderer::emptyText() const {
-    return invalidReason_.isEmpty() ? QStringLiteral("No attention to show yet") : invalidReason_;
+    return invalidReason_.isEmpty() ? tr("No attention to show yet") : invalidReason_;
 }
 
 void HeatmapRenderer::measureLabels() {
@@ -577,7 +577,7 @@ void HeatmapRenderer::paint(QPainter& painter, const QRectF& target, const QRect
         paintEmpty(
             painter, target,
             isEmpty() ? emptyText()
-                      : QStringLiteral("Attention map too large to draw (%1 \u00d7 %2)").arg(map_.rows).arg(map_.cols));
+                      : tr("Attention map too large to draw (%1 × %2)").arg(map_.rows).arg(map_.cols));
         painter.restore();
         return;
     }
@@ -601,11 +601,24 @@ void HeatmapRenderer::paint(QPainter& painter, const QRectF& target, const QRect
     }
     if (!layout_.rowAxisTitle.isEmpty()) {
         const QRectF r = layout_.rowAxisTitle;
-        painter.save();
-        painter.translate(r.left(), r.bottom());
-        painter.rotate(-90);
-        painter.drawText(QRectF(0, 0, r.height(), r.width()), Qt::AlignHCenter | Qt::AlignTop, options_.rowAxisTitle);
-        painter.restore();
+        // Chinese reads best upright, one character under the other; other scripts are turned.
+        const QString& title = options_.rowAxisTitle;
+        const bool han = std::all_of(title.begin(), title.end(),
+                                     [](QChar c) { return c.script() == QChar::Script_Han; });
+        const qreal step = QFontMetricsF(options_.font).height();
+        if (han && !title.isEmpty() && step * title.size() <= r.height()) {
+            qreal y = r.center().y() - step * title.size() / 2;
+            for (QChar c : title) {
+                painter.drawText(QRectF(r.left(), y, r.width(), step), Qt::AlignCenter, QString(c));
+                y += step;
+            }
+        } else {
+            painter.save();
+            painter.translate(r.left(), r.bottom());
+            painter.rotate(-90);
+            painter.drawText(QRectF(0, 0, r.height(), r.width()), Qt::AlignHCenter | Qt::AlignTop, title);
+            painter.restore();
+        }
     }
     if (options_.showColorBar && !layout_.colorBar.isEmpty()) {
         const auto [low, high] = valueRange();
@@ -875,7 +888,7 @@ bool HeatmapRenderer::exportFile(const QString& path, QString* error, double sca
     if (!format) {
         setError(
             error,
-            QStringLiteral("cannot export '%1': unknown file type (use .png, .svg, .pdf, .csv or .npy)").arg(path));
+            tr("cannot export '%1': unknown file type (use .png, .svg, .pdf, .csv or .npy)").arg(path));
         return false;
     }
     switch (*format) {
@@ -891,7 +904,7 @@ bool HeatmapRenderer::exportFile(const QString& path, QString* error, double sca
 bool HeatmapRenderer::exportImage(const QString& path, ExportFormat format, QString* error, double scale,
                                   QSize size) const {
     if (isEmpty()) {
-        setError(error, QStringLiteral("cannot export '%1': %2").arg(path, emptyText().toLower()));
+        setError(error, tr("cannot export '%1': %2").arg(path, emptyText().toLower()));
         return false;
     }
     if (format == ExportFormat::Csv || format == ExportFormat::Npy) {
@@ -915,7 +928,7 @@ bool HeatmapRenderer::exportImage(const QString& path, ExportFormat format, QStr
 
 bool HeatmapRenderer::exportCsv(const QString& path, QString* error) const {
     if (isEmpty()) {
-        setError(error, QStringLiteral("cannot export '%1': %2").arg(path, emptyText().toLower()));
+        setError(error, tr("cannot export '%1': %2").arg(path, emptyText().toLower()));
         return false;
     }
     return writeFile(path, csvBytes(map_, rowLabels_, columnLabels_), error);
@@ -923,7 +936,7 @@ bool HeatmapRenderer::exportCsv(const QString& path, QString* error) const {
 
 bool HeatmapRenderer::exportNpy(const QString& path, QString* error) const {
     if (isEmpty()) {
-        setError(error, QStringLiteral("cannot export '%1': %2").arg(path, emptyText().toLower()));
+        setError(error, tr("cannot export '%1': %2").arg(path, emptyText().toLower()));
         return false;
     }
     return writeFile(path, npyBytes(map_), error);
@@ -1002,7 +1015,7 @@ bool HeatmapRenderer::writeFile(const QString& path, const QByteArray& bytes, QS
 bool HeatmapRenderer::writePng(const QString& path, QSize size, double scale, const QColor& background,
                                const PaintFunction& paint, QString* error) {
     if (!(scale > 0.0) || scale > 16.0) {
-        setError(error, cannotWrite(path, QStringLiteral("scale %1 is outside (0, 16]").arg(scale)));
+        setError(error, cannotWrite(path, tr("scale %1 is outside (0, 16]").arg(scale)));
         return false;
     }
     const QSize pixels(static_cast<int>(std::lround(size.width() * scale)),
@@ -1012,13 +1025,13 @@ bool HeatmapRenderer::writePng(const QString& path, QSize size, double scale, co
             error,
             cannotWrite(
                 path,
-                QStringLiteral("an image of %1 x %2 pixels is too large").arg(pixels.width()).arg(pixels.height())));
+                tr("an image of %1 x %2 pixels is too large").arg(pixels.width()).arg(pixels.height())));
         return false;
     }
     try {
         QImage image(pixels, background.alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied);
         if (image.isNull()) {
-            setError(error, cannotWrite(path, QStringLiteral("out of memory for the image")));
+            setError(error, cannotWrite(path, tr("out of memory for the image")));
             return false;
         }
         image.setDevicePixelRatio(scale);
@@ -1038,7 +1051,7 @@ bool HeatmapRenderer::writePng(const QString& path, QSize size, double scale, co
         }
         if (!image.save(&file, "PNG")) {
             file.cancelWriting();
-            setError(error, cannotWrite(path, QStringLiteral("PNG encoding failed")));
+            setError(error, cannotWrite(path, tr("PNG encoding failed")));
             return false;
         }
         if (!file.commit()) {
@@ -1055,7 +1068,7 @@ bool HeatmapRenderer::writePng(const QString& path, QSize size, double scale, co
 bool HeatmapRenderer::writeSvg(const QString& path, QSize size, const QString& title, const PaintFunction& paint,
                                QString* error) {
     if (size.isEmpty()) {
-        setError(error, cannotWrite(path, QStringLiteral("empty image size")));
+        setError(error, cannotWrite(path, tr("empty image size")));
         return false;
     }
     try {
@@ -1074,7 +1087,7 @@ bool HeatmapRenderer::writeSvg(const QString& path, QSize size, const QString& t
         QPainter painter;
         if (!painter.begin(&generator)) {
             file.cancelWriting();
-            setError(error, cannotWrite(path, QStringLiteral("cannot start the SVG painter")));
+            setError(error, cannotWrite(path, tr("cannot start the SVG painter")));
             return false;
         }
         painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
@@ -1094,7 +1107,7 @@ bool HeatmapRenderer::writeSvg(const QString& path, QSize size, const QString& t
 bool HeatmapRenderer::writePdf(const QString& path, QSize size, const QString& title, const PaintFunction& paint,
                                QString* error) {
     if (size.isEmpty()) {
-        setError(error, cannotWrite(path, QStringLiteral("empty image size")));
+        setError(error, cannotWrite(path, tr("empty image size")));
         return false;
     }
     try {
@@ -1116,7 +1129,7 @@ bool HeatmapRenderer::writePdf(const QString& path, QSize size, const QString& t
             QPainter painter;
             if (!painter.begin(&pdf)) {
                 file.cancelWriting();
-                setError(error, cannotWrite(path, QStringLiteral("cannot start the PDF painter")));
+                setError(error, cannotWrite(path, tr("cannot start the PDF painter")));
                 return false;
             }
             painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);

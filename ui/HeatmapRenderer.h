@@ -8,6 +8,7 @@
 
 #include <QByteArray>
 #include <QColor>
+#include <QCoreApplication>
 #include <QFont>
 #include <QImage>
 #include <QPoint>
@@ -57,6 +58,9 @@ struct HeatmapOptions {
 };
 
 class HeatmapRenderer {
+    // Its messages are shown by the GUI in the interface language (the CLI installs no translation).
+    Q_DECLARE_TR_FUNCTIONS(attnlab::HeatmapRenderer)
+
 public:
     using PaintFunction = std::function<void(QPainter&, const QRectF&)>;
 

@@ -8,6 +8,7 @@
 #include "TrainingChartsView.h"
 #include "TrainingSettingsWidget.h"
 #include "TranslateView.h"
+#include "Translations.h"
 
 #include "Version.h"
 
@@ -82,6 +83,18 @@ QString architectureName(const ModelConfig& c) {
     if (c.architecture == Architecture::Transformer)
         return MainWindow::tr("Transformer (%1 layers, %2 heads)").arg(c.layers).arg(c.heads);
     return MainWindow::tr("GRU with %1 attention").arg(QString::fromStdString(toString(c.attention)));
+}
+
+// Display names of the colour maps; Colormap::nameOf() stays the untranslated key of settings and CLI.
+QString colormapLabel(ColormapId id) {
+    switch (id) {
+    case ColormapId::Viridis: return MainWindow::tr("viridis", "colour map");
+    case ColormapId::Magma: return MainWindow::tr("magma", "colour map");
+    case ColormapId::Cividis: return MainWindow::tr("cividis", "colour map");
+    case ColormapId::Bone: return MainWindow::tr("bone", "colour map");
+    case ColormapId::Grey: return MainWindow::tr("grey", "colour map");
+    }
+    return Colormap::nameOf(id);
 }
 
 QScrollArea* scrolling(QWidget* page) {
@@ -336,7 +349,7 @@ void MainWindow::createActions() {
     colormapGroup_ = new QActionGroup(this);
     colormapGroup_->setExclusive(true);
     for (ColormapId id : Colormap::all()) {
-        auto* action = new QAction(Colormap::nameOf(id), colormapGroup_);
+        auto* action = new QAction(colormapLabel(id), colormapGroup_);
         action->setCheckable(true);
         action->setData(static_cast<int>(id));
         connect(action, &QAction::triggered, this, [this, id] { setColormap(id); });
@@ -391,6 +404,25 @@ void MainWindow::createMenus() {
         toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
         view->addAction(toggle);
     }
+    view->addSeparator();
+    // Language names are written in their own language, so a user lost in the other one finds theirs.
+    QMenu* language = view->addMenu(tr("Lan&guage"));
+    languageGroup_ = new QActionGroup(this);
+    languageGroup_->setExclusive(true);
+    const QString stored = Translations::storedLanguage();
+    const std::pair<QString, QString> languages[] = {
+        {tr("System Default"), QString()},
+        {QStringLiteral("English"), QString::fromLatin1(Translations::kEnglish)},
+        {QStringLiteral("简体中文"), QString::fromLatin1(Translations::kSimplifiedChinese)},
+    };
+    for (const auto& [name, code] : languages) {
+        QAction* action = language->addAction(name);
+        action->setCheckable(true);
+        action->setData(code);
+        action->setChecked(code == stored);
+        languageGroup_->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code = code] { setLanguage(code); });
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     auto* about = help->addAction(tr("&About AttnLab"), this, &MainWindow::showAbout);
@@ -400,6 +432,18 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::createToolBar() {
+    // Toolbar buttons show the icon text: without it Qt strips only the '&' of a translated
+    // "开始(&S)" and the button would read "开始(S)".
+    openCorpusAction_->setIconText(tr("Open Corpus…"));
+    openModelAction_->setIconText(tr("Open Model…"));
+    saveModelAction_->setIconText(tr("Save Model"));
+    startAction_->setIconText(tr("Start"));
+    resumeAction_->setIconText(tr("Resume"));
+    pauseAction_->setIconText(tr("Pause"));
+    stepAction_->setIconText(tr("Step"));
+    stopAction_->setIconText(tr("Stop"));
+    resetAction_->setIconText(tr("Reset"));
+    exportImageAction_->setIconText(tr("Export Image…"));
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -420,7 +464,7 @@ void MainWindow::createToolBar() {
     bar->addWidget(spacer);
     bar->addWidget(new QLabel(tr("Colours ")));
     colormapBox_ = new QComboBox;
-    for (ColormapId id : Colormap::all()) colormapBox_->addItem(Colormap::nameOf(id), static_cast<int>(id));
+    for (ColormapId id : Colormap::all()) colormapBox_->addItem(colormapLabel(id), static_cast<int>(id));
     colormapBox_->setToolTip(tr("Colour map of every heatmap; viridis, magma and cividis are perceptually "
                                 "uniform and readable in grey."));
     connect(colormapBox_, &QComboBox::activated, this,
@@ -1126,6 +1170,20 @@ void MainWindow::showAbout() {
            "attention heatmaps, every head and the training curves update live.</p>"
            "<p>Revision %2 · Qt %3</p>")
             .arg(QString::fromLatin1(kVersion), QString::fromLatin1(kGitRevision), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::setLanguage(const QString& language) {
+    const QString code = Translations::available().contains(language) ? language : QString();
+    for (QAction* action : languageGroup_->actions()) action->setChecked(action->data().toString() == code);
+    if (code == Translations::storedLanguage()) return;
+    Translations::setStoredLanguage(code);
+    const QString title = tr("Language");
+    const QString text = tr("AttnLab will use the new language the next time it starts.");
+    if (prompt_) {
+        prompt_(title, text, QMessageBox::Ok);
+    } else {
+        QMessageBox::information(this, title, text);
+    }
 }
 
 void MainWindow::setErrorReporter(ErrorReporter reporter) { errorReporter_ = std::move(reporter); }

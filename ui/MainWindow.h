@@ -65,7 +65,8 @@ public:
     using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
     void setErrorReporter(ErrorReporter reporter);
     // Questions before unsaved training is discarded (close: Save, Discard or Cancel; a new run or
-    // reset: Discard or Cancel). A message box by default; tests answer them instead.
+    // reset: Discard or Cancel), and the notice that a new language applies at the next start (Ok).
+    // A message box by default; tests answer them instead.
     using Prompt = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
                                                              QMessageBox::StandardButtons buttons)>;
     void setPrompt(Prompt prompt);
@@ -85,6 +86,9 @@ public:
     ColormapId colormap() const { return colormap_; }
     void setColormap(ColormapId id);
     void setShowNumbers(bool on);
+    // Stores the interface language ("" follows the system; else a Translations::available() code)
+    // and says that it applies at the next start.
+    void setLanguage(const QString& language);
 
     static QIcon applicationIcon();
 
@@ -192,6 +196,7 @@ private:
     QAction* zoomResetAction_;
     QAction* logScaleAction_;
     QActionGroup* colormapGroup_;
+    QActionGroup* languageGroup_;
     QMenu* recentMenu_;
     QStringList recent_;
 };

@@ -17,11 +17,25 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
                                               HeadTrace* trace) {
     const int64_t B = query.size(0), Tq = query.size(1), Tk = memory.size(1);
     auto split = [&](const torch::Tensor& x, int64_t T) {  // [B, T, D] -> [B, H, T, dk]
-        return x.view({B, T, heads_, headDim_}).transpose(1, 2);
+        return x.reshape({B, T, heads_, headDim_}).transpose(1, 2);
     };
-    torch::Tensor q = split(q_(query), Tq);
-    torch::Tensor k = split(k_(memory), Tk);
-    torch::Tensor v = split(v_(memory), Tk);
+    // One projection matmul instead of three (self-attention) or two (cross-attention):
+    // these layers are small, so fewer, larger operations are what makes them fast.
+    torch::Tensor q, k, v;
+    if (query.is_same(memory)) {
+        auto qkv = torch::linear(query, torch::cat({q_->weight, k_->weight, v_->weight}),
+                                 torch::cat({q_->bias, k_->bias, v_->bias}))
+                       .chunk(3, -1);
+        q = split(qkv[0], Tq);
+        k = split(qkv[1], Tk);
+        v = split(qkv[2], Tk);
+    } else {
+        auto kv = torch::linear(memory, torch::cat({k_->weight, v_->weight}), torch::cat({k_->bias, v_->bias}))
+                      .chunk(2, -1);
+        q = split(q_(query), Tq);
+        k = split(kv[0], Tk);
+        v = split(kv[1], Tk);
+    }
     torch::Tensor scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));
     torch::Tensor masked = scores;
     const double negInf = -std::numeric_limits<double>::infinity();

@@ -1,0 +1,182 @@
+// attnlab-bench: in-process latency figures for the performance table (printed, never
+// asserted). Run through bench/run-benchmarks.sh, which adds the throughput figures.
+#include <sys/resource.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <QTimer>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "HeadGridWidget.h"
+#include "HeatmapWidget.h"
+#include "TrainingController.h"
+#include "base/Datasets.h"
+#include "engine/Trainer.h"
+
+using namespace attnlab;
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+double percentile(std::vector<double> v, double p) {
+    std::sort(v.begin(), v.end());
+    if (v.empty()) return 0.0;
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+AttentionMap randomMap(int rows, int cols, std::mt19937& rng) {
+    AttentionMap m{rows, cols, std::vector<float>(static_cast<std::size_t>(rows) * cols)};
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int r = 0; r < rows; ++r) {
+        float sum = 0;
+        for (int c = 0; c < cols; ++c) sum += m.weights[static_cast<std::size_t>(r) * cols + c] = u(rng);
+        for (int c = 0; c < cols; ++c) m.weights[static_cast<std::size_t>(r) * cols + c] /= sum;
+    }
+    return m;
+}
+
+void row(const char* name, double value, const char* unit, const char* target) {
+    std::printf("| %-46s | %10.2f %-5s | %-14s |\n", name, value, unit, target);
+}
+
+double translateLatencyMs(const ModelConfig& config) {
+    DatasetOptions data;
+    data.size = 300;
+    data.maxLen = 40;
+    data.minLen = 30;
+    Corpus corpus = generateDataset("toy-en-fr", data);
+    TrainingOptions options;
+    options.epochs = 1;
+    Trainer trainer(corpus, config, options);
+    const std::string sentence = corpus.pairs.front().source;  // 30+ tokens
+    std::vector<double> ms;
+    for (int i = 0; i < 15; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        Translation t = trainer.model().translate(sentence, {1, 30, true});
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return median(ms);
+}
+
+template <typename Widget>
+std::pair<double, double> paintMs(Widget& w) {
+    QImage image(w.size(), QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> times;
+    double first = 0;
+    for (int i = 0; i < 12; ++i) {
+        QElapsedTimer t;
+        t.start();
+        {
+            QPainter p(&image);
+            w.render(&p);
+        }
+        const double ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
+        if (i == 0) first = ms;
+        else times.push_back(ms);
+    }
+    return {first, median(times)};
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    setenv("QT_QPA_PLATFORM", "offscreen", 0);
+    preferFastBlasKernels(argv);
+    QApplication app(argc, argv);
+    registerTrainingMetaTypes();
+    setThreadCount(1);
+    std::printf("| %-46s | %16s | %-14s |\n", "figure", "measured", "target");
+    std::printf("|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(18, '-').c_str(),
+                std::string(16, '-').c_str());
+
+    ModelConfig gru;
+    gru.attention = AttentionKind::Additive;
+    gru.hidden = 128;
+    row("translate + capture, GRU, 30 tokens", translateLatencyMs(gru), "ms", "<= 5 ms");
+    ModelConfig transformer;
+    transformer.architecture = Architecture::Transformer;
+    transformer.hidden = 128;
+    transformer.heads = 4;
+    transformer.layers = 2;
+    transformer.feedForward = 512;
+    row("translate + capture, Transformer 2+2, 30 tokens", translateLatencyMs(transformer), "ms", "<= 10 ms");
+
+    std::mt19937 rng(1);
+    for (int n : {32, 256, 1024}) {
+        HeatmapWidget w;
+        w.resize(1100, 1000);
+        std::vector<std::string> labels(static_cast<std::size_t>(n), "tok");
+        w.setAttention(randomMap(n, n, rng), labels, labels);
+        auto [first, repaint] = paintMs(w);
+        char name[64];
+        std::snprintf(name, sizeof name, "heatmap repaint %dx%d (first paint %.1f ms)", n, n, first);
+        row(name, repaint, "ms", n == 1024 ? "<= 16 ms" : "");
+    }
+    {
+        HeadGridWidget grid;
+        grid.resize(1200, 1000);
+        std::vector<std::vector<AttentionMap>> layers(8);
+        for (auto& l : layers)
+            for (int h = 0; h < 8; ++h) l.push_back(randomMap(64, 64, rng));
+        QStringList labels;
+        for (int i = 0; i < 64; ++i) labels << QStringLiteral("t%1").arg(i);
+        grid.setLayers(layers, labels, labels);
+        auto [first, repaint] = paintMs(grid);
+        char name[64];
+        std::snprintf(name, sizeof name, "head grid 8x8 heads, 64 tokens (first %.1f ms)", first);
+        row(name, repaint, "ms", "<= 50 ms");
+    }
+
+    // Event-loop gaps while the worker trains toy-en-fr (GRU + additive, hidden 128).
+    {
+        TrainingController controller;
+        DatasetOptions data;
+        data.size = 2000;
+        TrainingRequest request;
+        request.corpus = std::make_shared<const Corpus>(generateDataset("toy-en-fr", data));
+        request.config = gru;
+        request.options.epochs = 1;
+        std::vector<double> gaps;
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = clock.nsecsElapsed();
+        QTimer probe;
+        probe.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&probe, &QTimer::timeout, [&] {
+            const qint64 now = clock.nsecsElapsed();
+            gaps.push_back(static_cast<double>(now - last) / 1e6);
+            last = now;
+        });
+        bool done = false;
+        QObject::connect(&controller, &TrainingController::finished, [&](bool) { done = true; });
+        QObject::connect(&controller, &TrainingController::failed, [&](const QString& m) {
+            std::fprintf(stderr, "training failed: %s\n", qPrintable(m));
+            done = true;
+        });
+        probe.start(5);
+        controller.setProbe(QStringLiteral("the cat sees the red house"), 5);
+        controller.start(request);
+        QElapsedTimer limit;
+        limit.start();
+        while (!done && limit.elapsed() < 120000) app.processEvents(QEventLoop::WaitForMoreEvents, 50);
+        probe.stop();
+        controller.shutdown();
+        row("event-loop gap while training, longest", *std::max_element(gaps.begin(), gaps.end()), "ms",
+            "<= 50 ms");
+        row("event-loop gap while training, 99th pct", percentile(gaps, 0.99), "ms", "<= 20 ms");
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    row("peak resident memory (this process, incl. training)", static_cast<double>(usage.ru_maxrss) / 1024.0, "MB",
+        "<= 500 MB");
+    return 0;
+}

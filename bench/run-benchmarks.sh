@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Prints AttnLab's performance table: training throughput side by side with the
+# PyTorch reference trainer (../shared/bench), thread scaling, translate latency,
+# repaint times, event-loop gaps, cold start and memory. Figures, not tests.
+#   ./bench/run-benchmarks.sh            # ~10 minutes on 2 cores
+#   ROUNDS=1 ./bench/run-benchmarks.sh   # quicker, noisier
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
+attnlab_install_dependencies
+if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
+  ${SUDO:-$( [ "$(id -u)" -ne 0 ] && echo sudo )} apt-get install -y -q --no-install-recommends python3-torch
+fi
+attnlab_build -DBUILD_TESTING=OFF >/dev/null
+
+SHARED_BENCH="${SHARED_BENCH:-$ATTNLAB_ROOT/../shared/bench}"
+ROUNDS="${ROUNDS:-3}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cli="$ATTNLAB_BUILD/app/attnlab-cli"
+/usr/bin/python3 "$SHARED_BENCH/make_toy_corpus.py" 10000 7 > "$work/toy.tsv"
+head -n 3200 "$work/toy.tsv" > "$work/toy3200.tsv"
+
+# Both sides use the same OpenBLAS kernels. Debian's OpenBLAS 0.3.21 falls back to its
+# SSE3 kernels on CPUs it does not know; attnlab-cli then selects the AVX2 ones for
+# itself, so the reference gets them too here for a like-for-like comparison.
+if grep -q avx2 /proc/cpuinfo && grep -q fma /proc/cpuinfo; then export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"; fi
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+
+ours() {  # arch extra-args... -> pairs/s
+  local arch=$1; shift
+  "$cli" train --corpus "$work/toy3200.tsv" --arch "$arch" --hidden 128 --batch 32 --epochs 1 --val-fraction 0 \
+    --dropout 0.1 "$@" --out "$work/m.safetensors" 2>/dev/null | sed -n 's/.*"pairs_per_sec":\([0-9.]*\).*/\1/p'
+}
+ref() {  # model -> pairs/s
+  /usr/bin/python3 "$SHARED_BENCH/reference_train.py" "$work/toy.tsv" --model "$1" --limit 3200 --threads 1 \
+    | sed -n 's/.*pairs_per_sec=\([0-9.]*\).*/\1/p'
+}
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+declare -A samples
+for ((r = 1; r <= ROUNDS; r++)); do
+  echo "round $r/$ROUNDS ..." >&2
+  samples[ref_gru]+="$(ref gru) "
+  samples[our_gru]+="$(ours gru --attention additive --threads 1) "
+  samples[ref_tr]+="$(ref transformer) "
+  samples[our_tr]+="$(ours transformer --heads 4 --layers 2 --ff 512 --threads 1) "
+done
+m() { echo "${samples[$1]}" | tr ' ' '\n' | grep . | median; }
+ref_gru=$(m ref_gru); our_gru=$(m our_gru); ref_tr=$(m ref_tr); our_tr=$(m our_tr)
+
+# Transformer training FLOPs per pair (forward x3 for forward+backward), from the
+# corpus' mean lengths: projections, attention products, feed-forward, output layer.
+gflops=$(/usr/bin/python3 - "$work/toy3200.tsv" "$our_tr" <<'PY'
+import sys
+pairs = [l.rstrip("\n").split("\t") for l in open(sys.argv[1], encoding="utf-8")]
+S = sum(len(s.split()) + 1 for s, _ in pairs) / len(pairs); T = sum(len(t.split()) + 1 for _, t in pairs) / len(pairs)
+V = len({w for _, t in pairs for w in t.split()}) + 4; d, ff, L = 128, 512, 2
+enc = 2 * S * (4 * d * d + 2 * d * ff) + 4 * S * S * d
+dec = 2 * T * (8 * d * d + 2 * d * ff) + 4 * T * T * d + 4 * T * S * d
+fwd = L * (enc + dec) + 2 * T * d * V
+print(f"{3 * fwd * float(sys.argv[2]) / 1e9:.1f}")
+PY
+)
+
+t1=$("$cli" train --corpus "$work/toy3200.tsv" --arch gru --attention additive --hidden 256 --batch 32 --epochs 1 \
+      --val-fraction 0 --threads 1 --out "$work/t.safetensors" 2>/dev/null | sed -n 's/.*"pairs_per_sec":\([0-9.]*\).*/\1/p')
+t2=$("$cli" train --corpus "$work/toy3200.tsv" --arch gru --attention additive --hidden 256 --batch 32 --epochs 1 \
+      --val-fraction 0 --threads 2 --out "$work/t.safetensors" 2>/dev/null | sed -n 's/.*"pairs_per_sec":\([0-9.]*\).*/\1/p')
+
+start=$(date +%s.%N)
+ATTNLAB_QUIT_AFTER_FIRST_PAINT=1 QT_QPA_PLATFORM=offscreen "$ATTNLAB_BUILD/app/attnlab" >/dev/null 2>&1
+cold=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+echo
+echo "| figure | measured | target |"
+echo "|---|---|---|"
+echo "| GRU + additive training, pairs/s (reference $ref_gru) | $our_gru ($(ratio "$our_gru" "$ref_gru")x) | >= 2.0x |"
+echo "| Transformer training, pairs/s (reference $ref_tr) | $our_tr ($(ratio "$our_tr" "$ref_tr")x, $gflops GFLOP/s) | >= 1.25x |"
+echo "| GRU hidden 256: 1 thread / 2 threads, pairs/s | $t1 / $t2 ($(ratio "$t2" "$t1")x) | >= 1.5x |"
+echo "| cold start to first painted window | $cold s | <= 2 s |"
+echo
+"$ATTNLAB_BUILD/bench/attnlab-bench"
+echo
+echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-auto}; rounds: $ROUNDS; $(nproc) cores; $(date -u +%F)"

@@ -1,0 +1,1663 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>attnlab::AttentionPanel</name>
+    <message>
+        <source>Which decoder layer&apos;s cross-attention to show.</source>
+        <translation>要显示哪一个解码器层的交叉注意力。</translation>
+    </message>
+    <message>
+        <source>One attention head, or the mean of all heads of the layer.</source>
+        <translation>单个注意力头，或该层所有注意力头的平均值。</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>注意力头：</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源</translation>
+    </message>
+    <message>
+        <source>Zoom out (-)</source>
+        <translation>缩小 (-)</translation>
+    </message>
+    <message>
+        <source>Zoom in (+, or Ctrl+wheel)</source>
+        <translation>放大（+，或 Ctrl+滚轮）</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Show the whole map (0, or double-click)</source>
+        <translation>显示整张热力图（0，或双击）</translation>
+    </message>
+    <message>
+        <source>No attention to show yet.</source>
+        <translation>暂无可显示的注意力。</translation>
+    </message>
+    <message>
+        <source>mean of all</source>
+        <translation>全部平均</translation>
+    </message>
+    <message>
+        <source>The model ended the output at once, so there is no output token to show attention for. Train it a little longer.</source>
+        <translation>模型一开始就结束了输出，因此没有可以显示注意力的输出词元。请再多训练一会儿。</translation>
+    </message>
+    <message>
+        <source>This model has no attention: its decoder sees the whole sentence as one fixed vector. Choose an attention variant to see where it looks.</source>
+        <translation>这个模型没有注意力：它的解码器把整个句子看作一个固定向量。请选择一种注意力变体，才能看到模型关注的位置。</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention, layer %1, head %2</source>
+        <translation>交叉注意力，第 %1 层，注意力头 %2</translation>
+    </message>
+    <message>
+        <source>Cross-attention, layer %1, mean of %2 heads</source>
+        <translation>交叉注意力，第 %1 层，%2 个注意力头的平均</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CorpusLoader</name>
+    <message>
+        <source>%1: an unknown error occurred while reading</source>
+        <translation>%1：读取时发生未知错误</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CorpusTableModel</name>
+    <message>
+        <source>Source</source>
+        <translation>源句</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标句</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::DataPanel</name>
+    <message>
+        <source>copy</source>
+        <comment>built-in dataset name</comment>
+        <translation>复制（copy）</translation>
+    </message>
+    <message>
+        <source>Random letter sequences; the target repeats the source.</source>
+        <translation>随机字母序列；目标与源完全相同。</translation>
+    </message>
+    <message>
+        <source>reverse</source>
+        <comment>built-in dataset name</comment>
+        <translation>反转（reverse）</translation>
+    </message>
+    <message>
+        <source>Random letter sequences; the target is the source reversed.</source>
+        <translation>随机字母序列；目标是源的倒序。</translation>
+    </message>
+    <message>
+        <source>sort</source>
+        <comment>built-in dataset name</comment>
+        <translation>排序（sort）</translation>
+    </message>
+    <message>
+        <source>Random numbers from 0 to 49; the target lists them in ascending order.</source>
+        <translation>0 到 49 之间的随机数；目标按升序列出这些数。</translation>
+    </message>
+    <message>
+        <source>dates</source>
+        <comment>built-in dataset name</comment>
+        <translation>日期（dates）</translation>
+    </message>
+    <message>
+        <source>Dates in a dozen human formats; the target is the ISO date (yyyy - mm - dd).</source>
+        <translation>十几种日常写法的日期；目标是 ISO 格式的日期（yyyy - mm - dd）。</translation>
+    </message>
+    <message>
+        <source>toy-en-fr</source>
+        <comment>built-in dataset name</comment>
+        <translation>英译法玩具语法（toy-en-fr）</translation>
+    </message>
+    <message>
+        <source>A toy English to French grammar where adjectives follow their noun.</source>
+        <translation>一个英译法的玩具语法，法语中形容词位于名词之后。</translation>
+    </message>
+    <message>
+        <source>toy-en-zh</source>
+        <comment>built-in dataset name</comment>
+        <translation>英译中玩具语法（toy-en-zh）</translation>
+    </message>
+    <message>
+        <source>A toy English to Chinese grammar where time and place move before the verb.</source>
+        <translation>一个英译中的玩具语法，中文里时间和地点移到动词之前。</translation>
+    </message>
+    <message>
+        <source>Built-in dataset</source>
+        <translation>内置数据集</translation>
+    </message>
+    <message>
+        <source>A generated task with known word alignments: no download, same pairs for the same seed.</source>
+        <translation>自动生成、词对齐已知的任务：无需下载，相同种子生成相同的句对。</translation>
+    </message>
+    <message>
+        <source>How many sentence pairs to generate; more pairs train better but slower.</source>
+        <translation>要生成的句对数量；句对越多训练效果越好，但也越慢。</translation>
+    </message>
+    <message>
+        <source>The random seed of the generator: the same seed gives the same pairs.</source>
+        <translation>生成器的随机种子：相同种子生成相同的句对。</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>The longest generated source sentence; long sentences show the bottleneck of a model without attention.</source>
+        <translation>生成的源句子的最大长度；长句子能体现没有注意力的模型的瓶颈。</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Generate this dataset and make it the corpus for the next training run.</source>
+        <translation>生成该数据集，并将其作为下一次训练的语料。</translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation>数据集：</translation>
+    </message>
+    <message>
+        <source>Pairs:</source>
+        <translation>句对数：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Max length:</source>
+        <translation>最大长度：</translation>
+    </message>
+    <message>
+        <source>Your own corpus</source>
+        <translation>自己的语料</translation>
+    </message>
+    <message>
+        <source>Open TSV File…</source>
+        <translation>打开 TSV 文件…</translation>
+    </message>
+    <message>
+        <source>A UTF-8 file with one pair per line: source, a tab, target (as Tatoeba exports).</source>
+        <translation>UTF-8 编码的文件，每行一个句对：源句、制表符、目标句（即 Tatoeba 导出的格式）。</translation>
+    </message>
+    <message>
+        <source>Open Two Aligned Files…</source>
+        <translation>打开两个对齐文件…</translation>
+    </message>
+    <message>
+        <source>Two UTF-8 files with one sentence per line, e.g. train.en and train.fr.</source>
+        <translation>两个 UTF-8 编码的文件，每行一个句子，例如 train.en 和 train.fr。</translation>
+    </message>
+    <message>
+        <source>Or drop a file on the window.</source>
+        <translation>也可以把文件拖放到窗口上。</translation>
+    </message>
+    <message>
+        <source>Current corpus</source>
+        <translation>当前语料</translation>
+    </message>
+    <message>
+        <source>None loaded</source>
+        <translation>尚未加载</translation>
+    </message>
+    <message>
+        <source>Lines that were not used, e.g. with an empty side.</source>
+        <translation>未被使用的行，例如某一侧为空的行。</translation>
+    </message>
+    <message>
+        <source>Distinct source tokens in the whole corpus.</source>
+        <translation>整个语料中不同源词元的数量。</translation>
+    </message>
+    <message>
+        <source>Distinct target tokens in the whole corpus.</source>
+        <translation>整个语料中不同目标词元的数量。</translation>
+    </message>
+    <message>
+        <source>Mean and longest sentence length in tokens, source / target.</source>
+        <translation>句子的平均长度和最大长度（以词元计），源 / 目标。</translation>
+    </message>
+    <message>
+        <source>Skipped lines:</source>
+        <translation>跳过的行：</translation>
+    </message>
+    <message>
+        <source>Source words:</source>
+        <translation>源端词表：</translation>
+    </message>
+    <message>
+        <source>Target words:</source>
+        <translation>目标端词表：</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>长度：</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>%1 (built-in, seed %2)</source>
+        <translation>%1（内置，种子 %2）</translation>
+    </message>
+    <message>
+        <source>%1 / %2 (longest %3 / %4)</source>
+        <translation>%1 / %2（最长 %3 / %4）</translation>
+    </message>
+    <message>
+        <source>First skipped line %1: %2</source>
+        <translation>第一个跳过的行 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadGridWidget</name>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>No attention to show yet</source>
+        <translation>暂无可显示的注意力</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>注意力头 %1</translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: a head grid is saved as .png, .svg or .pdf</source>
+        <translation>无法导出“%1”：注意力头网格只能保存为 .png、.svg 或 .pdf</translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: no attention to show yet</source>
+        <translation>无法导出“%1”：暂无可显示的注意力</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>第 %1 层，注意力头 %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadsView</name>
+    <message>
+        <source>encoder</source>
+        <comment>attention kind in a figure title</comment>
+        <translation>编码器自</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <comment>attention kind in a figure title</comment>
+        <translation>解码器自</translation>
+    </message>
+    <message>
+        <source>cross</source>
+        <comment>attention kind in a figure title</comment>
+        <translation>交叉</translation>
+    </message>
+    <message>
+        <source>Type a sentence and press Enter to see every head</source>
+        <translation>输入一个句子并按回车，查看每个注意力头</translation>
+    </message>
+    <message>
+        <source>The sentence whose attention the heads show (shared with the Translate view).</source>
+        <translation>注意力头所显示注意力对应的句子（与“翻译”视图共用）。</translation>
+    </message>
+    <message>
+        <source>Cross-attention (decoder → encoder)</source>
+        <translation>交叉注意力（解码器 → 编码器）</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Which attention of the Transformer to show.</source>
+        <translation>要显示 Transformer 的哪一种注意力。</translation>
+    </message>
+    <message>
+        <source>The layer whose heads are shown large; the overview below shows every layer.</source>
+        <translation>其注意力头以大图显示的层；下方的总览显示所有层。</translation>
+    </message>
+    <message>
+        <source>0 to 1 for all</source>
+        <translation>统一 0 到 1</translation>
+    </message>
+    <message>
+        <source>shared maximum</source>
+        <translation>共同最大值</translation>
+    </message>
+    <message>
+        <source>each its own</source>
+        <translation>各自缩放</translation>
+    </message>
+    <message>
+        <source>How colours map to weights: one absolute scale, one scale up to the largest weight, or every head stretched to its own maximum.</source>
+        <translation>颜色与权重的对应方式：统一的绝对刻度、以最大权重为上限的共同刻度，或每个注意力头按自身最大值拉伸。</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Colour scale:</source>
+        <translation>颜色刻度：</translation>
+    </message>
+    <message>
+        <source>Click a head to enlarge it; hover a cell to follow its tokens across heads.</source>
+        <translation>单击注意力头可放大；鼠标悬停在单元格上可在各注意力头之间追踪对应的词元。</translation>
+    </message>
+    <message>
+        <source>Every layer (rows) and head (columns) of the model; click one to enlarge it.</source>
+        <translation>模型的所有层（行）和注意力头（列）；单击其中一个可放大。</translation>
+    </message>
+    <message>
+        <source>Whole model: layers × heads</source>
+        <translation>整个模型：层 × 注意力头</translation>
+    </message>
+    <message>
+        <source>A GRU encoder–decoder has a single attention map: at every output step the decoder spreads one unit of attention over the source words. A Transformer has one map per layer and head; train one to compare its heads.</source>
+        <translation>GRU 编码器–解码器只有一张注意力图：在每个输出步，解码器把一个单位的注意力分配到各个源词上。Transformer 的每一层、每个注意力头各有一张图；训练一个 Transformer 即可比较它的注意力头。</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源</translation>
+    </message>
+    <message>
+        <source>Type a sentence above and press Enter to see the attention of every head.</source>
+        <translation>在上方输入一个句子并按回车，查看每个注意力头的注意力。</translation>
+    </message>
+    <message>
+        <source>Start training or open a model, then type a sentence: every attention head of the model is shown here.</source>
+        <translation>开始训练或打开一个模型，然后输入一个句子：模型的每个注意力头都会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>The model ended its output at once, so there is no attention to show for this sentence. Train it a little longer.</source>
+        <translation>模型一开始就结束了输出，因此这个句子没有可显示的注意力。请再多训练一会儿。</translation>
+    </message>
+    <message>
+        <source>This GRU has no attention: the decoder only sees one fixed vector that sums up the whole sentence. Choose an attention variant (e.g. additive) and train again to see an attention map.</source>
+        <translation>这个 GRU 没有注意力：解码器只能看到一个概括整句的固定向量。请选择一种注意力变体（例如 additive 加性注意力）并重新训练，才能看到注意力图。</translation>
+    </message>
+    <message>
+        <source>Cross-attention (the GRU&apos;s only attention map)</source>
+        <translation>交叉注意力（GRU 唯一的注意力图）</translation>
+    </message>
+    <message>
+        <source>This model reported no %1.</source>
+        <translation>这个模型没有提供%1。</translation>
+    </message>
+    <message>
+        <source>%1, layer %2: every head</source>
+        <translation>%1，第 %2 层：所有注意力头</translation>
+    </message>
+    <message>
+        <source>%1, layer %2, head %3</source>
+        <translation>%1，第 %2 层，注意力头 %3</translation>
+    </message>
+    <message>
+        <source>Enlarged: layer %1, head %2 (click a thumbnail to choose)</source>
+        <translation>放大显示：第 %1 层，注意力头 %2（单击缩略图进行选择）</translation>
+    </message>
+    <message>
+        <source>decoder input</source>
+        <translation>解码器输入</translation>
+    </message>
+    <message>
+        <source>there is no attention to export yet</source>
+        <translation>暂无可导出的注意力</translation>
+    </message>
+    <message>
+        <source>%1 attention, layer %2, head %3</source>
+        <translation>%1注意力，第 %2 层，注意力头 %3</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeatmapRenderer</name>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Invalid attention map: %1 × %2 with %3 weights</source>
+        <translation>无效的注意力图：%1 × %2，却有 %3 个权重</translation>
+    </message>
+    <message>
+        <source>No attention to show yet</source>
+        <translation>暂无可显示的注意力</translation>
+    </message>
+    <message>
+        <source>Attention map too large to draw (%1 × %2)</source>
+        <translation>注意力图太大，无法绘制（%1 × %2）</translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: unknown file type (use .png, .svg, .pdf, .csv or .npy)</source>
+        <translation>无法导出“%1”：未知的文件类型（请使用 .png、.svg、.pdf、.csv 或 .npy）</translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: %2</source>
+        <translation>无法导出“%1”：%2</translation>
+    </message>
+    <message>
+        <source>scale %1 is outside (0, 16]</source>
+        <translation>缩放比例 %1 不在 (0, 16] 范围内</translation>
+    </message>
+    <message>
+        <source>an image of %1 x %2 pixels is too large</source>
+        <translation>%1 x %2 像素的图像太大</translation>
+    </message>
+    <message>
+        <source>out of memory for the image</source>
+        <translation>内存不足，无法创建图像</translation>
+    </message>
+    <message>
+        <source>PNG encoding failed</source>
+        <translation>PNG 编码失败</translation>
+    </message>
+    <message>
+        <source>empty image size</source>
+        <translation>图像尺寸为空</translation>
+    </message>
+    <message>
+        <source>cannot start the SVG painter</source>
+        <translation>无法启动 SVG 绘制器</translation>
+    </message>
+    <message>
+        <source>cannot start the PDF painter</source>
+        <translation>无法启动 PDF 绘制器</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::MainWindow</name>
+    <message>
+        <source>Transformer (%1 layers, %2 heads)</source>
+        <translation>Transformer（%1 层，%2 个注意力头）</translation>
+    </message>
+    <message>
+        <source>GRU with %1 attention</source>
+        <translation>GRU（%1 注意力）</translation>
+    </message>
+    <message>
+        <source>viridis</source>
+        <comment>colour map</comment>
+        <translation>viridis</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <comment>colour map</comment>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>cividis</source>
+        <comment>colour map</comment>
+        <translation>cividis</translation>
+    </message>
+    <message>
+        <source>bone</source>
+        <comment>colour map</comment>
+        <translation>bone（骨白）</translation>
+    </message>
+    <message>
+        <source>grey</source>
+        <comment>colour map</comment>
+        <translation>grey（灰度）</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Live Probe</source>
+        <translation>实时探针</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Training Curves</source>
+        <translation>训练曲线</translation>
+    </message>
+    <message>
+        <source>The sentence pairs of the corpus.</source>
+        <translation>语料中的句对。</translation>
+    </message>
+    <message>
+        <source>Translate a sentence and see the attention behind it.</source>
+        <translation>翻译一个句子，并查看其背后的注意力。</translation>
+    </message>
+    <message>
+        <source>Watch one sentence&apos;s attention form while the model trains.</source>
+        <translation>在模型训练过程中观察一个句子的注意力逐渐形成。</translation>
+    </message>
+    <message>
+        <source>Every attention head of every layer.</source>
+        <translation>每一层的每个注意力头。</translation>
+    </message>
+    <message>
+        <source>Loss, accuracy and BLEU as training goes on.</source>
+        <translation>训练过程中的损失、准确率和 BLEU。</translation>
+    </message>
+    <message>
+        <source>Filter pairs, e.g. a word</source>
+        <translation>筛选句对，例如输入一个词</translation>
+    </message>
+    <message>
+        <source>Show only the pairs that contain this text on either side.</source>
+        <translation>只显示任一侧包含此文本的句对。</translation>
+    </message>
+    <message>
+        <source>Double-click a pair to translate its source sentence.</source>
+        <translation>双击一个句对即可翻译其源句。</translation>
+    </message>
+    <message>
+        <source>&amp;Open Corpus…</source>
+        <translation>打开语料(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a TSV corpus: one source&lt;TAB&gt;target pair per line</source>
+        <translation>打开 TSV 语料：每行一个“源句&lt;TAB&gt;目标句”句对</translation>
+    </message>
+    <message>
+        <source>Open &amp;Aligned Files…</source>
+        <translation>打开对齐文件(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open two line-aligned files, e.g. train.en and train.fr</source>
+        <translation>打开两个逐行对齐的文件，例如 train.en 和 train.fr</translation>
+    </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a trained model (.safetensors) to translate and inspect its heads</source>
+        <translation>打开已训练的模型（.safetensors），用它翻译并查看其注意力头</translation>
+    </message>
+    <message>
+        <source>&amp;Save Model</source>
+        <translation>保存模型(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the model as .safetensors (readable from Python too)</source>
+        <translation>将模型保存为 .safetensors（Python 也可读取）</translation>
+    </message>
+    <message>
+        <source>Save Model &amp;As…</source>
+        <translation>模型另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Image…</source>
+        <translation>导出图像(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the heatmap, head grid or chart shown as PNG, SVG or PDF</source>
+        <translation>将当前显示的热力图、注意力头网格或图表保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Export &amp;Matrix (CSV, NumPy)…</source>
+        <translation>导出矩阵（CSV、NumPy）(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Export All &amp;Heads…</source>
+        <translation>导出所有注意力头(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Write one file per attention head into a folder</source>
+        <translation>把每个注意力头分别写成一个文件，保存到一个文件夹中</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Build a new model from the settings and train it (F5)</source>
+        <translation>按当前设置构建一个新模型并训练它（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue training (F5)</source>
+        <translation>继续训练（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Pause after the current batch (F6)</source>
+        <translation>在当前批次结束后暂停（F6）</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>单步(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Train exactly one batch, then pause (F10)</source>
+        <translation>只训练一个批次，然后暂停（F10）</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>停止(&amp;O)</translation>
+    </message>
+    <message>
+        <source>End the run after the current batch; the model stays (Shift+F5)</source>
+        <translation>在当前批次结束后终止本次训练；模型会保留（Shift+F5）</translation>
+    </message>
+    <message>
+        <source>Rese&amp;t</source>
+        <translation>重置(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Discard the model and the curves</source>
+        <translation>丢弃模型和曲线</translation>
+    </message>
+    <message>
+        <source>Show &amp;Numbers in Cells</source>
+        <translation>在单元格中显示数值(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Write each weight into its cell when the cells are large enough</source>
+        <translation>当单元格足够大时，在每个单元格中写出其权重</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Heatmap</source>
+        <translation>热力图适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Logarithmic Loss Axis</source>
+        <translation>损失使用对数坐标轴(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Colour Map</source>
+        <translation>配色(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Setup Panel</source>
+        <translation>显示设置面板(&amp;S)</translation>
+    </message>
+    <message>
+        <source>System Default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About AttnLab</source>
+        <translation>关于 AttnLab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Colours </source>
+        <translation>配色 </translation>
+    </message>
+    <message>
+        <source>Colour map of every heatmap; viridis, magma and cividis are perceptually uniform and readable in grey.</source>
+        <translation>所有热力图使用的配色；viridis、magma 和 cividis 在感知上是均匀的，转为灰度后仍清晰可辨。</translation>
+    </message>
+    <message>
+        <source>Numbers</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Training stopped; the model is kept for translation and saving.</source>
+        <translation>训练已停止；模型已保留，可用于翻译和保存。</translation>
+    </message>
+    <message>
+        <source>Training finished.</source>
+        <translation>训练完成。</translation>
+    </message>
+    <message>
+        <source>Training Diverged</source>
+        <translation>训练发散</translation>
+    </message>
+    <message>
+        <source>Training diverged at epoch %1, batch %2: the loss or a gradient became infinite or NaN.
+
+The weights from before that batch are kept: you can still translate with them and save them. A lower learning rate or gradient clipping usually helps.
+
+%3</source>
+        <translation>训练在第 %1 轮、第 %2 个批次发散：损失或某个梯度变成了无穷大或 NaN。
+
+该批次之前的权重已保留：你仍然可以用它们翻译并保存。降低学习率或使用梯度裁剪通常会有帮助。
+
+%3</translation>
+    </message>
+    <message>
+        <source>Training Failed</source>
+        <translation>训练失败</translation>
+    </message>
+    <message>
+        <source>Training could not go on:
+
+%1</source>
+        <translation>训练无法继续：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Saved the model to %1</source>
+        <translation>模型已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot Save Model</source>
+        <translation>无法保存模型</translation>
+    </message>
+    <message>
+        <source>The model was not saved:
+
+%1</source>
+        <translation>模型未保存：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2, %3 parameters</source>
+        <translation>已打开 %1：%2，%3 个参数</translation>
+    </message>
+    <message>
+        <source>Cannot Open Model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>The model file could not be used:
+
+%1
+
+The current model stays loaded.</source>
+        <translation>无法使用该模型文件：
+
+%1
+
+当前模型仍保持加载。</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Loaded %1: %2 sentence pairs.</source>
+        <translation>已加载 %1：%2 个句对。</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>
+
+The current corpus (%1) stays loaded.</source>
+        <translation>
+
+当前语料（%1）仍保持加载。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Corpus</source>
+        <translation>无法打开语料</translation>
+    </message>
+    <message>
+        <source>The corpus could not be read:
+
+%1%2</source>
+        <translation>无法读取该语料：
+
+%1%2</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Menu</source>
+        <translation>清空菜单(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Open Corpus</source>
+        <translation>打开语料</translation>
+    </message>
+    <message>
+        <source>Tab-separated corpora (*.tsv *.txt *.tab);;All files (*)</source>
+        <translation>制表符分隔的语料 (*.tsv *.txt *.tab);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open the Source-Language File</source>
+        <translation>打开源语言文件</translation>
+    </message>
+    <message>
+        <source>Text files (*)</source>
+        <translation>文本文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open the Target-Language File (line by line aligned with %1)</source>
+        <translation>打开目标语言文件（与 %1 逐行对齐）</translation>
+    </message>
+    <message>
+        <source>Stop the training run before opening another model.</source>
+        <translation>请先停止训练，再打开另一个模型。</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>AttnLab models (*.safetensors);;All files (*)</source>
+        <translation>AttnLab 模型 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>There is no model yet: train one first.</source>
+        <translation>还没有模型：请先训练一个。</translation>
+    </message>
+    <message>
+        <source>Saving %1…</source>
+        <translation>正在保存 %1…</translation>
+    </message>
+    <message>
+        <source>Save Model</source>
+        <translation>保存模型</translation>
+    </message>
+    <message>
+        <source>AttnLab models (*.safetensors)</source>
+        <translation>AttnLab 模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Training starts when the corpus is loaded…</source>
+        <translation>语料加载完成后将开始训练…</translation>
+    </message>
+    <message>
+        <source>No Corpus</source>
+        <translation>没有语料</translation>
+    </message>
+    <message>
+        <source>Load a corpus or generate a built-in dataset first.</source>
+        <translation>请先加载语料，或生成一个内置数据集。</translation>
+    </message>
+    <message>
+        <source>Start a New Run?</source>
+        <translation>开始新的训练？</translation>
+    </message>
+    <message>
+        <source>Starting builds a new model from the settings. The current model has unsaved training. Discard it?</source>
+        <translation>开始训练会按当前设置构建一个新模型。当前模型有尚未保存的训练结果。要丢弃它吗？</translation>
+    </message>
+    <message>
+        <source>Preparing: tokenizing %1 and building the model…</source>
+        <translation>准备中：正在对 %1 进行分词并构建模型…</translation>
+    </message>
+    <message>
+        <source>Discard the Model?</source>
+        <translation>丢弃模型？</translation>
+    </message>
+    <message>
+        <source>Reset discards the model and its unsaved training.</source>
+        <translation>重置会丢弃模型及其尚未保存的训练结果。</translation>
+    </message>
+    <message>
+        <source>Reset: no model.</source>
+        <translation>已重置：当前没有模型。</translation>
+    </message>
+    <message>
+        <source>Type a sentence to translate.</source>
+        <translation>请输入要翻译的句子。</translation>
+    </message>
+    <message>
+        <source>There is no model yet: start training or open a model.</source>
+        <translation>还没有模型：请开始训练或打开一个模型。</translation>
+    </message>
+    <message>
+        <source>Training %1, %2 parameters, on %3 pairs (validating on %4)</source>
+        <translation>正在训练 %1，%2 个参数，使用 %3 个句对（验证集 %4 个）</translation>
+    </message>
+    <message>
+        <source>; skipped %1 pairs longer than the maximum length</source>
+        <translation>；跳过了 %1 个超过最大长度的句对</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 · batch %3/%4</source>
+        <translation>第 %1/%2 轮 · 批次 %3/%4</translation>
+    </message>
+    <message>
+        <source>Epoch %1: validation loss %2, token accuracy %3%, BLEU %4</source>
+        <translation>第 %1 轮：验证损失 %2，词元准确率 %3%，BLEU %4</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>预计剩余 %1</translation>
+    </message>
+    <message>
+        <source>Model ready</source>
+        <translation>模型就绪</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>● Training</source>
+        <translation>● 训练中</translation>
+    </message>
+    <message>
+        <source>❚❚ Paused</source>
+        <translation>❚❚ 已暂停</translation>
+    </message>
+    <message>
+        <source>✓ Finished</source>
+        <translation>✓ 已完成</translation>
+    </message>
+    <message>
+        <source>no corpus</source>
+        <translation>无语料</translation>
+    </message>
+    <message>
+        <source>%1[*] — AttnLab</source>
+        <translation>%1[*] — AttnLab</translation>
+    </message>
+    <message>
+        <source>charts are exported as PNG, SVG or PDF</source>
+        <translation>图表只能导出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>there is no heatmap to export in this view yet</source>
+        <translation>此视图中还没有可导出的热力图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>1× (screen)</source>
+        <translation>1×（屏幕）</translation>
+    </message>
+    <message>
+        <source>2× (slides, print)</source>
+        <translation>2×（幻灯片、打印）</translation>
+    </message>
+    <message>
+        <source>4× (poster)</source>
+        <translation>4×（海报）</translation>
+    </message>
+    <message>
+        <source>PNG Resolution</source>
+        <translation>PNG 分辨率</translation>
+    </message>
+    <message>
+        <source>Scale of the image:</source>
+        <translation>图像缩放比例：</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>NumPy array (*.npy)</source>
+        <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <source>Export Matrix</source>
+        <translation>导出矩阵</translation>
+    </message>
+    <message>
+        <source>Translate a sentence first (Heads view): there are no heads to export.</source>
+        <translation>请先（在“注意力头”视图中）翻译一个句子：当前没有可导出的注意力头。</translation>
+    </message>
+    <message>
+        <source>Export All Heads Into</source>
+        <translation>将所有注意力头导出到</translation>
+    </message>
+    <message>
+        <source>Export All Heads</source>
+        <translation>导出所有注意力头</translation>
+    </message>
+    <message>
+        <source>File format:</source>
+        <translation>文件格式：</translation>
+    </message>
+    <message>
+        <source>Wrote %1 files to %2</source>
+        <translation>已将 %1 个文件写入 %2</translation>
+    </message>
+    <message>
+        <source>About AttnLab</source>
+        <translation>关于 AttnLab</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;AttnLab %1&lt;/h3&gt;&lt;p&gt;Train small sequence-to-sequence models on a small parallel corpus, type a sentence, and watch attention heatmaps, every head and the training curves update live.&lt;/p&gt;&lt;p&gt;Revision %2 · Qt %3&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;AttnLab %1&lt;/h3&gt;&lt;p&gt;在小型平行语料上训练小型序列到序列模型，输入一个句子，实时观看注意力热力图、每个注意力头和训练曲线的变化。&lt;/p&gt;&lt;p&gt;修订版本 %2 · Qt %3&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>AttnLab will use the new language the next time it starts.</source>
+        <translation>AttnLab 将在下次启动时使用新的语言。</translation>
+    </message>
+    <message>
+        <source>Save the Model?</source>
+        <translation>保存模型？</translation>
+    </message>
+    <message>
+        <source>The model has training that is not saved. Save it before closing?</source>
+        <translation>模型有尚未保存的训练结果。关闭前要保存吗？</translation>
+    </message>
+    <message>
+        <source>Stopping training…</source>
+        <translation>正在停止训练…</translation>
+    </message>
+    <message>
+        <source>Lan&amp;guage</source>
+        <translation>语言(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Open Corpus…</source>
+        <translation>打开语料…</translation>
+    </message>
+    <message>
+        <source>Open Model…</source>
+        <translation>打开模型…</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Export Image…</source>
+        <translation>导出图像…</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelSettingsWidget</name>
+    <message>
+        <source>GRU encoder–decoder</source>
+        <translation>GRU 编码器–解码器</translation>
+    </message>
+    <message>
+        <source>Transformer</source>
+        <translation>Transformer</translation>
+    </message>
+    <message>
+        <source>A recurrent model with one attention map, or a Transformer with many heads in every layer.</source>
+        <translation>只有一张注意力图的循环神经网络模型，或每层都有多个注意力头的 Transformer。</translation>
+    </message>
+    <message>
+        <source>none (fixed context vector)</source>
+        <translation>无（固定上下文向量）</translation>
+    </message>
+    <message>
+        <source>dot (Luong)</source>
+        <translation>点积（Luong）</translation>
+    </message>
+    <message>
+        <source>general (Luong)</source>
+        <translation>通用（Luong）</translation>
+    </message>
+    <message>
+        <source>scaled dot</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <source>additive (Bahdanau)</source>
+        <translation>加性（Bahdanau）</translation>
+    </message>
+    <message>
+        <source>local-m (Luong, monotonic)</source>
+        <translation>local-m（Luong，单调对齐）</translation>
+    </message>
+    <message>
+        <source>local-p (Luong, predictive)</source>
+        <translation>local-p（Luong，预测对齐）</translation>
+    </message>
+    <message>
+        <source>How the GRU decoder scores source positions; &apos;none&apos; squeezes the whole sentence into one vector.</source>
+        <translation>GRU 解码器为各个源位置打分的方式；“无”会把整个句子压缩成一个向量。</translation>
+    </message>
+    <message>
+        <source>Half-width D of the window that local attention looks at around its position.</source>
+        <translation>局部注意力在其位置周围所看窗口的半宽 D。</translation>
+    </message>
+    <message>
+        <source>Bidirectional encoder</source>
+        <translation>双向编码器</translation>
+    </message>
+    <message>
+        <source>The GRU encoder reads the sentence in both directions, so every position knows its right context too.</source>
+        <translation>GRU 编码器从两个方向读取句子，因此每个位置也能了解其右侧的上下文。</translation>
+    </message>
+    <message>
+        <source>Width of the hidden states (d_model of a Transformer); larger learns more but trains slower.</source>
+        <translation>隐藏状态的宽度（Transformer 的 d_model）；越大学得越多，但训练越慢。</translation>
+    </message>
+    <message>
+        <source>Stacked GRU layers, or Transformer layers in the encoder and in the decoder each.</source>
+        <translation>堆叠的 GRU 层数，或 Transformer 编码器和解码器各自的层数。</translation>
+    </message>
+    <message>
+        <source>Attention heads per Transformer layer; only divisors of the hidden size are offered.</source>
+        <translation>每个 Transformer 层的注意力头数；只提供能整除隐藏层大小的数值。</translation>
+    </message>
+    <message>
+        <source>Width of the feed-forward block inside every Transformer layer.</source>
+        <translation>每个 Transformer 层内前馈模块的宽度。</translation>
+    </message>
+    <message>
+        <source>Share of activations randomly zeroed while training, against overfitting.</source>
+        <translation>训练时随机置零的激活值比例，用于防止过拟合。</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>Pairs longer than this are skipped; it also sizes the Transformer&apos;s positional table.</source>
+        <translation>超过此长度的句对会被跳过；它同时决定 Transformer 位置编码表的大小。</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Window D:</source>
+        <translation>窗口 D：</translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation>隐藏层大小：</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>注意力头数：</translation>
+    </message>
+    <message>
+        <source>Feed-forward:</source>
+        <translation>前馈层宽度：</translation>
+    </message>
+    <message>
+        <source>Dropout:</source>
+        <translation>丢弃率 (Dropout)：</translation>
+    </message>
+    <message>
+        <source>Max length:</source>
+        <translation>最大长度：</translation>
+    </message>
+    <message>
+        <source>Load a corpus to see the model&apos;s size.</source>
+        <translation>加载语料后即可看到模型的大小。</translation>
+    </message>
+    <message>
+        <source>About %1 parameters with this corpus.</source>
+        <translation>使用此语料时约有 %1 个参数。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ProbeView</name>
+    <message>
+        <source>A sentence to watch while the model trains</source>
+        <translation>在模型训练时要观察的句子</translation>
+    </message>
+    <message>
+        <source>The probe sentence; press Enter to watch this one instead.</source>
+        <translation>探针句子；按回车改为观察这个句子。</translation>
+    </message>
+    <message>
+        <source>every batch</source>
+        <translation>每个批次</translation>
+    </message>
+    <message>
+        <source>every 5 batches</source>
+        <translation>每 5 个批次</translation>
+    </message>
+    <message>
+        <source>every 20 batches</source>
+        <translation>每 20 个批次</translation>
+    </message>
+    <message>
+        <source>every 100 batches</source>
+        <translation>每 100 个批次</translation>
+    </message>
+    <message>
+        <source>every epoch</source>
+        <translation>每轮</translation>
+    </message>
+    <message>
+        <source>How often the probe is translated again while training runs.</source>
+        <translation>训练期间重新翻译探针句子的频率。</translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>探针句子：</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>Start training to watch the probe&apos;s attention form.</source>
+        <translation>开始训练，观察探针句子的注意力逐渐形成。</translation>
+    </message>
+    <message>
+        <source>Start training: the probe sentence is translated as the model learns, and its attention map is redrawn each time.</source>
+        <translation>开始训练吧：模型学习的同时会翻译探针句子，并且每次都重新绘制它的注意力图。</translation>
+    </message>
+    <message>
+        <source>(empty output)</source>
+        <translation>（输出为空）</translation>
+    </message>
+    <message>
+        <source>model opened from a file</source>
+        <translation>从文件打开的模型</translation>
+    </message>
+    <message>
+        <source>untrained model: random attention</source>
+        <translation>未训练的模型：注意力是随机的</translation>
+    </message>
+    <message>
+        <source>batches trained: %1 · epochs done: %2</source>
+        <translation>已训练批次：%1 · 已完成轮次：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainingChartsView</name>
+    <message>
+        <source>Logarithmic loss axis</source>
+        <translation>损失使用对数坐标轴</translation>
+    </message>
+    <message>
+        <source>A log scale shows the late, small improvements of the loss.</source>
+        <translation>对数刻度能显示损失在后期的细小改进。</translation>
+    </message>
+    <message>
+        <source>Loss of every batch</source>
+        <translation>每个批次的损失</translation>
+    </message>
+    <message>
+        <source>Show the noisy loss of each batch as a faint line behind the epoch averages.</source>
+        <translation>在每轮平均值后面用浅色线条显示每个批次带噪声的损失。</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Batch loss</source>
+        <translation>批次损失</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Validation quality</source>
+        <translation>验证质量</translation>
+    </message>
+    <message>
+        <source>Token accuracy (%)</source>
+        <translation>词元准确率 (%)</translation>
+    </message>
+    <message>
+        <source>Exact match (%)</source>
+        <translation>完全匹配 (%)</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>percent / BLEU</source>
+        <translation>百分比 / BLEU</translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Curves appear here as the model trains.</source>
+        <translation>模型训练时，曲线会显示在这里。</translation>
+    </message>
+    <message>
+        <source>cross-entropy per token</source>
+        <translation>每个词元的交叉熵</translation>
+    </message>
+    <message>
+        <source>Epoch %1:  validation loss %2 · token accuracy %3% · exact match %4% · BLEU %5 · %6 pairs/s</source>
+        <translation>第 %1 轮：验证损失 %2 · 词元准确率 %3% · 完全匹配 %4% · BLEU %5 · %6 句对/秒</translation>
+    </message>
+    <message>
+        <source>Training curves</source>
+        <translation>训练曲线</translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: charts are written as PNG, SVG or PDF</source>
+        <translation>无法导出“%1”：图表只能保存为 PNG、SVG 或 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainingSettingsWidget</name>
+    <message>
+        <source>Step size of the Adam optimiser: too high diverges, too low learns slowly.</source>
+        <translation>Adam 优化器的步长：过高会发散，过低则学得很慢。</translation>
+    </message>
+    <message>
+        <source>Sentence pairs per training step; one step is one batch.</source>
+        <translation>每个训练步使用的句对数；一步就是一个批次。</translation>
+    </message>
+    <message>
+        <source>Passes over the training pairs; validation metrics are computed after each.</source>
+        <translation>遍历训练句对的次数；每轮结束后计算验证指标。</translation>
+    </message>
+    <message>
+        <source>Seeds the weights, the shuffling and the validation split: same seed, same run.</source>
+        <translation>决定权重初始化、数据打乱和验证集划分：相同种子，相同的训练过程。</translation>
+    </message>
+    <message>
+        <source>CPU threads for the matrix maths; one thread makes runs exactly reproducible.</source>
+        <translation>矩阵运算使用的 CPU 线程数；单线程可以让训练结果完全可复现。</translation>
+    </message>
+    <message>
+        <source>Share of the pairs held out to measure loss, accuracy and BLEU on unseen data.</source>
+        <translation>留出的句对比例，用于在未见过的数据上衡量损失、准确率和 BLEU。</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Largest allowed gradient norm; clipping keeps one bad batch from wrecking the model.</source>
+        <translation>允许的最大梯度范数；裁剪可以防止一个糟糕的批次毁掉模型。</translation>
+    </message>
+    <message>
+        <source>GRU only: how often the decoder is fed the correct previous word instead of its own guess.</source>
+        <translation>仅用于 GRU：解码器以正确的前一个词（而非它自己的猜测）作为输入的频率。</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批次大小：</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Threads:</source>
+        <translation>线程数：</translation>
+    </message>
+    <message>
+        <source>Validation share:</source>
+        <translation>验证集比例：</translation>
+    </message>
+    <message>
+        <source>Gradient clip:</source>
+        <translation>梯度裁剪：</translation>
+    </message>
+    <message>
+        <source>Teacher forcing:</source>
+        <translation>教师强制：</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainingWorker</name>
+    <message>
+        <source>an unknown internal error occurred</source>
+        <translation>发生了未知的内部错误</translation>
+    </message>
+    <message>
+        <source>no corpus is loaded</source>
+        <translation>尚未加载语料</translation>
+    </message>
+    <message>
+        <source>there is no model yet: start training or open a model</source>
+        <translation>还没有模型：请开始训练或打开一个模型</translation>
+    </message>
+    <message>
+        <source>there is no model to save</source>
+        <translation>没有可保存的模型</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TranslateView</name>
+    <message>
+        <source>Type a sentence in the source language and press Enter</source>
+        <translation>输入一个源语言句子并按回车</translation>
+    </message>
+    <message>
+        <source>The sentence to translate; words the model never saw become &lt;unk&gt;.</source>
+        <translation>要翻译的句子；模型从未见过的词会变成 &lt;unk&gt;。</translation>
+    </message>
+    <message>
+        <source>beam </source>
+        <translation>束宽 </translation>
+    </message>
+    <message>
+        <source>Beam width: 1 picks the likeliest word at each step, more keeps several candidate outputs.</source>
+        <translation>束宽：为 1 时每一步都选择可能性最大的词，更大的值会同时保留多个候选输出。</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Translate the sentence (Enter).</source>
+        <translation>翻译该句子（回车）。</translation>
+    </message>
+    <message>
+        <source>Update after each epoch</source>
+        <translation>每轮结束后更新</translation>
+    </message>
+    <message>
+        <source>Translate the sentence again whenever training finishes an epoch.</source>
+        <translation>每当训练完成一轮时，重新翻译该句子。</translation>
+    </message>
+    <message>
+        <source>Start training or open a model, then type a sentence to see where the model looks while it translates.</source>
+        <translation>开始训练或打开一个模型，然后输入一个句子，看看模型在翻译时关注哪里。</translation>
+    </message>
+    <message>
+        <source>Type a sentence above and press Enter.</source>
+        <translation>在上方输入一个句子并按回车。</translation>
+    </message>
+    <message>
+        <source>Output appears here</source>
+        <translation>译文将显示在这里</translation>
+    </message>
+    <message>
+        <source>(empty output)</source>
+        <translation>（输出为空）</translation>
+    </message>
+    <message>
+        <source>output tokens: %1</source>
+        <translation>输出词元数：%1</translation>
+    </message>
+    <message>
+        <source> · log-probability %1</source>
+        <translation> · 对数概率 %1</translation>
+    </message>
+    <message>
+        <source> · the sentence was cut to the model&apos;s maximum length</source>
+        <translation> · 句子已被截断到模型的最大长度</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Train small attention models and watch their attention live.</source>
+        <translation>训练小型注意力模型，并实时观察它们的注意力。</translation>
+    </message>
+    <message>
+        <source>Start with a built-in dataset (toy-en-zh, or the one given) loaded and a Transformer training.</source>
+        <translation>启动时加载一个内置数据集（默认 toy-en-zh，或所指定的数据集）并开始训练一个 Transformer。</translation>
+    </message>
+    <message>
+        <source>Open on a tab: corpus, translate, probe, heads, curves.</source>
+        <translation>启动时打开指定标签页：corpus、translate、probe、heads、curves。</translation>
+    </message>
+    <message>
+        <source>Open the setup panel on a page: data, model, training.</source>
+        <translation>启动时打开设置面板的指定页：data、model、training。</translation>
+    </message>
+    <message>
+        <source>A corpus (.tsv) or a model (.safetensors) to open.</source>
+        <translation>要打开的语料（.tsv）或模型（.safetensors）。</translation>
+    </message>
+</context>
+</TS>
