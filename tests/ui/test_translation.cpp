@@ -25,7 +25,7 @@ namespace {
 
 // tests/data -> tests -> the source tree.
 const QString kCatalogue =
-    QStringLiteral(ATTNLAB_TEST_DATA_DIR "/../../resources/translations/attnlab_zh_CN.ts");
+    QStringLiteral(ATTNLAB_SOURCE_DIR "/resources/translations/attnlab_zh_CN.ts");
 
 struct Message {
     QString context;
