@@ -81,4 +81,4 @@ echo "| cold start to first painted window | $cold s | <= 2 s |"
 echo
 "$ATTNLAB_BUILD/bench/attnlab-bench"
 echo
-echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-auto}; rounds: $ROUNDS; $(nproc) cores; $(date -u +%F)"
+echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-auto}; rounds: $ROUNDS; $(nproc --all) cores; $(date -u +%F)"

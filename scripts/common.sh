@@ -10,7 +10,7 @@ ATTNLAB_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libtorch-dev libopenblas0-pthread            # LibTorch; OpenBLAS instead of the 16x slower reference BLAS
   nlohmann-json3-dev catch2
-  qt6-base-dev qt6-charts-dev libqt6svg6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-translations-l10n
   libqt6opengl6-dev libxkbcommon-dev libgl-dev # needed by QtCharts' CMake package
   fonts-noto-cjk                               # Chinese tokens in heatmaps
