@@ -1,18 +1,10 @@
 #include "ArgParser.h"
-#include "Commands.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
 namespace attnlab::cli {
-
-namespace {
-char** gProgramArguments = nullptr;
-}
-
-void setProgramArguments(char** argv) { gProgramArguments = argv; }
-char** programArguments() { return gProgramArguments; }
 
 ArgParser::ArgParser(std::vector<std::string> args, std::set<std::string> valueFlags,
                      std::set<std::string> switches) {

@@ -17,6 +17,14 @@
 using namespace attnlab;
 using namespace attnlab::cli;
 
+namespace attnlab::cli {
+namespace {
+char** gProgramArguments = nullptr;
+}
+void setProgramArguments(char** argv) { gProgramArguments = argv; }
+char** programArguments() { return gProgramArguments; }
+}  // namespace attnlab::cli
+
 int main(int argc, char** argv) {
     setProgramArguments(argv);
     std::ios::sync_with_stdio(true);

@@ -25,20 +25,14 @@
 #include <functional>
 #include <memory>
 
+#include "ui/UiTestSupport.h"
+
 using namespace attnlab;
 using State = TrainingController::State;
 
 namespace {
 
-bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > timeoutMs) return false;
-        QTest::qWait(5);
-    }
-    return true;
-}
+using test::waitUntil;
 
 struct Reported {
     QString title;

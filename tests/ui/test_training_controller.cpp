@@ -13,6 +13,8 @@
 #include <functional>
 #include <memory>
 
+#include "ui/UiTestSupport.h"
+
 using namespace attnlab;
 using State = TrainingController::State;
 
@@ -36,15 +38,7 @@ TrainingRequest tinyRequest(int epochs, int batch = 16) {
     return request;
 }
 
-bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition()) {
-        if (timer.elapsed() > timeoutMs) return false;
-        QTest::qWait(5);
-    }
-    return true;
-}
+using test::waitUntil;
 
 TEST_CASE("a run trains every batch of every epoch and finishes with a model", "[ui][controller]") {
     TrainingController controller;
