@@ -110,6 +110,7 @@ void AttentionPanel::setSelection(int layer, int head) {
 void AttentionPanel::showMessage(const QString& message) {
     message_->setText(message);
     stack_->setCurrentWidget(message_);
+    Q_EMIT mapChanged();
 }
 
 void AttentionPanel::updateSelectors(int layers, int heads) {
@@ -172,6 +173,7 @@ void AttentionPanel::refresh() {
     heatmap_->setTitle(title);
     heatmap_->setAttention(map, t.outputTokens, t.sourceTokens);
     stack_->setCurrentWidget(heatmap_);
+    Q_EMIT mapChanged();
 }
 
 }  // namespace attnlab

@@ -33,6 +33,10 @@ public:
 
     static AttentionMap meanOfHeads(const std::vector<AttentionMap>& heads);
 
+Q_SIGNALS:
+    // The map on screen changed (new translation, layer or head), or a message replaced it.
+    void mapChanged();
+
 private:
     void refresh();
     void updateSelectors(int layers, int heads);

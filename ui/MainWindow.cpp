@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "CompareView.h"
+#include "Lessons.h"
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
 #include "HeadsView.h"
@@ -23,6 +25,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -44,6 +47,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QToolBox>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -59,7 +63,7 @@ constexpr int kMaxRecent = 8;
 constexpr int kShutdownTimeoutMs = 5000;
 
 // Tab order and the names --tab and showTab() accept.
-const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves"};
+const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves", "compare"};
 
 QString recentKey(const CorpusSource& source) {
     return source.kind == CorpusSource::Kind::Parallel ? source.path + QLatin1Char('\n') + source.targetPath
@@ -146,7 +150,37 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->setTabToolTip(2, tr("Watch one sentence's attention form while the model trains."));
     tabs_->setTabToolTip(3, tr("Every attention head of every layer."));
     tabs_->setTabToolTip(4, tr("Loss, accuracy and BLEU as training goes on."));
-    setCentralWidget(tabs_);
+    compareView_ = new CompareView(controller_);
+    tabs_->addTab(compareView_, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("Compare"));
+    tabs_->setTabToolTip(5, tr("Two models on the same sentence, side by side, on one colour scale."));
+    connect(compareView_, &CompareView::loadFailed, this,
+            [this](int, const QString& message) { reportError(tr("Cannot Open Model"), message); });
+    // The lesson card: what the current lesson shows, above the views; closable.
+    lessonBar_ = new QFrame;
+    lessonBar_->setObjectName(QStringLiteral("lessonBar"));
+    lessonBar_->setFrameShape(QFrame::StyledPanel);
+    lessonBar_->setAutoFillBackground(true);
+    lessonBar_->setBackgroundRole(QPalette::AlternateBase);
+    auto* lessonLayout = new QHBoxLayout(lessonBar_);
+    lessonLayout->setContentsMargins(10, 6, 6, 6);
+    lessonText_ = new QLabel;
+    lessonText_->setWordWrap(true);
+    lessonText_->setTextFormat(Qt::RichText);
+    auto* closeLesson = new QToolButton;
+    closeLesson->setAutoRaise(true);
+    closeLesson->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    closeLesson->setToolTip(tr("Hide the lesson card"));
+    connect(closeLesson, &QToolButton::clicked, lessonBar_, &QWidget::hide);
+    lessonLayout->addWidget(lessonText_, 1);
+    lessonLayout->addWidget(closeLesson, 0, Qt::AlignTop);
+    lessonBar_->hide();
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(lessonBar_);
+    centralLayout->addWidget(tabs_, 1);
+    setCentralWidget(central);
 
     createActions();
     createMenus();
@@ -422,6 +456,14 @@ void MainWindow::createMenus() {
         action->setChecked(code == stored);
         languageGroup_->addAction(action);
         connect(action, &QAction::triggered, this, [this, code = code] { setLanguage(code); });
+    }
+
+    QMenu* lessonsMenu = menuBar()->addMenu(tr("&Lessons"));
+    for (const Lesson& lesson : lessons()) {
+        QAction* action = lessonsMenu->addAction(lesson.title);
+        action->setToolTip(lesson.summary);
+        action->setStatusTip(lesson.summary);
+        connect(action, &QAction::triggered, this, [this, id = lesson.id] { startLesson(id); });
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -876,6 +918,41 @@ void MainWindow::startDemo(const QString& dataset) {
     loadCorpus(dataPanel_->datasetSource());
 }
 
+bool MainWindow::startLesson(const QString& id) {
+    const Lesson lesson = findLesson(id);
+    if (lesson.id.isEmpty()) return false;
+    if (controller_->isActive() || (controller_->hasModel() && controller_->isModified())) {
+        const auto answer = ask(tr("Start the Lesson?"),
+                                tr("The lesson trains a new model. The current model and its unsaved training "
+                                   "will be discarded."),
+                                QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Discard) return true;
+    }
+    controller_->reset();
+    chartsView_->clear();
+    probeView_->clear();
+    translateView_->clear();
+    headsView_->clear();
+    modelPath_.clear();
+    onModelAvailable();
+
+    dataPanel_->setDatasetSource(CorpusSource::builtin(lesson.dataset, lesson.data));
+    modelSettings_->setConfig(lesson.config);
+    trainingSettings_->setOptions(lesson.options);
+    probeView_->setEveryBatches(lesson.probeEveryBatches);
+    probeView_->setSentence(lesson.probeSentence);
+    translateView_->setSentence(lesson.translateSentence);
+    headsView_->setSentence(lesson.translateSentence);
+    compareView_->setSentence(lesson.translateSentence);
+    lessonText_->setText(QStringLiteral("<b>%1</b><br>%2").arg(lesson.title.toHtmlEscaped(), lesson.summary.toHtmlEscaped()));
+    lessonBar_->show();
+    lesson_ = lesson.id;
+    showTab(lesson.tab);
+    startWhenLoaded_ = true;
+    loadCorpus(dataPanel_->datasetSource());
+    return true;
+}
+
 void MainWindow::stepTraining() {
     if (controller_->isActive()) {
         controller_->step();
@@ -938,6 +1015,7 @@ void MainWindow::onModelAvailable() {
     const bool available = controller_->hasModel() || controller_->isPreparing();
     translateView_->setModelAvailable(available);
     headsView_->setModelAvailable(available);
+    compareView_->currentModelChanged();
     if (controller_->hasModel() && !translateView_->sentence().trimmed().isEmpty() &&
         !controller_->isPreparing())
         requestTranslation(translateView_->sentence(), translateView_->beam());
@@ -1011,7 +1089,8 @@ void MainWindow::updateTitle() {
 
 void MainWindow::updateExportActions() {
     QWidget* tab = tabs_->currentWidget();
-    const bool figure = tab == translateView_ || tab == probeView_ || tab == headsView_ || tab == chartsView_;
+    const bool figure = tab == translateView_ || tab == probeView_ || tab == headsView_ || tab == chartsView_ ||
+                        tab == compareView_;
     exportImageAction_->setEnabled(figure);
     exportMatrixAction_->setEnabled(tab == translateView_ || tab == probeView_ || tab == headsView_);
     exportHeadsAction_->setEnabled(controller_->hasModel());
@@ -1027,6 +1106,7 @@ void MainWindow::setColormap(ColormapId id) {
     translateView_->attention()->heatmap()->setColormap(id);
     probeView_->attention()->heatmap()->setColormap(id);
     headsView_->setColormap(id);
+    compareView_->setColormap(id);
     const int index = colormapBox_->findData(static_cast<int>(id));
     if (index >= 0) colormapBox_->setCurrentIndex(index);
     for (QAction* action : colormapGroup_->actions()) action->setChecked(action->data().toInt() == static_cast<int>(id));
@@ -1037,6 +1117,7 @@ void MainWindow::setShowNumbers(bool on) {
     translateView_->attention()->heatmap()->setShowNumbers(on);
     probeView_->attention()->heatmap()->setShowNumbers(on);
     headsView_->setShowNumbers(on);
+    compareView_->setShowNumbers(on);
     if (numbersAction_->isChecked() != on) numbersAction_->setChecked(on);
 }
 
@@ -1077,6 +1158,10 @@ bool MainWindow::exportCurrentView(const QString& path, double scale, QString* e
     if (tab == chartsView_) {
         if (matrix) return fail(tr("charts are exported as PNG, SVG or PDF"));
         return chartsView_->exportImage(path, error, scale);
+    }
+    if (tab == compareView_) {
+        if (matrix) return fail(tr("a comparison is exported as PNG, SVG or PDF"));
+        return compareView_->exportFigure(path, error, scale);
     }
     const HeatmapWidget* heatmap = nullptr;
     if (tab == translateView_) heatmap = translateView_->attention()->hasMap() ? translateView_->attention()->heatmap() : nullptr;

@@ -15,6 +15,7 @@
 
 class QAction;
 class QActionGroup;
+class QFrame;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -27,6 +28,7 @@ class QToolBox;
 
 namespace attnlab {
 
+class CompareView;
 class CorpusTableModel;
 class DataPanel;
 class HeadsView;
@@ -53,7 +55,11 @@ public:
     void startTraining(bool paused = false);
     // Loads a built-in dataset with settings that train visibly within seconds and starts training.
     void startDemo(const QString& dataset = QStringLiteral("toy-en-zh"));
-    // "corpus", "translate", "probe", "heads" or "curves"; false for an unknown name.
+    // Sets up a lesson (Lessons.h: dataset, model, seed, sentences, view) and starts training it;
+    // false for an unknown id. Asks before discarding unsaved training.
+    bool startLesson(const QString& id);
+    QString currentLesson() const { return lesson_; }
+    // "corpus", "translate", "probe", "heads", "curves", "compare", ...; false for an unknown name.
     bool showTab(const QString& name);
     QString currentTabName() const;
     // "data", "model" or "training": the page of the setup panel to show.
@@ -81,6 +87,7 @@ public:
     ProbeView* probeView() const { return probeView_; }
     HeadsView* headsView() const { return headsView_; }
     TrainingChartsView* chartsView() const { return chartsView_; }
+    CompareView* compareView() const { return compareView_; }
     CorpusTableModel* corpusTable() const { return tableModel_; }
     QTabWidget* tabs() const { return tabs_; }
     ColormapId colormap() const { return colormap_; }
@@ -155,6 +162,9 @@ private:
     ErrorReporter errorReporter_;
     Prompt prompt_;
 
+    QString lesson_;
+    QFrame* lessonBar_;
+    QLabel* lessonText_;
     QToolBox* setup_;
     DataPanel* dataPanel_;
     ModelSettingsWidget* modelSettings_;
@@ -168,6 +178,7 @@ private:
     ProbeView* probeView_;
     HeadsView* headsView_;
     TrainingChartsView* chartsView_;
+    CompareView* compareView_;
 
     QLabel* stateLabel_;
     QLabel* epochLabel_;

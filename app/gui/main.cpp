@@ -53,6 +53,11 @@ int main(int argc, char* argv[]) {
                              QStringLiteral("page"));
     setup.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(setup);
+    const QCommandLineOption lesson(
+        QStringLiteral("lesson"),
+        QApplication::translate("main", "Start a lesson: alignment, bottleneck or heads (also in the Lessons menu)."),
+        QStringLiteral("name"));
+    parser.addOption(lesson);
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QApplication::translate("main", "A corpus (.tsv) or a model (.safetensors) to open."),
                                  QStringLiteral("[file]"));
@@ -76,7 +81,13 @@ int main(int argc, char* argv[]) {
         if (parser.isSet(setup) && !window.showSetupPage(parser.value(setup))) {
             std::fprintf(stderr, "warning: unknown setup page '%s'\n", qPrintable(parser.value(setup)));
         }
-        if (parser.isSet(demo)) {
+        if (parser.isSet(lesson)) {
+            if (!window.startLesson(parser.value(lesson))) {
+                std::fprintf(stderr, "error: --lesson: unknown lesson '%s' (alignment, bottleneck, heads)\n",
+                             qPrintable(parser.value(lesson)));
+                return 2;
+            }
+        } else if (parser.isSet(demo)) {
             window.startDemo(parser.value(demo));
         } else if (!parser.positionalArguments().isEmpty()) {
             const QString file = parser.positionalArguments().constFirst();

@@ -1,0 +1,256 @@
+// The soak test: the real main window trains for a long time while a script types a
+// translation every second and exports a figure every minute. It reports the resident memory
+// over time (and its slope), the event-loop gaps, and whether every request was answered.
+// Scripted, not part of the test suite: see bench/run-soak.sh.
+#include "engine/Trainer.h"
+#include "DataPanel.h"
+#include "MainWindow.h"
+#include "ModelSettingsWidget.h"
+#include "ProbeView.h"
+#include "TrainingSettingsWidget.h"
+#include "TranslateView.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace attnlab;
+
+namespace {
+
+double residentMegabytes() {
+    std::ifstream statm("/proc/self/statm");
+    long pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+// Least-squares slope of y against x.
+double slope(const std::vector<double>& x, const std::vector<double>& y) {
+    const double n = static_cast<double>(x.size());
+    if (x.size() < 2) return 0.0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    const double d = n * sxx - sx * sx;
+    return d == 0 ? 0.0 : (n * sxy - sx * sy) / d;
+}
+
+// Key presses as a user's typing produces them, through the normal event path.
+void typeInto(QWidget* widget, const QString& text) {
+    for (const QChar c : text) {
+        QKeyEvent press(QEvent::KeyPress, 0, Qt::NoModifier, QString(c));
+        QCoreApplication::sendEvent(widget, &press);
+        QKeyEvent release(QEvent::KeyRelease, 0, Qt::NoModifier, QString(c));
+        QCoreApplication::sendEvent(widget, &release);
+    }
+    QKeyEvent enter(QEvent::KeyPress, Qt::Key_Return, Qt::NoModifier);
+    QCoreApplication::sendEvent(widget, &enter);
+}
+
+void usage() {
+    std::fprintf(stderr,
+                 "Usage: attnlab-soak [--minutes M] [--out DIR]\n"
+                 "Trains toy-en-fr in the main window for M minutes (default 30), typing a translation\n"
+                 "every second and exporting a figure every minute into DIR (default: a temporary folder).\n"
+                 "Writes DIR/soak-memory.csv and prints a summary.\n");
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    double minutes = 30.0;
+    QString outDir;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--minutes" && i + 1 < argc) {
+            minutes = std::atof(argv[++i]);
+        } else if (arg == "--out" && i + 1 < argc) {
+            outDir = QString::fromLocal8Bit(argv[++i]);
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (!(minutes > 0)) {
+        std::fprintf(stderr, "error: --minutes must be positive\n");
+        return 2;
+    }
+    preferFastBlasKernels(argv);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("AttnLab-soak"));  // leave the user's settings alone
+    if (outDir.isEmpty()) outDir = QDir::temp().filePath(QStringLiteral("attnlab-soak-%1").arg(getpid()));
+    if (!QDir().mkpath(outDir)) {
+        std::fprintf(stderr, "error: %s: cannot create the folder\n", qPrintable(outDir));
+        return 1;
+    }
+
+    MainWindow window;
+    int errors = 0;
+    window.setErrorReporter([&](const QString& title, const QString& message) {
+        ++errors;
+        std::fprintf(stderr, "error dialog: %s: %s\n", qPrintable(title), qPrintable(message));
+    });
+    window.setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
+    window.resize(1400, 900);
+    window.show();
+
+    // GRU + additive on toy-en-fr, with enough epochs to outlast the soak; the probe follows every
+    // 5 batches as in the demo. Set up through the panels, as a user would.
+    DatasetOptions data;
+    data.size = 2000;
+    data.seed = 1;
+    window.dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
+    ModelConfig config;
+    config.architecture = Architecture::Gru;
+    config.attention = AttentionKind::Additive;
+    config.hidden = 128;
+    window.modelSettings()->setConfig(config);
+    TrainingOptions options = window.trainingSettings()->options();
+    options.epochs = 10000;
+    options.seed = 1;
+    window.trainingSettings()->setOptions(options);
+    window.probeView()->setEveryBatches(5);
+    window.probeView()->setSentence(QStringLiteral("the small cat sees the red car"));
+    bool started = false;
+    QObject::connect(&window, &MainWindow::corpusLoaded, [&] {
+        if (!started) window.startTraining();
+        started = true;
+    });
+    window.loadCorpus(window.dataPanel()->datasetSource());
+    const double totalMs = minutes * 60000.0;
+
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<double> gaps;
+    gaps.reserve(static_cast<std::size_t>(totalMs / 5) + 1000);
+    qint64 last = clock.nsecsElapsed();
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        gaps.push_back(static_cast<double>(now - last) / 1e6);
+        last = now;
+    });
+    probe.start(5);
+
+    int requested = 0, answered = 0, failedTranslations = 0, exports = 0, failedExports = 0;
+    QObject::connect(window.controller(), &TrainingController::translated, [&](quint64, const Translation&) { ++answered; });
+    QObject::connect(window.controller(), &TrainingController::translationFailed, [&](quint64, const QString& m) {
+        ++failedTranslations;
+        std::fprintf(stderr, "translation failed: %s\n", qPrintable(m));
+    });
+
+    const QStringList sentences{QStringLiteral("the cat sees the red car"), QStringLiteral("my mother likes the big dog"),
+                                QStringLiteral("the small girl reads a book"), QStringLiteral("the boy eats the green apple")};
+    QTimer typist;
+    QObject::connect(&typist, &QTimer::timeout, [&] {
+        if (window.tabs()->currentWidget() != window.translateView()) window.showTab(QStringLiteral("translate"));
+        QLineEdit* input = window.translateView()->input();
+        input->selectAll();
+        QKeyEvent del(QEvent::KeyPress, Qt::Key_Backspace, Qt::NoModifier);
+        QCoreApplication::sendEvent(input, &del);
+        typeInto(input, sentences[requested % sentences.size()]);
+        ++requested;
+    });
+    typist.start(1000);
+
+    const QStringList exportTabs{QStringLiteral("translate"), QStringLiteral("heads"), QStringLiteral("curves"),
+                                 QStringLiteral("probe")};
+    const QStringList exportSuffixes{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("png"),
+                                     QStringLiteral("pdf")};
+    QTimer exporter;
+    QObject::connect(&exporter, &QTimer::timeout, [&] {
+        const int k = exports + failedExports;
+        const QString tab = exportTabs[k % exportTabs.size()];
+        window.showTab(tab);
+        QApplication::processEvents();
+        const QString path = QDir(outDir).filePath(
+            QStringLiteral("export-%1-%2.%3").arg(k, 3, 10, QLatin1Char('0')).arg(tab, exportSuffixes[k % exportSuffixes.size()]));
+        QString error;
+        if (window.exportCurrentView(path, 1.0, &error)) {
+            ++exports;
+        } else {
+            ++failedExports;
+            std::fprintf(stderr, "export %s failed: %s\n", qPrintable(path), qPrintable(error));
+        }
+    });
+    exporter.start(60000);
+
+    std::vector<double> sampleMinutes, sampleMb;
+    std::ofstream csv(QDir(outDir).filePath(QStringLiteral("soak-memory.csv")).toStdString());
+    csv << "minutes,rss_mb,epochs,batches\n";
+    auto sample = [&] {
+        const double t = static_cast<double>(clock.elapsed()) / 60000.0;
+        const double mb = residentMegabytes();
+        sampleMinutes.push_back(t);
+        sampleMb.push_back(mb);
+        csv << t << ',' << mb << ',' << window.controller()->completedEpochs() << ','
+            << window.controller()->batchesTrained() << '\n';
+        csv.flush();
+    };
+    sample();
+    QTimer sampler;
+    QObject::connect(&sampler, &QTimer::timeout, sample);
+    sampler.start(10000);
+
+    QTimer::singleShot(static_cast<int>(totalMs), &app, [&] { app.quit(); });
+    app.exec();
+    sample();
+    probe.stop();
+    typist.stop();
+    exporter.stop();
+    sampler.stop();
+    const int epochs = window.controller()->completedEpochs();
+    const long long batches = static_cast<long long>(window.controller()->batchesTrained());
+    const bool stillTraining = window.controller()->state() == TrainingController::State::Running;
+    window.controller()->shutdown();
+
+    // The slope over the whole run and after a five-minute warm-up (allocator pools, chart
+    // series and caches fill up first).
+    std::vector<double> lateX, lateY;
+    for (std::size_t i = 0; i < sampleMinutes.size(); ++i) {
+        if (sampleMinutes[i] >= std::min(5.0, minutes / 3.0)) {
+            lateX.push_back(sampleMinutes[i]);
+            lateY.push_back(sampleMb[i]);
+        }
+    }
+    const double peak = *std::max_element(sampleMb.begin(), sampleMb.end());
+    std::printf("soak: %.1f minutes, %d epochs, %lld batches, training still running at the end: %s\n",
+                static_cast<double>(clock.elapsed()) / 60000.0, epochs, batches, stillTraining ? "yes" : "no");
+    std::printf("translations typed %d, answered %d, failed %d; exports written %d, failed %d; error dialogs %d\n",
+                requested, answered, failedTranslations, exports, failedExports, errors);
+    std::printf("resident memory: start %.1f MB, end %.1f MB, peak %.1f MB\n", sampleMb.front(), sampleMb.back(), peak);
+    std::printf("memory slope: %.2f MB/hour over the run, %.2f MB/hour after the warm-up\n",
+                slope(sampleMinutes, sampleMb) * 60.0, slope(lateX, lateY) * 60.0);
+    std::printf("event-loop gap (5 ms timer): longest %.1f ms, 99th percentile %.1f ms, 99.9th %.1f ms\n",
+                gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()), percentile(gaps, 0.99),
+                percentile(gaps, 0.999));
+    std::printf("memory samples and exports: %s\n", qPrintable(QDir::toNativeSeparators(outDir)));
+    const bool ok = failedTranslations == 0 && failedExports == 0 && errors == 0 && answered >= requested - 2 &&
+                    stillTraining;
+    return ok ? 0 : 1;
+}

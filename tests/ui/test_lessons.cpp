@@ -1,0 +1,91 @@
+#include "DataPanel.h"
+#include "Lessons.h"
+#include "MainWindow.h"
+#include "ModelSettingsWidget.h"
+#include "ProbeView.h"
+#include "TrainingSettingsWidget.h"
+#include "TranslateView.h"
+
+#include <catch2/catch.hpp>
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <vector>
+
+#include "ui/UiTestSupport.h"
+
+using namespace attnlab;
+using test::waitUntil;
+
+namespace {
+
+// A main window with its settings in a temporary folder, errors recorded, questions answered Discard.
+struct LessonWindow {
+    QTemporaryDir dir;
+    std::unique_ptr<MainWindow> window;
+    QStringList errors;
+
+    LessonWindow() {
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+        window = std::make_unique<MainWindow>();
+        window->setErrorReporter([this](const QString& t, const QString& m) { errors << t + QStringLiteral(": ") + m; });
+        window->setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
+        REQUIRE(waitUntil([&] { return window->corpus().corpus != nullptr && !window->isLoadingCorpus(); }));
+    }
+    ~LessonWindow() { window->close(); }
+
+    // The first losses of a lesson's run, then the run is stopped.
+    std::vector<double> firstLosses(const QString& lesson, int batches) {
+        std::vector<double> losses;
+        auto connection = QObject::connect(window->controller(), &TrainingController::batchTrained,
+                                           [&](const BatchReport& r) { losses.push_back(r.loss); });
+        REQUIRE(window->startLesson(lesson));
+        REQUIRE(waitUntil([&] { return static_cast<int>(losses.size()) >= batches; }, 60000));
+        window->controller()->stop();
+        REQUIRE(waitUntil([&] { return !window->controller()->isActive(); }));
+        QObject::disconnect(connection);
+        losses.resize(static_cast<std::size_t>(batches));
+        return losses;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("every lesson sets up its dataset, model, seed, sentences and view", "[ui][lessons]") {
+    LessonWindow w;
+    const std::vector<Lesson> all = lessons();
+    REQUIRE(all.size() >= 3);
+    for (const Lesson& lesson : all) {
+        INFO(lesson.id.toStdString());
+        CHECK_FALSE(lesson.summary.isEmpty());
+        REQUIRE(w.window->startLesson(lesson.id));
+        CHECK(w.window->currentLesson() == lesson.id);
+        CHECK(w.window->currentTabName() == lesson.tab);
+        REQUIRE(waitUntil([&] { return w.window->controller()->isActive(); }, 30000));
+        CHECK(w.window->corpus().source.dataset == lesson.dataset);
+        CHECK(w.window->corpus().corpus->pairs.size() == lesson.data.size);
+        const ModelConfig config = w.window->modelSettings()->config();
+        CHECK(config.architecture == lesson.config.architecture);
+        CHECK(config.attention == lesson.config.attention);
+        CHECK(config.hidden == lesson.config.hidden);
+        CHECK(w.window->trainingSettings()->options().seed == lesson.options.seed);
+        CHECK(w.window->trainingSettings()->options().epochs == lesson.options.epochs);
+        CHECK(w.window->probeView()->sentence() == lesson.probeSentence);
+        CHECK(w.window->translateView()->sentence() == lesson.translateSentence);
+        w.window->controller()->stop();
+        REQUIRE(waitUntil([&] { return !w.window->controller()->isActive(); }));
+    }
+    CHECK_FALSE(w.window->startLesson(QStringLiteral("no-such-lesson")));
+    CHECK(w.errors.isEmpty());
+}
+
+TEST_CASE("a lesson repeats exactly: the same seed gives the same losses", "[ui][lessons]") {
+    LessonWindow w;
+    const std::vector<double> first = w.firstLosses(QStringLiteral("alignment"), 8);
+    const std::vector<double> second = w.firstLosses(QStringLiteral("alignment"), 8);
+    CHECK(first == second);
+    CHECK(first.front() > first.back());  // and it learns
+}
