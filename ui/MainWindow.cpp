@@ -3,6 +3,7 @@
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
 #include "HeadsView.h"
+#include "MathsView.h"
 #include "ModelSettingsWidget.h"
 #include "ProbeView.h"
 #include "TrainingChartsView.h"
@@ -59,7 +60,7 @@ constexpr int kMaxRecent = 8;
 constexpr int kShutdownTimeoutMs = 5000;
 
 // Tab order and the names --tab and showTab() accept.
-const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves"};
+const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves", "maths"};
 
 QString recentKey(const CorpusSource& source) {
     return source.kind == CorpusSource::Kind::Parallel ? source.path + QLatin1Char('\n') + source.targetPath
@@ -146,6 +147,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->setTabToolTip(2, tr("Watch one sentence's attention form while the model trains."));
     tabs_->setTabToolTip(3, tr("Every attention head of every layer."));
     tabs_->setTabToolTip(4, tr("Loss, accuracy and BLEU as training goes on."));
+    mathsView_ = new MathsView;
+    const int mathsTab = tabs_->addTab(mathsView_, style()->standardIcon(QStyle::SP_FileDialogContentsView),
+                                       tr("Step by Step"));
+    tabs_->setTabToolTip(mathsTab, tr("How one output token's attention is computed, with the model's numbers."));
     setCentralWidget(tabs_);
 
     createActions();
@@ -164,6 +169,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const QString& sentence, int) { requestTranslation(sentence, translateView_->beam()); });
     connect(probeView_, &ProbeView::probeChanged, this, &MainWindow::updateProbe);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
+    // Step by Step: starts from the Translate view's sentence, and follows the model while it is shown.
+    connect(mathsView_, &MathsView::traceRequested, this, [this](const QString& sentence, const TraceRequest& r) {
+        traceRequest_ = controller_->trace(sentence, r);
+    });
+    connect(controller_, &TrainingController::traced, this, [this](quint64 id, const AttentionTrace& t) {
+        if (id == traceRequest_) mathsView_->setTrace(t);
+    });
+    connect(controller_, &TrainingController::traceFailed, this, [this](quint64 id, const QString& message) {
+        if (id == traceRequest_) mathsView_->setError(message);
+    });
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateMathsView);
+    connect(controller_, &TrainingController::epochFinished, this, &MainWindow::updateMathsView);
 
     resize(1400, 900);
     restoreSettings();
@@ -897,6 +914,7 @@ void MainWindow::resetTraining() {
     probeView_->clear();
     translateView_->clear();
     headsView_->clear();
+    mathsView_->clear();
     modelPath_.clear();
     onModelAvailable();
     updateTitle();
@@ -938,10 +956,22 @@ void MainWindow::onModelAvailable() {
     const bool available = controller_->hasModel() || controller_->isPreparing();
     translateView_->setModelAvailable(available);
     headsView_->setModelAvailable(available);
+    mathsView_->setModelAvailable(available);
     if (controller_->hasModel() && !translateView_->sentence().trimmed().isEmpty() &&
         !controller_->isPreparing())
         requestTranslation(translateView_->sentence(), translateView_->beam());
+    updateMathsView();
     updateExportActions();
+}
+
+void MainWindow::updateMathsView() {
+    if (tabs_->currentWidget() != mathsView_ || !controller_->hasModel() || controller_->isPreparing()) return;
+    if (!mathsView_->submittedSentence().isEmpty()) {
+        mathsView_->refresh();
+    } else if (!translateView_->sentence().trimmed().isEmpty()) {
+        mathsView_->setSentence(translateView_->sentence());
+        mathsView_->requestTrace();
+    }
 }
 
 void MainWindow::onBatch(const BatchReport& r) {

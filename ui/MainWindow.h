@@ -30,6 +30,7 @@ namespace attnlab {
 class CorpusTableModel;
 class DataPanel;
 class HeadsView;
+class MathsView;
 class ModelSettingsWidget;
 class ProbeView;
 class TrainingChartsView;
@@ -53,7 +54,7 @@ public:
     void startTraining(bool paused = false);
     // Loads a built-in dataset with settings that train visibly within seconds and starts training.
     void startDemo(const QString& dataset = QStringLiteral("toy-en-zh"));
-    // "corpus", "translate", "probe", "heads" or "curves"; false for an unknown name.
+    // "corpus", "translate", "probe", "heads", "curves" or "maths"; false for an unknown name.
     bool showTab(const QString& name);
     QString currentTabName() const;
     // "data", "model" or "training": the page of the setup panel to show.
@@ -80,6 +81,7 @@ public:
     TranslateView* translateView() const { return translateView_; }
     ProbeView* probeView() const { return probeView_; }
     HeadsView* headsView() const { return headsView_; }
+    MathsView* mathsView() const { return mathsView_; }
     TrainingChartsView* chartsView() const { return chartsView_; }
     CorpusTableModel* corpusTable() const { return tableModel_; }
     QTabWidget* tabs() const { return tabs_; }
@@ -121,6 +123,7 @@ private:
     void onModelAvailable();
     void requestTranslation(const QString& sentence, int beam);
     void updateProbe();
+    void updateMathsView();  // re-traces the Step by Step view while it is shown
     void updateTitle();
     void updateExportActions();
     void addRecent(const CorpusSource& source);
@@ -148,6 +151,7 @@ private:
     bool closeAfterSave_ = false;
     bool shuttingDown_ = false;
     quint64 translateRequest_ = 0;
+    quint64 traceRequest_ = 0;
     QString modelPath_;   // where the current model was saved or loaded from
     QString lastDirectory_;
     ColormapId colormap_ = ColormapId::Viridis;
@@ -167,6 +171,7 @@ private:
     TranslateView* translateView_;
     ProbeView* probeView_;
     HeadsView* headsView_;
+    MathsView* mathsView_;
     TrainingChartsView* chartsView_;
 
     QLabel* stateLabel_;

@@ -143,6 +143,8 @@ AttentionTrace traceAttention(const Seq2SeqModel& model, const std::string& sent
     out.layer = transformer ? request.layer : 0;
     out.head = transformer ? request.head : 0;
     out.step = request.step;
+    out.layerCount = transformer ? config.layers : 1;
+    out.headCount = transformer ? config.heads : 1;
     out.sourceTokens = translation.sourceTokens;
     out.outputTokens = translation.outputTokens;
     if (request.kind == "encoder") {

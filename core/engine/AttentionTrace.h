@@ -36,6 +36,8 @@ struct AttentionTrace {
     int layer = 0;
     int head = 0;
     int step = 0;
+    int layerCount = 1;  // of the model (a GRU has one layer and one head of attention)
+    int headCount = 1;
 
     std::vector<std::string> sourceTokens;  // as the model saw them, plus "</s>"
     std::vector<std::string> outputTokens;  // the translation, "</s>" excluded

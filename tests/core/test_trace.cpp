@@ -140,6 +140,8 @@ TEST_CASE("a GRU trace is the heatmap row, and its scores follow the formula by 
             const AttentionTrace t = traceAttention(model, kSentence, request);
             CHECK(t.architecture == Architecture::Gru);
             CHECK(t.attention == kind);
+            CHECK(t.layerCount == 1);
+            CHECK(t.headCount == 1);
             CHECK(t.sourceTokens == translation.sourceTokens);
             CHECK(t.outputTokens == translation.outputTokens);
             CHECK(t.keyTokens == translation.sourceTokens);
@@ -242,6 +244,8 @@ TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, mask
                     CHECK(t.kind == kind);
                     CHECK(t.layer == layer);
                     CHECK(t.head == head);
+                    CHECK(t.layerCount == 2);
+                    CHECK(t.headCount == 2);
                     CHECK(t.dimension == dk);
                     CHECK_THAT(t.scale, WithinAbs(1.0 / std::sqrt(8.0), 1e-12));
                     CHECK(std::isnan(t.center));
