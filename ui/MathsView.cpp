@@ -248,6 +248,7 @@ MathsView::MathsView(QWidget* parent) : QWidget(parent) {
         const int row = link.mid(4).toInt(&ok);  // "row:N"
         if (ok && row >= 0 && row < token_->count()) token_->setCurrentIndex(row);
     });
+    token_->setEnabled(false);
     transformerControls_->setVisible(false);
     setModelAvailable(false);
 }
@@ -313,6 +314,7 @@ void MathsView::clear() {
         const QSignalBlocker blockToken(token_);
         token_->clear();
     }
+    token_->setEnabled(false);
     transformerControls_->setVisible(false);
     setModelAvailable(show_->isEnabled());
 }
@@ -361,6 +363,7 @@ void MathsView::updateSelectors() {
         token_->addItems(items);
     }
     token_->setCurrentIndex(trace_.step);
+    token_->setEnabled(token_->count() > 0);
 }
 
 QString MathsView::tokenLine() const {
@@ -411,13 +414,23 @@ QString MathsView::stageCaption(int stage) const {
     case 1: {
         QString how;
         if (transformer) {
-            const QString keys = trace_.kind == "encoder"   ? tr("every source token")
-                                 : trace_.kind == "decoder" ? tr("every decoder input up to here")
-                                                            : tr("every source token");
-            how = tr("Head %1 turns the token at this position into a query q and %2 into a key k_j, with its own "
-                     "learned matrices. The score is the dot product q · k_j: large when the query and the key point "
-                     "the same way.")
+            // The decoder at output position i reads the token before it ("<s>" first) and predicts token i.
+            const QString reads =
+                trace_.step == 0 ? QStringLiteral("&lt;s&gt;")
+                                 : QString::fromStdString(trace_.outputTokens[trace_.step - 1]).toHtmlEscaped();
+            QString query;
+            if (trace_.kind == "encoder") {
+                query = tr("source token “%1”, as the layer below left it,").arg(chosen);
+            } else {
+                query = tr("the decoder's state at this position (it reads “%1” and predicts “%2”)").arg(reads).arg(chosen);
+            }
+            const QString keys = trace_.kind == "decoder" ? tr("the state of every decoder position")
+                                 : trace_.kind == "encoder" ? tr("every source token")
+                                                            : tr("the encoder's output for every source token");
+            how = tr("Head %1 turns %2 into a query q, and %3 into a key k_j, each with its own learned matrix. The "
+                     "score is the dot product q · k_j: large when the query and the key point the same way.")
                       .arg(trace_.head)
+                      .arg(query)
                       .arg(keys);
         } else {
             switch (trace_.attention) {
