@@ -37,11 +37,12 @@ std::string gruFormula(const AttentionTrace& t) {
     case AttentionKind::General: score = "score_j = s · (W h_j)"; break;
     case AttentionKind::Additive: score = "score_j = v · tanh(W s + U h_j + b)"; break;
     case AttentionKind::LocalM:
-        score = "score_j = s · (W h_j),   |j − p_t| ≤ D;   p_t = t = " + number(t.center, 0) +
+        score = "score_j = s · (W h_j),   |j − p_t| ≤ D;   p_t = min(t, S − 1) = " + number(t.center, 0) +
                 ", D = " + std::to_string(t.window);
         break;
     case AttentionKind::LocalP:
-        score = "score_j = s · (W h_j) − (j − p_t)² / (2 (D/2)²),   |j − p_t| ≤ D;   p_t = S · σ(v_p · tanh(W_p s)) = " +
+        score = "score_j = s · (W h_j) − (j − p_t)² / (2 (D/2)²),   |j − p_t| ≤ D;   "
+                "p_t = min(S · σ(v_p · tanh(W_p s)), S − 1) = " +
                 number(t.center, 4) + ", D = " + std::to_string(t.window);
         break;
     case AttentionKind::None: break;
