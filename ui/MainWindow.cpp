@@ -5,6 +5,7 @@
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
 #include "HeadsView.h"
+#include "MathsView.h"
 #include "ModelSettingsWidget.h"
 #include "ProbeView.h"
 #include "TrainingChartsView.h"
@@ -62,8 +63,8 @@ namespace {
 constexpr int kMaxRecent = 8;
 constexpr int kShutdownTimeoutMs = 5000;
 
-// Tab order and the names --tab and showTab() accept.
-const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves", "compare"};
+// The property that names a tab's view for --tab, showTab() and currentTabName().
+const char* const kTabNameProperty = "attnlabTabName";
 
 QString recentKey(const CorpusSource& source) {
     return source.kind == CorpusSource::Kind::Parallel ? source.path + QLatin1Char('\n') + source.targetPath
@@ -140,19 +141,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     chartsView_ = new TrainingChartsView;
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
-    tabs_->addTab(createCorpusTab(), style()->standardIcon(QStyle::SP_FileDialogDetailedView), tr("Corpus"));
-    tabs_->addTab(translateView_, style()->standardIcon(QStyle::SP_ArrowRight), tr("Translate"));
-    tabs_->addTab(probeView_, style()->standardIcon(QStyle::SP_BrowserReload), tr("Live Probe"));
-    tabs_->addTab(headsView_, style()->standardIcon(QStyle::SP_FileDialogListView), tr("Heads"));
-    tabs_->addTab(chartsView_, style()->standardIcon(QStyle::SP_FileDialogInfoView), tr("Training Curves"));
-    tabs_->setTabToolTip(0, tr("The sentence pairs of the corpus."));
-    tabs_->setTabToolTip(1, tr("Translate a sentence and see the attention behind it."));
-    tabs_->setTabToolTip(2, tr("Watch one sentence's attention form while the model trains."));
-    tabs_->setTabToolTip(3, tr("Every attention head of every layer."));
-    tabs_->setTabToolTip(4, tr("Loss, accuracy and BLEU as training goes on."));
+    // Tabs in order; the name is what --tab and showTab() accept.
+    auto addView = [this](QWidget* view, const char* name, QStyle::StandardPixmap icon, const QString& title,
+                          const QString& toolTip) {
+        view->setProperty(kTabNameProperty, QString::fromLatin1(name));
+        const int index = tabs_->addTab(view, style()->standardIcon(icon), title);
+        tabs_->setTabToolTip(index, toolTip);
+    };
     compareView_ = new CompareView(controller_);
-    tabs_->addTab(compareView_, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("Compare"));
-    tabs_->setTabToolTip(5, tr("Two models on the same sentence, side by side, on one colour scale."));
+    mathsView_ = new MathsView;
+    addView(createCorpusTab(), "corpus", QStyle::SP_FileDialogDetailedView, tr("Corpus"),
+            tr("The sentence pairs of the corpus."));
+    addView(translateView_, "translate", QStyle::SP_ArrowRight, tr("Translate"),
+            tr("Translate a sentence and see the attention behind it."));
+    addView(probeView_, "probe", QStyle::SP_BrowserReload, tr("Live Probe"),
+            tr("Watch one sentence's attention form while the model trains."));
+    addView(headsView_, "heads", QStyle::SP_FileDialogListView, tr("Heads"), tr("Every attention head of every layer."));
+    addView(chartsView_, "curves", QStyle::SP_FileDialogInfoView, tr("Training Curves"),
+            tr("Loss, accuracy and BLEU as training goes on."));
+    addView(mathsView_, "maths", QStyle::SP_FileDialogContentsView, tr("Step by Step"),
+            tr("How one output token's attention is computed, with the model's numbers."));
+    addView(compareView_, "compare", QStyle::SP_FileDialogContentsView, tr("Compare"),
+            tr("Two models on the same sentence, side by side, on one colour scale."));
     connect(compareView_, &CompareView::loadFailed, this,
             [this](int, const QString& message) { reportError(tr("Cannot Open Model"), message); });
     // The lesson card: what the current lesson shows, above the views; closable.
@@ -198,6 +208,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const QString& sentence, int) { requestTranslation(sentence, translateView_->beam()); });
     connect(probeView_, &ProbeView::probeChanged, this, &MainWindow::updateProbe);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
+    // Step by Step: starts from the Translate view's sentence, and follows the model while it is shown.
+    connect(mathsView_, &MathsView::traceRequested, this, [this](const QString& sentence, const TraceRequest& r) {
+        traceRequest_ = controller_->trace(sentence, r);
+    });
+    connect(controller_, &TrainingController::traced, this, [this](quint64 id, const AttentionTrace& t) {
+        if (id == traceRequest_) mathsView_->setTrace(t);
+    });
+    connect(controller_, &TrainingController::traceFailed, this, [this](quint64 id, const QString& message) {
+        if (id == traceRequest_) mathsView_->setError(message);
+    });
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateMathsView);
+    connect(controller_, &TrainingController::epochFinished, this, &MainWindow::updateMathsView);
 
     resize(1400, 900);
     restoreSettings();
@@ -928,14 +950,7 @@ bool MainWindow::startLesson(const QString& id) {
                                 QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Discard) return true;
     }
-    controller_->reset();
-    chartsView_->clear();
-    probeView_->clear();
-    translateView_->clear();
-    headsView_->clear();
-    modelPath_.clear();
-    onModelAvailable();
-
+    discardModel();
     dataPanel_->setDatasetSource(CorpusSource::builtin(lesson.dataset, lesson.data));
     modelSettings_->setConfig(lesson.config);
     trainingSettings_->setOptions(lesson.options);
@@ -969,15 +984,20 @@ void MainWindow::resetTraining() {
                                 QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Discard) return;
     }
+    discardModel();
+    statusBar()->showMessage(tr("Reset: no model."), 5000);
+}
+
+void MainWindow::discardModel() {
     controller_->reset();
     chartsView_->clear();
     probeView_->clear();
     translateView_->clear();
     headsView_->clear();
+    mathsView_->clear();
     modelPath_.clear();
     onModelAvailable();
     updateTitle();
-    statusBar()->showMessage(tr("Reset: no model."), 5000);
 }
 
 void MainWindow::updateProbe() {
@@ -1016,10 +1036,22 @@ void MainWindow::onModelAvailable() {
     translateView_->setModelAvailable(available);
     headsView_->setModelAvailable(available);
     compareView_->currentModelChanged();
+    mathsView_->setModelAvailable(available);
     if (controller_->hasModel() && !translateView_->sentence().trimmed().isEmpty() &&
         !controller_->isPreparing())
         requestTranslation(translateView_->sentence(), translateView_->beam());
+    updateMathsView();
     updateExportActions();
+}
+
+void MainWindow::updateMathsView() {
+    if (tabs_->currentWidget() != mathsView_ || !controller_->hasModel() || controller_->isPreparing()) return;
+    if (!mathsView_->submittedSentence().isEmpty()) {
+        mathsView_->refresh();
+    } else if (!translateView_->sentence().trimmed().isEmpty()) {
+        mathsView_->setSentence(translateView_->sentence());
+        mathsView_->requestTrace();
+    }
 }
 
 void MainWindow::onBatch(const BatchReport& r) {
@@ -1122,13 +1154,19 @@ void MainWindow::setShowNumbers(bool on) {
 }
 
 bool MainWindow::showTab(const QString& name) {
-    for (int i = 0; i < static_cast<int>(std::size(kTabNames)); ++i) {
-        if (name.compare(QLatin1String(kTabNames[i]), Qt::CaseInsensitive) == 0) {
+    for (int i = 0; i < tabs_->count(); ++i) {
+        if (name.compare(tabs_->widget(i)->property(kTabNameProperty).toString(), Qt::CaseInsensitive) == 0) {
             tabs_->setCurrentIndex(i);
             return true;
         }
     }
     return false;
+}
+
+QStringList MainWindow::tabNames() const {
+    QStringList names;
+    for (int i = 0; i < tabs_->count(); ++i) names << tabs_->widget(i)->property(kTabNameProperty).toString();
+    return names;
 }
 
 bool MainWindow::showSetupPage(const QString& name) {
@@ -1143,8 +1181,8 @@ bool MainWindow::showSetupPage(const QString& name) {
 }
 
 QString MainWindow::currentTabName() const {
-    const int i = tabs_->currentIndex();
-    return i >= 0 && i < static_cast<int>(std::size(kTabNames)) ? QLatin1String(kTabNames[i]) : QString();
+    const QWidget* tab = tabs_->currentWidget();
+    return tab ? tab->property(kTabNameProperty).toString() : QString();
 }
 
 bool MainWindow::exportCurrentView(const QString& path, double scale, QString* error) {

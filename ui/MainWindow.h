@@ -32,6 +32,7 @@ class CompareView;
 class CorpusTableModel;
 class DataPanel;
 class HeadsView;
+class MathsView;
 class ModelSettingsWidget;
 class ProbeView;
 class TrainingChartsView;
@@ -59,9 +60,10 @@ public:
     // false for an unknown id. Asks before discarding unsaved training.
     bool startLesson(const QString& id);
     QString currentLesson() const { return lesson_; }
-    // "corpus", "translate", "probe", "heads", "curves", "compare", ...; false for an unknown name.
+    // "corpus", "translate", "probe", "heads", "curves", "compare", "maths", ...; false for an unknown name.
     bool showTab(const QString& name);
     QString currentTabName() const;
+    QStringList tabNames() const;  // in tab order
     // "data", "model" or "training": the page of the setup panel to show.
     bool showSetupPage(const QString& name);
     // Writes the figure of the current tab (PNG at scale, SVG, PDF; CSV/NPY for heatmaps).
@@ -86,6 +88,7 @@ public:
     TranslateView* translateView() const { return translateView_; }
     ProbeView* probeView() const { return probeView_; }
     HeadsView* headsView() const { return headsView_; }
+    MathsView* mathsView() const { return mathsView_; }
     TrainingChartsView* chartsView() const { return chartsView_; }
     CompareView* compareView() const { return compareView_; }
     CorpusTableModel* corpusTable() const { return tableModel_; }
@@ -128,6 +131,7 @@ private:
     void onModelAvailable();
     void requestTranslation(const QString& sentence, int beam);
     void updateProbe();
+    void updateMathsView();  // re-traces the Step by Step view while it is shown
     void updateTitle();
     void updateExportActions();
     void addRecent(const CorpusSource& source);
@@ -137,6 +141,7 @@ private:
                                     QMessageBox::StandardButton defaultButton);
     void stepTraining();
     void resetTraining();
+    void discardModel();  // no questions asked: the controller reset and every view cleared
 
     void openCorpusDialog();
     void openParallelDialog();
@@ -155,6 +160,7 @@ private:
     bool closeAfterSave_ = false;
     bool shuttingDown_ = false;
     quint64 translateRequest_ = 0;
+    quint64 traceRequest_ = 0;
     QString modelPath_;   // where the current model was saved or loaded from
     QString lastDirectory_;
     ColormapId colormap_ = ColormapId::Viridis;
@@ -177,6 +183,7 @@ private:
     TranslateView* translateView_;
     ProbeView* probeView_;
     HeadsView* headsView_;
+    MathsView* mathsView_;
     TrainingChartsView* chartsView_;
     CompareView* compareView_;
 

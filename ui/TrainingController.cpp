@@ -35,6 +35,8 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     connect(worker_, &TrainingWorker::modelLoaded, this, &TrainingController::onLoaded);
     connect(worker_, &TrainingWorker::translated, this, &TrainingController::translated);
     connect(worker_, &TrainingWorker::translationFailed, this, &TrainingController::translationFailed);
+    connect(worker_, &TrainingWorker::traced, this, &TrainingController::traced);
+    connect(worker_, &TrainingWorker::traceFailed, this, &TrainingController::traceFailed);
     connect(worker_, &TrainingWorker::saveFailed, this, &TrainingController::saveFailed);
     connect(worker_, &TrainingWorker::loadFailed, this, &TrainingController::loadFailed);
     connect(worker_, &TrainingWorker::modelSaved, this, [this](const QString& path) {
@@ -161,6 +163,15 @@ quint64 TrainingController::translate(const QString& sentence, int beam) {
     TrainingWorker* worker = worker_;
     QMetaObject::invokeMethod(
         worker_, [worker, id, sentence, beam] { worker->translate(id, sentence, beam); }, Qt::QueuedConnection);
+    return id;
+}
+
+quint64 TrainingController::trace(const QString& sentence, const TraceRequest& request) {
+    const quint64 id = ++lastRequestId_;
+    if (!worker_) return id;
+    TrainingWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, id, sentence, request] { worker->trace(id, sentence, request); }, Qt::QueuedConnection);
     return id;
 }
 

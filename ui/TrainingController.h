@@ -47,6 +47,9 @@ public:
     // Queued to the worker and answered between batches; returns the request id that
     // translated/translationFailed carry.
     quint64 translate(const QString& sentence, int beam = 1);
+    // The step-by-step numbers of one attention row of the sentence's translation; queued and
+    // answered like translate(), with traced/traceFailed carrying the returned id.
+    quint64 trace(const QString& sentence, const TraceRequest& request);
     // everyBatches 0: after every epoch.
     void setProbe(const QString& sentence, int everyBatches, int beam = 1);
     void saveModel(const QString& path);
@@ -70,6 +73,8 @@ Q_SIGNALS:
     void failed(QString message);
     void translated(quint64 request, attnlab::Translation translation);
     void translationFailed(quint64 request, QString message);
+    void traced(quint64 request, attnlab::AttentionTrace trace);
+    void traceFailed(quint64 request, QString message);
     void modelSaved(QString path);
     void saveFailed(QString message);
     void modelLoaded(attnlab::ModelSummary summary);

@@ -10,6 +10,8 @@ void registerTrainingMetaTypes() {
     qRegisterMetaType<attnlab::ProbeResult>("attnlab::ProbeResult");
     qRegisterMetaType<attnlab::TrainingRequest>("attnlab::TrainingRequest");
     qRegisterMetaType<attnlab::ProbeSettings>("attnlab::ProbeSettings");
+    qRegisterMetaType<attnlab::TraceRequest>("attnlab::TraceRequest");
+    qRegisterMetaType<attnlab::AttentionTrace>("attnlab::AttentionTrace");
 }
 
 }  // namespace attnlab

@@ -4,6 +4,7 @@
 #include "base/AttentionMap.h"
 #include "base/Corpus.h"
 #include "base/ModelConfig.h"
+#include "engine/AttentionTrace.h"
 #include "engine/Trainer.h"
 
 #include <QMetaType>
@@ -65,3 +66,5 @@ Q_DECLARE_METATYPE(attnlab::ModelSummary)
 Q_DECLARE_METATYPE(attnlab::ProbeResult)
 Q_DECLARE_METATYPE(attnlab::TrainingRequest)
 Q_DECLARE_METATYPE(attnlab::ProbeSettings)
+Q_DECLARE_METATYPE(attnlab::TraceRequest)
+Q_DECLARE_METATYPE(attnlab::AttentionTrace)

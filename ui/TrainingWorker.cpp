@@ -1,6 +1,7 @@
 #include "TrainingWorker.h"
 
 #include "base/InputError.h"
+#include "engine/AttentionTrace.h"
 #include "engine/Seq2SeqModel.h"
 #include "engine/Trainer.h"
 
@@ -185,6 +186,18 @@ void TrainingWorker::translate(quint64 request, const QString& sentence, int bea
         Q_EMIT translationFailed(request, messageOf(e));
     } catch (...) {
         Q_EMIT translationFailed(request, unknownError());
+    }
+}
+
+void TrainingWorker::trace(quint64 request, const QString& sentence, const TraceRequest& options) {
+    try {
+        const Seq2SeqModel* m = model();
+        if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
+        Q_EMIT traced(request, traceAttention(*m, sentence.toStdString(), options));
+    } catch (const std::exception& e) {
+        Q_EMIT traceFailed(request, messageOf(e));
+    } catch (...) {
+        Q_EMIT traceFailed(request, unknownError());
     }
 }
 

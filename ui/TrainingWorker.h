@@ -32,6 +32,7 @@ public:
     void stop();  // ends the run; the model stays for translation and saving
     void reset(); // drops the trainer and the model
     void translate(quint64 request, const QString& sentence, int beam);
+    void trace(quint64 request, const QString& sentence, const TraceRequest& options);
     void setProbe(const ProbeSettings& probe);
     void saveModel(const QString& path);
     void loadModel(quint64 run, const QString& path);
@@ -49,6 +50,8 @@ Q_SIGNALS:
     void trainingFailed(quint64 run, QString message);
     void translated(quint64 request, attnlab::Translation translation);
     void translationFailed(quint64 request, QString message);
+    void traced(quint64 request, attnlab::AttentionTrace trace);
+    void traceFailed(quint64 request, QString message);
     void modelSaved(QString path);
     void saveFailed(QString message);
     void modelLoaded(quint64 run, attnlab::ModelSummary summary);

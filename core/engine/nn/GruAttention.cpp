@@ -44,7 +44,8 @@ AttentionKeys GruAttentionImpl::prepare(const torch::Tensor& keys, const torch::
 
 torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const AttentionKeys& k, int64_t step,
                                         AttentionTrace* trace) {
-    torch::Tensor raw;  // [B, S]
+    torch::Tensor raw;             // [B, S]
+    torch::Tensor projectedQuery;  // [B, H] additive only
     switch (kind_) {
     case AttentionKind::Dot:
     case AttentionKind::ScaledDot:
@@ -57,7 +58,8 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         break;
     case AttentionKind::Additive:
         // [B, S, H] + [B, 1, H] -> tanh -> v -> [B, S]
-        raw = v_->forward(torch::tanh(k.projected + queryProj_->forward(query).unsqueeze(1))).squeeze(2);
+        projectedQuery = queryProj_->forward(query);
+        raw = v_->forward(torch::tanh(k.projected + projectedQuery.unsqueeze(1))).squeeze(2);
         break;
     case AttentionKind::None:
         throw std::logic_error("attention 'none' has no weights");
@@ -65,6 +67,8 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
 
     torch::Tensor scores = raw;
     if (kind_ == AttentionKind::ScaledDot) scores = raw / std::sqrt(static_cast<double>(hidden_));
+    const torch::Tensor scaled = scores;
+    torch::Tensor gaussian;
 
     torch::Tensor mask = k.padMask;  // [B, S] true = excluded
     torch::Tensor center;
@@ -84,12 +88,22 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         mask = mask.logical_or(distance.abs() > static_cast<double>(window_));
         if (kind_ == AttentionKind::LocalP) {
             const double sigma = window_ / 2.0;
-            scores = scores - distance.pow(2) / (2.0 * sigma * sigma);
+            gaussian = -distance.pow(2) / (2.0 * sigma * sigma);
+            scores = scores + gaussian;
         }
     }
     scores = scores.masked_fill(mask, kNegInf);
     if (trace) {
+        trace->query = query;
+        trace->keys = k.keys;
+        trace->projectedKeys = k.projected;
+        trace->projectedQuery = projectedQuery;
+        if (v_) trace->scoreVector = v_->weight[0];
         trace->rawScores = raw;
+        trace->scaledScores = scaled;
+        trace->gaussian = gaussian;
+        trace->padMask = k.padMask;
+        trace->excluded = mask;
         trace->scores = scores;
         trace->center = center;
     }

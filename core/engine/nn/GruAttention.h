@@ -25,9 +25,18 @@ struct AttentionKeys {
 
 // The intermediate numbers of one attention step, for the step-by-step maths view.
 struct AttentionTrace {
-    torch::Tensor rawScores;  // [B, S] before scaling and masking
-    torch::Tensor scores;     // [B, S] after scaling, window/Gaussian and mask (-inf)
-    torch::Tensor center;     // [B] p_t for local attention; undefined otherwise
+    torch::Tensor query;           // [B, H] decoder state s
+    torch::Tensor keys;            // [B, S, H] encoder states h_j (also the values)
+    torch::Tensor projectedKeys;   // [B, S, H] W h_j (general, local) or U h_j + b (additive); else undefined
+    torch::Tensor projectedQuery;  // [B, H] W s (additive); else undefined
+    torch::Tensor scoreVector;     // [H] v (additive); else undefined
+    torch::Tensor rawScores;       // [B, S] before scaling and masking
+    torch::Tensor scaledScores;    // [B, S] after scaling (1/sqrt(H) for scaled-dot), before window and mask
+    torch::Tensor gaussian;        // [B, S] -(j - p_t)^2 / (2 (D/2)^2) added by local-p; else undefined
+    torch::Tensor padMask;         // [B, S] bool, true at padding
+    torch::Tensor excluded;        // [B, S] bool, true where the score became -inf (padding or outside the window)
+    torch::Tensor scores;          // [B, S] after scaling, window/Gaussian and mask (-inf)
+    torch::Tensor center;          // [B] p_t for local attention; undefined otherwise
 };
 
 class GruAttentionImpl : public torch::nn::Module {

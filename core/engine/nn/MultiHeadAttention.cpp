@@ -36,7 +36,8 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
         k = split(kv[0], Tk);
         v = split(kv[1], Tk);
     }
-    torch::Tensor scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));
+    torch::Tensor raw = torch::matmul(q, k.transpose(-2, -1));
+    torch::Tensor scores = raw / std::sqrt(static_cast<double>(headDim_));
     torch::Tensor masked = scores;
     const double negInf = -std::numeric_limits<double>::infinity();
     if (keyPadMask.defined()) masked = masked.masked_fill(keyPadMask.view({B, 1, 1, Tk}), negInf);
@@ -46,12 +47,22 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
     }
     torch::Tensor w = torch::softmax(masked, -1);  // [B, H, Tq, Tk]
     if (weightsOut) *weightsOut = w;
+    torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
+    torch::Tensor heads = torch::matmul(wd, v);  // [B, H, Tq, dk]
     if (trace) {
+        trace->query = q;
+        trace->key = k;
+        trace->value = v;
+        trace->rawScores = raw;
         trace->scaledScores = scores;
         trace->maskedScores = masked;
+        trace->weights = w;
+        trace->headOutput = heads;
+        trace->keyPadMask = keyPadMask;
+        trace->causal = causal;
+        trace->scale = 1.0 / std::sqrt(static_cast<double>(headDim_));
     }
-    torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
-    torch::Tensor ctx = torch::matmul(wd, v).transpose(1, 2).reshape({B, Tq, dModel_});
+    torch::Tensor ctx = heads.transpose(1, 2).reshape({B, Tq, dModel_});
     return out_(ctx);
 }
 

@@ -5,10 +5,19 @@
 
 namespace attnlab::nn {
 
-// Intermediate numbers of one head, for the step-by-step maths view.
+// Intermediate numbers of every head, for the step-by-step maths view.
 struct HeadTrace {
+    torch::Tensor query;         // [B, H, Tq, d_k]  Q of each head
+    torch::Tensor key;           // [B, H, Tk, d_k]  K
+    torch::Tensor value;         // [B, H, Tk, d_k]  V
+    torch::Tensor rawScores;     // [B, H, Tq, Tk]  Q·Kᵀ
     torch::Tensor scaledScores;  // [B, H, Tq, Tk]  Q·Kᵀ/√d_k, before the mask
     torch::Tensor maskedScores;  // [B, H, Tq, Tk]  after the mask (-inf)
+    torch::Tensor weights;       // [B, H, Tq, Tk]  softmax
+    torch::Tensor headOutput;    // [B, H, Tq, d_k] weights·V (after attention dropout, none in eval mode)
+    torch::Tensor keyPadMask;    // [B, Tk] bool as given (may be undefined)
+    bool causal = false;
+    double scale = 1.0;          // 1/√d_k
 };
 
 class MultiHeadAttentionImpl : public torch::nn::Module {

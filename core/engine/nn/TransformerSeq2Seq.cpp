@@ -25,8 +25,8 @@ EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout) {
 }
 
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& padMask,
-                                        torch::Tensor* selfWeights) {
-    torch::Tensor h = norm1_(x + dropout_(selfAttention(x, x, padMask, false, selfWeights)));
+                                        torch::Tensor* selfWeights, HeadTrace* selfTrace) {
+    torch::Tensor h = norm1_(x + dropout_(selfAttention(x, x, padMask, false, selfWeights, selfTrace)));
     return norm2_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
 }
 
@@ -43,9 +43,10 @@ DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout) {
 
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& y, const torch::Tensor& tgtPadMask,
                                         const torch::Tensor& memory, const torch::Tensor& srcPadMask,
-                                        torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
-    torch::Tensor h = norm1_(y + dropout_(selfAttention(y, y, tgtPadMask, true, selfWeights)));
-    h = norm2_(h + dropout_(crossAttention(h, memory, srcPadMask, false, crossWeights)));
+                                        torch::Tensor* selfWeights, torch::Tensor* crossWeights,
+                                        HeadTrace* selfTrace, HeadTrace* crossTrace) {
+    torch::Tensor h = norm1_(y + dropout_(selfAttention(y, y, tgtPadMask, true, selfWeights, selfTrace)));
+    h = norm2_(h + dropout_(crossAttention(h, memory, srcPadMask, false, crossWeights, crossTrace)));
     return norm3_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
 }
 
@@ -83,11 +84,12 @@ torch::Tensor TransformerSeq2Seq::embed(torch::nn::Embedding& table, const torch
 }
 
 torch::Tensor TransformerSeq2Seq::encode(const torch::Tensor& src, const torch::Tensor& padMask,
-                                         std::vector<torch::Tensor>* weights) {
+                                         std::vector<torch::Tensor>* weights, const TracePoint* tracing) {
     torch::Tensor x = embed(srcEmbedding_, src);  // [B, S, D]
-    for (auto& layer : encoderLayers_) {
+    for (std::size_t l = 0; l < encoderLayers_.size(); ++l) {
         torch::Tensor w;
-        x = layer->forward(x, padMask, weights ? &w : nullptr);
+        x = encoderLayers_[l]->forward(x, padMask, weights ? &w : nullptr,
+                                       tracing ? tracing->at("encoder", l) : nullptr);
         if (weights) weights->push_back(w);
     }
     return x;
@@ -95,13 +97,14 @@ torch::Tensor TransformerSeq2Seq::encode(const torch::Tensor& src, const torch::
 
 torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& tgtIn, const torch::Tensor& memory,
                                          const torch::Tensor& srcPadMask, std::vector<torch::Tensor>* selfWeights,
-                                         std::vector<torch::Tensor>* crossWeights) {
+                                         std::vector<torch::Tensor>* crossWeights, const TracePoint* tracing) {
     torch::Tensor y = embed(tgtEmbedding_, tgtIn);  // [B, T, D]
     torch::Tensor tgtPadMask = tgtIn.eq(0);
-    for (auto& layer : decoderLayers_) {
+    for (std::size_t l = 0; l < decoderLayers_.size(); ++l) {
         torch::Tensor sw, cw;
-        y = layer->forward(y, tgtPadMask, memory, srcPadMask, selfWeights ? &sw : nullptr,
-                           crossWeights ? &cw : nullptr);
+        y = decoderLayers_[l]->forward(y, tgtPadMask, memory, srcPadMask, selfWeights ? &sw : nullptr,
+                                       crossWeights ? &cw : nullptr, tracing ? tracing->at("decoder", l) : nullptr,
+                                       tracing ? tracing->at("cross", l) : nullptr);
         if (selfWeights) selfWeights->push_back(sw);
         if (crossWeights) crossWeights->push_back(cw);
     }
@@ -137,6 +140,19 @@ torch::Tensor TransformerSeq2Seq::step(DecoderState& base, const torch::Tensor& 
     s.prefix = torch::cat({s.prefix, prevTokens.unsqueeze(1)}, 1);
     torch::Tensor logits = decode(s.prefix, s.memory, s.srcPadMask, nullptr, nullptr);
     return torch::log_softmax(logits.select(1, logits.size(1) - 1), 1);
+}
+
+HeadTrace TransformerSeq2Seq::traceAttention(const torch::Tensor& src, const torch::Tensor& tgtIn,
+                                             const std::string& kind, int64_t layer) {
+    if (kind != "encoder" && kind != "decoder" && kind != "cross")
+        throw std::invalid_argument("no attention kind '" + kind + "'");
+    if (layer < 0 || layer >= config_.layers) throw std::out_of_range("no such layer");
+    HeadTrace trace;
+    const TracePoint point{kind, layer, &trace};
+    torch::Tensor srcPadMask = src.eq(0);
+    torch::Tensor memory = encode(src, srcPadMask, nullptr, &point);
+    if (kind != "encoder") decode(tgtIn, memory, srcPadMask, nullptr, nullptr, &point);
+    return trace;
 }
 
 void TransformerSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {

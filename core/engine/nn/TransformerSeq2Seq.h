@@ -16,7 +16,8 @@ torch::Tensor sinusoidalPositions(int64_t positions, int64_t d);
 class EncoderLayerImpl : public torch::nn::Module {
 public:
     EncoderLayerImpl(int d, int heads, int ff, double dropout);
-    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& padMask, torch::Tensor* selfWeights);
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& padMask, torch::Tensor* selfWeights,
+                          HeadTrace* selfTrace = nullptr);
     MultiHeadAttention selfAttention{nullptr};
 
 private:
@@ -30,7 +31,8 @@ class DecoderLayerImpl : public torch::nn::Module {
 public:
     DecoderLayerImpl(int d, int heads, int ff, double dropout);
     torch::Tensor forward(const torch::Tensor& y, const torch::Tensor& tgtPadMask, const torch::Tensor& memory,
-                          const torch::Tensor& srcPadMask, torch::Tensor* selfWeights, torch::Tensor* crossWeights);
+                          const torch::Tensor& srcPadMask, torch::Tensor* selfWeights, torch::Tensor* crossWeights,
+                          HeadTrace* selfTrace = nullptr, HeadTrace* crossTrace = nullptr);
     MultiHeadAttention selfAttention{nullptr};
     MultiHeadAttention crossAttention{nullptr};
 
@@ -51,12 +53,30 @@ public:
     torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens) override;
     void reorder(DecoderState& state, const torch::Tensor& index) override;
 
+    // The intermediate numbers of one attention module (step-by-step maths view): replays
+    // the teacher-forced pass over tgtIn [1, T] and returns the trace of `kind` ("encoder",
+    // "decoder" or "cross") in `layer`, all heads. Throws std::out_of_range for a bad layer
+    // and std::invalid_argument for a bad kind.
+    HeadTrace traceAttention(const torch::Tensor& src, const torch::Tensor& tgtIn, const std::string& kind,
+                             int64_t layer);
+
 private:
     struct TransformerState;
+    // Which module's trace a pass records (traceAttention).
+    struct TracePoint {
+        std::string kind;
+        int64_t layer = 0;
+        HeadTrace* trace = nullptr;
+        HeadTrace* at(const std::string& k, std::size_t l) const {
+            return k == kind && static_cast<int64_t>(l) == layer ? trace : nullptr;
+        }
+    };
     torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens);
-    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& padMask, std::vector<torch::Tensor>* weights);
+    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& padMask, std::vector<torch::Tensor>* weights,
+                         const TracePoint* tracing = nullptr);
     torch::Tensor decode(const torch::Tensor& tgtIn, const torch::Tensor& memory, const torch::Tensor& srcPadMask,
-                         std::vector<torch::Tensor>* selfWeights, std::vector<torch::Tensor>* crossWeights);
+                         std::vector<torch::Tensor>* selfWeights, std::vector<torch::Tensor>* crossWeights,
+                         const TracePoint* tracing = nullptr);
 
     ModelConfig config_;
     torch::nn::Embedding srcEmbedding_{nullptr}, tgtEmbedding_{nullptr};
