@@ -93,6 +93,7 @@ QString colormapLabel(ColormapId id) {
     case ColormapId::Cividis: return MainWindow::tr("cividis", "colour map");
     case ColormapId::Bone: return MainWindow::tr("bone", "colour map");
     case ColormapId::Grey: return MainWindow::tr("grey", "colour map");
+    case ColormapId::RdBuR: break;  // for signed values only, never in the colour map menu
     }
     return Colormap::nameOf(id);
 }
