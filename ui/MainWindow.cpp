@@ -2,8 +2,10 @@
 
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
+#include "DiagnosticsView.h"
 #include "HeadsView.h"
 #include "ModelSettingsWidget.h"
+#include "PositionalEncodingView.h"
 #include "ProbeView.h"
 #include "TrainingChartsView.h"
 #include "TrainingSettingsWidget.h"
@@ -59,7 +61,7 @@ constexpr int kMaxRecent = 8;
 constexpr int kShutdownTimeoutMs = 5000;
 
 // Tab order and the names --tab and showTab() accept.
-const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves"};
+const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves", "diagnostics", "positions"};
 
 QString recentKey(const CorpusSource& source) {
     return source.kind == CorpusSource::Kind::Parallel ? source.path + QLatin1Char('\n') + source.targetPath
@@ -135,6 +137,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     probeView_ = new ProbeView;
     headsView_ = new HeadsView;
     chartsView_ = new TrainingChartsView;
+    diagnosticsView_ = new DiagnosticsView;
+    positionsView_ = new PositionalEncodingView;
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(createCorpusTab(), style()->standardIcon(QStyle::SP_FileDialogDetailedView), tr("Corpus"));
@@ -142,11 +146,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->addTab(probeView_, style()->standardIcon(QStyle::SP_BrowserReload), tr("Live Probe"));
     tabs_->addTab(headsView_, style()->standardIcon(QStyle::SP_FileDialogListView), tr("Heads"));
     tabs_->addTab(chartsView_, style()->standardIcon(QStyle::SP_FileDialogInfoView), tr("Training Curves"));
+    const int diagnosticsTab =
+        tabs_->addTab(diagnosticsView_, style()->standardIcon(QStyle::SP_MessageBoxWarning), tr("Diagnostics"));
+    const int positionsTab = tabs_->addTab(positionsView_, style()->standardIcon(QStyle::SP_ArrowUp), tr("Positions"));
     tabs_->setTabToolTip(0, tr("The sentence pairs of the corpus."));
     tabs_->setTabToolTip(1, tr("Translate a sentence and see the attention behind it."));
     tabs_->setTabToolTip(2, tr("Watch one sentence's attention form while the model trains."));
     tabs_->setTabToolTip(3, tr("Every attention head of every layer."));
     tabs_->setTabToolTip(4, tr("Loss, accuracy and BLEU as training goes on."));
+    tabs_->setTabToolTip(diagnosticsTab, tr("Is attention healthy? Entropy, diagonality, sinks and coverage per head, "
+                                            "with what to try."));
+    tabs_->setTabToolTip(positionsTab, tr("The Transformer's sinusoidal positional encoding and how alike positions are."));
     setCentralWidget(tabs_);
 
     createActions();
@@ -500,6 +510,7 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::batchTrained, this, &MainWindow::onBatch);
     connect(controller_, &TrainingController::epochFinished, this, &MainWindow::onEpoch);
     connect(controller_, &TrainingController::probeUpdated, probeView_, &ProbeView::setResult);
+    connect(controller_, &TrainingController::probeUpdated, diagnosticsView_, &DiagnosticsView::setProbe);
     connect(controller_, &TrainingController::modifiedChanged, this, &MainWindow::updateTitle);
     connect(controller_, &TrainingController::finished, this, [this](bool stopped) {
         statusBar()->showMessage(stopped ? tr("Training stopped; the model is kept for translation and saving.")
@@ -524,6 +535,7 @@ void MainWindow::connectController() {
         if (id != translateRequest_) return;  // a newer request is on its way
         translateView_->setTranslation(t);
         headsView_->setTranslation(t);
+        diagnosticsView_->setTranslation(t);
     });
     connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
         if (id != translateRequest_) return;
@@ -547,6 +559,8 @@ void MainWindow::connectController() {
         modelPath_ = summary.origin;
         chartsView_->clear();
         probeView_->clear();
+        diagnosticsView_->clear();
+        positionsView_->setModel(&summary.config);
         modelSettings_->setConfig(summary.config);
         headsView_->setArchitecture(summary.config.architecture);
         statusBar()->showMessage(tr("Opened %1: %2, %3 parameters")
@@ -839,6 +853,7 @@ void MainWindow::startTraining(bool paused) {
     chartsView_->clear();
     chartsView_->setPlannedEpochs(request.options.epochs);
     probeView_->clear();
+    diagnosticsView_->clear();
     modelPath_.clear();
     updateProbe();
     controller_->start(request, paused);
@@ -898,6 +913,8 @@ void MainWindow::resetTraining() {
     probeView_->clear();
     translateView_->clear();
     headsView_->clear();
+    diagnosticsView_->clear();
+    positionsView_->setModel(nullptr);
     modelPath_.clear();
     onModelAvailable();
     updateTitle();
@@ -925,6 +942,7 @@ void MainWindow::requestTranslation(const QString& sentence, int beam) {
 
 void MainWindow::onPrepared(const ModelSummary& s) {
     headsView_->setArchitecture(s.config.architecture);
+    positionsView_->setModel(&s.config);
     QString message = tr("Training %1, %2 parameters, on %3 pairs (validating on %4)")
                           .arg(architectureName(s.config), humanCount(s.parameters))
                           .arg(s.trainingPairs)
