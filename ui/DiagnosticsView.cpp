@@ -34,13 +34,6 @@ QString joinedTokens(const std::vector<std::string>& tokens) {
 
 QString html(const QString& text) { return text.toHtmlEscaped(); }
 
-// Where a flag was raised, for the explanations: "cross-attention (all heads)", "encoder L0 H2".
-QString placeName(const HeadDiagnostics& h, bool singleMap) {
-    const QString kind = DiagnosticsView::kindName(h.kind);
-    if (h.isSummary()) return singleMap ? kind : DiagnosticsView::tr("%1 (all heads)").arg(kind);
-    return DiagnosticsView::tr("%1, layer %2, head %3").arg(kind).arg(h.layer).arg(h.head);
-}
-
 bool hasFinding(const HeadDiagnostics& h, Finding f) {
     for (const DiagnosticFlag* flag : {&h.entropy, &h.diagonality, &h.sink, &h.coverage})
         if (flag->raised() && flag->finding == f) return true;
@@ -140,6 +133,7 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
     horizontal->addWidget(previewBox);
     horizontal->setStretchFactor(0, 3);
     horizontal->setStretchFactor(1, 2);
+    horizontal->setSizes({640, 420});  // scaled to the width; the table's numbers come first
 
     explanations_ = new QTextBrowser;
     explanations_->setOpenLinks(false);
@@ -147,6 +141,7 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
     vertical->addWidget(explanations_);
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
+    vertical->setSizes({600, 300});
     pageLayout->addWidget(vertical, 1);
     stack_->addWidget(page);
     layout->addWidget(stack_, 1);
@@ -187,6 +182,13 @@ void DiagnosticsView::clear() {
 const HeadDiagnostics* DiagnosticsView::headAt(int tableRow) const {
     return tableRow >= 0 && tableRow < static_cast<int>(rows_.size()) ? rows_[static_cast<std::size_t>(tableRow)]
                                                                       : nullptr;
+}
+
+QString DiagnosticsView::kindShortName(const std::string& kind) {
+    if (kind == "cross") return tr("cross", "attention kind");
+    if (kind == "encoder") return tr("encoder", "attention kind");
+    if (kind == "decoder") return tr("decoder", "attention kind");
+    return QString::fromStdString(kind);
 }
 
 QString DiagnosticsView::kindName(const std::string& kind) {
@@ -293,7 +295,8 @@ void DiagnosticsView::fillTable() {
             }
         };
         const bool cross = h.kind == "cross";
-        text(KindColumn, kindName(h.kind));
+        auto* kind = text(KindColumn, kindShortName(h.kind));
+        kind->setToolTip(kindName(h.kind));
         text(LayerColumn, h.isSummary() ? (heads > 1 ? tr("all") : QStringLiteral("0")) : QString::number(h.layer));
         text(HeadColumn, h.isSummary() ? (heads > 1 ? tr("mean of %1").arg(heads) : QStringLiteral("0"))
                                        : QString::number(h.head));
@@ -381,23 +384,32 @@ QString DiagnosticsView::explanationsHtml() const {
     }
     QString out = QStringLiteral("<p><b>%1</b></p>").arg(html(tr("What the flags mean")));
     for (Finding f : findings) {
-        QStringList places;
+        // Where it was raised, per kind: "cross-attention: all heads, L0 H1, L1 H0; encoder self-attention: L1 H2".
+        QStringList kinds;
         std::vector<std::string> uncovered;
-        for (const auto* list : {&diagnostics_.summaries, &diagnostics_.heads}) {
-            for (const HeadDiagnostics& h : *list) {
-                if (!hasFinding(h, f)) continue;
-                int heads = 0;
-                for (const HeadDiagnostics& other : diagnostics_.heads) heads += other.kind == h.kind;
-                if (!h.isSummary() && heads <= 1) continue;  // same as its summary
-                places << placeName(h, heads <= 1);
-                for (const auto& token : h.values.uncoveredTokens)
+        for (const HeadDiagnostics& summary : diagnostics_.summaries) {
+            int heads = 0;
+            for (const HeadDiagnostics& h : diagnostics_.heads) heads += h.kind == summary.kind;
+            QStringList places;
+            if (hasFinding(summary, f)) places << (heads > 1 ? tr("all heads") : QString());
+            std::vector<const HeadDiagnostics*> raised{&summary};
+            for (const HeadDiagnostics& h : diagnostics_.heads) {
+                if (h.kind != summary.kind || heads <= 1 || !hasFinding(h, f)) continue;  // one map: its summary
+                places << tr("L%1 H%2").arg(h.layer).arg(h.head);
+                raised.push_back(&h);
+            }
+            if (places.isEmpty()) continue;
+            for (const HeadDiagnostics* h : raised) {
+                if (!hasFinding(*h, f)) continue;
+                for (const auto& token : h->values.uncoveredTokens)
                     if (std::find(uncovered.begin(), uncovered.end(), token) == uncovered.end()) uncovered.push_back(token);
             }
+            places.removeAll(QString());
+            kinds << (places.isEmpty() ? kindName(summary.kind)
+                                       : tr("%1: %2").arg(kindName(summary.kind), places.join(QStringLiteral(", "))));
         }
         const QString explanation = findingExplanation(f, thresholds_, joinedTokens(uncovered));
-        constexpr int kMaxPlaces = 8;
-        QString where = places.mid(0, kMaxPlaces).join(QStringLiteral(", "));
-        if (places.size() > kMaxPlaces) where += tr(" and %1 more").arg(places.size() - kMaxPlaces);
+        const QString where = kinds.join(QStringLiteral("; "));
         out += QStringLiteral("<h4 style='color:#c25400'>\u26a0 %1</h4><p>%2</p><p><b>%3</b> %4</p><p><i>%5</i> %6</p>")
                    .arg(html(findingTitle(f)), html(explanation), html(tr("What to try:")), html(findingAdvice(f)),
                         html(tr("Raised by:")), html(where));
@@ -412,7 +424,7 @@ QString DiagnosticsView::findingTitle(Finding finding) {
     case Finding::SinkCross: return tr("Attention parked on </s> or punctuation");
     case Finding::SinkSelf: return tr("Heads resting on </s>, <s> or punctuation");
     case Finding::Reordered: return tr("Sharp but off the diagonal: reordering");
-    case Finding::Unaligned: return tr("No alignment yet");
+    case Finding::Unaligned: return tr("Off the diagonal and spread out");
     case Finding::Uncovered: return tr("Source tokens nobody looked at");
     case Finding::None: break;
     }
@@ -449,8 +461,10 @@ QString DiagnosticsView::findingExplanation(Finding finding, const DiagnosticThr
             .arg(number(t.diagonalityWarn));
     case Finding::Unaligned:
         return tr("Attention follows neither the source order nor a sharp pattern (diagonality below %1, attention "
-                  "broad or parked on </s>): the model has not yet found which source word goes with which output "
-                  "word.")
+                  "broad or parked on </s>). Look at the map: if each output row still has one clearly brightest "
+                  "source token, the word order changes and attention is merely spread around it (Transformer heads "
+                  "often share the work this way; the mean of the heads is sharper). If the rows are flat, the "
+                  "model has not yet found which source word goes with which output word.")
             .arg(number(t.diagonalityWarn));
     case Finding::Uncovered:
         return tr("These source tokens received less than %1 attention in total, over all output steps: %2. Either "
@@ -483,9 +497,9 @@ QString DiagnosticsView::findingAdvice(Finding finding) {
         return tr("If the output is right, nothing to fix. A GRU with attention handles local swaps; for heavy, "
                   "long-range reordering a Transformer usually learns faster. If the output is wrong, train longer.");
     case Finding::Unaligned:
-        return tr("Train longer and check the learning rate (too high: the loss jumps; too low: it barely moves). "
-                  "A larger hidden size helps if the loss stays high. If the task reorders words heavily, try a "
-                  "Transformer.");
+        return tr("If the rows are flat: train longer and check the learning rate (too high: the loss jumps; too "
+                  "low: it barely moves); a larger hidden size helps if the loss stays high. If the task reorders "
+                  "words heavily, try a Transformer.");
     case Finding::Uncovered:
         return tr("If a content word is missing from the output: train longer, try a larger model, or less "
                   "dropout. Function words without a counterpart in the target are fine.");

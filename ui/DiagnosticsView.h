@@ -43,7 +43,8 @@ public:
     HeatmapWidget* preview() const { return preview_; }
     QLabel* summary() const { return summary_; }
 
-    static QString kindName(const std::string& kind);  // "cross-attention", "encoder self-attention", ...
+    static QString kindName(const std::string& kind);       // "cross-attention", "encoder self-attention", ...
+    static QString kindShortName(const std::string& kind);  // "cross", "encoder", "decoder"
     static QString findingTitle(Finding finding);
     // tokens: the uncovered tokens, for Finding::Uncovered.
     static QString findingExplanation(Finding finding, const DiagnosticThresholds& thresholds,

@@ -95,6 +95,13 @@ void HeatmapWidget::setAxisTitles(const QString& rowAxis, const QString& columnA
     update();
 }
 
+void HeatmapWidget::setKeepAspect(bool on) {
+    HeatmapOptions options = renderer_.options();
+    options.keepAspect = on;
+    renderer_.setOptions(options);
+    update();
+}
+
 void HeatmapWidget::highlightToken(int row, int column) {
     externalRow_ = row;
     externalColumn_ = column;

@@ -36,6 +36,8 @@ public:
     void setValueRange(double low, double high);
     void setTitle(const QString& title);
     void setAxisTitles(const QString& rowAxis, const QString& columnAxis);
+    // false: cells stretch to fill the widget (e.g. a table far wider than tall); true by default.
+    void setKeepAspect(bool on);
 
     // Cross-view highlighting (e.g. the token hovered in the head grid); -1 for none.
     void highlightToken(int row, int column);

@@ -86,6 +86,7 @@ PositionalEncodingView::PositionalEncodingView(QWidget* parent) : QWidget(parent
     encoding_->setColormap(ColormapId::RdBuR);
     encoding_->setValueRange(-1.0, 1.0);
     encoding_->setAxisTitles(tr("position"), tr("dimension"));
+    encoding_->setKeepAspect(false);  // 128 dimensions by 50 positions would leave it a thin strip
     similarity_ = new HeatmapWidget;
     similarity_->setColormap(ColormapId::RdBuR);
     similarity_->setValueRange(-1.0, 1.0);

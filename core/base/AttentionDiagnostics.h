@@ -39,7 +39,7 @@ enum class Finding {
     SinkCross,   // the decoder parks its attention on </s> or punctuation instead of aligning
     SinkSelf,    // self-attention heads that park on </s> or punctuation ("no-op" heads)
     Reordered,   // cross-attention sharp but off the diagonal: the word order changes
-    Unaligned,   // cross-attention neither diagonal nor sharp: no alignment has formed
+    Unaligned,   // cross-attention neither diagonal nor sharp: spread around a reordering, or not aligned yet
     Uncovered,   // source tokens that (almost) no output step attended to
 };
 

@@ -64,12 +64,12 @@ TEST_CASE("diagnostics view lists each kind's summary, then its heads, with colo
     const QTableWidget* table = view.table();
     // cross summary, its 4 heads, the encoder summary (its single head is not repeated).
     REQUIRE(table->rowCount() == 6);
-    CHECK(str(cell(table, 0, DiagnosticsView::KindColumn)) == "cross-attention");
+    CHECK(str(cell(table, 0, DiagnosticsView::KindColumn)) == "cross");
     CHECK(str(cell(table, 0, DiagnosticsView::LayerColumn)) == "all");
     CHECK(str(cell(table, 0, DiagnosticsView::HeadColumn)) == "mean of 4");
     CHECK(str(cell(table, 2, DiagnosticsView::LayerColumn)) == "0");
     CHECK(str(cell(table, 2, DiagnosticsView::HeadColumn)) == "1");
-    CHECK(str(cell(table, 5, DiagnosticsView::KindColumn)) == "encoder self-attention");
+    CHECK(str(cell(table, 5, DiagnosticsView::KindColumn)) == "encoder");
     // Sink mass: three heads of four put everything on </s> -> 0.75, flagged amber.
     CHECK(str(cell(table, 0, DiagnosticsView::SinkColumn)) == "\u26a0 0.75");
     CHECK(table->item(0, DiagnosticsView::SinkColumn)->background().color() != QColor());
@@ -95,8 +95,10 @@ TEST_CASE("diagnostics view lists each kind's summary, then its heads, with colo
     const std::string text = str(view.explanations()->toPlainText());
     CHECK(text.find(str(DiagnosticsView::findingTitle(Finding::SinkCross))) != std::string::npos);
     CHECK(text.find(str(DiagnosticsView::findingTitle(Finding::BroadHeads))) != std::string::npos);
-    CHECK(text.find("cross-attention (all heads)") != std::string::npos);
-    CHECK(text.find("cross-attention, layer 1, head 0") != std::string::npos);
+    // Sinks: the cross summary and the three parked heads.
+    CHECK(text.find("Raised by: cross-attention: all heads, L0 H1, L1 H0, L1 H1") != std::string::npos);
+    // Broad heads: the encoder's single map, named by its kind alone.
+    CHECK(text.find("Raised by: encoder self-attention\n") != std::string::npos);
     CHECK(text.find("What to try:") != std::string::npos);
     CHECK(text.find("bidirectional") != std::string::npos);
     // The summary line above the table.
@@ -168,6 +170,7 @@ TEST_CASE("positions view shows the model's sinusoidal table and the position si
     CHECK(encoding.weight(7, 1) == Approx(std::cos(7.0)).margin(1e-6));
     CHECK(encoding.valueRange() == std::make_pair(-1.0, 1.0));
     CHECK(encoding.options().colormap == ColormapId::RdBuR);
+    CHECK_FALSE(encoding.options().keepAspect);  // fills the view
     const HeatmapRenderer& similarity = view.similarityHeatmap()->renderer();
     REQUIRE(similarity.rows() == 50);
     REQUIRE(similarity.columns() == 50);
