@@ -67,10 +67,16 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     stack_->addWidget(message_);
     stack_->addWidget(heatmap_);
     layout->addWidget(stack_, 1);
+    selectionInfo_ = new QLabel;
+    selectionInfo_->setWordWrap(true);
+    selectionInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    selectionInfo_->setVisible(false);
+    layout->addWidget(selectionInfo_);
 
     connect(zoomIn, &QToolButton::clicked, heatmap_, &HeatmapWidget::zoomIn);
     connect(zoomOut, &QToolButton::clicked, heatmap_, &HeatmapWidget::zoomOut);
     connect(zoomReset, &QToolButton::clicked, heatmap_, &HeatmapWidget::resetZoom);
+    connect(heatmap_, &HeatmapWidget::selectionChanged, this, &AttentionPanel::updateSelectionInfo);
     connect(layer_, &QComboBox::currentIndexChanged, this, &AttentionPanel::refresh);
     connect(head_, &QComboBox::currentIndexChanged, this, &AttentionPanel::refresh);
     showMessage(tr("No attention to show yet."));
@@ -111,6 +117,17 @@ void AttentionPanel::showMessage(const QString& message) {
     message_->setText(message);
     stack_->setCurrentWidget(message_);
     Q_EMIT mapChanged();
+    updateSelectionInfo();
+}
+
+void AttentionPanel::updateSelectionInfo() {
+    // Without a selection the line says how to make one.
+    const bool selected = heatmap_->hasSelection();
+    selectionInfo_->setForegroundRole(selected ? QPalette::WindowText : QPalette::PlaceholderText);
+    selectionInfo_->setText(selected ? heatmap_->selectionSummary()
+                                     : tr("Click token labels (Ctrl+click for several) to sum their attention; "
+                                          "Escape clears."));
+    selectionInfo_->setVisible(stack_->currentWidget() == heatmap_);
 }
 
 void AttentionPanel::updateSelectors(int layers, int heads) {
@@ -174,6 +191,7 @@ void AttentionPanel::refresh() {
     heatmap_->setAttention(map, t.outputTokens, t.sourceTokens);
     stack_->setCurrentWidget(heatmap_);
     Q_EMIT mapChanged();
+    updateSelectionInfo();
 }
 
 }  // namespace attnlab

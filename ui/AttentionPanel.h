@@ -2,6 +2,7 @@
 // One translation's cross-attention as a heatmap (output tokens on rows, source tokens on columns),
 // with a layer and head choice for a Transformer (the mean of the heads by default) and zoom
 // buttons. Shows a sentence of explanation instead of an empty plot when there is nothing to draw.
+// Under the map, a line sums the attention of the tokens selected in it (see HeatmapWidget).
 #include "HeatmapWidget.h"
 
 #include "base/AttentionMap.h"
@@ -27,6 +28,7 @@ public:
     bool hasMap() const;
 
     HeatmapWidget* heatmap() const { return heatmap_; }
+    QLabel* selectionInfo() const { return selectionInfo_; }
     int layer() const;  // selected layer, -1 for the last
     int head() const;   // selected head, -1 for the mean of all heads
     void setSelection(int layer, int head);
@@ -39,6 +41,7 @@ Q_SIGNALS:
 
 private:
     void refresh();
+    void updateSelectionInfo();
     void updateSelectors(int layers, int heads);
 
     Translation translation_;
@@ -48,6 +51,7 @@ private:
     QStackedWidget* stack_;
     QLabel* message_;
     HeatmapWidget* heatmap_;
+    QLabel* selectionInfo_;
 };
 
 }  // namespace attnlab

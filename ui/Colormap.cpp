@@ -151,6 +151,18 @@ Colormap::Table fromSegments(const Segment& red, const Segment& green, const Seg
     return table;
 }
 
+// LinearSegmentedColormap.from_list: the colours at equal steps from 0 to 1.
+Colormap::Table fromColorList(const std::vector<unsigned>& hex) {
+    Segment red, green, blue;
+    for (std::size_t i = 0; i < hex.size(); ++i) {
+        const double x = static_cast<double>(i) / static_cast<double>(hex.size() - 1);
+        red.emplace_back(x, ((hex[i] >> 16) & 0xff) / 255.0);
+        green.emplace_back(x, ((hex[i] >> 8) & 0xff) / 255.0);
+        blue.emplace_back(x, (hex[i] & 0xff) / 255.0);
+    }
+    return fromSegments(red, green, blue);
+}
+
 const Colormap::Table& tableFor(ColormapId id) {
     // matplotlib's _bone_data and _gray_data (lib/matplotlib/_cm.py).
     static const Colormap::Table viridis = fromHexTable(kViridisTable);
@@ -162,6 +174,10 @@ const Colormap::Table& tableFor(ColormapId id) {
                      {{0.0, 0.0}, {0.365079, 0.444444}, {1.0, 1.0}});
     static const Colormap::Table grey =
         fromSegments({{0.0, 0.0}, {1.0, 1.0}}, {{0.0, 0.0}, {1.0, 1.0}}, {{0.0, 0.0}, {1.0, 1.0}});
+    // matplotlib's RdBu_r: _RdBu_data (ColorBrewer's 11-class RdBu) reversed, blue low and red high.
+    static const Colormap::Table rdbuR =
+        fromColorList({0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7, 0xfddbc7, 0xf4a582, 0xd6604d,
+                       0xb2182b, 0x67001f});
     switch (id) {
     case ColormapId::Viridis:
         return viridis;
@@ -173,6 +189,8 @@ const Colormap::Table& tableFor(ColormapId id) {
         return bone;
     case ColormapId::Grey:
         return grey;
+    case ColormapId::RdBuR:
+        return rdbuR;
     }
     return viridis;
 }
@@ -197,6 +215,8 @@ std::vector<ColormapId> Colormap::all() {
     return {ColormapId::Viridis, ColormapId::Magma, ColormapId::Cividis, ColormapId::Bone, ColormapId::Grey};
 }
 
+std::vector<ColormapId> Colormap::diverging() { return {ColormapId::RdBuR}; }
+
 QStringList Colormap::names() {
     QStringList list;
     for (ColormapId id : all()) {
@@ -217,6 +237,8 @@ QString Colormap::nameOf(ColormapId id) {
         return QStringLiteral("bone");
     case ColormapId::Grey:
         return QStringLiteral("grey");
+    case ColormapId::RdBuR:
+        return QStringLiteral("rdbu_r");
     }
     return QStringLiteral("viridis");
 }

@@ -2,7 +2,9 @@
 // Colour maps for attention heatmaps. The perceptually uniform maps (viridis, magma, cividis) use
 // matplotlib's 256-entry tables, bone and grey are sampled from matplotlib's segment data, and a
 // value maps to an entry the way matplotlib does (floor(t * 256)), so an exported image can be
-// compared with a matplotlib plot colour for colour.
+// compared with a matplotlib plot colour for colour. One diverging map (matplotlib's RdBu_r) is for
+// signed values such as positional encodings, drawn on a range centred on 0; it is not offered for
+// attention weights (all(), names(), fromName()), which are read by lightness.
 #include <QRgb>
 #include <QString>
 #include <QStringList>
@@ -13,7 +15,7 @@
 
 namespace attnlab {
 
-enum class ColormapId { Viridis, Magma, Cividis, Bone, Grey };
+enum class ColormapId { Viridis, Magma, Cividis, Bone, Grey, RdBuR };
 
 class Colormap {
 public:
@@ -34,7 +36,8 @@ public:
     static int indexFor(double t);
     static QRgb color(ColormapId id, double t) { return Colormap(id).color(t); }
 
-    static std::vector<ColormapId> all();
+    static std::vector<ColormapId> all();        // the sequential maps, for attention weights
+    static std::vector<ColormapId> diverging();  // for signed values: light at the centre, dark at both ends
     static QStringList names();  // lower-case, in the order of all()
     static QString nameOf(ColormapId id);
     // Case-insensitive; accepts "gray" for grey. std::nullopt for an unknown name.

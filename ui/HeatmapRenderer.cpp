@@ -212,6 +212,7 @@ void HeatmapRenderer::setMap(const AttentionMap& map, const QStringList& rowLabe
         options_.highlightRow = -1;
         options_.highlightColumn = -1;
     }
+    setSelection(options_.selectedRows, options_.selectedColumns);
     measureLabels();
     invalidateImage();
 }
@@ -339,6 +340,37 @@ void HeatmapRenderer::setHighlight(int row, int column) {
     options_.highlightColumn = column >= 0 && column < map_.cols ? column : -1;
 }
 
+void HeatmapRenderer::setSelection(const std::vector<int>& rows, const std::vector<int>& columns) {
+    auto clean = [](std::vector<int> indices, int limit) {
+        indices.erase(std::remove_if(indices.begin(), indices.end(), [limit](int i) { return i < 0 || i >= limit; }),
+                      indices.end());
+        std::sort(indices.begin(), indices.end());
+        indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+        return indices;
+    };
+    options_.selectedRows = clean(rows, map_.rows);
+    options_.selectedColumns = options_.selectedRows.empty() ? clean(columns, map_.cols) : std::vector<int>{};
+}
+
+std::vector<double> HeatmapRenderer::selectionSums() const {
+    std::vector<double> sums;
+    auto add = [](double& sum, float w) {
+        if (std::isfinite(w)) sum += w;
+    };
+    if (!options_.selectedRows.empty()) {
+        sums.assign(static_cast<std::size_t>(map_.cols), 0.0);
+        for (int r : options_.selectedRows) {
+            for (int c = 0; c < map_.cols; ++c) add(sums[static_cast<std::size_t>(c)], map_.at(r, c));
+        }
+    } else if (!options_.selectedColumns.empty()) {
+        sums.assign(static_cast<std::size_t>(map_.rows), 0.0);
+        for (int r = 0; r < map_.rows; ++r) {
+            for (int c : options_.selectedColumns) add(sums[static_cast<std::size_t>(r)], map_.at(r, c));
+        }
+    }
+    return sums;
+}
+
 std::pair<double, double> HeatmapRenderer::valueRange() const {
     switch (options_.scale) {
     case ScaleMode::Unit:
@@ -426,10 +458,13 @@ QSize HeatmapRenderer::preferredSize(double cellSize) const {
         options_.title.isEmpty() ? 0.0 : QFontMetricsF(titleFontFor(options_.font)).height() + pad / 2;
     const qreal rowAxis = options_.rowAxisTitle.isEmpty() ? 0.0 : line + 2;
     const qreal columnAxis = options_.columnAxisTitle.isEmpty() ? 0.0 : line + 2;
-    qreal width = 2 * pad + rowAxis + rowLabels + cell * map_.cols + colorBar;
+    const qreal stripGap = std::round(line * 0.4);
+    const qreal bottomStrip = options_.selectedRows.empty() ? 0.0 : stripGap + sumStripExtent();
+    const qreal rightStrip = options_.selectedColumns.empty() ? 0.0 : stripGap + sumStripExtent();
+    qreal width = 2 * pad + rowAxis + rowLabels + cell * map_.cols + rightStrip + colorBar;
     // The colour bar's lowest tick label hangs half a line below the matrix.
     const qreal overhang = options_.showColorBar ? std::ceil(line / 2) : 0.0;
-    qreal height = 2 * pad + titleHeight + columnAxis + columnLabels + cell * map_.rows + overhang;
+    qreal height = 2 * pad + titleHeight + columnAxis + columnLabels + cell * map_.rows + bottomStrip + overhang;
     // layout() lets labels take at most kLabelShare of the size: make room so that none is elided.
     width = std::max(width, (rowLabels - kTickLength - kLabelGap) / kLabelShare);
     height = std::max(height, (columnLabels - kTickLength - kLabelGap) / kLabelShare);
@@ -472,9 +507,14 @@ void HeatmapRenderer::layout(const QRectF& target) const {
     }
     // The colour bar's lowest tick label hangs half a line below the matrix.
     const qreal overhang = options_.showColorBar ? std::ceil(line / 2) : 0.0;
-    const qreal availableWidth = width - 2 * pad - rowAxis - rowLabels - colorBar;
+    // The selection's sums: a strip under the matrix (rows) or right of it (columns).
+    const qreal stripGap = std::round(line * 0.4);
+    const qreal bottomStrip = options_.selectedRows.empty() ? 0.0 : stripGap + sumStripExtent();
+    const qreal rightStrip = options_.selectedColumns.empty() ? 0.0 : stripGap + sumStripExtent();
+    const qreal availableWidth = width - 2 * pad - rowAxis - rowLabels - rightStrip - colorBar;
     auto cellsFor = [&](qreal columnLabels) {
-        const qreal availableHeight = height - 2 * pad - titleHeight - columnAxis - columnLabels - overhang;
+        const qreal availableHeight =
+            height - 2 * pad - titleHeight - columnAxis - columnLabels - bottomStrip - overhang;
         qreal cw = std::max(0.0, availableWidth / map_.cols);
         qreal ch = std::max(0.0, availableHeight / map_.rows);
         if (options_.keepAspect) {
@@ -511,14 +551,19 @@ void HeatmapRenderer::layout(const QRectF& target) const {
 
     const qreal matrixWidth = cw * map_.cols;
     const qreal matrixHeight = ch * map_.rows;
-    const qreal contentWidth = rowAxis + rowLabels + matrixWidth + colorBar;
-    const qreal contentHeight = titleHeight + columnAxis + columnLabels + matrixHeight + overhang;
+    const qreal contentWidth = rowAxis + rowLabels + matrixWidth + rightStrip + colorBar;
+    const qreal contentHeight = titleHeight + columnAxis + columnLabels + matrixHeight + bottomStrip + overhang;
     const qreal x0 = std::round(target.left() + std::max(pad, (width - contentWidth) / 2));
     const qreal y0 = std::round(target.top() + std::max(pad, (height - contentHeight) / 2));
     l.matrix =
         QRectF(x0 + rowAxis + rowLabels, y0 + titleHeight + columnAxis + columnLabels, matrixWidth, matrixHeight);
     if (options_.showColorBar) {
-        l.colorBar = QRectF(l.matrix.right() + pad, l.matrix.top(), barWidth, matrixHeight);
+        l.colorBar = QRectF(l.matrix.right() + rightStrip + pad, l.matrix.top(), barWidth, matrixHeight);
+    }
+    if (bottomStrip > 0) {
+        l.sumStrip = QRectF(l.matrix.left(), l.matrix.bottom() + stripGap, matrixWidth, bottomStrip - stripGap);
+    } else if (rightStrip > 0) {
+        l.sumStrip = QRectF(l.matrix.right() + stripGap, l.matrix.top(), rightStrip - stripGap, matrixHeight);
     }
     if (!options_.title.isEmpty()) {
         const qreal titleWidth =
@@ -559,6 +604,76 @@ std::optional<QPoint> HeatmapRenderer::cellAt(const QPointF& pos) const {
     return QPoint(column, row);
 }
 
+std::optional<int> HeatmapRenderer::rowLabelAt(const QPointF& pos) const {
+    const QRectF& m = layout_.matrix;
+    if (isEmpty() || m.isEmpty() || !options_.showLabels || layout_.cellHeight <= 0) {
+        return std::nullopt;
+    }
+    // Anywhere left of the matrix within its height: short labels are easy to hit.
+    if (pos.x() < layout_.target.left() || pos.x() >= m.left() || pos.y() < m.top() || pos.y() >= m.bottom()) {
+        return std::nullopt;
+    }
+    return std::clamp(static_cast<int>((pos.y() - m.top()) / layout_.cellHeight), 0, map_.rows - 1);
+}
+
+std::optional<int> HeatmapRenderer::columnLabelAt(const QPointF& pos) const {
+    const QRectF& m = layout_.matrix;
+    if (isEmpty() || m.isEmpty() || !options_.showLabels || layout_.cellWidth <= 0) {
+        return std::nullopt;
+    }
+    const qreal top = layout_.title.isEmpty() ? layout_.target.top() : layout_.title.bottom();
+    if (pos.y() < top || pos.y() >= m.top() || pos.x() < m.left() || pos.x() >= m.right()) {
+        return std::nullopt;
+    }
+    return std::clamp(static_cast<int>((pos.x() - m.left()) / layout_.cellWidth), 0, map_.cols - 1);
+}
+
+QRectF HeatmapRenderer::sumStripRect() const { return hasSelection() ? layout_.sumStrip : QRectF(); }
+
+QRectF HeatmapRenderer::sumStripCellRect(int index) const {
+    const QRectF& strip = layout_.sumStrip;
+    if (strip.isEmpty() || !hasSelection()) {
+        return QRectF();
+    }
+    if (!options_.selectedRows.empty()) {
+        if (index < 0 || index >= map_.cols) return QRectF();
+        return QRectF(strip.left() + index * layout_.cellWidth, strip.top(), layout_.cellWidth, strip.height());
+    }
+    if (index < 0 || index >= map_.rows) return QRectF();
+    return QRectF(strip.left(), strip.top() + index * layout_.cellHeight, strip.width(), layout_.cellHeight);
+}
+
+std::optional<int> HeatmapRenderer::sumStripCellAt(const QPointF& pos) const {
+    const QRectF strip = sumStripRect();
+    if (strip.isEmpty() || !strip.contains(pos)) {
+        return std::nullopt;
+    }
+    if (!options_.selectedRows.empty()) {
+        return std::clamp(static_cast<int>((pos.x() - strip.left()) / layout_.cellWidth), 0, map_.cols - 1);
+    }
+    return std::clamp(static_cast<int>((pos.y() - strip.top()) / layout_.cellHeight), 0, map_.rows - 1);
+}
+
+qreal HeatmapRenderer::sumStripExtent() const {
+    const QFontMetricsF metrics(options_.font);
+    if (!options_.selectedRows.empty()) {
+        return std::round(metrics.height() * 1.5);
+    }
+    // A column strip is as wide as its widest sum, so that its numbers fit.
+    qreal widest = metrics.horizontalAdvance(QStringLiteral("0.00"));
+    for (double sum : selectionSums()) {
+        widest = std::max(widest, metrics.horizontalAdvance(QString::number(sum, 'f', 2)));
+    }
+    return std::ceil(std::max(widest + 8, metrics.height() * 1.5));
+}
+
+QColor HeatmapRenderer::selectionColor() const {
+    // Orange is on none of the colour maps' paths through viridis, magma, cividis or grey; lighter on a
+    // dark background.
+    return contrastingTextColor(options_.backgroundColor.rgb()) == QColor(Qt::white) ? QColor(0xff, 0xa0, 0x40)
+                                                                                      : QColor(0xd9, 0x5f, 0x02);
+}
+
 bool HeatmapRenderer::numbersVisible() const {
     return options_.showNumbers && !isEmpty() && layout_.cellWidth >= options_.minCellForNumbers &&
            layout_.cellHeight >= options_.minCellForNumbers * 0.6;
@@ -586,6 +701,7 @@ void HeatmapRenderer::paint(QPainter& painter, const QRectF& target, const QRect
     paintMatrix(painter, visible);
     paintNumbers(painter, visible);
     paintHighlight(painter);
+    paintSelection(painter);
     paintLabels(painter, visible);
 
     painter.setPen(options_.textColor);
@@ -732,6 +848,68 @@ void HeatmapRenderer::paintHighlight(QPainter& painter) const {
     painter.restore();
 }
 
+void HeatmapRenderer::paintSelection(QPainter& painter) const {
+    if (!hasSelection() || layout_.matrix.isEmpty()) {
+        return;
+    }
+    const QRectF& m = layout_.matrix;
+    const bool rows = !options_.selectedRows.empty();
+    const std::vector<int>& selected = rows ? options_.selectedRows : options_.selectedColumns;
+    const QColor accent = selectionColor();
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setBrush(Qt::NoBrush);
+    // One outline per run of adjacent indices.
+    for (std::size_t i = 0; i < selected.size();) {
+        std::size_t j = i;
+        while (j + 1 < selected.size() && selected[j + 1] == selected[j] + 1) ++j;
+        const QRectF band = rows ? QRectF(m.left(), m.top() + selected[i] * layout_.cellHeight, m.width(),
+                                          (selected[j] - selected[i] + 1) * layout_.cellHeight)
+                                 : QRectF(m.left() + selected[i] * layout_.cellWidth, m.top(),
+                                          (selected[j] - selected[i] + 1) * layout_.cellWidth, m.height());
+        painter.setPen(QPen(QColor(0, 0, 0, 150), 4.0));
+        painter.drawRect(band);
+        painter.setPen(QPen(accent, 2.0));
+        painter.drawRect(band);
+        i = j + 1;
+    }
+
+    const QRectF strip = layout_.sumStrip;
+    if (!strip.isEmpty()) {
+        const std::vector<double> sums = selectionSums();
+        const double count = static_cast<double>(selected.size());
+        QFont font = options_.font;
+        const QFontMetricsF metrics(font);
+        for (std::size_t i = 0; i < sums.size(); ++i) {
+            const QRectF cell = sumStripCellRect(static_cast<int>(i));
+            const QRgb color = colorFor(sums[i] / count);
+            painter.fillRect(cell, QColor(color));
+            const QString text = QString::number(sums[i], 'f', 2);
+            if (metrics.horizontalAdvance(text) + 4 <= cell.width() && metrics.height() <= cell.height() + 2) {
+                painter.setPen(contrastingTextColor(color));
+                painter.setFont(font);
+                painter.drawText(cell, Qt::AlignCenter, text);
+            }
+        }
+        painter.setPen(QPen(accent, 2.0));
+        painter.drawRect(strip);
+        // "Σ" where the other labels are: left of a row strip, above a column strip.
+        painter.setPen(accent);
+        painter.setFont(scaledFont(options_.font, 1.1, true));
+        const qreal line = metrics.height();
+        const QString sigma = QStringLiteral("\u03a3");
+        if (rows) {
+            painter.drawText(QRectF(strip.left() - kTickLength - kLabelGap - 3 * line, strip.top(), 3 * line,
+                                    strip.height()),
+                             Qt::AlignRight | Qt::AlignVCenter, sigma);
+        } else {
+            painter.drawText(QRectF(strip.left(), strip.top() - kTickLength - line, strip.width(), line),
+                             Qt::AlignHCenter | Qt::AlignBottom, sigma);
+        }
+    }
+    painter.restore();
+}
+
 void HeatmapRenderer::paintLabels(QPainter& painter, const QRectF& visible) const {
     if (!options_.showLabels || layout_.matrix.isEmpty()) {
         return;
@@ -749,7 +927,14 @@ void HeatmapRenderer::paintLabels(QPainter& painter, const QRectF& visible) cons
 
     // Row labels, right-aligned left of the matrix.
     const qreal rowRight = m.left() - kTickLength - kLabelGap;
+    const QColor accent = selectionColor();
+    auto isSelected = [](const std::vector<int>& selected, int i) {
+        return std::binary_search(selected.begin(), selected.end(), i);
+    };
     auto drawRow = [&](int r, bool highlighted) {
+        const bool selected = isSelected(options_.selectedRows, r);
+        highlighted = highlighted || selected;
+        painter.setPen(QPen(selected ? accent : options_.textColor, 1.0));
         const qreal cy = m.top() + (r + 0.5) * ch;
         const QFontMetricsF& metrics = highlighted ? boldMetrics : normalMetrics;
         const QString text = metrics.elidedText(rowLabel(r), Qt::ElideRight, layout_.rowLabelWidth + 1);
@@ -767,8 +952,14 @@ void HeatmapRenderer::paintLabels(QPainter& painter, const QRectF& visible) cons
         std::min(map_.rows - 1, static_cast<int>((visible.bottom() - m.top() + line) / std::max(ch, 1e-9)));
     const int rowStride = layout_.rowStride;
     for (int r = (rowFirst + rowStride - 1) / rowStride * rowStride; r <= rowLast; r += rowStride) {
-        if (r != options_.highlightRow) {
+        if (r != options_.highlightRow && !isSelected(options_.selectedRows, r)) {
             drawRow(r, false);
+        }
+    }
+    // Selected and highlighted labels are drawn even between the strided ones, over them.
+    for (int r : options_.selectedRows) {
+        if (r != options_.highlightRow && r >= rowFirst && r <= rowLast) {
+            drawRow(r, true);
         }
     }
     if (options_.highlightRow >= 0) {
@@ -778,6 +969,9 @@ void HeatmapRenderer::paintLabels(QPainter& painter, const QRectF& visible) cons
     // Column labels above the matrix: horizontal when they fit the cell, else reading upwards.
     const qreal columnBottom = m.top() - kTickLength - kLabelGap;
     auto drawColumn = [&](int c, bool highlighted) {
+        const bool selected = isSelected(options_.selectedColumns, c);
+        highlighted = highlighted || selected;
+        painter.setPen(QPen(selected ? accent : options_.textColor, 1.0));
         const qreal cx = m.left() + (c + 0.5) * cw;
         const QFontMetricsF& metrics = highlighted ? boldMetrics : normalMetrics;
         const qreal extent = layout_.columnLabelExtent;
@@ -807,8 +1001,13 @@ void HeatmapRenderer::paintLabels(QPainter& painter, const QRectF& visible) cons
         std::min(map_.cols - 1, static_cast<int>((visible.right() - m.left() + line) / std::max(cw, 1e-9)));
     const int columnStride = layout_.columnStride;
     for (int c = (columnFirst + columnStride - 1) / columnStride * columnStride; c <= columnLast; c += columnStride) {
-        if (c != options_.highlightColumn) {
+        if (c != options_.highlightColumn && !isSelected(options_.selectedColumns, c)) {
             drawColumn(c, false);
+        }
+    }
+    for (int c : options_.selectedColumns) {
+        if (c != options_.highlightColumn && c >= columnFirst && c <= columnLast) {
+            drawColumn(c, true);
         }
     }
     if (options_.highlightColumn >= 0) {

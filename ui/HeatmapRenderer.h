@@ -55,6 +55,12 @@ struct HeatmapOptions {
     QColor backgroundColor = Qt::white;
     int highlightRow = -1;  // -1: none
     int highlightColumn = -1;
+    // Several rows (output tokens) or several columns (source tokens) chosen together: outlined,
+    // their labels marked, and their summed weights drawn as a strip of cells, under the matrix for
+    // rows (one cell per column) or right of it for columns (one cell per row). At most one of the two
+    // is non-empty; see HeatmapRenderer::setSelection().
+    std::vector<int> selectedRows;
+    std::vector<int> selectedColumns;
 };
 
 class HeatmapRenderer {
@@ -97,6 +103,15 @@ public:
     void setFont(const QFont& font);
     void setColors(const QColor& text, const QColor& background);
     void setHighlight(int row, int column);
+    // Indices are sorted, duplicates and those outside the map dropped; rows win if both are given.
+    void setSelection(const std::vector<int>& rows, const std::vector<int>& columns);
+    const std::vector<int>& selectedRows() const { return options_.selectedRows; }
+    const std::vector<int>& selectedColumns() const { return options_.selectedColumns; }
+    bool hasSelection() const { return !options_.selectedRows.empty() || !options_.selectedColumns.empty(); }
+    // Selected rows: per column, the sum of their weights; selected columns: per row. NaN weights
+    // count as 0. Empty without a selection. The strip colours sum / count on the map's scale (the
+    // mean of the selected weights); its cells show the sums.
+    std::vector<double> selectionSums() const;
 
     Colormap colormap() const { return Colormap(options_.colormap); }
     std::pair<double, double> valueRange() const;  // the weights at the low and high end of the colour map
@@ -115,6 +130,13 @@ public:
     QRectF colorBarRect() const;
     QRectF cellRect(int row, int column) const;
     std::optional<QPoint> cellAt(const QPointF& pos) const;
+    // The row (column) whose label is beside pos: anywhere left of the matrix within its height
+    // (above it, below the title, within its width), in the latest layout. Needs showLabels.
+    std::optional<int> rowLabelAt(const QPointF& pos) const;
+    std::optional<int> columnLabelAt(const QPointF& pos) const;
+    QRectF sumStripRect() const;  // empty without a selection
+    QRectF sumStripCellRect(int index) const;
+    std::optional<int> sumStripCellAt(const QPointF& pos) const;
     bool numbersVisible() const;  // showNumbers and the cells of the latest layout are big enough
 
     // Exports. Each returns false with a one-line message naming the file instead of throwing; a
@@ -162,6 +184,7 @@ private:
         qreal columnLabelExtent = 0.0;  // available length for column labels
         int rowStride = 1;              // label every n-th row/column when cells are smaller than a line
         int columnStride = 1;
+        QRectF sumStrip;                // the selection's sums; empty without a selection
     };
 
     void measureLabels();
@@ -171,6 +194,9 @@ private:
     void paintNumbers(QPainter& painter, const QRectF& visible) const;
     void paintLabels(QPainter& painter, const QRectF& visible) const;
     void paintHighlight(QPainter& painter) const;
+    void paintSelection(QPainter& painter) const;
+    QColor selectionColor() const;
+    qreal sumStripExtent() const;  // height of the row strip, width of the column strip
 
     AttentionMap map_;
     QStringList rowLabels_;

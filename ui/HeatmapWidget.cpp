@@ -31,19 +31,26 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
 void HeatmapWidget::setAttention(const AttentionMap& map, const QStringList& rowLabels,
                                  const QStringList& columnLabels) {
     const bool sameShape = map.rows == renderer_.rows() && map.cols == renderer_.columns();
+    const bool hadSelection = renderer_.hasSelection();
     renderer_.setMap(map, rowLabels, columnLabels);
     if (!sameShape) {
-        // A new sentence: the old zoom and hover no longer mean anything. A live update of the same
-        // sentence (training) keeps them.
+        // A new sentence: the old zoom, hover and selection no longer mean anything. A live update of
+        // the same sentence (training) keeps them.
         zoom_ = 1.0;
         pan_ = QPointF();
         hoverRow_ = hoverColumn_ = -1;
+        renderer_.setSelection({}, {});
         updateCursor();
     }
     externalRow_ = externalRow_ < map.rows ? externalRow_ : -1;
     externalColumn_ = externalColumn_ < map.cols ? externalColumn_ : -1;
     applyHighlight();
     updateGeometry();
+    if (hadSelection && !sameShape) {
+        Q_EMIT selectionChanged();
+    } else if (renderer_.hasSelection()) {
+        Q_EMIT selectionChanged();  // same tokens, new weights: the sums changed
+    }
 }
 
 void HeatmapWidget::setAttention(const AttentionMap& map, const std::vector<std::string>& rowLabels,
@@ -88,10 +95,120 @@ void HeatmapWidget::setAxisTitles(const QString& rowAxis, const QString& columnA
     update();
 }
 
+void HeatmapWidget::setKeepAspect(bool on) {
+    HeatmapOptions options = renderer_.options();
+    options.keepAspect = on;
+    renderer_.setOptions(options);
+    update();
+}
+
 void HeatmapWidget::highlightToken(int row, int column) {
     externalRow_ = row;
     externalColumn_ = column;
     applyHighlight();
+}
+
+void HeatmapWidget::setSelectedRows(const std::vector<int>& rows) { setSelection(rows, {}); }
+
+void HeatmapWidget::setSelectedColumns(const std::vector<int>& columns) { setSelection({}, columns); }
+
+void HeatmapWidget::clearSelection() { setSelection({}, {}); }
+
+void HeatmapWidget::setSelection(const std::vector<int>& rows, const std::vector<int>& columns) {
+    const std::vector<int> oldRows = renderer_.selectedRows();
+    const std::vector<int> oldColumns = renderer_.selectedColumns();
+    renderer_.setSelection(rows, columns);
+    if (renderer_.selectedRows() == oldRows && renderer_.selectedColumns() == oldColumns) {
+        return;
+    }
+    update();
+    Q_EMIT selectionChanged();
+}
+
+std::vector<int> HeatmapWidget::toggled(std::vector<int> indices, int index) {
+    const auto found = std::find(indices.begin(), indices.end(), index);
+    if (found != indices.end()) {
+        indices.erase(found);
+    } else {
+        indices.push_back(index);
+    }
+    return indices;
+}
+
+void HeatmapWidget::clickAt(const QPointF& pos, Qt::KeyboardModifiers modifiers) {
+    renderer_.layout(contentRect());
+    const bool add = modifiers & Qt::ControlModifier;
+    if (const std::optional<int> row = renderer_.rowLabelAt(pos)) {
+        // A label alone selects just its token (or deselects it when it is all that is selected).
+        const bool only = selectedRows() == std::vector<int>{*row};
+        setSelectedRows(add ? toggled(selectedRows(), *row) : only ? std::vector<int>{} : std::vector<int>{*row});
+        return;
+    }
+    if (const std::optional<int> column = renderer_.columnLabelAt(pos)) {
+        const bool only = selectedColumns() == std::vector<int>{*column};
+        setSelectedColumns(add ? toggled(selectedColumns(), *column)
+                               : only ? std::vector<int>{} : std::vector<int>{*column});
+        return;
+    }
+    const std::optional<QPoint> cell = renderer_.cellAt(pos);
+    if (cell && add) {
+        const bool columns = (modifiers & Qt::ShiftModifier) || !selectedColumns().empty();
+        if (columns) {
+            setSelectedColumns(toggled(selectedColumns(), cell->x()));
+        } else {
+            setSelectedRows(toggled(selectedRows(), cell->y()));
+        }
+        return;
+    }
+    if (renderer_.sumStripCellAt(pos)) {
+        return;  // reading the strip keeps the selection that made it
+    }
+    clearSelection();
+    if (cell) {
+        Q_EMIT cellClicked(cell->y(), cell->x());
+    }
+}
+
+QString HeatmapWidget::selectionSummary(int maxItems) const {
+    if (!hasSelection()) {
+        return QString();
+    }
+    const bool rows = !selectedRows().empty();
+    const std::vector<int>& selected = rows ? selectedRows() : selectedColumns();
+    QStringList names;
+    for (int i : selected) names << (rows ? renderer_.rowLabel(i) : renderer_.columnLabel(i));
+    const std::vector<double> sums = selectionSums();
+    std::vector<int> order(sums.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    // Largest first as shown (two decimals): equal-looking sums keep the token order.
+    auto shown = [&sums](int i) { return std::llround(sums[static_cast<std::size_t>(i)] * 100.0); };
+    std::stable_sort(order.begin(), order.end(), [&shown](int a, int b) { return shown(a) > shown(b); });
+    QStringList items;
+    for (int i = 0; i < static_cast<int>(order.size()) && i < maxItems; ++i) {
+        const int index = order[static_cast<std::size_t>(i)];
+        items << QStringLiteral("%1 %2").arg(rows ? renderer_.columnLabel(index) : renderer_.rowLabel(index),
+                                             QString::number(sums[static_cast<std::size_t>(index)], 'f', 2));
+    }
+    if (static_cast<int>(order.size()) > maxItems) items << QStringLiteral("\u2026");
+    const QString what = rows ? tr("Σ output rows %1") : tr("Σ source columns %1");
+    return QStringLiteral("%1 \u2192 %2")
+        .arg(what.arg(names.join(QStringLiteral(", "))), items.join(QStringLiteral(" \u00b7 ")));
+}
+
+QString HeatmapWidget::toolTipForSum(int index) const {
+    const std::vector<double> sums = selectionSums();
+    if (index < 0 || index >= static_cast<int>(sums.size())) {
+        return QString();
+    }
+    const bool rows = !selectedRows().empty();
+    QStringList names;
+    for (int i : rows ? selectedRows() : selectedColumns())
+        names << (rows ? renderer_.rowLabel(i) : renderer_.columnLabel(i));
+    // Rows summed: "Σ rows → source"; columns summed: "target → Σ columns", in reading order.
+    const QString sum = QStringLiteral("\u03a3 ") + names.join(QStringLiteral(", "));
+    const QString other = rows ? renderer_.columnLabel(index) : renderer_.rowLabel(index);
+    return QStringLiteral("%1 \u2192 %2: %3")
+        .arg(rows ? sum : other, rows ? other : sum, QString::number(sums[static_cast<std::size_t>(index)], 'f', 4));
 }
 
 QRectF HeatmapWidget::contentRect() const { return QRectF(pan_, QSizeF(size()) * zoom_); }
@@ -115,6 +232,7 @@ bool HeatmapWidget::exportTo(const QString& path, QString* error, double scale) 
     const HeatmapOptions defaults;
     copy.setColors(defaults.textColor, defaults.backgroundColor);
     copy.setHighlight(-1, -1);
+    copy.setSelection({}, {});
     return copy.exportFile(path, error, scale);
 }
 
@@ -187,6 +305,10 @@ void HeatmapWidget::updateHover(const QPointF& pos, const QPoint& globalPos) {
     const std::optional<QPoint> cell = renderer_.cellAt(pos);
     if (!cell) {
         clearHover();
+        if (const std::optional<int> sum = renderer_.sumStripCellAt(pos)) {
+            QToolTip::showText(globalPos, toolTipForSum(*sum), this,
+                               renderer_.sumStripCellRect(*sum).toAlignedRect());
+        }
         return;
     }
     const int row = cell->y();
@@ -257,10 +379,7 @@ void HeatmapWidget::mouseReleaseEvent(QMouseEvent* event) {
     dragging_ = false;
     updateCursor();
     if (!dragMoved_) {
-        renderer_.layout(contentRect());
-        if (const std::optional<QPoint> cell = renderer_.cellAt(event->position())) {
-            Q_EMIT cellClicked(cell->y(), cell->x());
-        }
+        clickAt(event->position(), event->modifiers());
     }
 }
 
@@ -305,6 +424,13 @@ void HeatmapWidget::keyPressEvent(QKeyEvent* event) {
         break;
     case Qt::Key_0:
         resetZoom();
+        break;
+    case Qt::Key_Escape:
+        if (!hasSelection()) {
+            QWidget::keyPressEvent(event);
+            return;
+        }
+        clearSelection();
         break;
     default:
         QWidget::keyPressEvent(event);

@@ -1,6 +1,10 @@
 #pragma once
 // Shows one attention heatmap: hover highlights the row and column under the pointer and shows the
 // exact weight; Ctrl+wheel or +/- zoom (0 or a double-click resets), dragging pans a zoomed view.
+// Several output tokens (rows) or source tokens (columns) can be selected together, and their
+// summed attention is drawn as a strip beside the map: clicking a row or column label selects it
+// (Ctrl+click adds or removes it); Ctrl+click on a cell adds or removes its row, or its column when
+// columns are being selected or Shift is held too. A plain click on a cell, or Escape, clears.
 #include "HeatmapRenderer.h"
 
 #include <QWidget>
@@ -32,15 +36,31 @@ public:
     void setValueRange(double low, double high);
     void setTitle(const QString& title);
     void setAxisTitles(const QString& rowAxis, const QString& columnAxis);
+    // false: cells stretch to fill the widget (e.g. a table far wider than tall); true by default.
+    void setKeepAspect(bool on);
 
     // Cross-view highlighting (e.g. the token hovered in the head grid); -1 for none.
     void highlightToken(int row, int column);
+
+    // The selection (see above). Setting rows clears the columns and the other way round; indices
+    // outside the map are dropped. It survives a live update of the same shape, not a new shape.
+    const std::vector<int>& selectedRows() const { return renderer_.selectedRows(); }
+    const std::vector<int>& selectedColumns() const { return renderer_.selectedColumns(); }
+    bool hasSelection() const { return renderer_.hasSelection(); }
+    void setSelectedRows(const std::vector<int>& rows);
+    void setSelectedColumns(const std::vector<int>& columns);
+    void clearSelection();
+    std::vector<double> selectionSums() const { return renderer_.selectionSums(); }  // see HeatmapRenderer
+    // One line for a status or info label: "Σ 2 outputs (汤, 姆) → tom 1.62 · chases 0.21 · …", empty
+    // without a selection. maxItems caps the listed sums (largest first).
+    QString selectionSummary(int maxItems = 8) const;
 
     const HeatmapRenderer& renderer() const { return renderer_; }
     double zoom() const { return zoom_; }
     QRectF contentRect() const;                     // where the whole figure is laid out, in widget coordinates
     QRectF cellRect(int row, int column) const;     // in widget coordinates, for the current zoom and pan
     QString toolTipFor(int row, int column) const;  // "target → source: 0.8312"
+    QString toolTipForSum(int index) const;         // "Σ 汤, 姆 → tom: 1.6230"
     // Exports what is shown, dark-on-white and without hover marks (see HeatmapRenderer::exportFile).
     bool exportTo(const QString& path, QString* error = nullptr, double scale = 1.0) const;
 
@@ -57,6 +77,7 @@ Q_SIGNALS:
     void hoverLeft();
     void cellClicked(int row, int column);
     void zoomChanged(double zoom);
+    void selectionChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -78,6 +99,9 @@ private:
     void applyHighlight();
     void applyPalette();
     void updateCursor();
+    void setSelection(const std::vector<int>& rows, const std::vector<int>& columns);
+    void clickAt(const QPointF& pos, Qt::KeyboardModifiers modifiers);
+    static std::vector<int> toggled(std::vector<int> indices, int index);
 
     HeatmapRenderer renderer_;
     double zoom_ = 1.0;

@@ -4,9 +4,11 @@
 #include "Lessons.h"
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
+#include "DiagnosticsView.h"
 #include "HeadsView.h"
 #include "MathsView.h"
 #include "ModelSettingsWidget.h"
+#include "PositionalEncodingView.h"
 #include "ProbeView.h"
 #include "TrainingChartsView.h"
 #include "TrainingSettingsWidget.h"
@@ -98,6 +100,7 @@ QString colormapLabel(ColormapId id) {
     case ColormapId::Cividis: return MainWindow::tr("cividis", "colour map");
     case ColormapId::Bone: return MainWindow::tr("bone", "colour map");
     case ColormapId::Grey: return MainWindow::tr("grey", "colour map");
+    case ColormapId::RdBuR: break;  // for signed values only, never in the colour map menu
     }
     return Colormap::nameOf(id);
 }
@@ -139,6 +142,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     probeView_ = new ProbeView;
     headsView_ = new HeadsView;
     chartsView_ = new TrainingChartsView;
+    diagnosticsView_ = new DiagnosticsView;
+    positionsView_ = new PositionalEncodingView;
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     // Tabs in order; the name is what --tab and showTab() accept.
@@ -161,8 +166,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             tr("Loss, accuracy and BLEU as training goes on."));
     addView(mathsView_, "maths", QStyle::SP_FileDialogContentsView, tr("Step by Step"),
             tr("How one output token's attention is computed, with the model's numbers."));
+    addView(diagnosticsView_, "diagnostics", QStyle::SP_MessageBoxWarning, tr("Diagnostics"),
+            tr("Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try."));
     addView(compareView_, "compare", QStyle::SP_FileDialogContentsView, tr("Compare"),
             tr("Two models on the same sentence, side by side, on one colour scale."));
+    addView(positionsView_, "positions", QStyle::SP_ArrowUp, tr("Positions"),
+            tr("The Transformer's sinusoidal positional encoding and how alike positions are."));
     connect(compareView_, &CompareView::loadFailed, this,
             [this](int, const QString& message) { reportError(tr("Cannot Open Model"), message); });
     // The lesson card: what the current lesson shows, above the views; closable.
@@ -563,6 +572,7 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::batchTrained, this, &MainWindow::onBatch);
     connect(controller_, &TrainingController::epochFinished, this, &MainWindow::onEpoch);
     connect(controller_, &TrainingController::probeUpdated, probeView_, &ProbeView::setResult);
+    connect(controller_, &TrainingController::probeUpdated, diagnosticsView_, &DiagnosticsView::setProbe);
     connect(controller_, &TrainingController::modifiedChanged, this, &MainWindow::updateTitle);
     connect(controller_, &TrainingController::finished, this, [this](bool stopped) {
         statusBar()->showMessage(stopped ? tr("Training stopped; the model is kept for translation and saving.")
@@ -587,6 +597,7 @@ void MainWindow::connectController() {
         if (id != translateRequest_) return;  // a newer request is on its way
         translateView_->setTranslation(t);
         headsView_->setTranslation(t);
+        diagnosticsView_->setTranslation(t);
     });
     connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
         if (id != translateRequest_) return;
@@ -610,6 +621,8 @@ void MainWindow::connectController() {
         modelPath_ = summary.origin;
         chartsView_->clear();
         probeView_->clear();
+        diagnosticsView_->clear();
+        positionsView_->setModel(&summary.config);
         modelSettings_->setConfig(summary.config);
         headsView_->setArchitecture(summary.config.architecture);
         statusBar()->showMessage(tr("Opened %1: %2, %3 parameters")
@@ -902,6 +915,7 @@ void MainWindow::startTraining(bool paused) {
     chartsView_->clear();
     chartsView_->setPlannedEpochs(request.options.epochs);
     probeView_->clear();
+    diagnosticsView_->clear();
     modelPath_.clear();
     updateProbe();
     controller_->start(request, paused);
@@ -995,6 +1009,8 @@ void MainWindow::discardModel() {
     translateView_->clear();
     headsView_->clear();
     mathsView_->clear();
+    diagnosticsView_->clear();
+    positionsView_->setModel(nullptr);
     modelPath_.clear();
     onModelAvailable();
     updateTitle();
@@ -1021,6 +1037,7 @@ void MainWindow::requestTranslation(const QString& sentence, int beam) {
 
 void MainWindow::onPrepared(const ModelSummary& s) {
     headsView_->setArchitecture(s.config.architecture);
+    positionsView_->setModel(&s.config);
     QString message = tr("Training %1, %2 parameters, on %3 pairs (validating on %4)")
                           .arg(architectureName(s.config), humanCount(s.parameters))
                           .arg(s.trainingPairs)

@@ -1,8 +1,9 @@
 #pragma once
 // AttnLab's main window: the setup panel (data, model, training) on the left; Corpus, Translate,
-// Probe, Heads and Training-curves tabs in the middle; training controls in the toolbar; progress and
-// ETA in the status bar. All LibTorch work happens on the TrainingController's worker thread and all
-// file reading on the CorpusLoader's threads, so the window never freezes.
+// Probe, Heads, Training-curves, Diagnostics and Positions tabs in the middle; training controls in
+// the toolbar; progress and ETA in the status bar. All LibTorch work happens on the
+// TrainingController's worker thread and all file reading on the CorpusLoader's threads, so the
+// window never freezes.
 #include "CorpusLoader.h"
 #include "TrainingController.h"
 
@@ -31,9 +32,11 @@ namespace attnlab {
 class CompareView;
 class CorpusTableModel;
 class DataPanel;
+class DiagnosticsView;
 class HeadsView;
 class MathsView;
 class ModelSettingsWidget;
+class PositionalEncodingView;
 class ProbeView;
 class TrainingChartsView;
 class TrainingSettingsWidget;
@@ -91,6 +94,8 @@ public:
     MathsView* mathsView() const { return mathsView_; }
     TrainingChartsView* chartsView() const { return chartsView_; }
     CompareView* compareView() const { return compareView_; }
+    DiagnosticsView* diagnosticsView() const { return diagnosticsView_; }
+    PositionalEncodingView* positionsView() const { return positionsView_; }
     CorpusTableModel* corpusTable() const { return tableModel_; }
     QTabWidget* tabs() const { return tabs_; }
     ColormapId colormap() const { return colormap_; }
@@ -186,6 +191,8 @@ private:
     MathsView* mathsView_;
     TrainingChartsView* chartsView_;
     CompareView* compareView_;
+    DiagnosticsView* diagnosticsView_;
+    PositionalEncodingView* positionsView_;
 
     QLabel* stateLabel_;
     QLabel* epochLabel_;

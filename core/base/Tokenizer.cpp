@@ -179,6 +179,8 @@ bool isCjkCodePoint(char32_t cp) {
            inRange(cp, 0xA960, 0xA97F) || inRange(cp, 0xD7B0, 0xD7FF);  // Jamo extensions
 }
 
+bool isPunctuationCodePoint(char32_t cp) { return isPunctuation(cp); }
+
 Tokenizer::Tokenizer(TokenizerOptions options) : options_(options) {}
 
 std::vector<std::string> Tokenizer::tokenize(const std::string& text) const {

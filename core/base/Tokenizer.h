@@ -35,5 +35,7 @@ char32_t decodeUtf8(const std::string& text, std::size_t& pos);
 void appendUtf8(std::string& out, char32_t cp);
 // Unicode white space, plus zero-width space and U+FEFF: what separates tokens.
 bool isWhitespaceCodePoint(char32_t cp);
+// The punctuation the tokenizer splits off (ASCII, Latin-1, general and CJK punctuation, full-width forms).
+bool isPunctuationCodePoint(char32_t cp);
 
 }  // namespace attnlab
