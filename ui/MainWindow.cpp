@@ -2,10 +2,12 @@
 
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
+#include "ExperimentsView.h"
 #include "HeadsView.h"
 #include "ModelSettingsWidget.h"
 #include "ProbeView.h"
 #include "TrainingChartsView.h"
+#include "TimelineView.h"
 #include "TrainingSettingsWidget.h"
 #include "TranslateView.h"
 #include "Translations.h"
@@ -59,7 +61,7 @@ constexpr int kMaxRecent = 8;
 constexpr int kShutdownTimeoutMs = 5000;
 
 // Tab order and the names --tab and showTab() accept.
-const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves"};
+const char* const kTabNames[] = {"corpus", "translate", "probe", "heads", "curves", "timeline", "experiments"};
 
 QString recentKey(const CorpusSource& source) {
     return source.kind == CorpusSource::Kind::Parallel ? source.path + QLatin1Char('\n') + source.targetPath
@@ -146,6 +148,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->setTabToolTip(2, tr("Watch one sentence's attention form while the model trains."));
     tabs_->setTabToolTip(3, tr("Every attention head of every layer."));
     tabs_->setTabToolTip(4, tr("Loss, accuracy and BLEU as training goes on."));
+    timelineView_ = new TimelineView;
+    const int timelineTab =
+        tabs_->addTab(timelineView_, style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Timeline"));
+    tabs_->setTabToolTip(timelineTab, tr("Replay the probe sentence's attention over the whole training run."));
+    experimentsView_ = new ExperimentsView;
+    const int experimentsTab =
+        tabs_->addTab(experimentsView_, style()->standardIcon(QStyle::SP_FileDialogContentsView), tr("Experiments"));
+    tabs_->setTabToolTip(experimentsTab, tr("Measured experiments: the fixed-context bottleneck and the cost of "
+                                            "attention as sequences grow."));
     setCentralWidget(tabs_);
 
     createActions();
@@ -325,6 +336,7 @@ void MainWindow::createActions() {
         if (tab == translateView_) return translateView_->attention()->heatmap();
         if (tab == probeView_) return probeView_->attention()->heatmap();
         if (tab == headsView_) return headsView_->currentHeatmap();
+        if (tab == timelineView_) return timelineView_->attention()->heatmap();
         return nullptr;
     };
     zoomInAction_ = new QAction(tr("Zoom &In"), this);
@@ -499,6 +511,9 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::batchTrained, this, &MainWindow::onBatch);
     connect(controller_, &TrainingController::epochFinished, this, &MainWindow::onEpoch);
     connect(controller_, &TrainingController::probeUpdated, probeView_, &ProbeView::setResult);
+    connect(controller_, &TrainingController::probeUpdated, timelineView_, &TimelineView::addSnapshot);
+    connect(controller_, &TrainingController::prepared, timelineView_,
+            [this](const ModelSummary& s) { timelineView_->setBatchesPerEpoch(s.batchesPerEpoch); });
     connect(controller_, &TrainingController::modifiedChanged, this, &MainWindow::updateTitle);
     connect(controller_, &TrainingController::finished, this, [this](bool stopped) {
         statusBar()->showMessage(stopped ? tr("Training stopped; the model is kept for translation and saving.")
@@ -546,6 +561,7 @@ void MainWindow::connectController() {
         modelPath_ = summary.origin;
         chartsView_->clear();
         probeView_->clear();
+        timelineView_->clear();
         modelSettings_->setConfig(summary.config);
         headsView_->setArchitecture(summary.config.architecture);
         statusBar()->showMessage(tr("Opened %1: %2, %3 parameters")
@@ -838,6 +854,7 @@ void MainWindow::startTraining(bool paused) {
     chartsView_->clear();
     chartsView_->setPlannedEpochs(request.options.epochs);
     probeView_->clear();
+    timelineView_->clear();
     modelPath_.clear();
     updateProbe();
     controller_->start(request, paused);
@@ -895,6 +912,7 @@ void MainWindow::resetTraining() {
     controller_->reset();
     chartsView_->clear();
     probeView_->clear();
+    timelineView_->clear();
     translateView_->clear();
     headsView_->clear();
     modelPath_.clear();
@@ -1011,9 +1029,11 @@ void MainWindow::updateTitle() {
 
 void MainWindow::updateExportActions() {
     QWidget* tab = tabs_->currentWidget();
-    const bool figure = tab == translateView_ || tab == probeView_ || tab == headsView_ || tab == chartsView_;
+    const bool figure = tab == translateView_ || tab == probeView_ || tab == headsView_ || tab == chartsView_ ||
+                        tab == timelineView_ || tab == experimentsView_;
     exportImageAction_->setEnabled(figure);
-    exportMatrixAction_->setEnabled(tab == translateView_ || tab == probeView_ || tab == headsView_);
+    exportMatrixAction_->setEnabled(tab == translateView_ || tab == probeView_ || tab == headsView_ ||
+                                    tab == timelineView_);
     exportHeadsAction_->setEnabled(controller_->hasModel());
     saveModelAction_->setEnabled(controller_->hasModel());
     saveModelAsAction_->setEnabled(controller_->hasModel());
@@ -1027,6 +1047,7 @@ void MainWindow::setColormap(ColormapId id) {
     translateView_->attention()->heatmap()->setColormap(id);
     probeView_->attention()->heatmap()->setColormap(id);
     headsView_->setColormap(id);
+    timelineView_->setColormap(id);
     const int index = colormapBox_->findData(static_cast<int>(id));
     if (index >= 0) colormapBox_->setCurrentIndex(index);
     for (QAction* action : colormapGroup_->actions()) action->setChecked(action->data().toInt() == static_cast<int>(id));
@@ -1078,9 +1099,15 @@ bool MainWindow::exportCurrentView(const QString& path, double scale, QString* e
         if (matrix) return fail(tr("charts are exported as PNG, SVG or PDF"));
         return chartsView_->exportImage(path, error, scale);
     }
+    if (tab == experimentsView_) {
+        if (matrix) return fail(tr("charts are exported as PNG, SVG or PDF"));
+        return experimentsView_->exportImage(path, error, scale);
+    }
     const HeatmapWidget* heatmap = nullptr;
     if (tab == translateView_) heatmap = translateView_->attention()->hasMap() ? translateView_->attention()->heatmap() : nullptr;
     if (tab == probeView_) heatmap = probeView_->attention()->hasMap() ? probeView_->attention()->heatmap() : nullptr;
+    if (tab == timelineView_)
+        heatmap = timelineView_->attention()->hasMap() ? timelineView_->attention()->heatmap() : nullptr;
     if (tab == headsView_) {
         if (!matrix) return headsView_->exportFigure(path, error, scale);
         heatmap = headsView_->currentHeatmap();
@@ -1228,6 +1255,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     saveSettings();
     shuttingDown_ = true;
+    experimentsView_->stop();  // winds down while training stops; its destructor joins the thread
     statusBar()->showMessage(tr("Stopping training…"));
     controller_->shutdown(kShutdownTimeoutMs);
     event->accept();

@@ -1,8 +1,9 @@
 #pragma once
 // AttnLab's main window: the setup panel (data, model, training) on the left; Corpus, Translate,
-// Probe, Heads and Training-curves tabs in the middle; training controls in the toolbar; progress and
-// ETA in the status bar. All LibTorch work happens on the TrainingController's worker thread and all
-// file reading on the CorpusLoader's threads, so the window never freezes.
+// Probe, Heads, Training-curves, Timeline and Experiments tabs in the middle; training controls in the
+// toolbar; progress and ETA in the status bar. All LibTorch work happens on the TrainingController's
+// worker thread (and the experiments' runner thread) and all file reading on the CorpusLoader's threads,
+// so the window never freezes.
 #include "CorpusLoader.h"
 #include "TrainingController.h"
 
@@ -29,9 +30,11 @@ namespace attnlab {
 
 class CorpusTableModel;
 class DataPanel;
+class ExperimentsView;
 class HeadsView;
 class ModelSettingsWidget;
 class ProbeView;
+class TimelineView;
 class TrainingChartsView;
 class TrainingSettingsWidget;
 class TranslateView;
@@ -53,7 +56,8 @@ public:
     void startTraining(bool paused = false);
     // Loads a built-in dataset with settings that train visibly within seconds and starts training.
     void startDemo(const QString& dataset = QStringLiteral("toy-en-zh"));
-    // "corpus", "translate", "probe", "heads" or "curves"; false for an unknown name.
+    // "corpus", "translate", "probe", "heads", "curves", "timeline" or "experiments"; false for an
+    // unknown name.
     bool showTab(const QString& name);
     QString currentTabName() const;
     // "data", "model" or "training": the page of the setup panel to show.
@@ -81,6 +85,8 @@ public:
     ProbeView* probeView() const { return probeView_; }
     HeadsView* headsView() const { return headsView_; }
     TrainingChartsView* chartsView() const { return chartsView_; }
+    TimelineView* timelineView() const { return timelineView_; }
+    ExperimentsView* experimentsView() const { return experimentsView_; }
     CorpusTableModel* corpusTable() const { return tableModel_; }
     QTabWidget* tabs() const { return tabs_; }
     ColormapId colormap() const { return colormap_; }
@@ -168,6 +174,8 @@ private:
     ProbeView* probeView_;
     HeadsView* headsView_;
     TrainingChartsView* chartsView_;
+    TimelineView* timelineView_;
+    ExperimentsView* experimentsView_;
 
     QLabel* stateLabel_;
     QLabel* epochLabel_;

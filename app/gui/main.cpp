@@ -44,7 +44,8 @@ int main(int argc, char* argv[]) {
                                         "a Transformer training."),
         QStringLiteral("dataset"));
     QCommandLineOption tab(QStringLiteral("tab"),
-                           QApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves."),
+                           QApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves, "
+                                                           "timeline, experiments."),
                            QStringLiteral("name"));
     tab.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(tab);
