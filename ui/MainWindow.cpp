@@ -1058,6 +1058,7 @@ void MainWindow::setShowNumbers(bool on) {
     translateView_->attention()->heatmap()->setShowNumbers(on);
     probeView_->attention()->heatmap()->setShowNumbers(on);
     headsView_->setShowNumbers(on);
+    timelineView_->attention()->heatmap()->setShowNumbers(on);
     if (numbersAction_->isChecked() != on) numbersAction_->setChecked(on);
 }
 

@@ -9,6 +9,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPainter>
@@ -27,7 +28,40 @@ namespace attnlab {
 
 namespace {
 
-constexpr int kPanelCells = 200;  // a default panel's matrix is about this many pixels on its longer side
+// Every panel (and every frame of a sequence) uses one cell size, so that frames compare and a video
+// does not zoom as the output's length changes. The newest map sets it (its longest side gets about
+// `extent` pixels): an untrained model's output runs to the maximum length, and sizing every panel for
+// that would shrink the trained maps that matter. Panels are as large as the largest map needs, up to
+// 1.5 times the newest one's size; a larger map is drawn smaller within that.
+constexpr double kPanelExtent = 280.0;
+constexpr double kFrameExtent = 480.0;
+
+struct PanelScale {
+    double cell = 12.0;
+    QSize size;
+};
+
+PanelScale panelScale(const std::vector<HeatmapRenderer>& renderers, double extent, double low, double high,
+                      QSize minimum) {
+    PanelScale scale;
+    scale.size = minimum;
+    const auto newest = std::find_if(renderers.rbegin(), renderers.rend(),
+                                     [](const HeatmapRenderer& r) { return !r.isEmpty(); });
+    if (newest == renderers.rend()) return scale;
+    scale.cell = std::clamp(std::floor(extent / std::max(newest->rows(), newest->columns())), low, high);
+    const QSize cap = newest->preferredSize(scale.cell) * 1.5;
+    for (const HeatmapRenderer& r : renderers)
+        if (!r.isEmpty()) scale.size = scale.size.expandedTo(r.preferredSize(scale.cell).boundedTo(cap));
+    return scale;
+}
+
+// Where a renderer draws inside its panel: its own size at the common cell size, top-centred, so that
+// the cells of every panel are the same size and the titles line up.
+QRectF placed(const HeatmapRenderer& renderer, const QRectF& panel, double cell) {
+    if (renderer.isEmpty()) return panel;
+    const QSizeF size = QSizeF(renderer.preferredSize(cell)).boundedTo(panel.size());
+    return QRectF(QPointF(panel.left() + (panel.width() - size.width()) / 2, panel.top()), size);
+}
 
 void setError(QString* error, const QString& message) {
     if (error) *error = message;
@@ -265,6 +299,16 @@ void TimelineView::advance() {
     if (current_ >= snapshotCount() - 1) pause();  // stops on the last frame (new ones may still come)
 }
 
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    // The slider leaves Space to its parent; the Play button has focus handling of its own.
+    if (event->key() == Qt::Key_Space && event->modifiers() == Qt::NoModifier) {
+        isPlaying() ? pause() : play();
+        event->accept();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
 void TimelineView::setFramesPerSecond(int fps) {
     fps_ = std::clamp(fps, 1, 60);
     const int index = speed_->findData(fps_);
@@ -382,21 +426,20 @@ QString TimelineView::selectionText() const {
                                    : tr("cross-attention, layer %1, mean of %2 heads").arg(layer).arg(heads);
 }
 
-QSize TimelineView::defaultPanelSize(const QList<int>& frames) const {
-    QSize size(160, 140);
+std::vector<HeatmapRenderer> TimelineView::panelRenderers(const QList<int>& frames) const {
+    std::vector<HeatmapRenderer> panels;
     for (int i : frames) {
         HeatmapOptions options = panelOptions();
         options.title = frameLabel(i);
-        HeatmapRenderer renderer(options);
+        panels.emplace_back(options);
         const Snapshot& s = snapshot(i);
-        renderer.setMap(mapAt(i), s.outputTokens, s.sourceTokens);
-        if (renderer.isEmpty()) continue;
-        const double cell = std::clamp(std::floor(static_cast<double>(kPanelCells) /
-                                                  std::max(renderer.rows(), renderer.columns())),
-                                       6.0, 24.0);
-        size = size.expandedTo(renderer.preferredSize(cell));
+        panels.back().setMap(mapAt(i), s.outputTokens, s.sourceTokens);
     }
-    return size;
+    return panels;
+}
+
+QSize TimelineView::defaultPanelSize(const QList<int>& frames) const {
+    return panelScale(panelRenderers(frames), kPanelExtent, 12.0, 24.0, QSize(160, 140)).size;
 }
 
 QSize TimelineView::figureSize(int frames, int columns, QSize panel) {
@@ -419,17 +462,9 @@ bool TimelineView::exportSmallMultiples(const QString& path, int frames, int col
         setError(error, tr("cannot export '%1': there are no snapshots yet; start training first").arg(path));
         return false;
     }
-    std::vector<HeatmapRenderer> panels;
-    bool anyMap = false;
-    for (int i : chosen) {
-        HeatmapOptions options = panelOptions();
-        options.title = frameLabel(i);
-        panels.emplace_back(options);
-        const Snapshot& s = snapshot(i);
-        panels.back().setMap(mapAt(i), s.outputTokens, s.sourceTokens);
-        anyMap = anyMap || !panels.back().isEmpty();
-    }
-    if (!anyMap) {
+    const std::vector<HeatmapRenderer> panels = panelRenderers(chosen);
+    const double cell = panelScale(panels, kPanelExtent, 12.0, 24.0, QSize(160, 140)).cell;
+    if (std::all_of(panels.begin(), panels.end(), [](const HeatmapRenderer& r) { return r.isEmpty(); })) {
         setError(error, tr("cannot export '%1': the snapshots have no attention to draw").arg(path));
         return false;
     }
@@ -459,7 +494,8 @@ bool TimelineView::exportSmallMultiples(const QString& path, int frames, int col
             const int column = k % columns;
             const QRectF box(kFigureMargin + column * (panel.width() + kFigureGap),
                              top + row * (panel.height() + kFigureGap), panel.width(), panel.height());
-            panels[static_cast<std::size_t>(k)].paint(painter, box);
+            const HeatmapRenderer& renderer = panels[static_cast<std::size_t>(k)];
+            renderer.paint(painter, placed(renderer, box, cell));
         }
         const int rows = (count + columns - 1) / columns;
         const qreal gridRight = kFigureMargin + columns * panel.width() + (columns - 1) * kFigureGap;
@@ -498,7 +534,6 @@ bool TimelineView::exportSequence(const QString& directory, const QString& baseN
     const int digits = std::max(3, static_cast<int>(QString::number(count).size()));
     const QString selection = selectionText();
     std::vector<HeatmapRenderer> frames;
-    QSize size;
     for (int i = 0; i < count; ++i) {
         HeatmapOptions options = panelOptions();
         options.showColorBar = true;
@@ -507,13 +542,19 @@ bool TimelineView::exportSequence(const QString& directory, const QString& baseN
         options.columnAxisTitle = tr("source");
         frames.emplace_back(options);
         frames.back().setMap(mapAt(i), snapshot(i).outputTokens, snapshot(i).sourceTokens);
-        size = size.expandedTo(frames.back().preferredSize());  // one size for all: a video needs it
     }
+    // One image size and one cell size for all: a video needs the first, and the second keeps the map
+    // from zooming in and out as the output's length changes.
+    const PanelScale frameScale = panelScale(frames, kFrameExtent, 12.0, 40.0, QSize(360, 240));
+    const double cell = frameScale.cell;
+    const QSize size = frameScale.size;
     for (int i = 0; i < count; ++i) {
         const QString path =
             dir.filePath(QStringLiteral("%1_%2.png").arg(base).arg(i + 1, digits, 10, QLatin1Char('0')));
         const HeatmapRenderer& frame = frames[static_cast<std::size_t>(i)];
-        const auto paint = [&frame](QPainter& painter, const QRectF& target) { frame.paint(painter, target); };
+        const auto paint = [&frame, cell](QPainter& painter, const QRectF& target) {
+            frame.paint(painter, placed(frame, target, cell));
+        };
         if (!HeatmapRenderer::writePng(path, size, scale, Qt::white, paint, error)) return false;
         if (written) *written << path;
     }

@@ -7,6 +7,7 @@
 // Exports a small-multiples figure (frames in a grid, one shared colour bar) and a numbered PNG
 // sequence (name_001.png, ...), both drawn by HeatmapRenderer at sizes that do not depend on the window.
 #include "AttentionPanel.h"
+#include "HeatmapRenderer.h"
 #include "TrainingTypes.h"
 
 #include <QList>
@@ -104,6 +105,9 @@ public:
 Q_SIGNALS:
     void currentIndexChanged(int index);
 
+protected:
+    void keyPressEvent(QKeyEvent* event) override;  // Space plays or pauses
+
 private:
     void showCurrent();
     void updateControls();
@@ -112,6 +116,7 @@ private:
     void exportSequenceDialog();
     void thin();
     HeatmapOptions panelOptions() const;
+    std::vector<HeatmapRenderer> panelRenderers(const QList<int>& frames) const;  // titled, unplaced
     QString selectionText() const;
     static std::int64_t bytesOf(const Snapshot& snapshot);
 

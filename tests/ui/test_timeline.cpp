@@ -17,6 +17,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <memory>
 #include <set>
@@ -141,10 +142,14 @@ TEST_CASE("play steps through the frames and stops on the last", "[ui][timeline]
     for (int i = 0; i < 4; ++i) CHECK(spy.at(i).at(0).toInt() == i + 1);
     CHECK_THAT(view.attention()->heatmap()->renderer().weight(0, 0), WithinAbs(0.4, 1e-6));
 
-    // Play on the last frame starts over.
+    // Play on the last frame starts over; Space on the slider plays and pauses.
     view.play();
     CHECK(view.currentIndex() == 0);
     view.pause();
+    CHECK_FALSE(view.isPlaying());
+    QTest::keyClick(view.slider(), Qt::Key_Space);
+    CHECK(view.isPlaying());
+    QTest::keyClick(view.slider(), Qt::Key_Space);
     CHECK_FALSE(view.isPlaying());
 }
 
