@@ -5,12 +5,14 @@
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
 #include "DiagnosticsView.h"
+#include "ExperimentsView.h"
 #include "HeadsView.h"
 #include "MathsView.h"
 #include "ModelSettingsWidget.h"
 #include "PositionalEncodingView.h"
 #include "ProbeView.h"
 #include "TrainingChartsView.h"
+#include "TimelineView.h"
 #include "TrainingSettingsWidget.h"
 #include "TranslateView.h"
 #include "Translations.h"
@@ -155,6 +157,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     };
     compareView_ = new CompareView(controller_);
     mathsView_ = new MathsView;
+    timelineView_ = new TimelineView;
+    experimentsView_ = new ExperimentsView;
     addView(createCorpusTab(), "corpus", QStyle::SP_FileDialogDetailedView, tr("Corpus"),
             tr("The sentence pairs of the corpus."));
     addView(translateView_, "translate", QStyle::SP_ArrowRight, tr("Translate"),
@@ -164,14 +168,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addView(headsView_, "heads", QStyle::SP_FileDialogListView, tr("Heads"), tr("Every attention head of every layer."));
     addView(chartsView_, "curves", QStyle::SP_FileDialogInfoView, tr("Training Curves"),
             tr("Loss, accuracy and BLEU as training goes on."));
+    addView(timelineView_, "timeline", QStyle::SP_MediaSeekForward, tr("Timeline"),
+            tr("Replay the probe sentence's attention over the whole training run."));
     addView(mathsView_, "maths", QStyle::SP_FileDialogContentsView, tr("Step by Step"),
             tr("How one output token's attention is computed, with the model's numbers."));
     addView(diagnosticsView_, "diagnostics", QStyle::SP_MessageBoxWarning, tr("Diagnostics"),
             tr("Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try."));
-    addView(compareView_, "compare", QStyle::SP_FileDialogContentsView, tr("Compare"),
+    addView(compareView_, "compare", QStyle::SP_TitleBarNormalButton, tr("Compare"),
             tr("Two models on the same sentence, side by side, on one colour scale."));
     addView(positionsView_, "positions", QStyle::SP_ArrowUp, tr("Positions"),
             tr("The Transformer's sinusoidal positional encoding and how alike positions are."));
+    addView(experimentsView_, "experiments", QStyle::SP_ComputerIcon, tr("Experiments"),
+            tr("Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow."));
     connect(compareView_, &CompareView::loadFailed, this,
             [this](int, const QString& message) { reportError(tr("Cannot Open Model"), message); });
     // The lesson card: what the current lesson shows, above the views; closable.
@@ -390,6 +398,7 @@ void MainWindow::createActions() {
         if (tab == translateView_) return translateView_->attention()->heatmap();
         if (tab == probeView_) return probeView_->attention()->heatmap();
         if (tab == headsView_) return headsView_->currentHeatmap();
+        if (tab == timelineView_) return timelineView_->attention()->heatmap();
         return nullptr;
     };
     zoomInAction_ = new QAction(tr("Zoom &In"), this);
@@ -573,6 +582,9 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::epochFinished, this, &MainWindow::onEpoch);
     connect(controller_, &TrainingController::probeUpdated, probeView_, &ProbeView::setResult);
     connect(controller_, &TrainingController::probeUpdated, diagnosticsView_, &DiagnosticsView::setProbe);
+    connect(controller_, &TrainingController::probeUpdated, timelineView_, &TimelineView::addSnapshot);
+    connect(controller_, &TrainingController::prepared, timelineView_,
+            [this](const ModelSummary& s) { timelineView_->setBatchesPerEpoch(s.batchesPerEpoch); });
     connect(controller_, &TrainingController::modifiedChanged, this, &MainWindow::updateTitle);
     connect(controller_, &TrainingController::finished, this, [this](bool stopped) {
         statusBar()->showMessage(stopped ? tr("Training stopped; the model is kept for translation and saving.")
@@ -623,6 +635,7 @@ void MainWindow::connectController() {
         probeView_->clear();
         diagnosticsView_->clear();
         positionsView_->setModel(&summary.config);
+        timelineView_->clear();
         modelSettings_->setConfig(summary.config);
         headsView_->setArchitecture(summary.config.architecture);
         statusBar()->showMessage(tr("Opened %1: %2, %3 parameters")
@@ -916,6 +929,7 @@ void MainWindow::startTraining(bool paused) {
     chartsView_->setPlannedEpochs(request.options.epochs);
     probeView_->clear();
     diagnosticsView_->clear();
+    timelineView_->clear();
     modelPath_.clear();
     updateProbe();
     controller_->start(request, paused);
@@ -1006,6 +1020,7 @@ void MainWindow::discardModel() {
     controller_->reset();
     chartsView_->clear();
     probeView_->clear();
+    timelineView_->clear();
     translateView_->clear();
     headsView_->clear();
     mathsView_->clear();
@@ -1139,9 +1154,10 @@ void MainWindow::updateTitle() {
 void MainWindow::updateExportActions() {
     QWidget* tab = tabs_->currentWidget();
     const bool figure = tab == translateView_ || tab == probeView_ || tab == headsView_ || tab == chartsView_ ||
-                        tab == compareView_;
+                        tab == compareView_ || tab == timelineView_ || tab == experimentsView_;
     exportImageAction_->setEnabled(figure);
-    exportMatrixAction_->setEnabled(tab == translateView_ || tab == probeView_ || tab == headsView_);
+    exportMatrixAction_->setEnabled(tab == translateView_ || tab == probeView_ || tab == headsView_ ||
+                                    tab == timelineView_);
     exportHeadsAction_->setEnabled(controller_->hasModel());
     saveModelAction_->setEnabled(controller_->hasModel());
     saveModelAsAction_->setEnabled(controller_->hasModel());
@@ -1156,6 +1172,7 @@ void MainWindow::setColormap(ColormapId id) {
     probeView_->attention()->heatmap()->setColormap(id);
     headsView_->setColormap(id);
     compareView_->setColormap(id);
+    timelineView_->setColormap(id);
     const int index = colormapBox_->findData(static_cast<int>(id));
     if (index >= 0) colormapBox_->setCurrentIndex(index);
     for (QAction* action : colormapGroup_->actions()) action->setChecked(action->data().toInt() == static_cast<int>(id));
@@ -1167,6 +1184,7 @@ void MainWindow::setShowNumbers(bool on) {
     probeView_->attention()->heatmap()->setShowNumbers(on);
     headsView_->setShowNumbers(on);
     compareView_->setShowNumbers(on);
+    timelineView_->attention()->heatmap()->setShowNumbers(on);
     if (numbersAction_->isChecked() != on) numbersAction_->setChecked(on);
 }
 
@@ -1218,9 +1236,15 @@ bool MainWindow::exportCurrentView(const QString& path, double scale, QString* e
         if (matrix) return fail(tr("a comparison is exported as PNG, SVG or PDF"));
         return compareView_->exportFigure(path, error, scale);
     }
+    if (tab == experimentsView_) {
+        if (matrix) return fail(tr("charts are exported as PNG, SVG or PDF"));
+        return experimentsView_->exportImage(path, error, scale);
+    }
     const HeatmapWidget* heatmap = nullptr;
     if (tab == translateView_) heatmap = translateView_->attention()->hasMap() ? translateView_->attention()->heatmap() : nullptr;
     if (tab == probeView_) heatmap = probeView_->attention()->hasMap() ? probeView_->attention()->heatmap() : nullptr;
+    if (tab == timelineView_)
+        heatmap = timelineView_->attention()->hasMap() ? timelineView_->attention()->heatmap() : nullptr;
     if (tab == headsView_) {
         if (!matrix) return headsView_->exportFigure(path, error, scale);
         heatmap = headsView_->currentHeatmap();
@@ -1368,6 +1392,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     saveSettings();
     shuttingDown_ = true;
+    experimentsView_->stop();  // winds down while training stops; its destructor joins the thread
     statusBar()->showMessage(tr("Stopping training…"));
     controller_->shutdown(kShutdownTimeoutMs);
     event->accept();

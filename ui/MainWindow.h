@@ -1,8 +1,9 @@
 #pragma once
 // AttnLab's main window: the setup panel (data, model, training) on the left; Corpus, Translate,
-// Probe, Heads, Training-curves, Diagnostics and Positions tabs in the middle; training controls in
-// the toolbar; progress and ETA in the status bar. All LibTorch work happens on the
-// TrainingController's worker thread and all file reading on the CorpusLoader's threads, so the
+// Probe, Heads, Training-curves and the teaching lab's tabs (Step by Step, Timeline, Diagnostics,
+// Compare, Positions, Experiments) in the middle; training controls in the toolbar; progress and ETA
+// in the status bar. All LibTorch work happens on the TrainingController's worker thread (and the
+// experiments' and comparisons' threads) and all file reading on the CorpusLoader's threads, so the
 // window never freezes.
 #include "CorpusLoader.h"
 #include "TrainingController.h"
@@ -33,11 +34,13 @@ class CompareView;
 class CorpusTableModel;
 class DataPanel;
 class DiagnosticsView;
+class ExperimentsView;
 class HeadsView;
 class MathsView;
 class ModelSettingsWidget;
 class PositionalEncodingView;
 class ProbeView;
+class TimelineView;
 class TrainingChartsView;
 class TrainingSettingsWidget;
 class TranslateView;
@@ -63,7 +66,8 @@ public:
     // false for an unknown id. Asks before discarding unsaved training.
     bool startLesson(const QString& id);
     QString currentLesson() const { return lesson_; }
-    // "corpus", "translate", "probe", "heads", "curves", "compare", "maths", ...; false for an unknown name.
+    // "corpus", "translate", "probe", "heads", "curves", "timeline", "maths", "diagnostics", "compare",
+    // "positions" or "experiments"; false for an unknown name.
     bool showTab(const QString& name);
     QString currentTabName() const;
     QStringList tabNames() const;  // in tab order
@@ -96,6 +100,8 @@ public:
     CompareView* compareView() const { return compareView_; }
     DiagnosticsView* diagnosticsView() const { return diagnosticsView_; }
     PositionalEncodingView* positionsView() const { return positionsView_; }
+    TimelineView* timelineView() const { return timelineView_; }
+    ExperimentsView* experimentsView() const { return experimentsView_; }
     CorpusTableModel* corpusTable() const { return tableModel_; }
     QTabWidget* tabs() const { return tabs_; }
     ColormapId colormap() const { return colormap_; }
@@ -193,6 +199,8 @@ private:
     CompareView* compareView_;
     DiagnosticsView* diagnosticsView_;
     PositionalEncodingView* positionsView_;
+    TimelineView* timelineView_;
+    ExperimentsView* experimentsView_;
 
     QLabel* stateLabel_;
     QLabel* epochLabel_;

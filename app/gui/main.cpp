@@ -45,7 +45,7 @@ int main(int argc, char* argv[]) {
         QStringLiteral("dataset"));
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves, "
-                                                           "diagnostics, positions."),
+                                                           "timeline, maths, diagnostics, compare, positions, experiments."),
                            QStringLiteral("name"));
     tab.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(tab);

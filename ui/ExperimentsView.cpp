@@ -1,0 +1,911 @@
+#include "ExperimentsView.h"
+
+#include "ExperimentRunner.h"
+#include "HeatmapRenderer.h"
+
+#include "base/Datasets.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFormLayout>
+#include <QGraphicsLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// The GRU attentions a bottleneck run can compare, in the order of the form and the legend.
+const char* const kAttentions[] = {"none", "dot", "general", "scaled-dot", "additive", "local-m", "local-p"};
+const char* const kMethods[] = {"full", "local", "linear"};
+
+// CPU seconds per (token of length x pair x epoch x training x hidden^1.5), from runs measured on the
+// 2-core development machine: the classroom preset took 105 s; hidden-64 runs of 18 s and 47 s are
+// predicted within 25%. The full default run is predicted at 5 minutes (it took 8.6 under load).
+constexpr double kSecondsPerUnit = 105.0 / (65.0 * 2000 * 6 * 2 * 1448.15);
+
+QColor attentionColor(const QString& name) {
+    static const QMap<QString, QColor> colors{
+        {QStringLiteral("none"), QColor(0xd6, 0x27, 0x28)},    {QStringLiteral("dot"), QColor(0xff, 0x7f, 0x0e)},
+        {QStringLiteral("general"), QColor(0x2c, 0xa0, 0x2c)}, {QStringLiteral("scaled-dot"), QColor(0x94, 0x67, 0xbd)},
+        {QStringLiteral("additive"), QColor(0x1f, 0x77, 0xb4)}, {QStringLiteral("local-m"), QColor(0x8c, 0x56, 0x4b)},
+        {QStringLiteral("local-p"), QColor(0xe3, 0x77, 0xc2)},
+    };
+    return colors.value(name, Qt::black);
+}
+
+QColor methodColor(const QString& method) {
+    if (method == QLatin1String("full")) return QColor(0xd6, 0x27, 0x28);
+    if (method == QLatin1String("local")) return QColor(0x2c, 0xa0, 0x2c);
+    return QColor(0x1f, 0x77, 0xb4);
+}
+
+QChart* makeChart(const QString& title) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    QFont titleFont = chart->titleFont();
+    titleFont.setPointSizeF(13.0);
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = chart->legend()->font();
+    legendFont.setPointSizeF(11.0);
+    chart->legend()->setFont(legendFont);
+    chart->setMargins(QMargins(8, 4, 8, 4));
+    chart->setBackgroundRoundness(0);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    return chart;
+}
+
+void styleAxis(QAbstractAxis* axis, const QString& title) {
+    axis->setTitleText(title);
+    QFont font = axis->labelsFont();
+    font.setPointSizeF(10.5);
+    axis->setLabelsFont(font);
+    QFont titleFont = axis->titleFont();
+    titleFont.setPointSizeF(11.0);
+    titleFont.setBold(false);
+    axis->setTitleFont(titleFont);
+    axis->setGridLineColor(QColor(0xe3, 0xe3, 0xe3));
+}
+
+QLineSeries* makeSeries(const QString& name, const QColor& color) {
+    auto* series = new QLineSeries;
+    series->setName(name);
+    QPen pen(color);
+    pen.setWidthF(2.6);
+    pen.setCapStyle(Qt::RoundCap);
+    pen.setJoinStyle(Qt::RoundJoin);
+    series->setPen(pen);
+    series->setPointsVisible(false);  // the dots are a scatter series: QLineSeries clips its end markers
+    return series;
+}
+
+QChartView* makeView(QChart* chart) {
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+QLabel* explanation(const QString& text) {
+    auto* label = new QLabel(text);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::RichText);
+    QFont font = label->font();
+    font.setPointSizeF(font.pointSizeF() * 1.08);
+    label->setFont(font);
+    return label;
+}
+
+// "5, 10, 20" or "5 10 20" -> {5, 10, 20}; *error names the bad item.
+std::vector<int> parseLengths(const QString& text, QString* error) {
+    std::vector<int> lengths;
+    const QStringList items = text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+    for (const QString& item : items) {
+        bool ok = false;
+        const int v = item.toInt(&ok);
+        if (!ok || v < 1 || v > 200) {
+            *error = ExperimentsView::tr("lengths: '%1' is not a length between 1 and 200").arg(item);
+            return {};
+        }
+        lengths.push_back(v);
+    }
+    if (lengths.empty()) *error = ExperimentsView::tr("lengths: give at least one sentence length, e.g. 5, 10, 20");
+    return lengths;
+}
+
+QString lengthsText(const std::vector<int>& lengths) {
+    QStringList items;
+    for (int v : lengths) items << QString::number(v);
+    return items.join(QStringLiteral(", "));
+}
+
+QString formatDuration(double seconds) {
+    const long long s = std::llround(seconds);
+    if (s < 60) return ExperimentsView::tr("%1 s").arg(s);
+    return ExperimentsView::tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString slopeText(double slope) {
+    return std::isfinite(slope) ? QString::number(slope, 'f', 1) : QStringLiteral("–");
+}
+
+void fillPowersOfTwo(QComboBox* box, int from, int to) {
+    for (int n = from; n <= to; n *= 2) box->addItem(QString::number(n), n);
+}
+
+void selectData(QComboBox* box, int value) {
+    int best = 0;
+    for (int i = 0; i < box->count(); ++i)
+        if (std::abs(box->itemData(i).toInt() - value) < std::abs(box->itemData(best).toInt() - value)) best = i;
+    box->setCurrentIndex(best);
+}
+
+void setErrorStyle(QLabel* label, bool error) {
+    label->setStyleSheet(error ? QStringLiteral("color: #b01c1c;") : QString());
+}
+
+}  // namespace
+
+ExperimentsView::ExperimentsView(QWidget* parent) : QWidget(parent) {
+    runner_ = new ExperimentRunner(this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 12, 12, 12);
+    pages_ = new QTabWidget;
+    pages_->addTab(createBottleneckPage(), tr("Bottleneck"));
+    pages_->addTab(createComplexityPage(), tr("Complexity"));
+    pages_->setTabToolTip(0, tr("Why attention: a fixed context vector against attention as sentences grow."));
+    pages_->setTabToolTip(1, tr("What attention costs: full, local and linear attention as the sequence grows."));
+    layout->addWidget(pages_);
+
+    connect(runner_, &ExperimentRunner::progress, this, &ExperimentsView::onProgress);
+    connect(runner_, &ExperimentRunner::bottleneckPoint, this, &ExperimentsView::onBottleneckPoint);
+    connect(runner_, &ExperimentRunner::complexityPoint, this, &ExperimentsView::onComplexityPoint);
+    connect(runner_, &ExperimentRunner::finished, this, &ExperimentsView::onFinished);
+    connect(runner_, &ExperimentRunner::failed, this, &ExperimentsView::onFailed);
+
+    applyPreset(BottleneckPreset::Classroom);
+    resetBottleneckChart(bottleneckOptions());
+    resetComplexityCharts(complexityOptions());
+    bottleneckMessage_->setText(tr("Press Run: each model is trained in turn, and its point appears when its "
+                                   "training ends."));
+    complexityMessage_->setText(tr("Press Run: each length is timed in turn, shortest first (a few seconds with "
+                                   "the defaults)."));
+    updateButtons();
+}
+
+ExperimentsView::~ExperimentsView() {
+    // Before any member goes: the thread reports to this object.
+    runner_->stopAndWait();
+}
+
+// ---- pages ----------------------------------------------------------------------------------------
+
+QWidget* ExperimentsView::createBottleneckPage() {
+    auto* page = new QWidget;
+    auto* layout = new QHBoxLayout(page);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(12);
+
+    auto* options = new QGroupBox(tr("Options"));
+    auto* form = new QFormLayout(options);
+    preset_ = new QComboBox;
+    preset_->addItem(tr("Classroom (quick)"), static_cast<int>(BottleneckPreset::Classroom));
+    preset_->addItem(tr("Full (as attnlab-cli)"), static_cast<int>(BottleneckPreset::Full));
+    preset_->addItem(tr("Custom"), -1);
+    preset_->setToolTip(tr("Classroom: shorter sentences, fewer pairs and epochs, about two CPU-minutes. Full: "
+                           "the command line's defaults, about ten CPU-minutes, clearer curves."));
+    form->addRow(tr("Preset:"), preset_);
+    dataset_ = new QComboBox;
+    for (const DatasetInfo& info : builtinDatasets()) {
+        dataset_->addItem(QString::fromStdString(info.name), QString::fromStdString(info.name));
+        dataset_->setItemData(dataset_->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
+    }
+    dataset_->setToolTip(tr("The task; copy is the clearest: the output must repeat every token."));
+    form->addRow(tr("Dataset:"), dataset_);
+    lengths_ = new QLineEdit;
+    lengths_->setObjectName(QStringLiteral("lengths"));
+    lengths_->setToolTip(tr("Sentence lengths in tokens; each gets its own corpus and its own models."));
+    form->addRow(tr("Lengths:"), lengths_);
+    auto* attentions = new QWidget;
+    auto* grid = new QGridLayout(attentions);
+    grid->setContentsMargins(0, 0, 0, 0);
+    int i = 0;
+    for (const char* name : kAttentions) {
+        auto* box = new QCheckBox(QString::fromLatin1(name));
+        attentionBoxes_.insert(QString::fromLatin1(name), box);
+        grid->addWidget(box, i / 2, i % 2);
+        connect(box, &QCheckBox::toggled, this, &ExperimentsView::markCustom);
+        ++i;
+    }
+    attentionBoxes_.value(QStringLiteral("none"))
+        ->setToolTip(tr("No attention: the decoder sees only the encoder's final state, one fixed vector."));
+    form->addRow(tr("Attention:"), attentions);
+    epochs_ = new QSpinBox;
+    epochs_->setRange(1, 1000);
+    form->addRow(tr("Epochs:"), epochs_);
+    hidden_ = new QSpinBox;
+    hidden_->setRange(4, 1024);
+    hidden_->setSingleStep(16);
+    form->addRow(tr("Hidden size:"), hidden_);
+    pairs_ = new QSpinBox;
+    pairs_->setRange(20, 1000000);
+    pairs_->setSingleStep(500);
+    pairs_->setToolTip(tr("Sentence pairs generated per length; 10% are held out for the accuracy."));
+    form->addRow(tr("Pairs per length:"), pairs_);
+    seed_ = new QSpinBox;
+    seed_->setRange(0, 1000000);
+    form->addRow(tr("Seed:"), seed_);
+    estimate_ = new QLabel;
+    estimate_->setWordWrap(true);
+    estimate_->setForegroundRole(QPalette::PlaceholderText);
+    form->addRow(estimate_);
+    options->setMaximumWidth(340);
+
+    auto* buttons = new QHBoxLayout;
+    bottleneckRunButton_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"));
+    bottleneckRunButton_->setToolTip(tr("Train every model at every length and plot its held-out accuracy "
+                                        "(stops a running complexity measurement)"));
+    bottleneckStop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"));
+    buttons->addWidget(bottleneckRunButton_);
+    buttons->addWidget(bottleneckStop_);
+    form->addRow(buttons);
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(options);
+    left->addStretch(1);
+    layout->addLayout(left);
+
+    auto* right = new QVBoxLayout;
+    auto* progressRow = new QHBoxLayout;
+    bottleneckProgress_ = new QProgressBar;
+    bottleneckProgress_->setRange(0, 1000);
+    bottleneckProgress_->setFormat(QStringLiteral("%p%"));
+    bottleneckProgress_->setFixedWidth(220);
+    bottleneckMessage_ = new QLabel;
+    bottleneckMessage_->setWordWrap(true);
+    progressRow->addWidget(bottleneckProgress_);
+    progressRow->addWidget(bottleneckMessage_, 1);
+    right->addLayout(progressRow);
+
+    bottleneckChart_ = makeChart(tr("Held-out token accuracy against sentence length"));
+    lengthAxis_ = new QValueAxis;
+    lengthAxis_->setLabelFormat(QStringLiteral("%d"));
+    styleAxis(lengthAxis_, tr("sentence length (tokens)"));
+    accuracyAxis_ = new QValueAxis;
+    accuracyAxis_->setRange(0.0, 1.0);
+    accuracyAxis_->setTickCount(6);
+    accuracyAxis_->setLabelFormat(QStringLiteral("%.1f"));
+    styleAxis(accuracyAxis_, tr("held-out token accuracy"));
+    bottleneckChart_->addAxis(lengthAxis_, Qt::AlignBottom);
+    bottleneckChart_->addAxis(accuracyAxis_, Qt::AlignLeft);
+    bottleneckView_ = makeView(bottleneckChart_);
+
+    table_ = new QTableWidget;
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->setMaximumHeight(170);
+    table_->setToolTip(tr("Held-out token accuracy: the share of output positions the greedy translation gets "
+                          "right, on pairs the model never trained on."));
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(bottleneckView_);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    right->addWidget(split, 1);
+    right->addWidget(explanation(
+        tr("<b>What to look for.</b> Without attention (<i>none</i>) the decoder sees the sentence only through "
+           "the encoder's final state, one vector of fixed size: the longer the sentence, the less of it that "
+           "vector can hold, and accuracy falls as sentences grow. With attention the decoder looks back at "
+           "every source token at every step, so its accuracy holds up: the gap between the lines widens to the "
+           "right.")));
+    layout->addLayout(right, 1);
+
+    connect(preset_, &QComboBox::activated, this, [this] {
+        const int preset = preset_->currentData().toInt();
+        if (preset >= 0) applyPreset(static_cast<BottleneckPreset>(preset));
+    });
+    connect(dataset_, &QComboBox::currentIndexChanged, this, &ExperimentsView::markCustom);
+    connect(lengths_, &QLineEdit::textEdited, this, &ExperimentsView::markCustom);
+    for (QSpinBox* box : {epochs_, hidden_, pairs_, seed_})
+        connect(box, &QSpinBox::valueChanged, this, &ExperimentsView::markCustom);
+    connect(bottleneckRunButton_, &QPushButton::clicked, this, &ExperimentsView::runBottleneck);
+    connect(bottleneckStop_, &QPushButton::clicked, this, &ExperimentsView::stop);
+    return page;
+}
+
+QWidget* ExperimentsView::createComplexityPage() {
+    auto* page = new QWidget;
+    auto* layout = new QHBoxLayout(page);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(12);
+
+    auto* options = new QGroupBox(tr("Options"));
+    auto* form = new QFormLayout(options);
+    fromLength_ = new QComboBox;
+    toLength_ = new QComboBox;
+    fillPowersOfTwo(fromLength_, 16, 16384);
+    fillPowersOfTwo(toLength_, 16, 16384);
+    fromLength_->setToolTip(tr("The shortest sequence; the lengths double up to the longest."));
+    toLength_->setToolTip(tr("The longest sequence. Full attention at 16384 needs about 2 GB and seconds per "
+                             "measurement."));
+    form->addRow(tr("From N ="), fromLength_);
+    form->addRow(tr("To N ="), toLength_);
+    dim_ = new QSpinBox;
+    dim_->setRange(1, 1024);
+    dim_->setToolTip(tr("The size of each query, key and value vector."));
+    form->addRow(tr("Dimension d:"), dim_);
+    window_ = new QSpinBox;
+    window_->setRange(1, 1024);
+    window_->setToolTip(tr("Local attention: each query sees the 2w+1 keys around it."));
+    form->addRow(tr("Window w:"), window_);
+    repeats_ = new QSpinBox;
+    repeats_->setRange(1, 25);
+    repeats_->setToolTip(tr("Each time is the fastest of this many measurements: other programs running at the "
+                            "same time can only slow a measurement down."));
+    form->addRow(tr("Repeats:"), repeats_);
+    fitFromBox_ = new QComboBox;
+    fillPowersOfTwo(fitFromBox_, 16, 16384);
+    fitFromBox_->setToolTip(tr("Slopes are fitted on N from here up: short sequences measure fixed overheads, "
+                               "not growth."));
+    form->addRow(tr("Fit slopes from N ="), fitFromBox_);
+    auto* buttons = new QHBoxLayout;
+    complexityRunButton_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"));
+    complexityRunButton_->setToolTip(tr("Time the three kinds of attention at every length (stops a running "
+                                        "bottleneck experiment)"));
+    complexityStop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"));
+    buttons->addWidget(complexityRunButton_);
+    buttons->addWidget(complexityStop_);
+    form->addRow(buttons);
+    options->setMaximumWidth(300);
+    auto* left = new QVBoxLayout;
+    left->addWidget(options);
+    left->addStretch(1);
+    layout->addLayout(left);
+
+    auto* right = new QVBoxLayout;
+    auto* progressRow = new QHBoxLayout;
+    complexityProgress_ = new QProgressBar;
+    complexityProgress_->setRange(0, 1000);
+    complexityProgress_->setFormat(QStringLiteral("%p%"));
+    complexityProgress_->setFixedWidth(220);
+    complexityMessage_ = new QLabel;
+    complexityMessage_->setWordWrap(true);
+    progressRow->addWidget(complexityProgress_);
+    progressRow->addWidget(complexityMessage_, 1);
+    right->addLayout(progressRow);
+
+    auto makeLogChart = [](const QString& title, const QString& yTitle, QLogValueAxis** x, QLogValueAxis** y) {
+        QChart* chart = makeChart(title);
+        *x = new QLogValueAxis;
+        (*x)->setBase(2.0);
+        (*x)->setLabelFormat(QStringLiteral("%g"));
+        styleAxis(*x, tr("sequence length N (log scale)"));
+        *y = new QLogValueAxis;
+        (*y)->setBase(10.0);
+        (*y)->setLabelFormat(QStringLiteral("%g"));
+        (*y)->setMinorTickCount(8);
+        styleAxis(*y, yTitle);
+        chart->addAxis(*x, Qt::AlignBottom);
+        chart->addAxis(*y, Qt::AlignLeft);
+        return chart;
+    };
+    timeChart_ = makeLogChart(tr("Time of one attention layer"), tr("seconds (log scale)"), &timeAxisX_, &timeAxisY_);
+    memoryChart_ = makeLogChart(tr("Memory of its intermediate tensors"), tr("MB (log scale)"), &memoryAxisX_,
+                                &memoryAxisY_);
+    for (const char* m : kMethods) {
+        const QString method = QString::fromLatin1(m);
+        QLineSeries* time = makeSeries(method, methodColor(method));
+        QLineSeries* memory = makeSeries(method, methodColor(method));
+        addSeries(timeChart_, time, timeAxisX_, timeAxisY_);
+        addSeries(memoryChart_, memory, memoryAxisX_, memoryAxisY_);
+        timeSeries_.insert(method, time);
+        memorySeries_.insert(method, memory);
+    }
+    timeView_ = makeView(timeChart_);
+    memoryView_ = makeView(memoryChart_);
+    auto* charts = new QSplitter(Qt::Vertical);  // full width each: eight length labels need it
+    charts->addWidget(timeView_);
+    charts->addWidget(memoryView_);
+    right->addWidget(charts, 1);
+    right->addWidget(explanation(
+        tr("<b>What to look for.</b> Full attention scores every token against every other: N² numbers, so "
+           "doubling N quadruples its time and memory, a line of slope 2 on log-log axes: O(N²). Local attention "
+           "(each token sees 2w+1 neighbours) and linear attention (φ(Q)·(φ(K)ᵀV), which never forms the N×N "
+           "matrix) grow in proportion to N: slope 1, O(N). Short sequences mostly measure fixed overheads, so "
+           "the slopes are fitted on the longer ones.")));
+    layout->addLayout(right, 1);
+
+    ComplexityOptions defaults;
+    setComplexityOptions(defaults);
+    complexityPlan_ = complexityOptions();
+    // The fit can move after a run: the measured points stay, the slopes follow.
+    connect(fitFromBox_, &QComboBox::currentIndexChanged, this, [this] {
+        complexityPlan_.fitFrom = fitFromBox_->currentData().toInt();
+        updateSlopes();
+    });
+    connect(complexityRunButton_, &QPushButton::clicked, this, &ExperimentsView::runComplexity);
+    connect(complexityStop_, &QPushButton::clicked, this, &ExperimentsView::stop);
+    return page;
+}
+
+bool ExperimentsView::showPage(const QString& name) {
+    if (name.compare(QLatin1String("bottleneck"), Qt::CaseInsensitive) == 0) {
+        pages_->setCurrentIndex(0);
+        return true;
+    }
+    if (name.compare(QLatin1String("complexity"), Qt::CaseInsensitive) == 0) {
+        pages_->setCurrentIndex(1);
+        return true;
+    }
+    return false;
+}
+
+QString ExperimentsView::currentPage() const {
+    return pages_->currentIndex() == 0 ? QStringLiteral("bottleneck") : QStringLiteral("complexity");
+}
+
+bool ExperimentsView::isRunning() const { return runner_->isRunning(); }
+
+void ExperimentsView::stop() {
+    if (!runner_->isRunning()) return;
+    runner_->stop();
+    QLabel* message = runner_->currentRun() == bottleneckRun_ ? bottleneckMessage_ : complexityMessage_;
+    message->setText(tr("Stopping…"));
+}
+
+bool ExperimentsView::bottleneckRunning() const {
+    return runner_->isRunning() && runner_->currentRun() == bottleneckRun_;
+}
+
+bool ExperimentsView::complexityRunning() const {
+    return runner_->isRunning() && runner_->currentRun() == complexityRun_;
+}
+
+void ExperimentsView::updateButtons() {
+    const bool bottleneck = bottleneckRunning();
+    const bool complexity = complexityRunning();
+    bottleneckRunButton_->setEnabled(!bottleneck);
+    bottleneckStop_->setEnabled(bottleneck);
+    complexityRunButton_->setEnabled(!complexity);
+    complexityStop_->setEnabled(complexity);
+    for (QWidget* w : std::initializer_list<QWidget*>{preset_, dataset_, lengths_, epochs_, hidden_, pairs_, seed_})
+        w->setEnabled(!bottleneck);
+    for (QCheckBox* box : attentionBoxes_) box->setEnabled(!bottleneck);
+    for (QWidget* w : std::initializer_list<QWidget*>{fromLength_, toLength_, dim_, window_, repeats_})
+        w->setEnabled(!complexity);
+}
+
+QString ExperimentsView::etaText(double fraction) const {
+    if (fraction < 0.02 || !clock_.isValid()) return QString();
+    const double elapsed = clock_.elapsed() / 1000.0;
+    return tr(" · about %1 left").arg(formatDuration(elapsed * (1.0 - fraction) / fraction));
+}
+
+void ExperimentsView::onProgress(quint64 run, double fraction, const QString& message) {
+    if (run != runner_->currentRun()) return;  // a run that was replaced
+    QProgressBar* bar = run == bottleneckRun_ ? bottleneckProgress_ : complexityProgress_;
+    QLabel* label = run == bottleneckRun_ ? bottleneckMessage_ : complexityMessage_;
+    bar->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
+    label->setText(message + etaText(fraction));
+}
+
+void ExperimentsView::addSeries(QChart* chart, QLineSeries* line, QAbstractAxis* x, QAbstractAxis* y) {
+    auto* dots = new QScatterSeries;
+    dots->setName(line->name());
+    dots->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    dots->setMarkerSize(10.0);
+    dots->setColor(line->pen().color());
+    dots->setBorderColor(Qt::white);
+    chart->addSeries(line);
+    chart->addSeries(dots);
+    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(dots)}) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(false);
+    markers_.insert(line, dots);
+}
+
+void ExperimentsView::removeSeries(QChart* chart, QLineSeries* line) {
+    if (QScatterSeries* dots = markers_.take(line)) {
+        chart->removeSeries(dots);
+        delete dots;
+    }
+    chart->removeSeries(line);
+    delete line;
+}
+
+void ExperimentsView::appendPoint(QLineSeries* line, double x, double y) {
+    line->append(x, y);
+    if (QScatterSeries* dots = markers_.value(line)) dots->append(x, y);
+}
+
+// ---- bottleneck -----------------------------------------------------------------------------------
+
+BottleneckOptions ExperimentsView::presetOptions(BottleneckPreset preset) {
+    BottleneckOptions o;  // Full: the engine's (and attnlab-cli's) defaults
+    if (preset == BottleneckPreset::Classroom) {
+        // Measured here: 105 CPU-seconds; held-out accuracy none 0.70, 0.33, 0.12, 0.10 against additive
+        // 0.99, 0.84, 0.83, 0.66 (the full preset trains longer and reaches 0.95 at 40 tokens).
+        o.lengths = {5, 10, 20, 30};
+        o.epochs = 6;
+        o.pairs = 2000;
+        o.hidden = 128;
+    }
+    return o;
+}
+
+void ExperimentsView::applyPreset(BottleneckPreset preset) {
+    setBottleneckOptions(presetOptions(preset));
+    const QSignalBlocker blocker(preset_);
+    preset_->setCurrentIndex(preset_->findData(static_cast<int>(preset)));
+}
+
+void ExperimentsView::markCustom() {
+    const BottleneckOptions o = bottleneckOptions();
+    auto same = [&o](const BottleneckOptions& p) {
+        return o.dataset == p.dataset && o.lengths == p.lengths && o.attentions == p.attentions &&
+               o.epochs == p.epochs && o.hidden == p.hidden && o.pairs == p.pairs && o.seed == p.seed;
+    };
+    int index = preset_->findData(-1);
+    for (BottleneckPreset p : {BottleneckPreset::Classroom, BottleneckPreset::Full})
+        if (same(presetOptions(p))) index = preset_->findData(static_cast<int>(p));
+    const QSignalBlocker blocker(preset_);
+    preset_->setCurrentIndex(index);
+    updateEstimate();
+}
+
+BottleneckOptions ExperimentsView::bottleneckOptions() const {
+    BottleneckOptions o;
+    o.dataset = dataset_->currentData().toString().toStdString();
+    QString error;
+    o.lengths = parseLengths(lengths_->text(), &error);
+    o.attentions.clear();
+    for (const char* name : kAttentions)
+        if (attentionBoxes_.value(QString::fromLatin1(name))->isChecked()) o.attentions.emplace_back(name);
+    o.epochs = epochs_->value();
+    o.hidden = hidden_->value();
+    o.pairs = static_cast<std::size_t>(pairs_->value());
+    o.seed = static_cast<std::uint64_t>(seed_->value());
+    return o;
+}
+
+void ExperimentsView::setBottleneckOptions(const BottleneckOptions& o) {
+    {
+        const QSignalBlocker b1(dataset_), b2(lengths_), b3(epochs_), b4(hidden_), b5(pairs_), b6(seed_);
+        const int dataset = dataset_->findData(QString::fromStdString(o.dataset));
+        if (dataset >= 0) dataset_->setCurrentIndex(dataset);
+        lengths_->setText(lengthsText(o.lengths));
+        epochs_->setValue(o.epochs);
+        hidden_->setValue(o.hidden);
+        pairs_->setValue(static_cast<int>(std::min<std::size_t>(o.pairs, 1000000)));
+        seed_->setValue(static_cast<int>(std::min<std::uint64_t>(o.seed, 1000000)));
+        for (auto it = attentionBoxes_.begin(); it != attentionBoxes_.end(); ++it) {
+            const QSignalBlocker blocker(it.value());
+            it.value()->setChecked(std::find(o.attentions.begin(), o.attentions.end(), it.key().toStdString()) !=
+                                   o.attentions.end());
+        }
+    }
+    markCustom();
+}
+
+double ExperimentsView::estimatedSeconds(const BottleneckOptions& o) {
+    double lengths = 0.0;
+    for (int v : o.lengths) lengths += v;
+    return kSecondsPerUnit * lengths * static_cast<double>(o.pairs) * o.epochs *
+           static_cast<double>(o.attentions.size()) * std::pow(static_cast<double>(o.hidden), 1.5);
+}
+
+void ExperimentsView::updateEstimate() {
+    const BottleneckOptions o = bottleneckOptions();
+    const int trainings = static_cast<int>(o.lengths.size() * o.attentions.size());
+    estimate_->setText(tr("%1 trainings; roughly %2 of one CPU core.")
+                           .arg(trainings)
+                           .arg(formatDuration(std::max(1.0, estimatedSeconds(o)))));
+}
+
+void ExperimentsView::resetBottleneckChart(const BottleneckOptions& o) {
+    for (QLineSeries* series : std::as_const(bottleneckSeries_)) removeSeries(bottleneckChart_, series);
+    bottleneckSeries_.clear();
+    for (const std::string& a : o.attentions) {
+        const QString name = QString::fromStdString(a);
+        QLineSeries* series =
+            makeSeries(name == QLatin1String("none") ? tr("none (fixed context vector)") : name, attentionColor(name));
+        if (name == QLatin1String("none")) {
+            QPen pen = series->pen();
+            pen.setStyle(Qt::DashLine);
+            series->setPen(pen);
+        }
+        addSeries(bottleneckChart_, series, lengthAxis_, accuracyAxis_);
+        bottleneckSeries_.insert(name, series);
+    }
+    const int longest = o.lengths.empty() ? 40 : *std::max_element(o.lengths.begin(), o.lengths.end());
+    // A little room on both sides so that the end points' markers are not cut.
+    lengthAxis_->setRange(0, std::ceil(longest * 1.08 + 1));
+    lengthAxis_->setTickCount(std::min(11, std::max(2, longest / 5 + 1)));
+    lengthAxis_->applyNiceNumbers();
+    accuracyAxis_->setRange(0.0, 1.0);
+
+    table_->clear();
+    table_->setRowCount(static_cast<int>(o.lengths.size()));
+    table_->setColumnCount(static_cast<int>(o.attentions.size()));
+    QStringList rows, columns;
+    for (int v : o.lengths) rows << tr("%1 tokens").arg(v);
+    for (const std::string& a : o.attentions) columns << QString::fromStdString(a);
+    table_->setVerticalHeaderLabels(rows);
+    table_->setHorizontalHeaderLabels(columns);
+}
+
+void ExperimentsView::runBottleneck() {
+    QString error;
+    parseLengths(lengths_->text(), &error);
+    const BottleneckOptions o = bottleneckOptions();
+    if (error.isEmpty() && o.attentions.empty()) error = tr("choose at least one attention to compare");
+    if (!error.isEmpty()) {
+        setErrorStyle(bottleneckMessage_, true);
+        bottleneckMessage_->setText(tr("Cannot run: %1").arg(error));
+        return;
+    }
+    bottleneck_ = BottleneckResult{};
+    bottleneck_.lengths = o.lengths;
+    resetBottleneckChart(o);
+    bottleneckRun_ = runner_->startBottleneck(o);  // stops a running experiment first
+    clock_.start();
+    bottleneckProgress_->setValue(0);
+    setErrorStyle(bottleneckMessage_, false);
+    bottleneckMessage_->setText(tr("Generating the first corpus and building the models…"));
+    updateButtons();
+}
+
+void ExperimentsView::onBottleneckPoint(quint64 run, const QString& attention, int length, double accuracy) {
+    if (run != bottleneckRun_) return;
+    bottleneck_.accuracy[attention.toStdString()].push_back(accuracy);
+    if (QLineSeries* series = bottleneckSeries_.value(attention)) appendPoint(series, length, accuracy);
+    const auto row = std::find(bottleneck_.lengths.begin(), bottleneck_.lengths.end(), length) - bottleneck_.lengths.begin();
+    int column = -1;
+    for (int c = 0; c < table_->columnCount(); ++c)
+        if (table_->horizontalHeaderItem(c)->text() == attention) column = c;
+    if (column >= 0 && row < static_cast<std::ptrdiff_t>(table_->rowCount())) {
+        auto* item = new QTableWidgetItem(QStringLiteral("%1%").arg(100.0 * accuracy, 0, 'f', 1));
+        item->setTextAlignment(Qt::AlignCenter);
+        table_->setItem(static_cast<int>(row), column, item);
+    }
+}
+
+QString ExperimentsView::bottleneckMessage() const { return bottleneckMessage_->text(); }
+
+// ---- complexity -----------------------------------------------------------------------------------
+
+ComplexityOptions ExperimentsView::complexityOptions() const {
+    ComplexityOptions o;
+    o.lengths.clear();
+    const int from = fromLength_->currentData().toInt();
+    const int to = std::max(from, toLength_->currentData().toInt());
+    for (int n = from; n <= to; n *= 2) o.lengths.push_back(n);
+    o.dim = dim_->value();
+    o.window = window_->value();
+    o.repeats = repeats_->value();
+    o.fitFrom = fitFromBox_->currentData().toInt();
+    return o;
+}
+
+void ExperimentsView::setComplexityOptions(const ComplexityOptions& o) {
+    if (!o.lengths.empty()) {
+        selectData(fromLength_, o.lengths.front());
+        selectData(toLength_, o.lengths.back());
+    }
+    dim_->setValue(o.dim);
+    window_->setValue(o.window);
+    repeats_->setValue(o.repeats);
+    selectData(fitFromBox_, o.fitFrom);
+}
+
+int ExperimentsView::effectiveFitFrom() const {
+    // At least two points: when fewer lengths reach the chosen start, fit the two longest.
+    const std::vector<int>& lengths = complexityPlan_.lengths;
+    const int fitFrom = complexityPlan_.fitFrom;
+    const auto reaching = std::count_if(lengths.begin(), lengths.end(), [fitFrom](int n) { return n >= fitFrom; });
+    if (reaching >= 2 || lengths.size() < 2) return fitFrom;
+    return lengths[lengths.size() - 2];
+}
+
+QLineSeries* ExperimentsView::complexitySeries(const QString& method, bool memory) const {
+    return memory ? memorySeries_.value(method) : timeSeries_.value(method);
+}
+
+void ExperimentsView::resetComplexityCharts(const ComplexityOptions& o) {
+    complexity_ = ComplexityResult{};
+    for (auto* map : {&timeSeries_, &memorySeries_})
+        for (auto it = map->begin(); it != map->end(); ++it) {
+            it.value()->clear();
+            markers_.value(it.value())->clear();
+            it.value()->setName(it.key());
+        }
+    const double from = o.lengths.empty() ? 64 : o.lengths.front();
+    const double to = o.lengths.empty() ? 8192 : o.lengths.back();
+    for (QLogValueAxis* x : {timeAxisX_, memoryAxisX_}) x->setRange(from / 1.4, to * 1.4);
+    timeAxisY_->setRange(1e-5, 1.0);
+    memoryAxisY_->setRange(0.01, 1000.0);
+}
+
+void ExperimentsView::runComplexity() {
+    const ComplexityOptions o = complexityOptions();
+    complexityPlan_ = o;
+    resetComplexityCharts(o);
+    complexityRun_ = runner_->startComplexity(o);  // stops a running experiment first
+    clock_.start();
+    complexityProgress_->setValue(0);
+    setErrorStyle(complexityMessage_, false);
+    complexityMessage_->setText(tr("Measuring N = %1…").arg(o.lengths.front()));
+    updateButtons();
+}
+
+void ExperimentsView::onComplexityPoint(quint64 run, const QString& method, int length, double seconds,
+                                        double bytes) {
+    if (run != complexityRun_) return;
+    if (complexity_.lengths.empty() || complexity_.lengths.back() != length) complexity_.lengths.push_back(length);
+    ComplexitySeries& s = complexity_.methods[method.toStdString()];
+    s.seconds.push_back(seconds);
+    s.bytes.push_back(bytes);
+    if (QLineSeries* t = timeSeries_.value(method)) appendPoint(t, length, std::max(seconds, 1e-9));
+    if (QLineSeries* m = memorySeries_.value(method)) appendPoint(m, length, std::max(bytes / 1e6, 1e-9));
+    updateSlopes();
+    updateComplexityAxes();
+}
+
+void ExperimentsView::updateSlopes() {
+    const int from = effectiveFitFrom();
+    for (auto& [name, s] : complexity_.methods) {
+        s.timeSlope = logLogSlope(complexity_.lengths, s.seconds, from);
+        s.memorySlope = logLogSlope(complexity_.lengths, s.bytes, from);
+        const QString method = QString::fromStdString(name);
+        const bool known = std::isfinite(s.timeSlope);
+        if (QLineSeries* t = timeSeries_.value(method))
+            t->setName(known ? tr("%1: slope %2").arg(method, slopeText(s.timeSlope)) : method);
+        if (QLineSeries* m = memorySeries_.value(method))
+            m->setName(std::isfinite(s.memorySlope) ? tr("%1: slope %2").arg(method, slopeText(s.memorySlope)) : method);
+    }
+}
+
+void ExperimentsView::updateComplexityAxes() {
+    auto fit = [](QLogValueAxis* axis, const QMap<QString, QLineSeries*>& series) {
+        double low = 0.0, high = 0.0;
+        bool any = false;
+        for (QLineSeries* s : series)
+            for (const QPointF& p : s->points()) {
+                low = any ? std::min(low, p.y()) : p.y();
+                high = any ? std::max(high, p.y()) : p.y();
+                any = true;
+            }
+        if (!any) return;
+        const double lo = std::pow(10.0, std::floor(std::log10(low)));
+        const double hi = std::pow(10.0, std::ceil(std::log10(high * 1.01)));
+        axis->setRange(lo, std::max(hi, lo * 10.0));
+    };
+    fit(timeAxisY_, timeSeries_);
+    fit(memoryAxisY_, memorySeries_);
+}
+
+QString ExperimentsView::complexityMessage() const { return complexityMessage_->text(); }
+
+// ---- end of a run ---------------------------------------------------------------------------------
+
+void ExperimentsView::onFinished(quint64 run, bool stopped) {
+    const QString took = clock_.isValid() ? formatDuration(clock_.elapsed() / 1000.0) : QString();
+    if (run == bottleneckRun_) {
+        if (!stopped) bottleneckProgress_->setValue(1000);
+        if (stopped) {
+            int points = 0;
+            for (const auto& [name, values] : bottleneck_.accuracy) points += static_cast<int>(values.size());
+            bottleneckMessage_->setText(tr("Stopped after %1 of %2 trainings; the chart shows the finished ones.")
+                                            .arg(points)
+                                            .arg(static_cast<int>(bottleneck_.lengths.size()) * bottleneckSeries_.size()));
+        } else {
+            QStringList parts;
+            const int longest = bottleneck_.lengths.empty() ? 0 : bottleneck_.lengths.back();
+            for (const auto& [name, values] : bottleneck_.accuracy)
+                if (!values.empty()) parts << QStringLiteral("%1 %2%").arg(QString::fromStdString(name)).arg(100.0 * values.back(), 0, 'f', 1);
+            bottleneckMessage_->setText(tr("Done in %1. At %2 tokens: %3.").arg(took).arg(longest).arg(parts.join(QStringLiteral(", "))));
+        }
+        updateButtons();
+        Q_EMIT bottleneckFinished(stopped);
+    } else if (run == complexityRun_) {
+        if (!stopped) complexityProgress_->setValue(1000);
+        if (stopped) {
+            complexityMessage_->setText(tr("Stopped after %n length(s).", nullptr, static_cast<int>(complexity_.lengths.size())));
+        } else {
+            QStringList parts;
+            for (const char* m : kMethods) {
+                const auto found = complexity_.methods.find(m);
+                if (found != complexity_.methods.end())
+                    parts << QStringLiteral("%1 %2").arg(QString::fromLatin1(m), slopeText(found->second.timeSlope));
+            }
+            complexityMessage_->setText(tr("Done in %1. Time slopes (N ≥ %2): %3.")
+                                            .arg(took)
+                                            .arg(effectiveFitFrom())
+                                            .arg(parts.join(QStringLiteral(", "))));
+        }
+        updateButtons();
+        Q_EMIT complexityFinished(stopped);
+    }
+}
+
+void ExperimentsView::onFailed(quint64 run, const QString& message) {
+    QLabel* label = run == bottleneckRun_ ? bottleneckMessage_ : run == complexityRun_ ? complexityMessage_ : nullptr;
+    if (!label) return;
+    setErrorStyle(label, true);
+    label->setText(tr("The experiment failed: %1").arg(message));
+    updateButtons();
+    Q_EMIT experimentFailed(message);
+}
+
+// ---- export ---------------------------------------------------------------------------------------
+
+bool ExperimentsView::exportImage(const QString& path, QString* error, double scale) const {
+    const auto format = HeatmapRenderer::formatForPath(path);
+    const bool bottleneck = pages_->currentIndex() == 0;
+    const QList<QChart*> charts = bottleneck ? QList<QChart*>{bottleneckChart_} : QList<QChart*>{timeChart_, memoryChart_};
+    const QSize size(900, 520 * static_cast<int>(charts.size()));  // stacked, as on screen
+    const double height = static_cast<double>(size.height()) / charts.size();
+    QList<QRectF> old;
+    // Lay the charts out at the export size, so axis labels are placed for the picture, not the window.
+    for (QChart* chart : charts) {
+        old << chart->geometry();
+        chart->setGeometry(QRectF(0, 0, size.width(), height));
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    for (QChart* chart : charts)
+        if (chart->layout()) chart->layout()->activate();
+    const auto paint = [&](QPainter& painter, const QRectF& target) {
+        for (int i = 0; i < charts.size(); ++i) {
+            const QRectF box(target.left(), target.top() + i * height, target.width(), height);
+            charts[i]->scene()->render(&painter, box, charts[i]->sceneBoundingRect(), Qt::IgnoreAspectRatio);
+        }
+    };
+    const QString title = bottleneck ? tr("Bottleneck experiment") : tr("Attention complexity");
+    bool ok = false;
+    if (format == ExportFormat::Png) {
+        ok = HeatmapRenderer::writePng(path, size, scale, Qt::white, paint, error);
+    } else if (format == ExportFormat::Svg) {
+        ok = HeatmapRenderer::writeSvg(path, size, title, paint, error);
+    } else if (format == ExportFormat::Pdf) {
+        ok = HeatmapRenderer::writePdf(path, size, title, paint, error);
+    } else if (error) {
+        *error = tr("cannot export '%1': charts are written as PNG, SVG or PDF").arg(path);
+    }
+    for (int i = 0; i < charts.size(); ++i) charts[i]->setGeometry(old[i]);
+    return ok;
+}
+
+}  // namespace attnlab
