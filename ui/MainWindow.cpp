@@ -149,36 +149,36 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     // Tabs in order; the name is what --tab and showTab() accept.
-    auto addView = [this](QWidget* view, const char* name, QStyle::StandardPixmap icon, const QString& title,
-                          const QString& toolTip) {
+    // Text only: eleven tabs with icons do not fit beside the setup panel on a 1400-pixel screen.
+    auto addView = [this](QWidget* view, const char* name, const QString& title, const QString& toolTip) {
         view->setProperty(kTabNameProperty, QString::fromLatin1(name));
-        const int index = tabs_->addTab(view, style()->standardIcon(icon), title);
+        const int index = tabs_->addTab(view, title);
         tabs_->setTabToolTip(index, toolTip);
     };
     compareView_ = new CompareView(controller_);
     mathsView_ = new MathsView;
     timelineView_ = new TimelineView;
     experimentsView_ = new ExperimentsView;
-    addView(createCorpusTab(), "corpus", QStyle::SP_FileDialogDetailedView, tr("Corpus"),
+    addView(createCorpusTab(), "corpus", tr("Corpus"),
             tr("The sentence pairs of the corpus."));
-    addView(translateView_, "translate", QStyle::SP_ArrowRight, tr("Translate"),
+    addView(translateView_, "translate", tr("Translate"),
             tr("Translate a sentence and see the attention behind it."));
-    addView(probeView_, "probe", QStyle::SP_BrowserReload, tr("Live Probe"),
+    addView(probeView_, "probe", tr("Live Probe"),
             tr("Watch one sentence's attention form while the model trains."));
-    addView(headsView_, "heads", QStyle::SP_FileDialogListView, tr("Heads"), tr("Every attention head of every layer."));
-    addView(chartsView_, "curves", QStyle::SP_FileDialogInfoView, tr("Training Curves"),
+    addView(headsView_, "heads", tr("Heads"), tr("Every attention head of every layer."));
+    addView(chartsView_, "curves", tr("Training Curves"),
             tr("Loss, accuracy and BLEU as training goes on."));
-    addView(timelineView_, "timeline", QStyle::SP_MediaSeekForward, tr("Timeline"),
+    addView(timelineView_, "timeline", tr("Timeline"),
             tr("Replay the probe sentence's attention over the whole training run."));
-    addView(mathsView_, "maths", QStyle::SP_FileDialogContentsView, tr("Step by Step"),
+    addView(mathsView_, "maths", tr("Step by Step"),
             tr("How one output token's attention is computed, with the model's numbers."));
-    addView(diagnosticsView_, "diagnostics", QStyle::SP_MessageBoxWarning, tr("Diagnostics"),
+    addView(diagnosticsView_, "diagnostics", tr("Diagnostics"),
             tr("Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try."));
-    addView(compareView_, "compare", QStyle::SP_TitleBarNormalButton, tr("Compare"),
+    addView(compareView_, "compare", tr("Compare"),
             tr("Two models on the same sentence, side by side, on one colour scale."));
-    addView(positionsView_, "positions", QStyle::SP_ArrowUp, tr("Positions"),
+    addView(positionsView_, "positions", tr("Positions"),
             tr("The Transformer's sinusoidal positional encoding and how alike positions are."));
-    addView(experimentsView_, "experiments", QStyle::SP_ComputerIcon, tr("Experiments"),
+    addView(experimentsView_, "experiments", tr("Experiments"),
             tr("Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow."));
     connect(compareView_, &CompareView::loadFailed, this,
             [this](int, const QString& message) { reportError(tr("Cannot Open Model"), message); });
