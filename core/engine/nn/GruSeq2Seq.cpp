@@ -188,17 +188,20 @@ torch::Tensor GruSeq2Seq::forwardFused(const Encoded& enc, const torch::Tensor& 
     return output_(out.states);                                                // [B, T, V]
 }
 
-std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen) {
+std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen,
+                                                Captured*) {  // no encoder self-attention to capture
     auto state = std::make_unique<GruState>();
     state->enc = encode(src, srcLen);
     state->hidden = state->enc.hidden;
     return state;
 }
 
-torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens) {
+torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens, StepCapture* capture) {
     auto& s = static_cast<GruState&>(base);
     torch::Tensor embProj = embInput_(dropout_(tgtEmbedding_(prevTokens)));
-    torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, nullptr);
+    torch::Tensor w;
+    torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, capture ? &w : nullptr);
+    if (capture && w.defined()) (*capture)["cross"] = w.view({w.size(0), 1, 1, w.size(1)});  // [B, 1, 1, S]
     ++s.t;
     return torch::log_softmax(output_(top), 1);
 }
