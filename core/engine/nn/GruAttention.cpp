@@ -1,5 +1,7 @@
 #include "GruAttention.h"
 
+#include "RowLinear.h"
+
 namespace attnlab::nn {
 
 namespace {
@@ -57,7 +59,7 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         break;
     case AttentionKind::Additive:
         // [B, S, H] + [B, 1, H] -> tanh -> v -> [B, S]
-        raw = v_->forward(torch::tanh(k.projected + queryProj_->forward(query).unsqueeze(1))).squeeze(2);
+        raw = v_->forward(torch::tanh(k.projected + rowLinear(queryProj_, query).unsqueeze(1))).squeeze(2);
         break;
     case AttentionKind::None:
         throw std::logic_error("attention 'none' has no weights");
@@ -74,7 +76,7 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         if (kind_ == AttentionKind::LocalM) {
             center = torch::full_like(lastIndex, static_cast<double>(step)).minimum(lastIndex);
         } else {
-            torch::Tensor g = centerV_->forward(torch::tanh(centerProj_->forward(query))).squeeze(1);  // [B]
+            torch::Tensor g = rowLinear(centerV_, torch::tanh(rowLinear(centerProj_, query))).squeeze(1);  // [B]
             center = (k.lengths * torch::sigmoid(g)).minimum(lastIndex);
         }
         torch::Tensor positions = torch::arange(S, k.keys.options()).unsqueeze(0);  // [1, S]

@@ -5,6 +5,7 @@
 
 #include "FusedAttentionDecoder.h"
 #include "FusedGruEncoder.h"
+#include "RowLinear.h"
 
 namespace attnlab::nn {
 
@@ -95,13 +96,13 @@ torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& em
     } else {
         context = enc.context;
     }
-    torch::Tensor gi = embProj + ctxInput_(context);  // [B, 3H]
+    torch::Tensor gi = embProj + rowLinear(ctxInput_, context);  // [B, 3H]
     std::vector<torch::Tensor> next;
     next.reserve(L);
     for (int l = 0; l < L; ++l) {
         torch::Tensor h = hidden[l];
-        if (l > 0) gi = upperInput_[l - 1]->forward(dropout_(next.back()));
-        torch::Tensor gh = hiddenProj_[l]->forward(h);  // [B, 3H]
+        if (l > 0) gi = rowLinear(upperInput_[l - 1], dropout_(next.back()));
+        torch::Tensor gh = rowLinear(hiddenProj_[l], h);  // [B, 3H]
         auto gis = gi.chunk(3, 1);
         auto ghs = gh.chunk(3, 1);
         torch::Tensor r = torch::sigmoid(gis[0] + ghs[0]);
@@ -198,12 +199,12 @@ std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const 
 
 torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens, StepCapture* capture) {
     auto& s = static_cast<GruState&>(base);
-    torch::Tensor embProj = embInput_(dropout_(tgtEmbedding_(prevTokens)));
+    torch::Tensor embProj = rowLinear(embInput_, dropout_(tgtEmbedding_(prevTokens)));
     torch::Tensor w;
     torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, capture ? &w : nullptr);
     if (capture && w.defined()) (*capture)["cross"] = w.view({w.size(0), 1, 1, w.size(1)});  // [B, 1, 1, S]
     ++s.t;
-    return torch::log_softmax(output_(top), 1);
+    return torch::log_softmax(rowLinear(output_, top), 1);
 }
 
 void GruSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {

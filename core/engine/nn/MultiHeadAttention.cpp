@@ -1,5 +1,7 @@
 #include "MultiHeadAttention.h"
 
+#include "RowLinear.h"
+
 namespace attnlab::nn {
 
 namespace F = torch::nn::functional;
@@ -66,8 +68,8 @@ std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::keysValues(const
 
 void MultiHeadAttentionImpl::appendKeysValues(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values) {
     const int64_t B = x.size(0);
-    torch::Tensor k = k_(x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
-    torch::Tensor v = v_(x).view({B, 1, heads_, headDim_}).transpose(1, 2);
+    torch::Tensor k = rowLinear(k_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
+    torch::Tensor v = rowLinear(v_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);
     keys = keys.defined() ? torch::cat({keys, k}, 2) : k.contiguous();
     values = values.defined() ? torch::cat({values, v}, 2) : v.contiguous();
 }
@@ -76,7 +78,7 @@ torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const 
                                                   const torch::Tensor& values, const torch::Tensor& keyPadMask,
                                                   torch::Tensor* weightsOut) {
     const int64_t B = x.size(0), Tk = keys.size(2);
-    torch::Tensor q = q_(x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
+    torch::Tensor q = rowLinear(q_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
     torch::Tensor scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));
     if (keyPadMask.defined())
         scores = scores.masked_fill(keyPadMask.view({keyPadMask.size(0), 1, 1, Tk}),
@@ -84,7 +86,7 @@ torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const 
     torch::Tensor w = torch::softmax(scores, -1);  // [B, H, 1, Tk]
     if (weightsOut) *weightsOut = w;
     torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
-    return out_(torch::matmul(wd, values).transpose(1, 2).reshape({B, 1, dModel_}));
+    return rowLinear(out_, torch::matmul(wd, values).transpose(1, 2).reshape({B, 1, dModel_}));
 }
 
 }  // namespace attnlab::nn

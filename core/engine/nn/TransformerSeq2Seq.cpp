@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "RowLinear.h"
+
 namespace attnlab::nn {
 
 torch::Tensor sinusoidalPositions(int64_t positions, int64_t d) {
@@ -56,7 +58,7 @@ torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& self
     selfAttention->appendKeysValues(y, selfKeys, selfValues);
     torch::Tensor h = norm1_(y + dropout_(selfAttention->forwardStep(y, selfKeys, selfValues, tgtPadMask, selfWeights)));
     h = norm2_(h + dropout_(crossAttention->forwardStep(h, crossKeys, crossValues, srcPadMask, crossWeights)));
-    return norm3_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
+    return norm3_(h + dropout_(rowLinear(ff2_, dropout_(torch::relu(rowLinear(ff1_, h))))));
 }
 
 // Decoding keeps every layer's self-attention keys and values of the prefix (each step
@@ -186,7 +188,7 @@ torch::Tensor TransformerSeq2Seq::step(DecoderState& base, const torch::Tensor& 
         (*capture)["decoder"] = torch::stack(self, 1);  // [B, L, H, t + 1]
         (*capture)["cross"] = torch::stack(cross, 1);   // [B, L, H, S]
     }
-    return torch::log_softmax(output_(y.squeeze(1)), 1);
+    return torch::log_softmax(rowLinear(output_, y.squeeze(1)), 1);
 }
 
 void TransformerSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {
