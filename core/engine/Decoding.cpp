@@ -104,7 +104,9 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
         if (static_cast<int>(finished.size()) >= beam) break;
         alive = std::move(nextAlive);
         if (alive.empty()) break;
-        net.reorder(*state, torch::tensor(keepRows, torch::kLong));
+        bool sameRows = static_cast<int64_t>(keepRows.size()) == logp.size(0);  // greedy: always
+        for (std::size_t i = 0; sameRows && i < keepRows.size(); ++i) sameRows = keepRows[i] == static_cast<int64_t>(i);
+        if (!sameRows) net.reorder(*state, torch::tensor(keepRows, torch::kLong));
         prev = torch::tensor(nextTokens, torch::kLong);
     }
     // Out of steps: unfinished hypotheses compete too.

@@ -40,6 +40,7 @@ AttentionKeys GruAttentionImpl::prepare(const torch::Tensor& keys, const torch::
     k.keys = keys;
     k.padMask = padMask;
     k.lengths = lengths.to(torch::kFloat);
+    k.padded = padMask.any().item<bool>();
     if (keyProj_) k.projected = keyProj_->forward(keys);  // [B, S, H], once per batch
     return k;
 }
@@ -59,7 +60,10 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         break;
     case AttentionKind::Additive:
         // [B, S, H] + [B, 1, H] -> tanh -> v -> [B, S]
-        raw = v_->forward(torch::tanh(k.projected + rowLinear(queryProj_, query).unsqueeze(1))).squeeze(2);
+        // v as a vector: one matrix-vector product per sentence instead of an sgemm
+        // with one output column.
+        raw = torch::matmul(torch::tanh(k.projected + rowLinear(queryProj_, query).unsqueeze(1)),
+                            v_->weight.view({hidden_}));
         break;
     case AttentionKind::None:
         throw std::logic_error("attention 'none' has no weights");
@@ -68,7 +72,7 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
     torch::Tensor scores = raw;
     if (kind_ == AttentionKind::ScaledDot) scores = raw / std::sqrt(static_cast<double>(hidden_));
 
-    torch::Tensor mask = k.padMask;  // [B, S] true = excluded
+    torch::Tensor mask = k.padded ? k.padMask : torch::Tensor();  // [B, S] true = excluded
     torch::Tensor center;
     if (kind_ == AttentionKind::LocalM || kind_ == AttentionKind::LocalP) {
         const int64_t S = k.keys.size(1);
@@ -83,13 +87,14 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         torch::Tensor distance = positions - center.unsqueeze(1);                    // [B, S]
         // Outside the window [p_t - D, p_t + D]; at least one position is always inside,
         // since p_t lies in [0, len-1] and D >= 1.
-        mask = mask.logical_or(distance.abs() > static_cast<double>(window_));
+        torch::Tensor outside = distance.abs() > static_cast<double>(window_);
+        mask = mask.defined() ? mask.logical_or(outside) : outside;
         if (kind_ == AttentionKind::LocalP) {
             const double sigma = window_ / 2.0;
             scores = scores - distance.pow(2) / (2.0 * sigma * sigma);
         }
     }
-    scores = scores.masked_fill(mask, kNegInf);
+    if (mask.defined()) scores = scores.masked_fill(mask, kNegInf);
     if (trace) {
         trace->rawScores = raw;
         trace->scores = scores;

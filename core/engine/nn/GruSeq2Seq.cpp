@@ -92,7 +92,9 @@ torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& em
         torch::Tensor w = attention_->weights(hidden[L - 1], enc.keys, t, trace);  // [B, S]
         if (weightsOut) *weightsOut = w;
         torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(config_.dropout).training(is_training()));
-        context = torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
+        // One sentence (decoding): a matrix-vector product; sgemm would pack the keys every step.
+        context = w.size(0) == 1 ? torch::mv(enc.keys.keys[0].t(), wd[0]).unsqueeze(0)
+                                 : torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
     } else {
         context = enc.context;
     }

@@ -79,14 +79,17 @@ torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const 
                                                   torch::Tensor* weightsOut) {
     const int64_t B = x.size(0), Tk = keys.size(2);
     torch::Tensor q = rowLinear(q_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
-    torch::Tensor scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));
+    // One query row: products and sums over small tensors, cheaper here than batched
+    // sgemm calls that pack their operands for every head.
+    torch::Tensor scores = (keys * q).sum(-1).unsqueeze(2) / std::sqrt(static_cast<double>(headDim_));
     if (keyPadMask.defined())
         scores = scores.masked_fill(keyPadMask.view({keyPadMask.size(0), 1, 1, Tk}),
                                     -std::numeric_limits<double>::infinity());
     torch::Tensor w = torch::softmax(scores, -1);  // [B, H, 1, Tk]
     if (weightsOut) *weightsOut = w;
     torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
-    return rowLinear(out_, torch::matmul(wd, values).transpose(1, 2).reshape({B, 1, dModel_}));
+    torch::Tensor context = (wd.transpose(-2, -1) * values).sum(2);  // [B, H, dk]
+    return rowLinear(out_, context.reshape({B, 1, dModel_}));
 }
 
 }  // namespace attnlab::nn
