@@ -24,13 +24,44 @@ torch::Tensor greedyDecode(nn::Seq2SeqNet& net, const torch::Tensor& src, const 
     return torch::stack(out, 1);
 }
 
+namespace {
+
+// The attention rows `rows[t]` of every step t < rows.size(), as forward's capture lays
+// them out: kind -> [1, L, H, T, Tk]. Steps whose keys are fewer than the longest
+// (decoder self-attention over the prefix so far) are padded with zeros, the weight
+// the causal mask gives the future.
+nn::Captured gatherSteps(const std::vector<nn::StepCapture>& steps, const std::vector<std::int64_t>& rows) {
+    nn::Captured out;
+    const auto T = static_cast<std::int64_t>(rows.size());
+    if (T == 0) return out;
+    for (const auto& [kind, first] : steps.front()) {
+        int64_t keys = 0;
+        for (int64_t t = 0; t < T; ++t) keys = std::max(keys, steps[t].at(kind).size(3));
+        std::vector<torch::Tensor> picked;  // [L, H, Tk_t] each
+        picked.reserve(rows.size());
+        for (int64_t t = 0; t < T; ++t) {
+            torch::Tensor w = steps[t].at(kind).select(0, rows[t]);
+            if (w.size(2) < keys) w = torch::constant_pad_nd(w, {0, keys - w.size(2)});
+            picked.push_back(w);
+        }
+        out[kind] = torch::stack(picked, 2).unsqueeze(0);  // [1, L, H, T, Tk]
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
-                                     int beam, int64_t maxSteps, double* logProbability) {
+                                     int beam, int64_t maxSteps, double* logProbability, nn::Captured* capture) {
     struct Hypothesis {
         std::vector<std::int64_t> tokens;
         double score = 0.0;
+        std::vector<std::int64_t> rows;  // its row in each step's captured attention
     };
-    auto state = net.start(src, srcLen);
+    auto state = net.start(src, srcLen, capture);
+    // Each step's attention stays a tensor [alive, L, H, Tk] until the best hypothesis
+    // is known; only its rows are gathered, once, at the end.
+    std::vector<nn::StepCapture> steps;
     std::vector<Hypothesis> alive{Hypothesis{}};
     std::vector<Hypothesis> finished;
     torch::Tensor prev = torch::full({1}, Vocabulary::kBos, torch::kLong);
@@ -39,7 +70,9 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
     auto normalized = [](const Hypothesis& h) { return h.score / static_cast<double>(h.tokens.size() + 1); };
 
     for (int64_t t = 0; t < maxSteps && !alive.empty(); ++t) {
-        torch::Tensor logp = net.step(*state, prev);  // [alive, V]
+        nn::StepCapture stepCapture;
+        torch::Tensor logp = net.step(*state, prev, capture ? &stepCapture : nullptr);  // [alive, V]
+        if (capture) steps.push_back(std::move(stepCapture));
         const int64_t V = logp.size(1);
         torch::Tensor scores = logp + torch::tensor([&] {
                                           std::vector<double> s;
@@ -54,7 +87,11 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
         auto topI = topIndex.accessor<int64_t, 1>();
         for (int64_t i = 0; i < k; ++i) {
             const int64_t row = topI[i] / V, token = topI[i] % V;
-            Hypothesis h{alive[row].tokens, topS[i]};
+            Hypothesis h{alive[row].tokens, topS[i], {}};
+            if (capture) {
+                h.rows = alive[row].rows;
+                h.rows.push_back(row);
+            }
             if (token == Vocabulary::kEos) {
                 finished.push_back(std::move(h));
             } else {
@@ -67,7 +104,9 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
         if (static_cast<int>(finished.size()) >= beam) break;
         alive = std::move(nextAlive);
         if (alive.empty()) break;
-        net.reorder(*state, torch::tensor(keepRows, torch::kLong));
+        bool sameRows = static_cast<int64_t>(keepRows.size()) == logp.size(0);  // greedy: always
+        for (std::size_t i = 0; sameRows && i < keepRows.size(); ++i) sameRows = keepRows[i] == static_cast<int64_t>(i);
+        if (!sameRows) net.reorder(*state, torch::tensor(keepRows, torch::kLong));
         prev = torch::tensor(nextTokens, torch::kLong);
     }
     // Out of steps: unfinished hypotheses compete too.
@@ -76,6 +115,12 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
     for (const auto& h : finished)
         if (!best || normalized(h) > normalized(*best)) best = &h;
     if (logProbability) *logProbability = best ? best->score : 0.0;
+    if (capture && best) {
+        // The step that produced </s> is not part of the output (forward over the
+        // output has one query per output token).
+        std::vector<std::int64_t> rows(best->rows.begin(), best->rows.begin() + best->tokens.size());
+        for (auto& [kind, maps] : gatherSteps(steps, rows)) (*capture)[kind] = std::move(maps);
+    }
     return best ? best->tokens : std::vector<std::int64_t>{};
 }
 

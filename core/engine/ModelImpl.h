@@ -28,9 +28,13 @@ torch::Tensor greedyDecode(nn::Seq2SeqNet& net, const torch::Tensor& src, const 
                            int64_t maxSteps);
 
 // Beam search for one sentence (src [1, S]); beam 1 is exactly greedy. Returns the
-// best hypothesis' ids without </s> and its log-probability.
+// best hypothesis' ids without </s> and its log-probability. With capture set, also
+// the attention that hypothesis used, laid out as forward captures it over the output
+// (kind -> [1, L, H, T, Tk], one query per output token; "encoder" as well for the
+// Transformer): what a teacher-forced pass would give, without running one.
 std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
-                                     int beam, int64_t maxSteps, double* logProbability);
+                                     int beam, int64_t maxSteps, double* logProbability,
+                                     nn::Captured* capture = nullptr);
 
 // Row-major copy of a [rows, cols] float tensor into an AttentionMap.
 AttentionMap toAttentionMap(const torch::Tensor& matrix);

@@ -69,7 +69,8 @@ Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOpt
     auto ids = impl_->encodeSource(words, &result.truncated);
     for (auto id : ids) result.sourceTokens.push_back(impl_->source.token(id));
 
-    torch::NoGradGuard noGrad;
+    // Inference mode, not just no-grad: no version counters or view tracking either.
+    c10::InferenceMode inference;
     nn::Seq2SeqNet& net = *impl_->net;
     const bool wasTraining = net.is_training();
     net.eval();
@@ -85,21 +86,24 @@ Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOpt
     std::int64_t maxSteps = options.maxOutput > 0 ? options.maxOutput : 2 * static_cast<std::int64_t>(ids.size()) + 10;
     maxSteps = std::min(maxSteps, limit);
 
-    auto out = beamSearch(net, src, srcLen, options.beam, maxSteps, &result.logProbability);
+    nn::Captured captured;
+    auto out = beamSearch(net, src, srcLen, options.beam, maxSteps, &result.logProbability,
+                          options.captureAttention ? &captured : nullptr);
     for (auto id : out) result.outputTokens.push_back(impl_->target.token(id));
 
     if (options.captureAttention && !out.empty()) {
-        // One teacher-forced pass over the chosen output gives exactly the attention
-        // each step used while decoding (eval mode is deterministic).
-        std::vector<std::int64_t> tgtIn{Vocabulary::kBos};
-        tgtIn.insert(tgtIn.end(), out.begin(), out.end() - 1);
-        nn::Captured captured;
-        net.forward(src, srcLen, torch::tensor(tgtIn, torch::kLong).unsqueeze(0), &captured, 1.0);
         for (auto& [kind, maps] : captured) {  // [1, L, H, Tq, Tk]
+            torch::Tensor all = maps.to(torch::kFloat).contiguous();
+            const float* data = all.data_ptr<float>();
+            const int64_t rows = all.size(3), cols = all.size(4);
             LayeredAttention layers;
-            for (int64_t l = 0; l < maps.size(1); ++l) {
+            for (int64_t l = 0; l < all.size(1); ++l) {
                 std::vector<AttentionMap> heads;
-                for (int64_t h = 0; h < maps.size(2); ++h) heads.push_back(toAttentionMap(maps[0][l][h]));
+                for (int64_t h = 0; h < all.size(2); ++h) {
+                    const float* map = data + (l * all.size(2) + h) * rows * cols;
+                    heads.push_back(AttentionMap{static_cast<int>(rows), static_cast<int>(cols),
+                                                 std::vector<float>(map, map + rows * cols)});
+                }
                 layers.push_back(std::move(heads));
             }
             result.attention[kind] = std::move(layers);
@@ -111,7 +115,7 @@ Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOpt
 std::vector<std::vector<std::string>> Seq2SeqModel::translateGreedy(const std::vector<std::string>& sentences) const {
     std::vector<std::vector<std::string>> results(sentences.size());
     if (sentences.empty()) return results;
-    torch::NoGradGuard noGrad;
+    c10::InferenceMode inference;
     nn::Seq2SeqNet& net = *impl_->net;
     const bool wasTraining = net.is_training();
     net.eval();

@@ -227,7 +227,7 @@ EpochMetrics Trainer::evaluate() {
     nn::Seq2SeqNet& net = *d.model->impl().net;
     const bool wasTraining = net.is_training();
     net.eval();
-    torch::NoGradGuard noGrad;
+    c10::InferenceMode inference;
     const Vocabulary& tv = d.model->targetVocabulary();
 
     double lossSum = 0.0, entropySum = 0.0, aerSum = 0.0;

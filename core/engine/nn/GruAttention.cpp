@@ -1,5 +1,7 @@
 #include "GruAttention.h"
 
+#include "RowLinear.h"
+
 namespace attnlab::nn {
 
 namespace {
@@ -38,6 +40,7 @@ AttentionKeys GruAttentionImpl::prepare(const torch::Tensor& keys, const torch::
     k.keys = keys;
     k.padMask = padMask;
     k.lengths = lengths.to(torch::kFloat);
+    k.padded = padMask.any().item<bool>();
     if (keyProj_) k.projected = keyProj_->forward(keys);  // [B, S, H], once per batch
     return k;
 }
@@ -58,8 +61,10 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         break;
     case AttentionKind::Additive:
         // [B, S, H] + [B, 1, H] -> tanh -> v -> [B, S]
-        projectedQuery = queryProj_->forward(query);
-        raw = v_->forward(torch::tanh(k.projected + projectedQuery.unsqueeze(1))).squeeze(2);
+        // v as a vector: one matrix-vector product per sentence instead of an sgemm
+        // with one output column.
+        projectedQuery = rowLinear(queryProj_, query);
+        raw = torch::matmul(torch::tanh(k.projected + projectedQuery.unsqueeze(1)), v_->weight.view({hidden_}));
         break;
     case AttentionKind::None:
         throw std::logic_error("attention 'none' has no weights");
@@ -70,7 +75,7 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
     const torch::Tensor scaled = scores;
     torch::Tensor gaussian;
 
-    torch::Tensor mask = k.padMask;  // [B, S] true = excluded
+    torch::Tensor mask = k.padded ? k.padMask : torch::Tensor();  // [B, S] true = excluded
     torch::Tensor center;
     if (kind_ == AttentionKind::LocalM || kind_ == AttentionKind::LocalP) {
         const int64_t S = k.keys.size(1);
@@ -78,21 +83,22 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         if (kind_ == AttentionKind::LocalM) {
             center = torch::full_like(lastIndex, static_cast<double>(step)).minimum(lastIndex);
         } else {
-            torch::Tensor g = centerV_->forward(torch::tanh(centerProj_->forward(query))).squeeze(1);  // [B]
+            torch::Tensor g = rowLinear(centerV_, torch::tanh(rowLinear(centerProj_, query))).squeeze(1);  // [B]
             center = (k.lengths * torch::sigmoid(g)).minimum(lastIndex);
         }
         torch::Tensor positions = torch::arange(S, k.keys.options()).unsqueeze(0);  // [1, S]
         torch::Tensor distance = positions - center.unsqueeze(1);                    // [B, S]
         // Outside the window [p_t - D, p_t + D]; at least one position is always inside,
         // since p_t lies in [0, len-1] and D >= 1.
-        mask = mask.logical_or(distance.abs() > static_cast<double>(window_));
+        torch::Tensor outside = distance.abs() > static_cast<double>(window_);
+        mask = mask.defined() ? mask.logical_or(outside) : outside;
         if (kind_ == AttentionKind::LocalP) {
             const double sigma = window_ / 2.0;
             gaussian = -distance.pow(2) / (2.0 * sigma * sigma);
             scores = scores + gaussian;
         }
     }
-    scores = scores.masked_fill(mask, kNegInf);
+    if (mask.defined()) scores = scores.masked_fill(mask, kNegInf);
     if (trace) {
         trace->query = query;
         trace->keys = k.keys;
@@ -103,7 +109,8 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
         trace->scaledScores = scaled;
         trace->gaussian = gaussian;
         trace->padMask = k.padMask;
-        trace->excluded = mask;
+        // Without padding or a window nothing is excluded; the trace still reports a full mask.
+        trace->excluded = mask.defined() ? mask : torch::zeros_like(k.padMask);
         trace->scores = scores;
         trace->center = center;
     }

@@ -21,6 +21,7 @@ struct AttentionKeys {
     torch::Tensor projected;  // [B, S, H] W h (general, local) or U h (additive); undefined otherwise
     torch::Tensor padMask;    // [B, S] bool, true at padding
     torch::Tensor lengths;    // [B] float, true source lengths (local attention)
+    bool padded = true;       // whether padMask masks anything (a single sentence: no)
 };
 
 // The intermediate numbers of one attention step, for the step-by-step maths view.

@@ -5,6 +5,7 @@
 
 #include "FusedAttentionDecoder.h"
 #include "FusedGruEncoder.h"
+#include "RowLinear.h"
 
 namespace attnlab::nn {
 
@@ -91,17 +92,19 @@ torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& em
         torch::Tensor w = attention_->weights(hidden[L - 1], enc.keys, t, trace);  // [B, S]
         if (weightsOut) *weightsOut = w;
         torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(config_.dropout).training(is_training()));
-        context = torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
+        // One sentence (decoding): a matrix-vector product; sgemm would pack the keys every step.
+        context = w.size(0) == 1 ? torch::mv(enc.keys.keys[0].t(), wd[0]).unsqueeze(0)
+                                 : torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
     } else {
         context = enc.context;
     }
-    torch::Tensor gi = embProj + ctxInput_(context);  // [B, 3H]
+    torch::Tensor gi = embProj + rowLinear(ctxInput_, context);  // [B, 3H]
     std::vector<torch::Tensor> next;
     next.reserve(L);
     for (int l = 0; l < L; ++l) {
         torch::Tensor h = hidden[l];
-        if (l > 0) gi = upperInput_[l - 1]->forward(dropout_(next.back()));
-        torch::Tensor gh = hiddenProj_[l]->forward(h);  // [B, 3H]
+        if (l > 0) gi = rowLinear(upperInput_[l - 1], dropout_(next.back()));
+        torch::Tensor gh = rowLinear(hiddenProj_[l], h);  // [B, 3H]
         auto gis = gi.chunk(3, 1);
         auto ghs = gh.chunk(3, 1);
         torch::Tensor r = torch::sigmoid(gis[0] + ghs[0]);
@@ -188,19 +191,22 @@ torch::Tensor GruSeq2Seq::forwardFused(const Encoded& enc, const torch::Tensor& 
     return output_(out.states);                                                // [B, T, V]
 }
 
-std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen) {
+std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen,
+                                                Captured*) {  // no encoder self-attention to capture
     auto state = std::make_unique<GruState>();
     state->enc = encode(src, srcLen);
     state->hidden = state->enc.hidden;
     return state;
 }
 
-torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens) {
+torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens, StepCapture* capture) {
     auto& s = static_cast<GruState&>(base);
-    torch::Tensor embProj = embInput_(dropout_(tgtEmbedding_(prevTokens)));
-    torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, nullptr);
+    torch::Tensor embProj = rowLinear(embInput_, dropout_(tgtEmbedding_(prevTokens)));
+    torch::Tensor w;
+    torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, capture ? &w : nullptr);
+    if (capture && w.defined()) (*capture)["cross"] = w.view({w.size(0), 1, 1, w.size(1)});  // [B, 1, 1, S]
     ++s.t;
-    return torch::log_softmax(output_(top), 1);
+    return torch::log_softmax(rowLinear(output_, top), 1);
 }
 
 void GruSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {

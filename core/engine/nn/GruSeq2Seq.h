@@ -26,8 +26,9 @@ public:
 
     torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
                           Captured* capture, double teacherForcing) override;
-    std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen) override;
-    torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens) override;
+    std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen,
+                                        Captured* capture) override;
+    torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens, StepCapture* capture) override;
     void reorder(DecoderState& state, const torch::Tensor& index) override;
 
     // One attention step with its intermediate numbers (step-by-step maths view):

@@ -1,5 +1,7 @@
 #include "MultiHeadAttention.h"
 
+#include "RowLinear.h"
+
 namespace attnlab::nn {
 
 namespace F = torch::nn::functional;
@@ -64,6 +66,41 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
     }
     torch::Tensor ctx = heads.transpose(1, 2).reshape({B, Tq, dModel_});
     return out_(ctx);
+}
+
+std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::keysValues(const torch::Tensor& memory) {
+    const int64_t B = memory.size(0), Tk = memory.size(1);
+    auto kv = torch::linear(memory, torch::cat({k_->weight, v_->weight}), torch::cat({k_->bias, v_->bias}))
+                  .view({B, Tk, 2, heads_, headDim_})
+                  .permute({2, 0, 3, 1, 4})  // [2, B, H, Tk, dk]
+                  .contiguous();
+    return {kv[0], kv[1]};
+}
+
+void MultiHeadAttentionImpl::appendKeysValues(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values) {
+    const int64_t B = x.size(0);
+    torch::Tensor k = rowLinear(k_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
+    torch::Tensor v = rowLinear(v_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);
+    keys = keys.defined() ? torch::cat({keys, k}, 2) : k.contiguous();
+    values = values.defined() ? torch::cat({values, v}, 2) : v.contiguous();
+}
+
+torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const torch::Tensor& keys,
+                                                  const torch::Tensor& values, const torch::Tensor& keyPadMask,
+                                                  torch::Tensor* weightsOut) {
+    const int64_t B = x.size(0), Tk = keys.size(2);
+    torch::Tensor q = rowLinear(q_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
+    // One query row: products and sums over small tensors, cheaper here than batched
+    // sgemm calls that pack their operands for every head.
+    torch::Tensor scores = (keys * q).sum(-1).unsqueeze(2) / std::sqrt(static_cast<double>(headDim_));
+    if (keyPadMask.defined())
+        scores = scores.masked_fill(keyPadMask.view({keyPadMask.size(0), 1, 1, Tk}),
+                                    -std::numeric_limits<double>::infinity());
+    torch::Tensor w = torch::softmax(scores, -1);  // [B, H, 1, Tk]
+    if (weightsOut) *weightsOut = w;
+    torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
+    torch::Tensor context = (wd.transpose(-2, -1) * values).sum(2);  // [B, H, dk]
+    return rowLinear(out_, context.reshape({B, 1, dModel_}));
 }
 
 }  // namespace attnlab::nn

@@ -30,6 +30,17 @@ public:
     torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& memory, const torch::Tensor& keyPadMask,
                           bool causal, torch::Tensor* weightsOut = nullptr, HeadTrace* trace = nullptr);
 
+    // Incremental decoding, one query row at a time. keysValues: the keys and values of
+    // memory [B, Tk, D], split into heads [B, H, Tk, dk] (cross-attention: once per
+    // sentence). appendKeysValues: x's own key and value [B, 1, D] appended to a cache
+    // (decoder self-attention; undefined caches start empty). forwardStep: x [B, 1, D]
+    // against keys/values [B or 1, H, Tk, dk], no causal mask (a cache holds only the
+    // past); returns [B, 1, D] and, with weightsOut set, the weights [B, H, 1, Tk].
+    std::pair<torch::Tensor, torch::Tensor> keysValues(const torch::Tensor& memory);
+    void appendKeysValues(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values);
+    torch::Tensor forwardStep(const torch::Tensor& x, const torch::Tensor& keys, const torch::Tensor& values,
+                              const torch::Tensor& keyPadMask, torch::Tensor* weightsOut);
+
 private:
     int dModel_, heads_, headDim_;
     double dropout_;

@@ -13,6 +13,10 @@ namespace attnlab::nn {
 // tensor [batch, layers, heads, queries, keys].
 using Captured = std::map<std::string, torch::Tensor>;
 
+// Attention of one decoding step (the new query row only): kind ("cross", "decoder") ->
+// tensor [batch, layers, heads, keys].
+using StepCapture = std::map<std::string, torch::Tensor>;
+
 // Per-sentence decoding state (encoder memory, hidden states, prefix, ...).
 struct DecoderState {
     virtual ~DecoderState() = default;
@@ -27,10 +31,15 @@ public:
     virtual torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& srcLen,
                                   const torch::Tensor& tgtIn, Captured* capture, double teacherForcing) = 0;
 
-    // Incremental decoding: encode once, then one step per output token.
-    virtual std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen) = 0;
+    // Incremental decoding: encode once, then one step per output token. With capture
+    // set, start stores the encoder's self-attention ("encoder", as forward does) and
+    // step the attention of the step's query; stepping through a sequence captures
+    // the same numbers as forward over it (tested in test_decoding).
+    virtual std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen,
+                                                Captured* capture = nullptr) = 0;
     // prevTokens [B] -> log-probabilities [B, V] for the next token; advances the state.
-    virtual torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens) = 0;
+    virtual torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens,
+                               StepCapture* capture = nullptr) = 0;
     // Keeps rows `index` [B'] of the state (beam search reorders and grows beams).
     virtual void reorder(DecoderState& state, const torch::Tensor& index) = 0;
 };

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "RowLinear.h"
+
 namespace attnlab::nn {
 
 torch::Tensor sinusoidalPositions(int64_t positions, int64_t d) {
@@ -50,10 +52,27 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& y, const torch::Ten
     return norm3_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
 }
 
+torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& selfKeys, torch::Tensor& selfValues,
+                                     const torch::Tensor& tgtPadMask, const torch::Tensor& crossKeys,
+                                     const torch::Tensor& crossValues, const torch::Tensor& srcPadMask,
+                                     torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
+    selfAttention->appendKeysValues(y, selfKeys, selfValues);
+    torch::Tensor h = norm1_(y + dropout_(selfAttention->forwardStep(y, selfKeys, selfValues, tgtPadMask, selfWeights)));
+    h = norm2_(h + dropout_(crossAttention->forwardStep(h, crossKeys, crossValues, srcPadMask, crossWeights)));
+    return norm3_(h + dropout_(rowLinear(ff2_, dropout_(torch::relu(rowLinear(ff1_, h))))));
+}
+
+// Decoding keeps every layer's self-attention keys and values of the prefix (each step
+// adds one position instead of recomputing the prefix) and the cross-attention keys and
+// values of the memory, computed once.
 struct TransformerSeq2Seq::TransformerState : DecoderState {
-    torch::Tensor memory;      // [B, S, D]
-    torch::Tensor srcPadMask;  // [B, S]
-    torch::Tensor prefix;      // [B, t] decoder inputs so far
+    // Batch 1 while every row decodes the same sentence (beam search): broadcast, never
+    // copied on reorder. srcPadMask is undefined when the source has no padding.
+    torch::Tensor srcPadMask;                  // [B or 1, S]
+    std::vector<torch::Tensor> crossKeys, crossValues;  // per layer [B or 1, H, S, dk]
+    std::vector<torch::Tensor> selfKeys, selfValues;    // per layer [B, H, t, dk]
+    torch::Tensor prefix;                      // [B, t] decoder inputs so far
+    bool prefixHasPadding = false;             // forward masks padding inputs as keys; so do the steps
 };
 
 TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& c) : config_(c) {
@@ -125,21 +144,54 @@ torch::Tensor TransformerSeq2Seq::forward(const torch::Tensor& src, const torch:
     return logits;
 }
 
-std::unique_ptr<DecoderState> TransformerSeq2Seq::start(const torch::Tensor& src, const torch::Tensor&) {
+std::unique_ptr<DecoderState> TransformerSeq2Seq::start(const torch::Tensor& src, const torch::Tensor&,
+                                                        Captured* capture) {
     auto state = std::make_unique<TransformerState>();
-    state->srcPadMask = src.eq(0);
-    state->memory = encode(src, state->srcPadMask, nullptr);
+    torch::Tensor srcPadMask = src.eq(0);
+    std::vector<torch::Tensor> enc;
+    torch::Tensor memory = encode(src, srcPadMask, capture ? &enc : nullptr);
+    if (capture) (*capture)["encoder"] = torch::stack(enc, 1);  // [B, L, H, S, S]
+    if (srcPadMask.any().item<bool>()) state->srcPadMask = srcPadMask;
+    for (auto& layer : decoderLayers_) {
+        auto [k, v] = layer->crossAttention->keysValues(memory);
+        state->crossKeys.push_back(k);
+        state->crossValues.push_back(v);
+    }
+    state->selfKeys.resize(decoderLayers_.size());
+    state->selfValues.resize(decoderLayers_.size());
     state->prefix = torch::empty({src.size(0), 0}, torch::kLong);
     return state;
 }
 
-torch::Tensor TransformerSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens) {
+torch::Tensor TransformerSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens, StepCapture* capture) {
     auto& s = static_cast<TransformerState&>(base);
-    // The whole prefix is recomputed each step: sentences here are short, and it keeps
-    // one code path for training and decoding.
-    s.prefix = torch::cat({s.prefix, prevTokens.unsqueeze(1)}, 1);
-    torch::Tensor logits = decode(s.prefix, s.memory, s.srcPadMask, nullptr, nullptr);
-    return torch::log_softmax(logits.select(1, logits.size(1) - 1), 1);
+    const int64_t t = s.prefix.size(1);  // position of the new input
+    if (t >= positions_.size(0))
+        throw std::length_error("sequence of " + std::to_string(t + 1) + " tokens exceeds the model's maximum length " +
+                                std::to_string(positions_.size(0)));
+    torch::Tensor tokens = prevTokens.contiguous();
+    s.prefix = torch::cat({s.prefix, tokens.unsqueeze(1)}, 1);
+    const int64_t* ids = tokens.data_ptr<int64_t>();
+    for (int64_t i = 0; i < tokens.numel(); ++i) s.prefixHasPadding = s.prefixHasPadding || ids[i] == 0;
+    torch::Tensor tgtPadMask = s.prefixHasPadding ? s.prefix.eq(0) : torch::Tensor();
+
+    torch::Tensor y = dropout_(tgtEmbedding_(tokens.unsqueeze(1)) * std::sqrt(static_cast<double>(config_.hidden)) +
+                               positions_.narrow(0, t, 1));  // [B, 1, D], as embed() at position t
+    std::vector<torch::Tensor> self, cross;
+    for (std::size_t l = 0; l < decoderLayers_.size(); ++l) {
+        torch::Tensor sw, cw;
+        y = decoderLayers_[l]->step(y, s.selfKeys[l], s.selfValues[l], tgtPadMask, s.crossKeys[l], s.crossValues[l],
+                                    s.srcPadMask, capture ? &sw : nullptr, capture ? &cw : nullptr);
+        if (capture) {
+            self.push_back(sw.squeeze(2));  // [B, H, Tk]
+            cross.push_back(cw.squeeze(2));
+        }
+    }
+    if (capture) {
+        (*capture)["decoder"] = torch::stack(self, 1);  // [B, L, H, t + 1]
+        (*capture)["cross"] = torch::stack(cross, 1);   // [B, L, H, S]
+    }
+    return torch::log_softmax(rowLinear(output_, y.squeeze(1)), 1);
 }
 
 HeadTrace TransformerSeq2Seq::traceAttention(const torch::Tensor& src, const torch::Tensor& tgtIn,
@@ -157,8 +209,15 @@ HeadTrace TransformerSeq2Seq::traceAttention(const torch::Tensor& src, const tor
 
 void TransformerSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {
     auto& s = static_cast<TransformerState&>(base);
-    s.memory = s.memory.index_select(0, index);
-    s.srcPadMask = s.srcPadMask.index_select(0, index);
+    auto pick = [&](torch::Tensor& x) {
+        if (x.defined() && x.size(0) > 1) x = x.index_select(0, index);
+    };
+    pick(s.srcPadMask);
+    for (auto* group : {&s.crossKeys, &s.crossValues})
+        for (auto& x : *group) pick(x);
+    for (auto* group : {&s.selfKeys, &s.selfValues})
+        for (auto& x : *group)
+            if (x.defined()) x = x.index_select(0, index);
     s.prefix = s.prefix.index_select(0, index);
 }
 

@@ -33,6 +33,13 @@ public:
     torch::Tensor forward(const torch::Tensor& y, const torch::Tensor& tgtPadMask, const torch::Tensor& memory,
                           const torch::Tensor& srcPadMask, torch::Tensor* selfWeights, torch::Tensor* crossWeights,
                           HeadTrace* selfTrace = nullptr, HeadTrace* crossTrace = nullptr);
+    // One decoding step: y [B, 1, D], the new position only. Appends its self-attention
+    // key and value to selfKeys/selfValues; crossKeys/crossValues are the memory's,
+    // computed once (MultiHeadAttention::keysValues). Weights are [B, H, 1, Tk].
+    torch::Tensor step(const torch::Tensor& y, torch::Tensor& selfKeys, torch::Tensor& selfValues,
+                       const torch::Tensor& tgtPadMask, const torch::Tensor& crossKeys,
+                       const torch::Tensor& crossValues, const torch::Tensor& srcPadMask, torch::Tensor* selfWeights,
+                       torch::Tensor* crossWeights);
     MultiHeadAttention selfAttention{nullptr};
     MultiHeadAttention crossAttention{nullptr};
 
@@ -49,8 +56,9 @@ public:
 
     torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
                           Captured* capture, double teacherForcing) override;
-    std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen) override;
-    torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens) override;
+    std::unique_ptr<DecoderState> start(const torch::Tensor& src, const torch::Tensor& srcLen,
+                                        Captured* capture) override;
+    torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens, StepCapture* capture) override;
     void reorder(DecoderState& state, const torch::Tensor& index) override;
 
     // The intermediate numbers of one attention module (step-by-step maths view): replays
