@@ -71,6 +71,125 @@
         <source>Cross-attention, layer %1, mean of %2 heads</source>
         <translation>交叉注意力，第 %1 层，%2 个注意力头的平均</translation>
     </message>
+    <message>
+        <source>Click token labels (Ctrl+click for several) to sum their attention; Escape clears.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CompareView</name>
+    <message>
+        <source>Transformer · %1+%1 layers · %2 heads · d_model %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GRU · %1 attention · hidden %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a sentence and press Enter to translate it with both models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate the sentence with both models (Enter).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scale 0 to 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour both maps on the absolute scale 0 to 1; otherwise both share 0 to the larger of their largest weights.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model A&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model B&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the model being trained in this window, or a saved model file (.safetensors).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose two models above, type a sentence and press Enter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Model to Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AttnLab model (*.safetensors);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a sentence to compare the two models on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no current model yet: train one, open one (File ▸ Open Model), or choose a model file for this side.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · the model of this window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No current model yet: train or open one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both maps use one colour scale (0 to %1), so their colours compare directly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compare two models on a sentence first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a comparison is exported as PNG, SVG or PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AttnLab comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CorpusLoader</name>
@@ -277,6 +396,628 @@
     <message>
         <source>First skipped line %1: %2</source>
         <translation>第一个跳过的行 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::DiagnosticsView</name>
+    <message>
+        <source>Latest translation or probe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live probe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which sentence&apos;s attention to diagnose: the one translated in the Translate view, the probe re-translated while training runs, or whichever changed last.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diagnose:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entropy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diagonality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sink</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Coverage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cross-attention (decoder → encoder), or the encoder&apos;s or decoder&apos;s self-attention.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0-based, as in the Heads view; “all” is the summary of every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0-based; the summary averages the heads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How spread out each output token&apos;s attention is: 0 = one source token, 1 = evenly over all. Mean over rows of H(row) / ln(columns). Warn at ≥ %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of each row&apos;s attention within ±w tokens of the diagonal stretched from the first to the last token (w = max(1, tokens / 10)): 1 = monotonic alignment. Judged for cross-attention only; warn below %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of attention on &lt;s&gt;, &lt;/s&gt; and punctuation, where heads with nothing to do park it. Warn at ≥ %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source tokens that received less than %1 attention summed over all output steps (&lt;/s&gt; not counted). Judged for cross-attention only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cross</source>
+        <comment>attention kind</comment>
+        <translation type="unfinished">交叉</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <comment>attention kind</comment>
+        <translation type="unfinished">编码器自</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <comment>attention kind</comment>
+        <translation type="unfinished">解码器自</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live probe (model opened from a file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live probe after %1 batches, %2 epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start training: the probe sentence is diagnosed each time it is translated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate a sentence (Translate view) or start training to watch the probe: its attention is diagnosed here, head by head.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model ended the output at once: there is no attention to diagnose yet. Train it a little longer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model has no attention: its decoder sees the whole sentence as one fixed vector, so there is nothing to diagnose. Choose an attention variant.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Within the expected range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not judged for self-attention.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mean of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all %1 attended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 unattended: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: mean of all %2 heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, layer %2, head %3</source>
+        <translation type="unfinished">%1，第 %2 层，注意力头 %3</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation type="unfinished">源</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation type="unfinished">输出</translation>
+    </message>
+    <message>
+        <source>decoder input</source>
+        <translation type="unfinished">解码器输入</translation>
+    </message>
+    <message>
+        <source>no flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (mean of %2 heads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entropy %1 · diagonality %2 · sink %3 · %4 of %5 tokens attended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No flags raised.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each output token looks at a few source tokens, roughly in order, and every source word is attended to. That is what a model that has learnt the alignment looks like. Hover a column header for how each number is computed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the flags mean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to try:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raised by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dispersed cross-attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Broad self-attention heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention parked on &lt;/s&gt; or punctuation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Heads resting on &lt;/s&gt;, &lt;s&gt; or punctuation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sharp but off the diagonal: reordering</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off the diagonal and spread out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source tokens nobody looked at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most output tokens spread their attention over much of the sentence instead of looking at the word they translate (entropy %1 or more). Early in training this is normal: attention starts out nearly even and sharpens as the model learns which source word goes with which output word.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some self-attention heads average over the whole sequence (entropy %1 or more). A few such heads are normal: they gather sentence-wide context. If most heads are broad, they have not specialised yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The decoder puts much of its attention (%1 or more) on the end-of-sentence token or on punctuation instead of the words it translates. The encoder&apos;s last state already sums up the whole sentence, so the decoder can get by without aligning: the bottleneck attention was meant to remove.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Heads with nothing useful to look at put their attention (%1 or more) on &lt;/s&gt;, &lt;s&gt; or punctuation: a “no-op” that leaves each token&apos;s representation almost unchanged. Trained Transformers do this in a few heads routinely.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each output token looks at one source token, but not in source order (diagonality below %1). That is a change of word order: expected for the reverse and sort datasets, and where adjectives and nouns swap places (English → French).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention follows neither the source order nor a sharp pattern (diagonality below %1, attention broad or parked on &lt;/s&gt;). Look at the map: if each output row still has one clearly brightest source token, the word order changes and attention is merely spread around it (Transformer heads often share the work this way; the mean of the heads is sharper). If the rows are flat, the model has not yet found which source word goes with which output word.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These source tokens received less than %1 attention in total, over all output steps: %2. Either they have no counterpart in the target (an article like “the” has none in Chinese) or the model skipped them: compare the output with the input for a missing word (under-translation).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train longer first. If the loss falls slowly, raise the learning rate a little (e.g. 0.001 → 0.003); if it jumps around, lower it. If the loss stays high, give the model more room (a larger hidden size). Dropout is also applied to the attention weights: a high dropout teaches the decoder to hedge, so try 0.1 or less.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train longer. If most heads stay broad, the model may have more heads than the task needs: try fewer heads, or a lower learning rate if the loss is unstable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train longer. A bidirectional GRU encoder gives every word&apos;s state the context on both sides, so aligning pays off sooner. Lower the learning rate if the loss is unstable, and keep dropout on the attention weights low.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to fix if only a few heads do it. If most heads do, the model is larger than the task needs: fewer heads or a smaller d_model train faster and do as well.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>If the output is right, nothing to fix. A GRU with attention handles local swaps; for heavy, long-range reordering a Transformer usually learns faster. If the output is wrong, train longer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>If the rows are flat: train longer and check the learning rate (too high: the loss jumps; too low: it barely moves); a larger hidden size helps if the loss stays high. If the task reorders words heavily, try a Transformer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>If a content word is missing from the output: train longer, try a larger model, or less dropout. Function words without a counterpart in the target are fine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ExperimentRunner</name>
+    <message>
+        <source>choose at least one attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epochs must be at least 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the experiment failed with an unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the complexity lab needs at least one length and one repeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N = %1: measurement %2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ExperimentsView</name>
+    <message>
+        <source>lengths: &apos;%1&apos; is not a length between 1 and 200</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lengths: give at least one sentence length, e.g. 5, 10, 20</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bottleneck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Complexity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why attention: a fixed context vector against attention as sentences grow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What attention costs: full, local and linear attention as the sequence grows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Run: each model is trained in turn, and its point appears when its training ends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Run: each length is timed in turn, shortest first (a few seconds with the defaults).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classroom (quick)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full (as attnlab-cli)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classroom: shorter sentences, fewer pairs and epochs, about two CPU-minutes. Full: the command line&apos;s defaults, about ten CPU-minutes, clearer curves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task; copy is the clearest: the output must repeat every token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation type="unfinished">数据集：</translation>
+    </message>
+    <message>
+        <source>Sentence lengths in tokens; each gets its own corpus and its own models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lengths:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No attention: the decoder sees only the encoder&apos;s final state, one fixed vector.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation type="unfinished">注意力：</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation type="unfinished">轮数：</translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation type="unfinished">隐藏层大小：</translation>
+    </message>
+    <message>
+        <source>Sentence pairs generated per length; 10% are held out for the accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pairs per length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished">随机种子：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train every model at every length and plot its held-out accuracy (stops a running complexity measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">停止</translation>
+    </message>
+    <message>
+        <source>Held-out token accuracy against sentence length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sentence length (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held-out token accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held-out token accuracy: the share of output positions the greedy translation gets right, on pairs the model never trained on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What to look for.&lt;/b&gt; Without attention (&lt;i&gt;none&lt;/i&gt;) the decoder sees the sentence only through the encoder&apos;s final state, one vector of fixed size: the longer the sentence, the less of it that vector can hold, and accuracy falls as sentences grow. With attention the decoder looks back at every source token at every step, so its accuracy holds up: the gap between the lines widens to the right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The shortest sequence; the lengths double up to the longest.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The longest sequence. Full attention at 16384 needs about 2 GB and seconds per measurement.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From N =</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To N =</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The size of each query, key and value vector.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dimension d:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Local attention: each query sees the 2w+1 keys around it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window w:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each time is the fastest of this many measurements: other programs running at the same time can only slow a measurement down.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slopes are fitted on N from here up: short sequences measure fixed overheads, not growth.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit slopes from N =</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time the three kinds of attention at every length (stops a running bottleneck experiment)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sequence length N (log scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time of one attention layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seconds (log scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory of its intermediate tensors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MB (log scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What to look for.&lt;/b&gt; Full attention scores every token against every other: N² numbers, so doubling N quadruples its time and memory, a line of slope 2 on log-log axes: O(N²). Local attention (each token sees 2w+1 neighbours) and linear attention (φ(Q)·(φ(K)ᵀV), which never forms the N×N matrix) grow in proportion to N: slope 1, O(N). Short sequences mostly measure fixed overheads, so the slopes are fitted on the longer ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · about %1 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 trainings; roughly %2 of one CPU core.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (fixed context vector)</source>
+        <translation type="unfinished">无（固定上下文向量）</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose at least one attention to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Generating the first corpus and building the models…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring N = %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: slope %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 trainings; the chart shows the finished ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done in %1. At %2 tokens: %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n length(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Done in %1. Time slopes (N ≥ %2): %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The experiment failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bottleneck experiment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention complexity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: charts are written as PNG, SVG or PDF</source>
+        <translation type="unfinished">无法导出“%1”：图表只能保存为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
@@ -505,6 +1246,44 @@
     <message>
         <source>cannot start the PDF painter</source>
         <translation>无法启动 PDF 绘制器</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeatmapWidget</name>
+    <message>
+        <source>Σ output rows %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Σ source columns %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Lessons</name>
+    <message>
+        <source>Alignment: English to Chinese</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A GRU with additive (Bahdanau) attention learns to translate. Each output word should look at the word it translates: 汤姆 at &quot;tom&quot;, 追逐 at &quot;chases&quot;, 杰瑞 at &quot;jerry&quot;, a diagonal. Watch it form in Live Probe and Timeline, then translate &quot;tom chases jerry in the park now&quot;: Chinese moves the place and the time before the verb, and the attention follows them off the diagonal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bottleneck: no attention on long sequences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This GRU has no attention: the decoder sees the whole input as one fixed vector. It learns to copy short letter sequences but fails on long ones; try a 5-letter and a 25-letter sequence in Translate. The Experiments tab measures it: accuracy against length with and without attention.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reordering and heads: a Transformer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A Transformer with 2 layers of 4 heads each learns the same English to Chinese grammar, where time and place move before the verb. The Heads view shows every head: some follow the word order, some jump to the moved phrase, some watch the end of the sentence. Hover a token to find it in every head.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1202,6 +1981,364 @@ The current corpus (%1) stays loaded.</source>
         <source>Export Image…</source>
         <translation>导出图像…</translation>
     </message>
+    <message>
+        <source>Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay the probe sentence&apos;s attention over the whole training run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step by Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How one output token&apos;s attention is computed, with the model&apos;s numbers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two models on the same sentence, side by side, on one colour scale.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Transformer&apos;s sinusoidal positional encoding and how alike positions are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the lesson card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the Lesson?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lesson trains a new model. The current model and its unsaved training will be discarded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a comparison is exported as PNG, SVG or PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::MathsView</name>
+    <message>
+        <source>Type a sentence and press Enter to see how its attention is computed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sentence to translate; the steps below belong to one token of its translation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate the sentence and show the steps for its first output token (Enter).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token whose attention is computed below: one row of the heatmap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cross-attention (decoder → encoder)</source>
+        <translation type="unfinished">交叉注意力（解码器 → 编码器）</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation type="unfinished">编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation type="unfinished">解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Which attention of the Transformer to take apart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The layer, counted from 0 at the bottom.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The head of that layer: each head scores with its own Q, K and V.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation type="unfinished">层：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation type="unfinished">注意力头：</translation>
+    </message>
+    <message>
+        <source>Click a token to take its attention apart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From scores to weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From weights to the context vector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a sentence first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start training or open a model, then type a sentence: this view takes the attention of one output token apart, step by step, with the model&apos;s own numbers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a sentence above and press Enter.</source>
+        <translation type="unfinished">在上方输入一个句子并按回车。</translation>
+    </message>
+    <message>
+        <source>Query token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>source token “%1”, as the layer below left it,</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the decoder&apos;s state at this position (it reads “%1” and predicts “%2”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the state of every decoder position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every source token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the encoder&apos;s output for every source token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head %1 turns %2 into a query q, and %3 into a key k_j, each with its own learned matrix. The score is the dot product q · k_j: large when the query and the key point the same way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The score is the dot product of the decoder state s (what the decoder knows before writing “%1”) with each encoder state h_j: large when they point the same way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The score is the dot product of the decoder state s (what the decoder knows before writing “%1”) with W h_j, each encoder state passed through a learned matrix W.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The score comes from a small learned network: v · tanh(W s + U h_j + b), where s is the decoder state before writing “%1” and h_j the encoder state of each source token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score every token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scale.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Divide by √d_k = √%1, i.e. multiply by %2: without it, longer vectors would give larger scores and a softmax that picks one token too sharply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Divide by √H = √%1, i.e. multiply by %2, so that the scores do not grow with the size of the vectors.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention “%1” does not scale its scores: the factor is 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Local attention only looks near the centre p_t = %1 (the output position): tokens further than D = %2 from it get −∞.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Local attention predicts a centre p_t = %1 from s and only looks within D = %2 of it; tokens outside get −∞, and those inside lose (j − p_t)² / (2 (D/2)²), which favours the centre.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A decoder position must not look ahead at tokens that are not written yet: later positions get −∞ (the causal mask).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Padding would get −∞ here; one sentence alone has no padding, so every token is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mask.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>−∞ means: weight exactly 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Softmax.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a_j = exp(score_j) / Σ_k exp(score_k) turns the scores into weights between 0 and 1 that add up to %1: the larger the score, the larger its share.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First %1 of %2 numbers shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head output = weighted sum.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each token&apos;s value vector v_j is multiplied by its weight and the results are added: Σ a_j v_j. The outputs of all heads are joined and projected to give the layer&apos;s result.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context vector = weighted sum.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each encoder state h_j is multiplied by its weight and the results are added: c = Σ a_j h_j. The decoder reads c to choose “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query of head %1 at this position: q = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decoder state before this token: s = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decoder input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1. Score
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2. Scaled
+× %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>3. Mask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Softmax input
+= 2 + 3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>4. Weight a_j</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The raw score of each token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The score times the scale factor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the mask adds: 0 to keep a token, −∞ to exclude it (local-p: the Gaussian penalty).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The number the softmax sees.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attention weight: this row of the heatmap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept, with the Gaussian penalty −(j − p_t)² / (2 (D/2)²)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>−∞ padding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>−∞ outside the window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>−∞ not written yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight a_j</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head output Σ a_j v_j</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context c = Σ a_j h_j</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelSettingsWidget</name>
@@ -1335,6 +2472,77 @@ The current corpus (%1) stays loaded.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::PositionalEncodingView</name>
+    <message>
+        <source>How many positions (rows) to show, from 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_model: the width of the vectors, one column per dimension.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the model&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the table of the Transformer that is loaded or training.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Positions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;PE&lt;/b&gt;(pos, 2i) = sin(pos / 10000&lt;sup&gt;2i / d&lt;/sup&gt;) &amp;nbsp;&amp;nbsp; &lt;b&gt;PE&lt;/b&gt;(pos, 2i+1) = cos(pos / 10000&lt;sup&gt;2i / d&lt;/sup&gt;)&lt;br&gt;Each position gets one vector, added to its token&apos;s embedding. Dimension pair i turns at its own speed: the left columns change from one position to the next, the right ones over thousands of positions, like the hands of a clock.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding: one row per position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blue −1, white 0, red +1. Hover a cell for its value.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine similarity between positions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every diagonal has one colour: the similarity of two positions depends only on their distance, so attention can learn “the word two to the left” once for every position.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current Transformer has d_model = %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No Transformer loaded: showing d_model = %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 positions × %2 dimensions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cos(PE(p), PE(q)), d_model = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ProbeView</name>
     <message>
         <source>A sentence to watch while the model trains</source>
@@ -1399,6 +2607,177 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>batches trained: %1 · epochs done: %2</source>
         <translation>已训练批次：%1 · 已完成轮次：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TimelineView</name>
+    <message>
+        <source>Export Grid…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save evenly spaced snapshots side by side in one image, with one colour bar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Frames…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save every snapshot as a numbered PNG (name_001.png, …) into a folder, e.g. to make a video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Play the snapshots in order (Space when the slider has focus)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scrub through training: each step is one probe update</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 frames/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>before training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch %1 · batch %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>batch %1 · %2 epochs done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No snapshots yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start training: each time the probe sentence is translated (see Live Probe for how often), its attention is recorded here. Then scrub or play through training to see the alignment form.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(empty output)</source>
+        <translation type="unfinished">（输出为空）</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished">暂停</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no snapshots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1  (%2 of %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cross-attention, layer %1, head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cross-attention, layer %1, mean of %2 heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: the grid is written as PNG, SVG or PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: there are no snapshots yet; start training first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export &apos;%1&apos;: the snapshots have no attention to draw</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1”: %2 during training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export into &apos;%1&apos;: there are no snapshots yet; start training first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export: the file name &apos;%1&apos; must not contain a folder separator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the folder &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation type="unfinished">输出</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation type="unfinished">源</translation>
+    </message>
+    <message>
+        <source>Export Grid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshots in the grid (evenly spaced):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished">PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation type="unfinished">SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation type="unfinished">PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation type="unfinished">导出失败</translation>
+    </message>
+    <message>
+        <source>Export Frames Into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File names (name_001.png, name_002.png, …):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote %1 frames to %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1648,16 +3027,20 @@ The current corpus (%1) stays loaded.</source>
         <translation>启动时加载一个内置数据集（默认 toy-en-zh，或所指定的数据集）并开始训练一个 Transformer。</translation>
     </message>
     <message>
-        <source>Open on a tab: corpus, translate, probe, heads, curves.</source>
-        <translation>启动时打开指定标签页：corpus、translate、probe、heads、curves。</translation>
-    </message>
-    <message>
         <source>Open the setup panel on a page: data, model, training.</source>
         <translation>启动时打开设置面板的指定页：data、model、training。</translation>
     </message>
     <message>
         <source>A corpus (.tsv) or a model (.safetensors) to open.</source>
         <translation>要打开的语料（.tsv）或模型（.safetensors）。</translation>
+    </message>
+    <message>
+        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, experiments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a lesson: alignment, bottleneck or heads (also in the Lessons menu).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,157 @@
+// Regenerates the README's screenshots from real training runs: the heads lesson (a Transformer),
+// the alignment lesson (GRU + additive on toy-en-zh), then every view of the teaching lab. Each image
+// is the main window grabbed at 1400 x 900. Not a test; see docs/screenshots/README.md.
+//   attnlab-screenshots OUTPUT_DIR
+#include "CompareView.h"
+#include "ExperimentsView.h"
+#include "MainWindow.h"
+#include "MathsView.h"
+#include "TimelineView.h"
+#include "TranslateView.h"
+#include "engine/Trainer.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <cstdio>
+#include <functional>
+
+using namespace attnlab;
+
+namespace {
+
+bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition()) {
+        if (timer.elapsed() > timeoutMs) return false;
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return true;
+}
+
+void settle(int ms = 400) {
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < ms) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    if (argc != 2) {
+        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR\n");
+        return 2;
+    }
+    preferFastBlasKernels(argv);
+    QApplication app(argc, argv);
+    QTemporaryDir work;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, work.filePath(QStringLiteral("settings")));
+    const QDir out(QString::fromLocal8Bit(argv[1]));
+    if (!QDir().mkpath(out.path())) {
+        std::fprintf(stderr, "error: %s: cannot create the folder\n", argv[1]);
+        return 1;
+    }
+    MainWindow window;
+    window.setErrorReporter([](const QString& title, const QString& message) {
+        std::fprintf(stderr, "error dialog: %s: %s\n", qPrintable(title), qPrintable(message));
+    });
+    window.setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
+    window.resize(1400, 900);
+    window.show();
+    int failures = 0;
+    auto shot = [&](const char* name) {
+        settle();
+        const QString path = out.filePath(QString::fromLatin1(name) + QStringLiteral(".png"));
+        if (!window.grab().save(path)) {
+            std::fprintf(stderr, "error: %s: cannot write\n", qPrintable(path));
+            ++failures;
+            return;
+        }
+        std::printf("wrote %s\n", qPrintable(path));
+    };
+    auto must = [&](bool ok, const char* what) {
+        if (!ok) {
+            std::fprintf(stderr, "error: timed out waiting for %s\n", what);
+            ++failures;
+        }
+        return ok;
+    };
+    auto trainLesson = [&](const char* lesson) {
+        window.startLesson(QString::fromLatin1(lesson));
+        return must(waitFor([&] { return window.controller()->state() == TrainingController::State::Finished; },
+                            15 * 60 * 1000),
+                    lesson);
+    };
+
+    // A Transformer: heads, positions; kept in a file for the comparison.
+    const QString transformerPath = work.filePath(QStringLiteral("transformer.safetensors"));
+    if (trainLesson("heads")) {
+        window.showTab(QStringLiteral("heads"));
+        shot("heads");
+        window.showTab(QStringLiteral("positions"));
+        shot("positions");
+        bool saved = false;
+        QObject::connect(window.controller(), &TrainingController::modelSaved, [&] { saved = true; });
+        window.saveModelTo(transformerPath);
+        must(waitFor([&] { return saved; }, 60000), "the Transformer to be saved");
+    }
+
+    // The classic example: GRU + additive on toy-en-zh.
+    if (trainLesson("alignment")) {
+        window.showTab(QStringLiteral("probe"));
+        shot("lesson");
+        window.showTab(QStringLiteral("translate"));
+        must(waitFor([&] { return window.translateView()->attention()->hasMap(); }, 60000), "a translation");
+        shot("translate");
+        window.showTab(QStringLiteral("timeline"));
+        TimelineView* timeline = window.timelineView();
+        timeline->setCurrentIndex(std::max(0, timeline->snapshotCount() / 6));  // attention still forming
+        shot("timeline");
+        timeline->exportSmallMultiples(out.filePath(QStringLiteral("timeline-grid.png")), 8, 4);
+        window.showTab(QStringLiteral("maths"));
+        MathsView* maths = window.mathsView();
+        maths->setSentence(QStringLiteral("tom chases jerry"));
+        maths->requestTrace();
+        if (must(waitFor([&] { return maths->hasTrace(); }, 60000), "a trace")) {
+            if (maths->tokenChooser()->count() > 1) {
+                maths->tokenChooser()->setCurrentIndex(1);
+                waitFor([&] { return maths->hasTrace() && maths->trace().step == 1; }, 60000);
+            }
+        }
+        shot("maths");
+        window.showTab(QStringLiteral("diagnostics"));
+        shot("diagnostics");
+        window.showTab(QStringLiteral("compare"));
+        CompareView* compare = window.compareView();
+        bool loaded = false;
+        QObject::connect(compare, &CompareView::modelLoaded, [&] { loaded = true; });
+        compare->loadModelFile(1, transformerPath);
+        must(waitFor([&] { return loaded; }, 60000), "the comparison model");
+        compare->setSentence(QStringLiteral("tom chases jerry in the park now"));
+        compare->compare();
+        must(waitFor([&] { return !compare->isBusy() && compare->hasFigure(); }, 60000), "the comparison");
+        shot("compare");
+    }
+
+    // The measured experiments.
+    window.showTab(QStringLiteral("experiments"));
+    ExperimentsView* experiments = window.experimentsView();
+    experiments->showPage(QStringLiteral("complexity"));
+    experiments->runComplexity();
+    must(waitFor([&] { return !experiments->complexityRunning(); }, 10 * 60 * 1000), "the complexity run");
+    shot("complexity");
+    experiments->showPage(QStringLiteral("bottleneck"));
+    experiments->applyPreset(ExperimentsView::BottleneckPreset::Classroom);
+    experiments->runBottleneck();
+    must(waitFor([&] { return !experiments->bottleneckRunning(); }, 30 * 60 * 1000), "the bottleneck run");
+    shot("bottleneck");
+    window.controller()->shutdown();
+    return failures == 0 ? 0 : 1;
+}
