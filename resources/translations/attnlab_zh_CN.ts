@@ -73,122 +73,122 @@
     </message>
     <message>
         <source>Click token labels (Ctrl+click for several) to sum their attention; Escape clears.</source>
-        <translation type="unfinished"></translation>
+        <translation>单击词元标签（按住 Ctrl 单击可选多个）即可对它们的注意力求和；按 Esc 清除选择。</translation>
     </message>
 </context>
 <context>
     <name>attnlab::CompareView</name>
     <message>
         <source>Transformer · %1+%1 layers · %2 heads · d_model %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer · %1+%1 层 · %2 个注意力头 · d_model %3</translation>
     </message>
     <message>
         <source>GRU · %1 attention · hidden %2</source>
-        <translation type="unfinished"></translation>
+        <translation>GRU · %1 注意力 · 隐藏层 %2</translation>
     </message>
     <message>
         <source>Type a sentence and press Enter to translate it with both models</source>
-        <translation type="unfinished"></translation>
+        <translation>输入一个句子并按回车，用两个模型分别翻译</translation>
     </message>
     <message>
         <source>Compare</source>
-        <translation type="unfinished"></translation>
+        <translation>对比</translation>
     </message>
     <message>
         <source>Translate the sentence with both models (Enter).</source>
-        <translation type="unfinished"></translation>
+        <translation>用两个模型分别翻译该句子（回车）。</translation>
     </message>
     <message>
         <source>Scale 0 to 1</source>
-        <translation type="unfinished"></translation>
+        <translation>刻度 0 到 1</translation>
     </message>
     <message>
         <source>Colour both maps on the absolute scale 0 to 1; otherwise both share 0 to the larger of their largest weights.</source>
-        <translation type="unfinished"></translation>
+        <translation>两张图都按 0 到 1 的绝对刻度着色；否则两张图共用一个刻度，从 0 到两者最大权重中较大的那个。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Model A&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;模型 A&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;Model B&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;模型 B&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Current model</source>
-        <translation type="unfinished"></translation>
+        <translation>当前模型</translation>
     </message>
     <message>
         <source>Model file…</source>
-        <translation type="unfinished"></translation>
+        <translation>模型文件…</translation>
     </message>
     <message>
         <source>Show the model being trained in this window, or a saved model file (.safetensors).</source>
-        <translation type="unfinished"></translation>
+        <translation>显示本窗口中正在训练的模型，或一个已保存的模型文件（.safetensors）。</translation>
     </message>
     <message>
         <source>Choose two models above, type a sentence and press Enter.</source>
-        <translation type="unfinished"></translation>
+        <translation>在上方选择两个模型，输入一个句子并按回车。</translation>
     </message>
     <message>
         <source>Open Model to Compare</source>
-        <translation type="unfinished"></translation>
+        <translation>打开要对比的模型</translation>
     </message>
     <message>
         <source>AttnLab model (*.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>AttnLab 模型 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Reading %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取 %1…</translation>
     </message>
     <message>
         <source>Type a sentence to compare the two models on.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入一个句子，用来对比两个模型。</translation>
     </message>
     <message>
         <source>There is no current model yet: train one, open one (File ▸ Open Model), or choose a model file for this side.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有当前模型：请训练一个、打开一个（文件 ▸ 打开模型），或为这一侧选择一个模型文件。</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>%1 · the model of this window</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 本窗口的模型</translation>
     </message>
     <message>
         <source>No current model yet: train or open one.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有当前模型：请训练或打开一个。</translation>
     </message>
     <message>
         <source>A: </source>
-        <translation type="unfinished"></translation>
+        <translation>A：</translation>
     </message>
     <message>
         <source>B: </source>
-        <translation type="unfinished"></translation>
+        <translation>B：</translation>
     </message>
     <message>
         <source>Translating…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在翻译…</translation>
     </message>
     <message>
         <source>Both maps use one colour scale (0 to %1), so their colours compare directly.</source>
-        <translation type="unfinished"></translation>
+        <translation>两张图使用同一个颜色刻度（0 到 %1），因此颜色可以直接比较。</translation>
     </message>
     <message>
         <source>compare two models on a sentence first</source>
-        <translation type="unfinished"></translation>
+        <translation>请先用一个句子对比两个模型</translation>
     </message>
     <message>
         <source>%1: a comparison is exported as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：对比图只能导出为 PNG、SVG 或 PDF</translation>
     </message>
     <message>
         <source>AttnLab comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>AttnLab 模型对比</translation>
     </message>
 </context>
 <context>
@@ -402,622 +402,622 @@
     <name>attnlab::DiagnosticsView</name>
     <message>
         <source>Latest translation or probe</source>
-        <translation type="unfinished"></translation>
+        <translation>最近的翻译或探针</translation>
     </message>
     <message>
         <source>Translate view</source>
-        <translation type="unfinished"></translation>
+        <translation>“翻译”视图</translation>
     </message>
     <message>
         <source>Live probe</source>
-        <translation type="unfinished"></translation>
+        <translation>实时探针</translation>
     </message>
     <message>
         <source>Which sentence&apos;s attention to diagnose: the one translated in the Translate view, the probe re-translated while training runs, or whichever changed last.</source>
-        <translation type="unfinished"></translation>
+        <translation>要诊断哪个句子的注意力：在“翻译”视图中翻译的句子、训练期间反复重新翻译的探针句子，或两者中最近更新的那一个。</translation>
     </message>
     <message>
         <source>Diagnose:</source>
-        <translation type="unfinished"></translation>
+        <translation>诊断对象：</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Layer</source>
-        <translation type="unfinished"></translation>
+        <translation>层</translation>
     </message>
     <message>
         <source>Head</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头</translation>
     </message>
     <message>
         <source>Entropy</source>
-        <translation type="unfinished"></translation>
+        <translation>熵</translation>
     </message>
     <message>
         <source>Diagonality</source>
-        <translation type="unfinished"></translation>
+        <translation>对角性</translation>
     </message>
     <message>
         <source>Sink</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚</translation>
     </message>
     <message>
         <source>Coverage</source>
-        <translation type="unfinished"></translation>
+        <translation>覆盖</translation>
     </message>
     <message>
         <source>Cross-attention (decoder → encoder), or the encoder&apos;s or decoder&apos;s self-attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力（解码器 → 编码器），或编码器、解码器的自注意力。</translation>
     </message>
     <message>
         <source>0-based, as in the Heads view; “all” is the summary of every layer.</source>
-        <translation type="unfinished"></translation>
+        <translation>从 0 开始编号，与“注意力头”视图一致；“全部”表示所有层的汇总。</translation>
     </message>
     <message>
         <source>0-based; the summary averages the heads.</source>
-        <translation type="unfinished"></translation>
+        <translation>从 0 开始编号；汇总行是各注意力头的平均。</translation>
     </message>
     <message>
         <source>How spread out each output token&apos;s attention is: 0 = one source token, 1 = evenly over all. Mean over rows of H(row) / ln(columns). Warn at ≥ %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个输出词元的注意力有多分散：0 = 只关注一个源词元，1 = 平均分布在所有词元上。计算方法：每行的熵 H(row) 除以 ln(列数)，再对各行取平均。≥ %1 时发出警示。</translation>
     </message>
     <message>
         <source>Share of each row&apos;s attention within ±w tokens of the diagonal stretched from the first to the last token (w = max(1, tokens / 10)): 1 = monotonic alignment. Judged for cross-attention only; warn below %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>每行注意力中落在对角线 ±w 个词元以内的比例（对角线从第一个词元拉伸到最后一个词元，w = max(1, 词元数 / 10)）：1 = 单调对齐。仅对交叉注意力进行判断；低于 %1 时发出警示。</translation>
     </message>
     <message>
         <source>Share of attention on &lt;s&gt;, &lt;/s&gt; and punctuation, where heads with nothing to do park it. Warn at ≥ %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>落在 &lt;s&gt;、&lt;/s&gt; 和标点上的注意力比例：无事可做的注意力头会把注意力“停放”在这些位置。≥ %1 时发出警示。</translation>
     </message>
     <message>
         <source>Source tokens that received less than %1 attention summed over all output steps (&lt;/s&gt; not counted). Judged for cross-attention only.</source>
-        <translation type="unfinished"></translation>
+        <translation>在所有输出步上累计获得的注意力少于 %1 的源词元（不计 &lt;/s&gt;）。仅对交叉注意力进行判断。</translation>
     </message>
     <message>
         <source>cross</source>
         <comment>attention kind</comment>
-        <translation type="unfinished">交叉</translation>
+        <translation>交叉</translation>
     </message>
     <message>
         <source>encoder</source>
         <comment>attention kind</comment>
-        <translation type="unfinished">编码器自</translation>
+        <translation>编码器</translation>
     </message>
     <message>
         <source>decoder</source>
         <comment>attention kind</comment>
-        <translation type="unfinished">解码器自</translation>
+        <translation>解码器</translation>
     </message>
     <message>
         <source>cross-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力</translation>
     </message>
     <message>
         <source>encoder self-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>编码器自注意力</translation>
     </message>
     <message>
         <source>decoder self-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>解码器自注意力</translation>
     </message>
     <message>
         <source>Live probe (model opened from a file)</source>
-        <translation type="unfinished"></translation>
+        <translation>实时探针（从文件打开的模型）</translation>
     </message>
     <message>
         <source>Live probe after %1 batches, %2 epochs</source>
-        <translation type="unfinished"></translation>
+        <translation>实时探针（已训练 %1 个批次，%2 轮）</translation>
     </message>
     <message>
         <source>Start training: the probe sentence is diagnosed each time it is translated.</source>
-        <translation type="unfinished"></translation>
+        <translation>开始训练吧：每次翻译探针句子时，都会在这里对它进行诊断。</translation>
     </message>
     <message>
         <source>Translate a sentence (Translate view) or start training to watch the probe: its attention is diagnosed here, head by head.</source>
-        <translation type="unfinished"></translation>
+        <translation>翻译一个句子（“翻译”视图），或开始训练以观察探针句子：它的注意力会在这里逐个注意力头地接受诊断。</translation>
     </message>
     <message>
         <source>The model ended the output at once: there is no attention to diagnose yet. Train it a little longer.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型一开始就结束了输出：暂时没有可诊断的注意力。请再多训练一会儿。</translation>
     </message>
     <message>
         <source>This model has no attention: its decoder sees the whole sentence as one fixed vector, so there is nothing to diagnose. Choose an attention variant.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个模型没有注意力：它的解码器把整个句子看作一个固定向量，因此没有可诊断的内容。请选择一种注意力变体。</translation>
     </message>
     <message>
         <source>Within the expected range.</source>
-        <translation type="unfinished"></translation>
+        <translation>在预期范围内。</translation>
     </message>
     <message>
         <source>Not judged for self-attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>不对自注意力进行判断。</translation>
     </message>
     <message>
         <source>all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部</translation>
     </message>
     <message>
         <source>mean of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个的平均</translation>
     </message>
     <message>
         <source>no attention</source>
-        <translation type="unfinished"></translation>
+        <translation>无注意力</translation>
     </message>
     <message>
         <source>all %1 attended</source>
-        <translation type="unfinished"></translation>
+        <translation>全部 %1 个均被关注</translation>
     </message>
     <message>
         <source>%1 of %2 unattended: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个中有 %1 个未被关注：%3</translation>
     </message>
     <message>
         <source>%1: mean of all %2 heads</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：全部 %2 个注意力头的平均</translation>
     </message>
     <message>
         <source>%1, layer %2, head %3</source>
-        <translation type="unfinished">%1，第 %2 层，注意力头 %3</translation>
+        <translation>%1，第 %2 层，注意力头 %3</translation>
     </message>
     <message>
         <source>source</source>
-        <translation type="unfinished">源</translation>
+        <translation>源</translation>
     </message>
     <message>
         <source>output</source>
-        <translation type="unfinished">输出</translation>
+        <translation>输出</translation>
     </message>
     <message>
         <source>decoder input</source>
-        <translation type="unfinished">解码器输入</translation>
+        <translation>解码器输入</translation>
     </message>
     <message>
         <source>no flags</source>
-        <translation type="unfinished"></translation>
+        <translation>无警示</translation>
     </message>
     <message>
         <source>%1 (mean of %2 heads)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2 个注意力头的平均）</translation>
     </message>
     <message>
         <source>entropy %1 · diagonality %2 · sink %3 · %4 of %5 tokens attended</source>
-        <translation type="unfinished"></translation>
+        <translation>熵 %1 · 对角性 %2 · 汇聚 %3 · %5 个词元中有 %4 个被关注</translation>
     </message>
     <message>
         <source>No flags raised.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有发出任何警示。</translation>
     </message>
     <message>
         <source>Each output token looks at a few source tokens, roughly in order, and every source word is attended to. That is what a model that has learnt the alignment looks like. Hover a column header for how each number is computed.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个输出词元都只关注少数几个源词元，而且大致按顺序进行，每个源词也都得到了关注。这正是学会了对齐的模型应有的样子。将鼠标悬停在列标题上，可查看每个数值的计算方法。</translation>
     </message>
     <message>
         <source>What the flags mean</source>
-        <translation type="unfinished"></translation>
+        <translation>各项警示的含义</translation>
     </message>
     <message>
         <source>all heads</source>
-        <translation type="unfinished"></translation>
+        <translation>所有注意力头</translation>
     </message>
     <message>
         <source>L%1 H%2</source>
-        <translation type="unfinished"></translation>
+        <translation>层 %1 头 %2</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>What to try:</source>
-        <translation type="unfinished"></translation>
+        <translation>可以尝试：</translation>
     </message>
     <message>
         <source>Raised by:</source>
-        <translation type="unfinished"></translation>
+        <translation>触发位置：</translation>
     </message>
     <message>
         <source>Dispersed cross-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力过于分散</translation>
     </message>
     <message>
         <source>Broad self-attention heads</source>
-        <translation type="unfinished"></translation>
+        <translation>自注意力头关注范围过宽</translation>
     </message>
     <message>
         <source>Attention parked on &lt;/s&gt; or punctuation</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力停放在 &lt;/s&gt; 或标点上</translation>
     </message>
     <message>
         <source>Heads resting on &lt;/s&gt;, &lt;s&gt; or punctuation</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头停靠在 &lt;/s&gt;、&lt;s&gt; 或标点上</translation>
     </message>
     <message>
         <source>Sharp but off the diagonal: reordering</source>
-        <translation type="unfinished"></translation>
+        <translation>集中但偏离对角线：语序调整</translation>
     </message>
     <message>
         <source>Off the diagonal and spread out</source>
-        <translation type="unfinished"></translation>
+        <translation>偏离对角线且分散</translation>
     </message>
     <message>
         <source>Source tokens nobody looked at</source>
-        <translation type="unfinished"></translation>
+        <translation>没有被关注的源词元</translation>
     </message>
     <message>
         <source>Most output tokens spread their attention over much of the sentence instead of looking at the word they translate (entropy %1 or more). Early in training this is normal: attention starts out nearly even and sharpens as the model learns which source word goes with which output word.</source>
-        <translation type="unfinished"></translation>
+        <translation>大多数输出词元把注意力分散到句子的大部分位置，而不是集中在它们所翻译的词上（熵达到 %1 或更高）。这在训练初期是正常的：注意力一开始几乎是均匀分布的，随着模型学会哪个源词对应哪个输出词，注意力会逐渐变得集中。</translation>
     </message>
     <message>
         <source>Some self-attention heads average over the whole sequence (entropy %1 or more). A few such heads are normal: they gather sentence-wide context. If most heads are broad, they have not specialised yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>有些自注意力头对整个序列取平均（熵达到 %1 或更高）。少数这样的注意力头是正常的：它们负责汇集全句的上下文。如果大多数注意力头的关注范围都很宽，说明它们还没有形成各自的分工。</translation>
     </message>
     <message>
         <source>The decoder puts much of its attention (%1 or more) on the end-of-sentence token or on punctuation instead of the words it translates. The encoder&apos;s last state already sums up the whole sentence, so the decoder can get by without aligning: the bottleneck attention was meant to remove.</source>
-        <translation type="unfinished"></translation>
+        <translation>解码器把大量注意力（%1 或更多）放在句末标记或标点上，而不是放在它所翻译的词上。编码器的最后一个状态已经概括了整个句子，所以解码器不做对齐也能勉强应付——而这恰恰是注意力本应消除的瓶颈。</translation>
     </message>
     <message>
         <source>Heads with nothing useful to look at put their attention (%1 or more) on &lt;/s&gt;, &lt;s&gt; or punctuation: a “no-op” that leaves each token&apos;s representation almost unchanged. Trained Transformers do this in a few heads routinely.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有有用信息可关注的注意力头会把注意力（%1 或更多）放在 &lt;/s&gt;、&lt;s&gt; 或标点上：这是一种“空操作”，几乎不改变每个词元的表示。训练好的 Transformer 中通常都有少数注意力头这样做。</translation>
     </message>
     <message>
         <source>Each output token looks at one source token, but not in source order (diagonality below %1). That is a change of word order: expected for the reverse and sort datasets, and where adjectives and nouns swap places (English → French).</source>
-        <translation type="unfinished"></translation>
+        <translation>每个输出词元都集中关注一个源词元，但顺序与源句不同（对角性低于 %1）。这说明语序发生了变化：对于反转（reverse）和排序（sort）数据集，以及形容词与名词互换位置的情况（英语 → 法语），这是意料之中的。</translation>
     </message>
     <message>
         <source>Attention follows neither the source order nor a sharp pattern (diagonality below %1, attention broad or parked on &lt;/s&gt;). Look at the map: if each output row still has one clearly brightest source token, the word order changes and attention is merely spread around it (Transformer heads often share the work this way; the mean of the heads is sharper). If the rows are flat, the model has not yet found which source word goes with which output word.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力既不遵循源句的顺序，也没有形成清晰的模式（对角性低于 %1，注意力分散或停放在 &lt;/s&gt; 上）。请看注意力图：如果每个输出行仍有一个明显最亮的源词元，说明只是语序发生了变化，注意力散布在该词元周围（Transformer 的注意力头常以这种方式分工，各注意力头的平均会更集中）。如果各行都很平坦，说明模型还没有找到哪个源词对应哪个输出词。</translation>
     </message>
     <message>
         <source>These source tokens received less than %1 attention in total, over all output steps: %2. Either they have no counterpart in the target (an article like “the” has none in Chinese) or the model skipped them: compare the output with the input for a missing word (under-translation).</source>
-        <translation type="unfinished"></translation>
+        <translation>以下源词元在所有输出步上累计获得的注意力不到 %1：%2。原因可能是它们在目标语言中没有对应的词（例如冠词“the”在中文里就没有对应词），也可能是模型跳过了它们：请对照输入检查输出中是否漏掉了词（漏译）。</translation>
     </message>
     <message>
         <source>Train longer first. If the loss falls slowly, raise the learning rate a little (e.g. 0.001 → 0.003); if it jumps around, lower it. If the loss stays high, give the model more room (a larger hidden size). Dropout is also applied to the attention weights: a high dropout teaches the decoder to hedge, so try 0.1 or less.</source>
-        <translation type="unfinished"></translation>
+        <translation>首先多训练一会儿。如果损失下降缓慢，可以稍微提高学习率（例如 0.001 → 0.003）；如果损失上下跳动，就降低学习率。如果损失一直居高不下，就给模型更大的容量（更大的隐藏层大小）。Dropout 也会作用在注意力权重上：丢弃率过高会让解码器学会“两头下注”，请尝试 0.1 或更低的值。</translation>
     </message>
     <message>
         <source>Train longer. If most heads stay broad, the model may have more heads than the task needs: try fewer heads, or a lower learning rate if the loss is unstable.</source>
-        <translation type="unfinished"></translation>
+        <translation>多训练一会儿。如果大多数注意力头的关注范围一直很宽，可能是模型的注意力头比任务所需的多：请尝试减少注意力头数；如果损失不稳定，可以降低学习率。</translation>
     </message>
     <message>
         <source>Train longer. A bidirectional GRU encoder gives every word&apos;s state the context on both sides, so aligning pays off sooner. Lower the learning rate if the loss is unstable, and keep dropout on the attention weights low.</source>
-        <translation type="unfinished"></translation>
+        <translation>多训练一会儿。双向 GRU 编码器让每个词的状态都包含两侧的上下文，因此对齐能更早见效。如果损失不稳定，请降低学习率，并让注意力权重上的丢弃率保持在较低水平。</translation>
     </message>
     <message>
         <source>Nothing to fix if only a few heads do it. If most heads do, the model is larger than the task needs: fewer heads or a smaller d_model train faster and do as well.</source>
-        <translation type="unfinished"></translation>
+        <translation>如果只有少数注意力头这样做，则无需处理。如果大多数注意力头都这样，说明模型比任务所需的更大：减少注意力头数或减小 d_model，训练更快，效果也一样好。</translation>
     </message>
     <message>
         <source>If the output is right, nothing to fix. A GRU with attention handles local swaps; for heavy, long-range reordering a Transformer usually learns faster. If the output is wrong, train longer.</source>
-        <translation type="unfinished"></translation>
+        <translation>如果输出正确，就无需处理。带注意力的 GRU 能应对局部的词序交换；对于幅度大、距离远的语序调整，Transformer 通常学得更快。如果输出有误，请多训练一会儿。</translation>
     </message>
     <message>
         <source>If the rows are flat: train longer and check the learning rate (too high: the loss jumps; too low: it barely moves); a larger hidden size helps if the loss stays high. If the task reorders words heavily, try a Transformer.</source>
-        <translation type="unfinished"></translation>
+        <translation>如果各行都很平坦：多训练一会儿，并检查学习率（过高：损失上下跳动；过低：损失几乎不动）；如果损失一直居高不下，增大隐藏层大小会有帮助。如果任务需要大幅调整语序，请尝试 Transformer。</translation>
     </message>
     <message>
         <source>If a content word is missing from the output: train longer, try a larger model, or less dropout. Function words without a counterpart in the target are fine.</source>
-        <translation type="unfinished"></translation>
+        <translation>如果输出中漏掉了实词：请多训练一会儿、尝试更大的模型，或降低丢弃率。在目标语言中没有对应词的虚词被忽略是正常的。</translation>
     </message>
 </context>
 <context>
     <name>attnlab::ExperimentRunner</name>
     <message>
         <source>choose at least one attention</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少选择一种注意力</translation>
     </message>
     <message>
         <source>epochs must be at least 1</source>
-        <translation type="unfinished"></translation>
+        <translation>轮数至少为 1</translation>
     </message>
     <message>
         <source>the experiment failed with an unknown error</source>
-        <translation type="unfinished"></translation>
+        <translation>实验因未知错误而失败</translation>
     </message>
     <message>
         <source>the complexity lab needs at least one length and one repeat</source>
-        <translation type="unfinished"></translation>
+        <translation>复杂度实验至少需要一个长度和一次重复</translation>
     </message>
     <message>
         <source>N = %1: measurement %2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>N = %1：第 %2/%3 次测量</translation>
     </message>
 </context>
 <context>
     <name>attnlab::ExperimentsView</name>
     <message>
         <source>lengths: &apos;%1&apos; is not a length between 1 and 200</source>
-        <translation type="unfinished"></translation>
+        <translation>长度：“%1”不是 1 到 200 之间的长度</translation>
     </message>
     <message>
         <source>lengths: give at least one sentence length, e.g. 5, 10, 20</source>
-        <translation type="unfinished"></translation>
+        <translation>长度：请至少给出一个句子长度，例如 5, 10, 20</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分 %2 秒</translation>
     </message>
     <message>
         <source>Bottleneck</source>
-        <translation type="unfinished"></translation>
+        <translation>瓶颈</translation>
     </message>
     <message>
         <source>Complexity</source>
-        <translation type="unfinished"></translation>
+        <translation>复杂度</translation>
     </message>
     <message>
         <source>Why attention: a fixed context vector against attention as sentences grow.</source>
-        <translation type="unfinished"></translation>
+        <translation>为什么需要注意力：随着句子变长，对比固定上下文向量与注意力。</translation>
     </message>
     <message>
         <source>What attention costs: full, local and linear attention as the sequence grows.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力的代价：随着序列变长，对比全注意力、局部注意力和线性注意力。</translation>
     </message>
     <message>
         <source>Press Run: each model is trained in turn, and its point appears when its training ends.</source>
-        <translation type="unfinished"></translation>
+        <translation>请按“运行”：各个模型依次训练，每个模型训练结束后，图中就会出现它的数据点。</translation>
     </message>
     <message>
         <source>Press Run: each length is timed in turn, shortest first (a few seconds with the defaults).</source>
-        <translation type="unfinished"></translation>
+        <translation>请按“运行”：从最短的开始，依次对每个长度计时（使用默认设置只需几秒）。</translation>
     </message>
     <message>
         <source>Options</source>
-        <translation type="unfinished"></translation>
+        <translation>选项</translation>
     </message>
     <message>
         <source>Classroom (quick)</source>
-        <translation type="unfinished"></translation>
+        <translation>课堂（快速）</translation>
     </message>
     <message>
         <source>Full (as attnlab-cli)</source>
-        <translation type="unfinished"></translation>
+        <translation>完整（同 attnlab-cli）</translation>
     </message>
     <message>
         <source>Custom</source>
-        <translation type="unfinished"></translation>
+        <translation>自定义</translation>
     </message>
     <message>
         <source>Classroom: shorter sentences, fewer pairs and epochs, about two CPU-minutes. Full: the command line&apos;s defaults, about ten CPU-minutes, clearer curves.</source>
-        <translation type="unfinished"></translation>
+        <translation>课堂：句子更短，句对和轮数更少，约需 2 分钟 CPU 时间。完整：使用命令行工具的默认设置，约需 10 分钟 CPU 时间，曲线更清晰。</translation>
     </message>
     <message>
         <source>Preset:</source>
-        <translation type="unfinished"></translation>
+        <translation>预设：</translation>
     </message>
     <message>
         <source>The task; copy is the clearest: the output must repeat every token.</source>
-        <translation type="unfinished"></translation>
+        <translation>任务；复制（copy）最直观：输出必须重复每一个词元。</translation>
     </message>
     <message>
         <source>Dataset:</source>
-        <translation type="unfinished">数据集：</translation>
+        <translation>数据集：</translation>
     </message>
     <message>
         <source>Sentence lengths in tokens; each gets its own corpus and its own models.</source>
-        <translation type="unfinished"></translation>
+        <translation>句子长度（以词元计）；每个长度都有各自的语料和模型。</translation>
     </message>
     <message>
         <source>Lengths:</source>
-        <translation type="unfinished"></translation>
+        <translation>长度：</translation>
     </message>
     <message>
         <source>No attention: the decoder sees only the encoder&apos;s final state, one fixed vector.</source>
-        <translation type="unfinished"></translation>
+        <translation>无注意力：解码器只能看到编码器的最终状态，即一个固定向量。</translation>
     </message>
     <message>
         <source>Attention:</source>
-        <translation type="unfinished">注意力：</translation>
+        <translation>注意力：</translation>
     </message>
     <message>
         <source>Epochs:</source>
-        <translation type="unfinished">轮数：</translation>
+        <translation>轮数：</translation>
     </message>
     <message>
         <source>Hidden size:</source>
-        <translation type="unfinished">隐藏层大小：</translation>
+        <translation>隐藏层大小：</translation>
     </message>
     <message>
         <source>Sentence pairs generated per length; 10% are held out for the accuracy.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个长度生成的句对数；其中 10% 留出，用于计算准确率。</translation>
     </message>
     <message>
         <source>Pairs per length:</source>
-        <translation type="unfinished"></translation>
+        <translation>每个长度的句对数：</translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation type="unfinished">随机种子：</translation>
+        <translation>随机种子：</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Train every model at every length and plot its held-out accuracy (stops a running complexity measurement)</source>
-        <translation type="unfinished"></translation>
+        <translation>在每个长度上训练每个模型，并绘制其留出集准确率（会停止正在进行的复杂度测量）</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished">停止</translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Held-out token accuracy against sentence length</source>
-        <translation type="unfinished"></translation>
+        <translation>留出集词元准确率随句子长度的变化</translation>
     </message>
     <message>
         <source>sentence length (tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>句子长度（词元）</translation>
     </message>
     <message>
         <source>held-out token accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>留出集词元准确率</translation>
     </message>
     <message>
         <source>Held-out token accuracy: the share of output positions the greedy translation gets right, on pairs the model never trained on.</source>
-        <translation type="unfinished"></translation>
+        <translation>留出集词元准确率：在模型从未训练过的句对上，贪心翻译结果中正确的输出位置所占的比例。</translation>
     </message>
     <message>
         <source>&lt;b&gt;What to look for.&lt;/b&gt; Without attention (&lt;i&gt;none&lt;/i&gt;) the decoder sees the sentence only through the encoder&apos;s final state, one vector of fixed size: the longer the sentence, the less of it that vector can hold, and accuracy falls as sentences grow. With attention the decoder looks back at every source token at every step, so its accuracy holds up: the gap between the lines widens to the right.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;观察要点。&lt;/b&gt;没有注意力时（&lt;i&gt;无&lt;/i&gt;），解码器只能通过编码器的最终状态——一个大小固定的向量——来了解句子：句子越长，这个向量能容纳的信息就越少，因此准确率随句子变长而下降。有了注意力，解码器在每一步都能回看每个源词元，所以准确率能够保持：两条曲线之间的差距越往右越大。</translation>
     </message>
     <message>
         <source>The shortest sequence; the lengths double up to the longest.</source>
-        <translation type="unfinished"></translation>
+        <translation>最短的序列长度；长度逐次翻倍，直到最长的序列长度。</translation>
     </message>
     <message>
         <source>The longest sequence. Full attention at 16384 needs about 2 GB and seconds per measurement.</source>
-        <translation type="unfinished"></translation>
+        <translation>最长的序列长度。长度为 16384 时，全注意力约需 2 GB 内存，每次测量需要数秒。</translation>
     </message>
     <message>
         <source>From N =</source>
-        <translation type="unfinished"></translation>
+        <translation>起始 N =</translation>
     </message>
     <message>
         <source>To N =</source>
-        <translation type="unfinished"></translation>
+        <translation>终止 N =</translation>
     </message>
     <message>
         <source>The size of each query, key and value vector.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个查询（query）、键（key）和值（value）向量的维度。</translation>
     </message>
     <message>
         <source>Dimension d:</source>
-        <translation type="unfinished"></translation>
+        <translation>维度 d：</translation>
     </message>
     <message>
         <source>Local attention: each query sees the 2w+1 keys around it.</source>
-        <translation type="unfinished"></translation>
+        <translation>局部注意力：每个查询只看它周围的 2w+1 个键。</translation>
     </message>
     <message>
         <source>Window w:</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口 w：</translation>
     </message>
     <message>
         <source>Each time is the fastest of this many measurements: other programs running at the same time can only slow a measurement down.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个时间取这么多次测量中最快的一次：同时运行的其他程序只会让测量变慢，不会让它变快。</translation>
     </message>
     <message>
         <source>Repeats:</source>
-        <translation type="unfinished"></translation>
+        <translation>重复次数：</translation>
     </message>
     <message>
         <source>Slopes are fitted on N from here up: short sequences measure fixed overheads, not growth.</source>
-        <translation type="unfinished"></translation>
+        <translation>只用从这个 N 开始的长度来拟合斜率：短序列测到的主要是固定开销，而不是增长趋势。</translation>
     </message>
     <message>
         <source>Fit slopes from N =</source>
-        <translation type="unfinished"></translation>
+        <translation>拟合斜率起始 N =</translation>
     </message>
     <message>
         <source>Time the three kinds of attention at every length (stops a running bottleneck experiment)</source>
-        <translation type="unfinished"></translation>
+        <translation>在每个长度上为三种注意力计时（会停止正在进行的瓶颈实验）</translation>
     </message>
     <message>
         <source>sequence length N (log scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度 N（对数刻度）</translation>
     </message>
     <message>
         <source>Time of one attention layer</source>
-        <translation type="unfinished"></translation>
+        <translation>一个注意力层的耗时</translation>
     </message>
     <message>
         <source>seconds (log scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>秒（对数刻度）</translation>
     </message>
     <message>
         <source>Memory of its intermediate tensors</source>
-        <translation type="unfinished"></translation>
+        <translation>其中间张量占用的内存</translation>
     </message>
     <message>
         <source>MB (log scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>MB（对数刻度）</translation>
     </message>
     <message>
         <source>&lt;b&gt;What to look for.&lt;/b&gt; Full attention scores every token against every other: N² numbers, so doubling N quadruples its time and memory, a line of slope 2 on log-log axes: O(N²). Local attention (each token sees 2w+1 neighbours) and linear attention (φ(Q)·(φ(K)ᵀV), which never forms the N×N matrix) grow in proportion to N: slope 1, O(N). Short sequences mostly measure fixed overheads, so the slopes are fitted on the longer ones.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;观察要点。&lt;/b&gt;全注意力要为每个词元与其他每个词元打分：共 N² 个数，因此 N 翻倍时，耗时和内存都变为原来的 4 倍，在双对数坐标中是一条斜率为 2 的直线：O(N²)。局部注意力（每个词元只看 2w+1 个邻居）和线性注意力（φ(Q)·(φ(K)ᵀV)，从不构造 N×N 矩阵）则与 N 成正比增长：斜率为 1，即 O(N)。短序列测到的主要是固定开销，所以斜率只在较长的序列上拟合。</translation>
     </message>
     <message>
         <source>Stopping…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止…</translation>
     </message>
     <message>
         <source> · about %1 left</source>
-        <translation type="unfinished"></translation>
+        <translation> · 约剩 %1</translation>
     </message>
     <message>
         <source>%1 trainings; roughly %2 of one CPU core.</source>
-        <translation type="unfinished"></translation>
+        <translation>共 %1 次训练；单个 CPU 核心约需 %2。</translation>
     </message>
     <message>
         <source>none (fixed context vector)</source>
-        <translation type="unfinished">无（固定上下文向量）</translation>
+        <translation>无（固定上下文向量）</translation>
     </message>
     <message>
         <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个词元</translation>
     </message>
     <message>
         <source>choose at least one attention to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少选择一种要比较的注意力</translation>
     </message>
     <message>
         <source>Cannot run: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法运行：%1</translation>
     </message>
     <message>
         <source>Generating the first corpus and building the models…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在生成第一份语料并构建模型…</translation>
     </message>
     <message>
         <source>Measuring N = %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测量 N = %1…</translation>
     </message>
     <message>
         <source>%1: slope %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：斜率 %2</translation>
     </message>
     <message>
         <source>Stopped after %1 of %2 trainings; the chart shows the finished ones.</source>
-        <translation type="unfinished"></translation>
+        <translation>已在完成 %2 次训练中的 %1 次后停止；图表显示已完成的结果。</translation>
     </message>
     <message>
         <source>Done in %1. At %2 tokens: %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>完成，用时 %1。长度为 %2 个词元时：%3。</translation>
     </message>
     <message numerus="yes">
         <source>Stopped after %n length(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已在测量 %n 个长度后停止。</numerusform>
         </translation>
     </message>
     <message>
         <source>Done in %1. Time slopes (N ≥ %2): %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>完成，用时 %1。耗时斜率（N ≥ %2）：%3。</translation>
     </message>
     <message>
         <source>The experiment failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>实验失败：%1</translation>
     </message>
     <message>
         <source>Bottleneck experiment</source>
-        <translation type="unfinished"></translation>
+        <translation>瓶颈实验</translation>
     </message>
     <message>
         <source>Attention complexity</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力复杂度</translation>
     </message>
     <message>
         <source>cannot export &apos;%1&apos;: charts are written as PNG, SVG or PDF</source>
-        <translation type="unfinished">无法导出“%1”：图表只能保存为 PNG、SVG 或 PDF</translation>
+        <translation>无法导出“%1”：图表只能保存为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
@@ -1252,38 +1252,38 @@
     <name>attnlab::HeatmapWidget</name>
     <message>
         <source>Σ output rows %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ 输出行 %1</translation>
     </message>
     <message>
         <source>Σ source columns %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ 源列 %1</translation>
     </message>
 </context>
 <context>
     <name>attnlab::Lessons</name>
     <message>
         <source>Alignment: English to Chinese</source>
-        <translation type="unfinished"></translation>
+        <translation>对齐：英译中</translation>
     </message>
     <message>
         <source>A GRU with additive (Bahdanau) attention learns to translate. Each output word should look at the word it translates: 汤姆 at &quot;tom&quot;, 追逐 at &quot;chases&quot;, 杰瑞 at &quot;jerry&quot;, a diagonal. Watch it form in Live Probe and Timeline, then translate &quot;tom chases jerry in the park now&quot;: Chinese moves the place and the time before the verb, and the attention follows them off the diagonal.</source>
-        <translation type="unfinished"></translation>
+        <translation>一个带加性（Bahdanau）注意力的 GRU 正在学习翻译。每个输出词都应该关注它所翻译的那个词：“汤姆”关注“tom”，“追逐”关注“chases”，“杰瑞”关注“jerry”，连起来是一条对角线。请在“实时探针”和“时间线”中观察它逐渐形成，然后翻译“tom chases jerry in the park now”：中文把地点和时间移到了动词之前，注意力也随之偏离对角线。</translation>
     </message>
     <message>
         <source>The bottleneck: no attention on long sequences</source>
-        <translation type="unfinished"></translation>
+        <translation>瓶颈：没有注意力时的长序列</translation>
     </message>
     <message>
         <source>This GRU has no attention: the decoder sees the whole input as one fixed vector. It learns to copy short letter sequences but fails on long ones; try a 5-letter and a 25-letter sequence in Translate. The Experiments tab measures it: accuracy against length with and without attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个 GRU 没有注意力：解码器把整个输入看作一个固定向量。它能学会复制较短的字母序列，但在长序列上会失败；请在“翻译”中分别试试 5 个字母和 25 个字母的序列。“实验”标签页对此做了测量：有注意力和没有注意力时，准确率随长度的变化。</translation>
     </message>
     <message>
         <source>Reordering and heads: a Transformer</source>
-        <translation type="unfinished"></translation>
+        <translation>语序调整与注意力头：Transformer</translation>
     </message>
     <message>
         <source>A Transformer with 2 layers of 4 heads each learns the same English to Chinese grammar, where time and place move before the verb. The Heads view shows every head: some follow the word order, some jump to the moved phrase, some watch the end of the sentence. Hover a token to find it in every head.</source>
-        <translation type="unfinished"></translation>
+        <translation>一个 2 层、每层 4 个注意力头的 Transformer 学习同一个英译中语法，其中时间和地点移到了动词之前。“注意力头”视图显示每一个注意力头：有的跟随词序，有的跳到被移动的短语上，有的盯着句子末尾。将鼠标悬停在某个词元上，即可在每个注意力头中找到它。</translation>
     </message>
 </context>
 <context>
@@ -1983,361 +1983,364 @@ The current corpus (%1) stays loaded.</source>
     </message>
     <message>
         <source>Timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>时间线</translation>
     </message>
     <message>
         <source>Replay the probe sentence&apos;s attention over the whole training run.</source>
-        <translation type="unfinished"></translation>
+        <translation>回放探针句子的注意力在整个训练过程中的变化。</translation>
     </message>
     <message>
         <source>Step by Step</source>
-        <translation type="unfinished"></translation>
+        <translation>逐步计算</translation>
     </message>
     <message>
         <source>How one output token&apos;s attention is computed, with the model&apos;s numbers.</source>
-        <translation type="unfinished"></translation>
+        <translation>用模型的实际数值，展示一个输出词元的注意力是如何计算的。</translation>
     </message>
     <message>
         <source>Diagnostics</source>
-        <translation type="unfinished"></translation>
+        <translation>诊断</translation>
     </message>
     <message>
         <source>Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力是否健康？逐个注意力头查看熵、对角性、汇聚和覆盖情况，并给出可以尝试的做法。</translation>
     </message>
     <message>
         <source>Compare</source>
-        <translation type="unfinished"></translation>
+        <translation>对比</translation>
     </message>
     <message>
         <source>Two models on the same sentence, side by side, on one colour scale.</source>
-        <translation type="unfinished"></translation>
+        <translation>两个模型翻译同一个句子，并排显示，使用同一个颜色刻度。</translation>
     </message>
     <message>
         <source>Positions</source>
-        <translation type="unfinished"></translation>
+        <translation>位置编码</translation>
     </message>
     <message>
         <source>The Transformer&apos;s sinusoidal positional encoding and how alike positions are.</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 的正弦位置编码，以及各位置之间的相似程度。</translation>
     </message>
     <message>
         <source>Experiments</source>
-        <translation type="unfinished"></translation>
+        <translation>实验</translation>
     </message>
     <message>
         <source>Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.</source>
-        <translation type="unfinished"></translation>
+        <translation>实测实验：固定上下文向量的瓶颈，以及注意力的开销如何随序列变长而增长。</translation>
     </message>
     <message>
         <source>Hide the lesson card</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏课程卡片</translation>
     </message>
     <message>
         <source>&amp;Lessons</source>
-        <translation type="unfinished"></translation>
+        <translation>课程(&amp;L)</translation>
     </message>
     <message>
         <source>Start the Lesson?</source>
-        <translation type="unfinished"></translation>
+        <translation>开始课程？</translation>
     </message>
     <message>
         <source>The lesson trains a new model. The current model and its unsaved training will be discarded.</source>
-        <translation type="unfinished"></translation>
+        <translation>课程会训练一个新模型。当前模型及其尚未保存的训练结果将被丢弃。</translation>
     </message>
     <message>
         <source>a comparison is exported as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>对比图只能导出为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
     <name>attnlab::MathsView</name>
     <message>
         <source>Type a sentence and press Enter to see how its attention is computed</source>
-        <translation type="unfinished"></translation>
+        <translation>输入一个句子并按回车，查看它的注意力是如何计算的</translation>
     </message>
     <message>
         <source>The sentence to translate; the steps below belong to one token of its translation.</source>
-        <translation type="unfinished"></translation>
+        <translation>要翻译的句子；下面的步骤针对其译文中的某一个词元。</translation>
     </message>
     <message>
         <source>Show Steps</source>
-        <translation type="unfinished"></translation>
+        <translation>显示步骤</translation>
     </message>
     <message>
         <source>Translate the sentence and show the steps for its first output token (Enter).</source>
-        <translation type="unfinished"></translation>
+        <translation>翻译该句子，并显示其第一个输出词元的计算步骤（回车）。</translation>
     </message>
     <message>
         <source>Output token:</source>
-        <translation type="unfinished"></translation>
+        <translation>输出词元：</translation>
     </message>
     <message>
         <source>The token whose attention is computed below: one row of the heatmap.</source>
-        <translation type="unfinished"></translation>
+        <translation>下面计算的就是这个词元的注意力：对应热力图中的一行。</translation>
     </message>
     <message>
         <source>Cross-attention (decoder → encoder)</source>
-        <translation type="unfinished">交叉注意力（解码器 → 编码器）</translation>
+        <translation>交叉注意力（解码器 → 编码器）</translation>
     </message>
     <message>
         <source>Encoder self-attention</source>
-        <translation type="unfinished">编码器自注意力</translation>
+        <translation>编码器自注意力</translation>
     </message>
     <message>
         <source>Decoder self-attention</source>
-        <translation type="unfinished">解码器自注意力</translation>
+        <translation>解码器自注意力</translation>
     </message>
     <message>
         <source>Which attention of the Transformer to take apart.</source>
-        <translation type="unfinished"></translation>
+        <translation>要拆解 Transformer 的哪一种注意力。</translation>
     </message>
     <message>
         <source>The layer, counted from 0 at the bottom.</source>
-        <translation type="unfinished"></translation>
+        <translation>层，从最底层开始以 0 计数。</translation>
     </message>
     <message>
         <source>The head of that layer: each head scores with its own Q, K and V.</source>
-        <translation type="unfinished"></translation>
+        <translation>该层中的注意力头：每个注意力头都用自己的 Q、K 和 V 打分。</translation>
     </message>
     <message>
         <source>Layer:</source>
-        <translation type="unfinished">层：</translation>
+        <translation>层：</translation>
     </message>
     <message>
         <source>Head:</source>
-        <translation type="unfinished">注意力头：</translation>
+        <translation>注意力头：</translation>
     </message>
     <message>
         <source>Click a token to take its attention apart.</source>
-        <translation type="unfinished"></translation>
+        <translation>单击一个词元，拆解它的注意力。</translation>
     </message>
     <message>
         <source>Formula</source>
-        <translation type="unfinished"></translation>
+        <translation>公式</translation>
     </message>
     <message>
         <source>From scores to weights</source>
-        <translation type="unfinished"></translation>
+        <translation>从分数到权重</translation>
     </message>
     <message>
         <source>From weights to the context vector</source>
-        <translation type="unfinished"></translation>
+        <translation>从权重到上下文向量</translation>
     </message>
     <message>
         <source>Type a sentence first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先输入一个句子。</translation>
     </message>
     <message>
         <source>Start training or open a model, then type a sentence: this view takes the attention of one output token apart, step by step, with the model&apos;s own numbers.</source>
-        <translation type="unfinished"></translation>
+        <translation>开始训练或打开一个模型，然后输入一个句子：此视图会用模型自己的数值，一步一步地拆解一个输出词元的注意力。</translation>
     </message>
     <message>
         <source>Type a sentence above and press Enter.</source>
-        <translation type="unfinished">在上方输入一个句子并按回车。</translation>
+        <translation>在上方输入一个句子并按回车。</translation>
     </message>
     <message>
         <source>Query token:</source>
-        <translation type="unfinished"></translation>
+        <translation>查询词元：</translation>
     </message>
     <message>
         <source>source token “%1”, as the layer below left it,</source>
-        <translation type="unfinished"></translation>
+        <translation>经下一层处理后的源词元“%1”</translation>
     </message>
     <message>
         <source>the decoder&apos;s state at this position (it reads “%1” and predicts “%2”)</source>
-        <translation type="unfinished"></translation>
+        <translation>解码器在此位置的状态（它读入“%1”并预测“%2”）</translation>
     </message>
     <message>
         <source>the state of every decoder position</source>
-        <translation type="unfinished"></translation>
+        <translation>每个解码器位置的状态</translation>
     </message>
     <message>
         <source>every source token</source>
-        <translation type="unfinished"></translation>
+        <translation>每个源词元</translation>
     </message>
     <message>
         <source>the encoder&apos;s output for every source token</source>
-        <translation type="unfinished"></translation>
+        <translation>编码器对每个源词元的输出</translation>
     </message>
     <message>
         <source>Head %1 turns %2 into a query q, and %3 into a key k_j, each with its own learned matrix. The score is the dot product q · k_j: large when the query and the key point the same way.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头 %1 把%2变换为查询 q，把%3变换为键 k_j，两者各用一个学到的矩阵。分数是点积 q · k_j：查询和键的方向越一致，分数越大。</translation>
     </message>
     <message>
         <source>The score is the dot product of the decoder state s (what the decoder knows before writing “%1”) with each encoder state h_j: large when they point the same way.</source>
-        <translation type="unfinished"></translation>
+        <translation>分数是解码器状态 s（解码器写出“%1”之前所掌握的信息）与每个编码器状态 h_j 的点积：两者方向越一致，分数越大。</translation>
     </message>
     <message>
         <source>The score is the dot product of the decoder state s (what the decoder knows before writing “%1”) with W h_j, each encoder state passed through a learned matrix W.</source>
-        <translation type="unfinished"></translation>
+        <translation>分数是解码器状态 s（解码器写出“%1”之前所掌握的信息）与 W h_j 的点积，即每个编码器状态先经过一个学到的矩阵 W 变换。</translation>
     </message>
     <message>
         <source>The score comes from a small learned network: v · tanh(W s + U h_j + b), where s is the decoder state before writing “%1” and h_j the encoder state of each source token.</source>
-        <translation type="unfinished"></translation>
+        <translation>分数由一个学到的小型网络给出：v · tanh(W s + U h_j + b)，其中 s 是写出“%1”之前的解码器状态，h_j 是每个源词元的编码器状态。</translation>
     </message>
     <message>
         <source>Score every token.</source>
-        <translation type="unfinished"></translation>
+        <translation>为每个词元打分。</translation>
     </message>
     <message>
         <source>Scale.</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放。</translation>
     </message>
     <message>
         <source>Divide by √d_k = √%1, i.e. multiply by %2: without it, longer vectors would give larger scores and a softmax that picks one token too sharply.</source>
-        <translation type="unfinished"></translation>
+        <translation>除以 √d_k = √%1，即乘以 %2：否则向量越长，分数就越大，softmax 会过于尖锐地只挑出一个词元。</translation>
     </message>
     <message>
         <source>Divide by √H = √%1, i.e. multiply by %2, so that the scores do not grow with the size of the vectors.</source>
-        <translation type="unfinished"></translation>
+        <translation>除以 √H = √%1，即乘以 %2，使分数不会随向量维度的增大而变大。</translation>
     </message>
     <message>
         <source>Attention “%1” does not scale its scores: the factor is 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力“%1”不对分数进行缩放：缩放因子为 1。</translation>
     </message>
     <message>
         <source>Local attention only looks near the centre p_t = %1 (the output position): tokens further than D = %2 from it get −∞.</source>
-        <translation type="unfinished"></translation>
+        <translation>局部注意力只看中心 p_t = %1（即输出位置）附近：与中心距离超过 D = %2 的词元得到 −∞。</translation>
     </message>
     <message>
         <source>Local attention predicts a centre p_t = %1 from s and only looks within D = %2 of it; tokens outside get −∞, and those inside lose (j − p_t)² / (2 (D/2)²), which favours the centre.</source>
-        <translation type="unfinished"></translation>
+        <translation>局部注意力根据 s 预测一个中心 p_t = %1，只看与它距离在 D = %2 以内的词元；窗口外的词元得到 −∞，窗口内的词元要减去 (j − p_t)² / (2 (D/2)²)，从而偏向中心。</translation>
     </message>
     <message>
         <source>A decoder position must not look ahead at tokens that are not written yet: later positions get −∞ (the causal mask).</source>
-        <translation type="unfinished"></translation>
+        <translation>解码器的位置不能提前看到尚未写出的词元：其后的位置都得到 −∞（因果掩码）。</translation>
     </message>
     <message>
         <source>Padding would get −∞ here; one sentence alone has no padding, so every token is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>填充（padding）位置在这里会得到 −∞；单独一个句子没有填充，所以每个词元都保留。</translation>
     </message>
     <message>
         <source>Mask.</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码。</translation>
     </message>
     <message>
         <source>−∞ means: weight exactly 0.</source>
-        <translation type="unfinished"></translation>
+        <translation>−∞ 表示：权重恰好为 0。</translation>
     </message>
     <message>
         <source>Softmax.</source>
-        <translation type="unfinished"></translation>
+        <translation>Softmax。</translation>
     </message>
     <message>
         <source>a_j = exp(score_j) / Σ_k exp(score_k) turns the scores into weights between 0 and 1 that add up to %1: the larger the score, the larger its share.</source>
-        <translation type="unfinished"></translation>
+        <translation>a_j = exp(score_j) / Σ_k exp(score_k) 把分数变成 0 到 1 之间、总和为 %1 的权重：分数越大，所占的份额越大。</translation>
     </message>
     <message>
         <source>First %1 of %2 numbers shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>仅显示 %2 个数中的前 %1 个。</translation>
     </message>
     <message>
         <source>Head output = weighted sum.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头输出 = 加权和。</translation>
     </message>
     <message>
         <source>Each token&apos;s value vector v_j is multiplied by its weight and the results are added: Σ a_j v_j. The outputs of all heads are joined and projected to give the layer&apos;s result.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元的值向量 v_j 乘以它的权重，再把结果相加：Σ a_j v_j。所有注意力头的输出拼接起来并经过投影，得到该层的结果。</translation>
     </message>
     <message>
         <source>Context vector = weighted sum.</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文向量 = 加权和。</translation>
     </message>
     <message>
         <source>Each encoder state h_j is multiplied by its weight and the results are added: c = Σ a_j h_j. The decoder reads c to choose “%1”.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个编码器状态 h_j 乘以它的权重，再把结果相加：c = Σ a_j h_j。解码器读取 c 来选出“%1”。</translation>
     </message>
     <message>
         <source>Query of head %1 at this position: q = %2</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头 %1 在此位置的查询：q = %2</translation>
     </message>
     <message>
         <source>Decoder state before this token: s = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>写出此词元之前的解码器状态：s = %1</translation>
     </message>
     <message>
         <source>Decoder input</source>
-        <translation type="unfinished"></translation>
+        <translation>解码器输入</translation>
     </message>
     <message>
         <source>Source token</source>
-        <translation type="unfinished"></translation>
+        <translation>源词元</translation>
     </message>
     <message>
         <source>1. Score
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>1. 分数
+%1</translation>
     </message>
     <message>
         <source>2. Scaled
 × %1</source>
-        <translation type="unfinished"></translation>
+        <translation>2. 缩放后
+× %1</translation>
     </message>
     <message>
         <source>3. Mask</source>
-        <translation type="unfinished"></translation>
+        <translation>3. 掩码</translation>
     </message>
     <message>
         <source>Softmax input
 = 2 + 3</source>
-        <translation type="unfinished"></translation>
+        <translation>Softmax 输入
+= 2 + 3</translation>
     </message>
     <message>
         <source>4. Weight a_j</source>
-        <translation type="unfinished"></translation>
+        <translation>4. 权重 a_j</translation>
     </message>
     <message>
         <source>The raw score of each token.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元的原始分数。</translation>
     </message>
     <message>
         <source>The score times the scale factor.</source>
-        <translation type="unfinished"></translation>
+        <translation>分数乘以缩放因子。</translation>
     </message>
     <message>
         <source>What the mask adds: 0 to keep a token, −∞ to exclude it (local-p: the Gaussian penalty).</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码加上的值：0 表示保留该词元，−∞ 表示排除它（local-p：高斯惩罚项）。</translation>
     </message>
     <message>
         <source>The number the softmax sees.</source>
-        <translation type="unfinished"></translation>
+        <translation>softmax 实际接收的数值。</translation>
     </message>
     <message>
         <source>The attention weight: this row of the heatmap.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力权重：即热力图中的这一行。</translation>
     </message>
     <message>
         <source>kept</source>
-        <translation type="unfinished"></translation>
+        <translation>保留</translation>
     </message>
     <message>
         <source>kept, with the Gaussian penalty −(j − p_t)² / (2 (D/2)²)</source>
-        <translation type="unfinished"></translation>
+        <translation>保留，并加上高斯惩罚项 −(j − p_t)² / (2 (D/2)²)</translation>
     </message>
     <message>
         <source>−∞ padding</source>
-        <translation type="unfinished"></translation>
+        <translation>−∞ 填充</translation>
     </message>
     <message>
         <source>−∞ outside the window</source>
-        <translation type="unfinished"></translation>
+        <translation>−∞ 窗口之外</translation>
     </message>
     <message>
         <source>−∞ not written yet</source>
-        <translation type="unfinished"></translation>
+        <translation>−∞ 尚未写出</translation>
     </message>
     <message>
         <source>Weight a_j</source>
-        <translation type="unfinished"></translation>
+        <translation>权重 a_j</translation>
     </message>
     <message>
         <source>head output Σ a_j v_j</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头输出 Σ a_j v_j</translation>
     </message>
     <message>
         <source>context c = Σ a_j h_j</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文 c = Σ a_j h_j</translation>
     </message>
 </context>
 <context>
@@ -2475,71 +2478,71 @@ The current corpus (%1) stays loaded.</source>
     <name>attnlab::PositionalEncodingView</name>
     <message>
         <source>How many positions (rows) to show, from 0.</source>
-        <translation type="unfinished"></translation>
+        <translation>要显示多少个位置（行），从 0 开始。</translation>
     </message>
     <message>
         <source>d_model: the width of the vectors, one column per dimension.</source>
-        <translation type="unfinished"></translation>
+        <translation>d_model：向量的宽度，每一维占一列。</translation>
     </message>
     <message>
         <source>Use the model&apos;s</source>
-        <translation type="unfinished"></translation>
+        <translation>使用模型的值</translation>
     </message>
     <message>
         <source>Show the table of the Transformer that is loaded or training.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示已加载或正在训练的 Transformer 所用的位置编码表。</translation>
     </message>
     <message>
         <source>Positions:</source>
-        <translation type="unfinished"></translation>
+        <translation>位置数：</translation>
     </message>
     <message>
         <source>d_model:</source>
-        <translation type="unfinished"></translation>
+        <translation>d_model：</translation>
     </message>
     <message>
         <source>&lt;b&gt;PE&lt;/b&gt;(pos, 2i) = sin(pos / 10000&lt;sup&gt;2i / d&lt;/sup&gt;) &amp;nbsp;&amp;nbsp; &lt;b&gt;PE&lt;/b&gt;(pos, 2i+1) = cos(pos / 10000&lt;sup&gt;2i / d&lt;/sup&gt;)&lt;br&gt;Each position gets one vector, added to its token&apos;s embedding. Dimension pair i turns at its own speed: the left columns change from one position to the next, the right ones over thousands of positions, like the hands of a clock.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;PE&lt;/b&gt;(pos, 2i) = sin(pos / 10000&lt;sup&gt;2i / d&lt;/sup&gt;) &amp;nbsp;&amp;nbsp; &lt;b&gt;PE&lt;/b&gt;(pos, 2i+1) = cos(pos / 10000&lt;sup&gt;2i / d&lt;/sup&gt;)&lt;br&gt;每个位置对应一个向量，加到该位置词元的嵌入上。第 i 对维度以各自的速度旋转：左侧的列在相邻位置之间就会变化，右侧的列则要经过数千个位置才变化，就像时钟的指针一样。</translation>
     </message>
     <message>
         <source>position</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <source>dimension</source>
-        <translation type="unfinished"></translation>
+        <translation>维度</translation>
     </message>
     <message>
         <source>Encoding: one row per position</source>
-        <translation type="unfinished"></translation>
+        <translation>编码：每个位置一行</translation>
     </message>
     <message>
         <source>Blue −1, white 0, red +1. Hover a cell for its value.</source>
-        <translation type="unfinished"></translation>
+        <translation>蓝色 −1，白色 0，红色 +1。鼠标悬停在单元格上可查看其数值。</translation>
     </message>
     <message>
         <source>Cosine similarity between positions</source>
-        <translation type="unfinished"></translation>
+        <translation>位置之间的余弦相似度</translation>
     </message>
     <message>
         <source>Every diagonal has one colour: the similarity of two positions depends only on their distance, so attention can learn “the word two to the left” once for every position.</source>
-        <translation type="unfinished"></translation>
+        <translation>每条对角线都是同一种颜色：两个位置的相似度只取决于它们之间的距离，因此注意力只需学一次“左边第二个词”，就能适用于所有位置。</translation>
     </message>
     <message>
         <source>The current Transformer has d_model = %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前 Transformer 的 d_model = %1。</translation>
     </message>
     <message>
         <source>No Transformer loaded: showing d_model = %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载 Transformer：显示 d_model = %1 时的情况。</translation>
     </message>
     <message>
         <source>%1 positions × %2 dimensions</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个位置 × %2 维</translation>
     </message>
     <message>
         <source>cos(PE(p), PE(q)), d_model = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>cos(PE(p), PE(q))，d_model = %1</translation>
     </message>
 </context>
 <context>
@@ -2613,171 +2616,171 @@ The current corpus (%1) stays loaded.</source>
     <name>attnlab::TimelineView</name>
     <message>
         <source>Export Grid…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出网格图…</translation>
     </message>
     <message>
         <source>Save evenly spaced snapshots side by side in one image, with one colour bar</source>
-        <translation type="unfinished"></translation>
+        <translation>把均匀间隔的快照并排保存到一张图像中，共用一个颜色条</translation>
     </message>
     <message>
         <source>Export Frames…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出帧…</translation>
     </message>
     <message>
         <source>Save every snapshot as a numbered PNG (name_001.png, …) into a folder, e.g. to make a video</source>
-        <translation type="unfinished"></translation>
+        <translation>把每个快照保存为带编号的 PNG（name_001.png、…）到一个文件夹中，例如用来制作视频</translation>
     </message>
     <message>
         <source>Play the snapshots in order (Space when the slider has focus)</source>
-        <translation type="unfinished"></translation>
+        <translation>按顺序播放快照（滑块获得焦点时可按空格键）</translation>
     </message>
     <message>
         <source>Scrub through training: each step is one probe update</source>
-        <translation type="unfinished"></translation>
+        <translation>拖动浏览训练过程：每一格对应一次探针更新</translation>
     </message>
     <message>
         <source>%1 frames/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 帧/秒</translation>
     </message>
     <message>
         <source>Playback speed</source>
-        <translation type="unfinished"></translation>
+        <translation>播放速度</translation>
     </message>
     <message>
         <source>before training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练前</translation>
     </message>
     <message>
         <source>epoch %1 · batch %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 轮 · 批次 %2</translation>
     </message>
     <message>
         <source>batch %1 · %2 epochs done</source>
-        <translation type="unfinished"></translation>
+        <translation>批次 %1 · 已完成 %2 轮</translation>
     </message>
     <message>
         <source>No snapshots yet</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无快照</translation>
     </message>
     <message>
         <source>Start training: each time the probe sentence is translated (see Live Probe for how often), its attention is recorded here. Then scrub or play through training to see the alignment form.</source>
-        <translation type="unfinished"></translation>
+        <translation>开始训练吧：每次翻译探针句子时（频率在“实时探针”中设置），它的注意力都会记录在这里。之后可以拖动或播放，观察对齐在训练中逐渐形成的过程。</translation>
     </message>
     <message>
         <source>(empty output)</source>
-        <translation type="unfinished">（输出为空）</translation>
+        <translation>（输出为空）</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished">暂停</translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <source>Play</source>
-        <translation type="unfinished"></translation>
+        <translation>播放</translation>
     </message>
     <message>
         <source>no snapshots</source>
-        <translation type="unfinished"></translation>
+        <translation>无快照</translation>
     </message>
     <message>
         <source>%1  (%2 of %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2 / %3）</translation>
     </message>
     <message>
         <source>cross-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力</translation>
     </message>
     <message>
         <source>cross-attention, layer %1, head %2</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力，第 %1 层，注意力头 %2</translation>
     </message>
     <message>
         <source>cross-attention, layer %1, mean of %2 heads</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力，第 %1 层，%2 个注意力头的平均</translation>
     </message>
     <message>
         <source>cannot export &apos;%1&apos;: the grid is written as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出“%1”：网格图只能保存为 PNG、SVG 或 PDF</translation>
     </message>
     <message>
         <source>cannot export &apos;%1&apos;: there are no snapshots yet; start training first</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出“%1”：还没有快照，请先开始训练</translation>
     </message>
     <message>
         <source>cannot export &apos;%1&apos;: the snapshots have no attention to draw</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出“%1”：快照中没有可绘制的注意力</translation>
     </message>
     <message>
         <source>“%1”: %2 during training</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”：训练过程中的%2</translation>
     </message>
     <message>
         <source>cannot export into &apos;%1&apos;: there are no snapshots yet; start training first</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出到“%1”：还没有快照，请先开始训练</translation>
     </message>
     <message>
         <source>cannot export: the file name &apos;%1&apos; must not contain a folder separator</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出：文件名“%1”中不能包含文件夹分隔符</translation>
     </message>
     <message>
         <source>cannot create the folder &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建文件夹“%1”</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>output</source>
-        <translation type="unfinished">输出</translation>
+        <translation>输出</translation>
     </message>
     <message>
         <source>source</source>
-        <translation type="unfinished">源</translation>
+        <translation>源</translation>
     </message>
     <message>
         <source>Export Grid</source>
-        <translation type="unfinished"></translation>
+        <translation>导出网格图</translation>
     </message>
     <message>
         <source>Snapshots in the grid (evenly spaced):</source>
-        <translation type="unfinished"></translation>
+        <translation>网格图中的快照数（均匀间隔）：</translation>
     </message>
     <message>
         <source>PNG image (*.png)</source>
-        <translation type="unfinished">PNG 图像 (*.png)</translation>
+        <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
         <source>SVG drawing (*.svg)</source>
-        <translation type="unfinished">SVG 矢量图 (*.svg)</translation>
+        <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
         <source>PDF document (*.pdf)</source>
-        <translation type="unfinished">PDF 文档 (*.pdf)</translation>
+        <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
         <source>Saved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 %1</translation>
     </message>
     <message>
         <source>Export Failed</source>
-        <translation type="unfinished">导出失败</translation>
+        <translation>导出失败</translation>
     </message>
     <message>
         <source>Export Frames Into</source>
-        <translation type="unfinished"></translation>
+        <translation>将帧导出到</translation>
     </message>
     <message>
         <source>Export Frames</source>
-        <translation type="unfinished"></translation>
+        <translation>导出帧</translation>
     </message>
     <message>
         <source>File names (name_001.png, name_002.png, …):</source>
-        <translation type="unfinished"></translation>
+        <translation>文件名（name_001.png、name_002.png、…）：</translation>
     </message>
     <message>
         <source>Wrote %1 frames to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已将 %1 帧写入 %2</translation>
     </message>
 </context>
 <context>
@@ -3036,11 +3039,11 @@ The current corpus (%1) stays loaded.</source>
     </message>
     <message>
         <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, experiments.</source>
-        <translation type="unfinished"></translation>
+        <translation>启动时打开指定的标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、experiments。</translation>
     </message>
     <message>
         <source>Start a lesson: alignment, bottleneck or heads (also in the Lessons menu).</source>
-        <translation type="unfinished"></translation>
+        <translation>启动时开始一节课程：alignment、bottleneck 或 heads（也可在“课程”菜单中选择）。</translation>
     </message>
 </context>
 </TS>
