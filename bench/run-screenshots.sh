@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Regenerates the README's screenshots (docs/screenshots/) from real training runs: the heads and
+# alignment lessons, then every teaching view. Takes about ten minutes on two cores.
+#   ./bench/run-screenshots.sh [OUTPUT_DIR]
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
+out="${1:-$ATTNLAB_ROOT/docs/screenshots}"
+attnlab_install_dependencies
+attnlab_build >/dev/null
+run=("$ATTNLAB_BUILD/bench/attnlab-screenshots" "$out")
+if [ -n "${DISPLAY:-}" ]; then
+  "${run[@]}"
+else
+  xvfb-run -a -s "-screen 0 1400x900x24" "${run[@]}"
+fi
