@@ -93,6 +93,7 @@ void load(const SafetensorsContent& content) {
             auto tok = nlohmann::json::parse(*tokenizer);
             (void)tok.at("lowercase").get<bool>();
             (void)tok.at("split_punctuation").get<bool>();
+            (void)tok.value("split_cjk_characters", true);
         } catch (const nlohmann::json::exception&) {
             return;
         }

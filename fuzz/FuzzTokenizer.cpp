@@ -1,6 +1,8 @@
 // fuzz_tokenizer: Tokenizer::tokenize never throws, and with every option
-// combination returns non-empty, valid UTF-8 tokens without white space. Also checks
-// the UTF-8 helpers the readers rely on against each other.
+// combination returns non-empty, valid UTF-8 tokens without white space. Keeping CJK
+// words whole only joins characters the default splits, and tokenizing word by word
+// (what alignmentOverTokens does) gives the sentence's tokens. Also checks the UTF-8
+// helpers the readers rely on against each other.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,18 +15,60 @@ namespace {
 using attnlab::Tokenizer;
 using attnlab::TokenizerOptions;
 
-void checkTokens(const std::vector<std::string>& tokens) {
+void checkTokens(const std::vector<std::string>& tokens, bool splitCjk) {
     for (const auto& token : tokens) {
         FUZZ_CHECK(!token.empty());
         FUZZ_CHECK(attnlab::findInvalidUtf8(token) == std::string::npos);
-        for (std::size_t pos = 0; pos < token.size();) {
+        std::size_t cjk = 0, count = 0;
+        for (std::size_t pos = 0; pos < token.size(); ++count) {
             const std::size_t start = pos;
             const char32_t cp = attnlab::decodeUtf8(token, pos);
             FUZZ_CHECK(!attnlab::isWhitespaceCodePoint(cp));
-            // A Han/Kana/Hangul character is a token of its own.
-            FUZZ_CHECK(!attnlab::isCjkCodePoint(cp) || (start == 0 && pos == token.size()));
+            // A Han/Kana/Hangul character is a token of its own, or (kept whole) of a run of them.
+            if (attnlab::isCjkCodePoint(cp)) {
+                ++cjk;
+                if (splitCjk) FUZZ_CHECK(start == 0 && pos == token.size());
+            }
+        }
+        FUZZ_CHECK(cjk == 0 || cjk == count);
+    }
+}
+
+// The tokens with every CJK token cut into its characters.
+std::vector<std::string> cutCjk(const std::vector<std::string>& tokens) {
+    std::vector<std::string> out;
+    for (const auto& token : tokens) {
+        std::size_t pos = 0;
+        if (!attnlab::isCjkCodePoint(attnlab::decodeUtf8(token, pos))) {
+            out.push_back(token);
+            continue;
+        }
+        for (pos = 0; pos < token.size();) {
+            std::string one;
+            attnlab::appendUtf8(one, attnlab::decodeUtf8(token, pos));
+            out.push_back(one);
         }
     }
+    return out;
+}
+
+// Tokens of each white-space-separated word, concatenated.
+std::vector<std::string> wordByWord(const Tokenizer& tokenizer, const std::string& text) {
+    std::vector<std::string> out;
+    std::string word;
+    auto endWord = [&] {
+        for (auto& t : tokenizer.tokenize(word)) out.push_back(std::move(t));
+        word.clear();
+    };
+    for (std::size_t pos = 0; pos < text.size();) {
+        const std::size_t start = pos;
+        if (attnlab::isWhitespaceCodePoint(attnlab::decodeUtf8(text, pos)))
+            endWord();
+        else
+            word.append(text, start, pos - start);
+    }
+    endWord();
+    return out;
 }
 
 // Decoding valid UTF-8 and encoding it again gives the same bytes; invalid UTF-8 is
@@ -54,17 +98,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string text = attnlab::fuzz::bytesOf(data, size);
     checkUtf8(text);
     for (bool split : {false, true}) {
-        TokenizerOptions options;
-        options.splitPunctuation = split;
-        options.lowercase = false;
-        const auto asTyped = Tokenizer(options).tokenize(text);
-        options.lowercase = true;
-        const auto lowered = Tokenizer(options).tokenize(text);
-        checkTokens(asTyped);
-        checkTokens(lowered);
-        // Lower-casing changes letters, never where tokens split.
-        FUZZ_CHECK(asTyped.size() == lowered.size());
-        FUZZ_CHECK(Tokenizer(options).tokenize(text) == lowered);  // deterministic
+        std::vector<std::string> perCharacter;
+        for (bool splitCjk : {true, false}) {
+            TokenizerOptions options;
+            options.splitPunctuation = split;
+            options.splitCjkCharacters = splitCjk;
+            options.lowercase = false;
+            const auto asTyped = Tokenizer(options).tokenize(text);
+            options.lowercase = true;
+            const Tokenizer tokenizer(options);
+            const auto lowered = tokenizer.tokenize(text);
+            checkTokens(asTyped, splitCjk);
+            checkTokens(lowered, splitCjk);
+            // Lower-casing changes letters, never where tokens split.
+            FUZZ_CHECK(asTyped.size() == lowered.size());
+            FUZZ_CHECK(tokenizer.tokenize(text) == lowered);  // deterministic
+            FUZZ_CHECK(wordByWord(tokenizer, text) == lowered);
+            if (splitCjk)
+                perCharacter = lowered;
+            else
+                FUZZ_CHECK(cutCjk(lowered) == perCharacter);
+        }
     }
     return 0;
 }

@@ -73,7 +73,7 @@ SafetensorsContent checkpoint(const ModelConfig& c) {
     content.metadata["config"] = toJson(c);
     content.metadata["source_vocab"] = nlohmann::json({"<pad>", "<s>", "</s>", "<unk>", "chat"}).dump();
     content.metadata["target_vocab"] = nlohmann::json({"<pad>", "<s>", "</s>", "<unk>", "猫"}).dump();
-    content.metadata["tokenizer"] = R"({"lowercase":true,"split_punctuation":true})";
+    content.metadata["tokenizer"] = R"({"lowercase":true,"split_cjk_characters":false,"split_punctuation":true})";
     return content;
 }
 
@@ -175,6 +175,9 @@ int main(int argc, char** argv) {
     variant("vocab_missing_specials", "target_vocab", R"(["chat","<s>","</s>","<unk>","猫"])");
     variant("vocab_not_strings", "source_vocab", R"(["<pad>","<s>","</s>","<unk>",5])");
     variant("tokenizer_malformed", "tokenizer", R"({"lowercase":"yes"})");
+    variant("tokenizer_before_cjk_option", "tokenizer", R"({"lowercase":true,"split_punctuation":true})");
+    variant("tokenizer_cjk_not_bool", "tokenizer",
+            R"({"lowercase":true,"split_cjk_characters":"no","split_punctuation":true})");
     variant("size_mismatch", "config", replaced(toJson(config), "\"hidden\":2", "\"hidden\":3"));
     std::printf("seeds written to %s\n", dir.c_str());
     return 0;

@@ -26,6 +26,7 @@ CorpusSource CorpusSource::builtin(const QString& name, const DatasetOptions& op
     s.kind = Kind::Builtin;
     s.dataset = name;
     s.options = options;
+    if (const DatasetInfo* info = findBuiltinDataset(name.toStdString())) s.tokenizer = info->tokenizer;
     return s;
 }
 
@@ -79,7 +80,7 @@ LoadedCorpus CorpusLoader::loadNow(const CorpusSource& source) {
         break;
     }
     // The same tokenization the trainer applies, so the counts match what the model will see.
-    const Tokenizer tokenizer;
+    const Tokenizer tokenizer(source.tokenizer);
     std::unordered_set<std::string> sourceTypes, targetTypes;
     std::size_t sourceTokens = 0, targetTokens = 0;
     for (const SentencePair& pair : corpus.pairs) {

@@ -22,7 +22,10 @@ struct CorpusSource {
     DatasetOptions options;  // Builtin
     QString path;            // Tsv, or the source side of Parallel
     QString targetPath;      // Parallel
+    // How the text becomes tokens: for the counts here and for training on this corpus.
+    TokenizerOptions tokenizer;
 
+    // With the dataset's own tokenizer options (DatasetInfo::tokenizer); files get the defaults.
     static CorpusSource builtin(const QString& name, const DatasetOptions& options);
     static CorpusSource tsv(const QString& path);
     static CorpusSource parallel(const QString& sourcePath, const QString& targetPath);
@@ -33,7 +36,7 @@ struct CorpusSource {
 struct LoadedCorpus {
     std::shared_ptr<const Corpus> corpus;
     CorpusSource source;
-    std::size_t sourceVocabulary = 0;  // distinct tokens (default tokenizer), specials excluded
+    std::size_t sourceVocabulary = 0;  // distinct tokens (source.tokenizer), specials excluded
     std::size_t targetVocabulary = 0;
     double meanSourceTokens = 0.0;
     double meanTargetTokens = 0.0;

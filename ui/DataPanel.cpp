@@ -1,11 +1,13 @@
 #include "DataPanel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyle>
 #include <QVBoxLayout>
@@ -131,12 +133,19 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
     warnings_ = new QLabel;
     warnings_->setWordWrap(true);
     warnings_->setVisible(false);
+    splitCjk_ = new QCheckBox(tr("Split Chinese/Japanese/Korean into characters"));
+    splitCjk_->setToolTip(tr("On, every Chinese, Japanese or Korean character is a token: this works for text "
+                             "written without spaces between words. Off, words separated by spaces stay whole, "
+                             "so each attention row is a word (toy-en-zh is written that way). Changing it "
+                             "counts the corpus again; the next training run uses it."));
+    splitCjk_->setEnabled(false);
     loadedForm->addRow(name_);
     loadedForm->addRow(tr("Pairs:"), pairs_);
     loadedForm->addRow(tr("Skipped lines:"), skipped_);
     loadedForm->addRow(tr("Source words:"), sourceVocabulary_);
     loadedForm->addRow(tr("Target words:"), targetVocabulary_);
     loadedForm->addRow(tr("Length:"), lengths_);
+    loadedForm->addRow(splitCjk_);
     loadedForm->addRow(warnings_);
     layout->addWidget(loadedBox);
     layout->addStretch(1);
@@ -145,6 +154,12 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
     connect(generate_, &QPushButton::clicked, this, [this] { Q_EMIT generateRequested(datasetSource()); });
     connect(openTsv, &QPushButton::clicked, this, &DataPanel::openTsvRequested);
     connect(openParallel, &QPushButton::clicked, this, &DataPanel::openParallelRequested);
+    connect(splitCjk_, &QCheckBox::toggled, this, [this](bool split) {
+        if (!hasLoaded_) return;
+        CorpusSource source = loadedSource_;
+        source.tokenizer.splitCjkCharacters = split;
+        Q_EMIT retokenizeRequested(source);
+    });
     updateDescription();
 }
 
@@ -174,7 +189,10 @@ CorpusSource DataPanel::datasetSource() const {
     options.size = static_cast<std::size_t>(size_->value());
     options.seed = static_cast<std::uint64_t>(seed_->value());
     options.maxLen = maxLength_->value();
-    return CorpusSource::builtin(dataset_->currentData().toString(), options);
+    CorpusSource source = CorpusSource::builtin(dataset_->currentData().toString(), options);
+    if (hasLoaded_ && loadedSource_.kind == CorpusSource::Kind::Builtin && loadedSource_.dataset == source.dataset)
+        source.tokenizer = loadedSource_.tokenizer;
+    return source;
 }
 
 void DataPanel::setDatasetSource(const CorpusSource& source) {
@@ -189,13 +207,24 @@ void DataPanel::setDatasetSource(const CorpusSource& source) {
 void DataPanel::setLoading(const QString& name) {
     name_->setText(tr("Loading %1…").arg(name));
     generate_->setEnabled(false);
+    splitCjk_->setEnabled(false);
 }
 
-void DataPanel::setLoadFailed() { generate_->setEnabled(true); }
+void DataPanel::setLoadFailed() {
+    generate_->setEnabled(true);
+    splitCjk_->setEnabled(hasLoaded_);
+}
 
 void DataPanel::setLoaded(const LoadedCorpus& loaded) {
     generate_->setEnabled(true);
     if (!loaded.corpus) return;
+    loadedSource_ = loaded.source;
+    hasLoaded_ = true;
+    {
+        const QSignalBlocker quiet(splitCjk_);  // showing the state is not a request to change it
+        splitCjk_->setChecked(loaded.source.tokenizer.splitCjkCharacters);
+    }
+    splitCjk_->setEnabled(true);
     const Corpus& corpus = *loaded.corpus;
     const QLocale locale;
     QString name = loaded.source.displayName();

@@ -1,10 +1,11 @@
 #pragma once
 // Where the corpus comes from: a built-in dataset (name, size, seed, maximum length) or a file, and
-// what was loaded (pairs, skipped lines, vocabulary sizes).
+// what was loaded (pairs, skipped lines, vocabulary sizes) with how it is split into tokens.
 #include "CorpusLoader.h"
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -18,11 +19,14 @@ class DataPanel : public QWidget {
 public:
     explicit DataPanel(QWidget* parent = nullptr);
 
-    CorpusSource datasetSource() const;  // what the built-in dataset controls describe
+    // What the built-in dataset controls describe, with the dataset's own tokenizer options, or
+    // the loaded corpus's if that is the same dataset (so a new seed keeps the user's choice).
+    CorpusSource datasetSource() const;
     void setDatasetSource(const CorpusSource& source);
     void setLoaded(const LoadedCorpus& corpus);
     void setLoading(const QString& name);
     void setLoadFailed();
+    QCheckBox* splitCjkBox() const { return splitCjk_; }  // for tests
 
     // A built-in dataset's name and description in the interface language; core's English text
     // where the table below knows no translation (an unknown or new dataset).
@@ -33,6 +37,8 @@ Q_SIGNALS:
     void generateRequested(const attnlab::CorpusSource& source);
     void openTsvRequested();
     void openParallelRequested();
+    // The user switched how the loaded corpus is tokenized: `source` is it with the new options.
+    void retokenizeRequested(const attnlab::CorpusSource& source);
 
 private:
     void updateDescription();
@@ -50,6 +56,9 @@ private:
     QLabel* targetVocabulary_;
     QLabel* lengths_;
     QLabel* warnings_;
+    QCheckBox* splitCjk_;
+    CorpusSource loadedSource_;
+    bool hasLoaded_ = false;
 };
 
 }  // namespace attnlab

@@ -220,6 +220,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(dataPanel_, &DataPanel::generateRequested, this, &MainWindow::loadCorpus);
     connect(dataPanel_, &DataPanel::openTsvRequested, this, &MainWindow::openCorpusDialog);
     connect(dataPanel_, &DataPanel::openParallelRequested, this, &MainWindow::openParallelDialog);
+    connect(dataPanel_, &DataPanel::retokenizeRequested, this, &MainWindow::loadCorpus);
     connect(translateView_, &TranslateView::translateRequested, this, &MainWindow::requestTranslation);
     connect(headsView_, &HeadsView::translateRequested, this,
             [this](const QString& sentence, int) { requestTranslation(sentence, translateView_->beam()); });
@@ -925,6 +926,7 @@ void MainWindow::startTraining(bool paused) {
     request.corpus = corpus_.corpus;
     request.config = modelSettings_->config();
     request.options = trainingSettings_->options();
+    request.options.tokenizer = corpus_.source.tokenizer;  // what the data panel counted and shows
     chartsView_->clear();
     chartsView_->setPlannedEpochs(request.options.epochs);
     probeView_->clear();
@@ -940,7 +942,8 @@ void MainWindow::startDemo(const QString& dataset) {
     DatasetOptions data;
     data.size = 2000;
     data.seed = 1;
-    dataPanel_->setDatasetSource(CorpusSource::builtin(dataset, data));
+    const CorpusSource source = CorpusSource::builtin(dataset, data);  // the dataset's own tokens
+    dataPanel_->setDatasetSource(source);
     ModelConfig config;
     config.architecture = Architecture::Transformer;
     config.hidden = 64;
@@ -965,7 +968,7 @@ void MainWindow::startDemo(const QString& dataset) {
                                         : QStringLiteral("my mother likes the big dog"));
     headsView_->setSentence(translateView_->sentence());
     startWhenLoaded_ = true;
-    loadCorpus(dataPanel_->datasetSource());
+    loadCorpus(source);
 }
 
 bool MainWindow::startLesson(const QString& id) {

@@ -28,4 +28,33 @@ Corpus loadCorpus(const ArgParser& args, int maxLen) {
     return generateDataset(args.required("--dataset"), options);
 }
 
+const std::set<std::string>& splitCjkSwitches() {
+    static const std::set<std::string> switches{"--split-cjk", "--no-split-cjk"};
+    return switches;
+}
+
+const std::set<std::string>& tokenizerSwitches() {
+    static const std::set<std::string> switches{"--no-lowercase", "--no-split-punct", "--split-cjk",
+                                                "--no-split-cjk"};
+    return switches;
+}
+
+std::optional<bool> splitCjkFlag(const ArgParser& args) {
+    if (args.has("--split-cjk") && args.has("--no-split-cjk"))
+        throw UsageError("--split-cjk and --no-split-cjk contradict each other; give one");
+    if (args.has("--split-cjk")) return true;
+    if (args.has("--no-split-cjk")) return false;
+    return std::nullopt;
+}
+
+TokenizerOptions tokenizerOptions(const ArgParser& args) {
+    TokenizerOptions options;
+    if (auto name = args.value("--dataset"))
+        if (const DatasetInfo* info = findBuiltinDataset(*name)) options = info->tokenizer;
+    if (args.has("--no-lowercase")) options.lowercase = false;
+    if (args.has("--no-split-punct")) options.splitPunctuation = false;
+    if (auto split = splitCjkFlag(args)) options.splitCjkCharacters = *split;
+    return options;
+}
+
 }  // namespace attnlab::cli

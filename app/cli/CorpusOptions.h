@@ -1,11 +1,14 @@
 #pragma once
 // The data-source flags shared by `inspect` and `train`:
-// exactly one of --corpus FILE, --src FILE --tgt FILE, --dataset NAME.
+// exactly one of --corpus FILE, --src FILE --tgt FILE, --dataset NAME;
+// and the tokenizer switches, whose defaults follow the dataset.
+#include <optional>
 #include <set>
 #include <string>
 
 #include "ArgParser.h"
 #include "base/Corpus.h"
+#include "base/Tokenizer.h"
 
 namespace attnlab::cli {
 
@@ -15,5 +18,18 @@ const std::set<std::string>& corpusValueFlags();
 // Loads the corpus the flags name; `maxLen` (0 = dataset default) bounds generated
 // sentences. Throws UsageError, InputError or ConfigError.
 Corpus loadCorpus(const ArgParser& args, int maxLen);
+
+// --split-cjk / --no-split-cjk (also used by `datasets` and `experiment`).
+const std::set<std::string>& splitCjkSwitches();
+// Every tokenizer switch: the above plus --no-lowercase and --no-split-punct.
+const std::set<std::string>& tokenizerSwitches();
+
+// True for --split-cjk, false for --no-split-cjk, nullopt for neither; both is a UsageError.
+std::optional<bool> splitCjkFlag(const ArgParser& args);
+
+// The tokenizer for the corpus the flags name: a built-in dataset's own options
+// (DatasetInfo::tokenizer; toy-en-zh keeps Chinese words whole), otherwise the
+// defaults, then whatever the switches change.
+TokenizerOptions tokenizerOptions(const ArgParser& args);
 
 }  // namespace attnlab::cli

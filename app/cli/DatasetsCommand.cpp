@@ -9,6 +9,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "CorpusOptions.h"
 #include "base/Corpus.h"
 #include "base/Datasets.h"
 
@@ -21,7 +22,13 @@ void printTable(bool json) {
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& d : infos)
-            out.push_back({{"name", d.name}, {"default_max_len", d.defaultMaxLen}, {"description", d.description}});
+            out.push_back({{"name", d.name},
+                           {"default_max_len", d.defaultMaxLen},
+                           {"description", d.description},
+                           {"tokenizer",
+                            {{"lowercase", d.tokenizer.lowercase},
+                             {"split_punctuation", d.tokenizer.splitPunctuation},
+                             {"split_cjk_characters", d.tokenizer.splitCjkCharacters}}}});
         std::cout << out.dump(2) << "\n";
         return;
     }
@@ -39,11 +46,14 @@ void printTable(bool json) {
 }  // namespace
 
 int runDatasets(const Args& args) {
-    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments"}, {"--json"});
+    std::set<std::string> switches = splitCjkSwitches();
+    switches.insert("--json");
+    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments"}, switches);
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
 
     if (!p.has("--write")) {
-        for (const char* flag : {"--out", "--size", "--seed", "--max-len", "--alignments"})
+        for (const char* flag : {"--out", "--size", "--seed", "--max-len", "--alignments", "--split-cjk",
+                                 "--no-split-cjk"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " needs --write NAME");
         printTable(p.has("--json"));
         return kOk;
@@ -59,9 +69,20 @@ int runDatasets(const Args& args) {
     options.maxLen = static_cast<int>(p.integer("--max-len", 0, 1, 200));
     const std::string alignments = p.text("--alignments", "");
     if (p.has("--alignments") && alignments.empty()) throw UsageError("--alignments needs a file name");
+    const std::optional<bool> splitCjk = splitCjkFlag(p);
+    if (splitCjk && !p.has("--alignments"))
+        throw UsageError(std::string(*splitCjk ? "--split-cjk" : "--no-split-cjk") +
+                         " only changes the tokens the --alignments file indexes; give --alignments FILE");
 
     // Unknown names and impossible lengths are ConfigErrors from the generator (exit 2).
-    const Corpus corpus = generateDataset(name, options);
+    Corpus corpus = generateDataset(name, options);
+    // The generator links words, which are the dataset's tokens; other tokens get the links mapped.
+    TokenizerOptions tokens = findBuiltinDataset(name)->tokenizer;
+    if (splitCjk && *splitCjk != tokens.splitCjkCharacters) {
+        tokens.splitCjkCharacters = *splitCjk;
+        const Tokenizer tokenizer(tokens);
+        for (SentencePair& pair : corpus.pairs) pair.alignment = alignmentOverTokens(pair, tokenizer);
+    }
     writeTsvCorpus(corpus, out, alignments);
     std::cerr << "wrote " << corpus.pairs.size() << " pairs to " << out;
     if (!alignments.empty()) std::cerr << " (alignments in " << alignments << ")";

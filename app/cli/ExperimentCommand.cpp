@@ -10,6 +10,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "CorpusOptions.h"
 #include "base/Datasets.h"
 #include "base/InputError.h"
 #include "base/ModelConfig.h"
@@ -40,9 +41,11 @@ std::vector<int> parseLengths(const std::string& text) {
 double round4(double v) { return std::round(v * 10000.0) / 10000.0; }
 
 int runBottleneck(const Args& argv) {
+    std::set<std::string> switches = splitCjkSwitches();
+    switches.insert("--bidirectional");
     ArgParser args(argv, {"--dataset", "--lengths", "--epochs", "--hidden", "--seed", "--threads", "--pairs", "--attention",
                     "--lr"},
-                   {"--bidirectional"});
+                   switches);
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     BottleneckOptions o;
     o.dataset = args.text("--dataset", o.dataset);
@@ -55,6 +58,10 @@ int runBottleneck(const Args& argv) {
     o.pairs = static_cast<std::size_t>(args.integer("--pairs", static_cast<long long>(o.pairs), 20, 1000000));
     o.learningRate = args.real("--lr", o.learningRate, 1e-6, 1.0);
     o.bidirectional = args.has("--bidirectional");
+    if (auto split = splitCjkFlag(args)) {
+        o.tokenizer = findBuiltinDataset(o.dataset)->tokenizer;
+        o.tokenizer->splitCjkCharacters = *split;
+    }
     o.attentions = {"none", args.text("--attention", "additive")};
     parseAttentionKind(o.attentions[1]);  // validates the name
 

@@ -30,7 +30,7 @@ Exit codes: 0 ok, 1 internal failure, 2 usage error, 3 bad input data,
 const std::map<std::string, const char*> kCommandHelp = {
     {"datasets", R"(Usage: attnlab-cli datasets
        attnlab-cli datasets --write NAME --out FILE.tsv [--size N] [--seed S]
-                            [--max-len N] [--alignments FILE]
+                            [--max-len N] [--alignments FILE [--split-cjk|--no-split-cjk]]
 
 Without options, lists the built-in datasets. With --write, generates one.
 
@@ -39,15 +39,20 @@ Without options, lists the built-in datasets. With --write, generates one.
   --size N            number of pairs (default 2000, 1..1000000)
   --seed S            random seed (default 1); the same seed gives the same file
   --max-len N         maximum source length in tokens (default per dataset, up to 200)
-  --alignments FILE   also write gold alignments, one line of "i-j" links per pair
+  --alignments FILE   also write gold alignments, one line of "i-j" links per pair,
+                      indexing the tokens the dataset trains on (toy-en-zh: Chinese words)
+  --split-cjk         index Chinese/Japanese/Korean characters instead (--no-split-cjk: words)
 )"},
     {"inspect", R"(Usage: attnlab-cli inspect (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
                            [--size N] [--data-seed S] [--max-len N] [--no-lowercase]
-                           [--no-split-punct] [--min-freq N] [--max-vocab N]
+                           [--no-split-punct] [--split-cjk|--no-split-cjk]
+                           [--min-freq N] [--max-vocab N]
 
 Reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
-warnings, vocabulary sizes and a histogram of sentence lengths (in tokens).
+warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
+tokenizer options used.
   --size N --data-seed S --max-len N   options for --dataset (defaults 2000, 1, per dataset)
+  tokenizer switches as for train
 )"},
     {"train", R"(Usage: attnlab-cli train (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
                          --arch gru|transformer --out MODEL.safetensors [options]
@@ -60,6 +65,9 @@ Data:
   --val-fraction F     share held out for validation (default 0.1)
   --min-freq N         drop tokens seen fewer times (default 1)
   --no-lowercase, --no-split-punct      tokenizer switches
+  --split-cjk, --no-split-cjk           Chinese/Japanese/Korean one token per character, or
+                       space-separated words kept whole. Default: per character, except
+                       for a dataset written in words (toy-en-zh). The model keeps the choice.
 Model:
   --arch A             gru or transformer
   --attention K        none, dot, general, scaled-dot, additive, local-m, local-p (GRU; default additive)
@@ -109,6 +117,7 @@ header row, .npy is a float32 matrix [rows, columns].
     {"experiment", R"(Usage: attnlab-cli experiment bottleneck [--dataset NAME] [--lengths 5,10,20,40]
                               [--epochs N] [--hidden N] [--seed S] [--threads N]
                               [--pairs N] [--attention KIND] [--lr F] [--bidirectional]
+                              [--split-cjk|--no-split-cjk]
        attnlab-cli experiment complexity [--max-len N] [--dim D] [--window W] [--repeats R]
 
 bottleneck  trains a GRU without attention ('none') and one with attention
@@ -116,7 +125,8 @@ bottleneck  trains a GRU without attention ('none') and one with attention
             the held-out token accuracy per length as one JSON line:
             {"lengths": [...], "accuracy": {"none": [...], "additive": [...]}}
             Defaults: copy, lengths 5,10,20,40, 10 epochs, hidden 128, 3000 pairs
-            per length, learning rate 0.003. Progress goes to stderr.
+            per length, learning rate 0.003, the dataset's tokens (--split-cjk
+            and --no-split-cjk as for train). Progress goes to stderr.
 complexity  times full softmax attention, a local window (2W+1 keys per query) and
             linear (kernelised) attention for N = 64, 128, ... up to --max-len
             (default 8192) and prints seconds, bytes of intermediates and the fitted

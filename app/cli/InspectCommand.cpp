@@ -58,14 +58,12 @@ std::size_t longest(const std::vector<std::vector<std::string>>& sentences) {
 int runInspect(const Args& args) {
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--max-len", "--min-freq", "--max-vocab"});
-    ArgParser p(args, valueFlags, {"--no-lowercase", "--no-split-punct"});
+    ArgParser p(args, valueFlags, tokenizerSwitches());
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
     // Validate every option before reading what may be a large file.
     const int minFrequency = static_cast<int>(p.integer("--min-freq", 1, 1, 1000000000));
     const auto maxVocab = static_cast<std::size_t>(p.integer("--max-vocab", 0, 4, 100000000));
-    TokenizerOptions tokenizerOptions;
-    tokenizerOptions.lowercase = !p.has("--no-lowercase");
-    tokenizerOptions.splitPunctuation = !p.has("--no-split-punct");
+    const TokenizerOptions tokenization = tokenizerOptions(p);
 
     // Unlike train, inspect has no model whose length --max-len could bound.
     if (p.has("--max-len") && (p.has("--corpus") || p.has("--src") || p.has("--tgt")))
@@ -73,7 +71,7 @@ int runInspect(const Args& args) {
     const int maxLen = static_cast<int>(p.integer("--max-len", 0, 1, 200));
 
     const Corpus corpus = loadCorpus(p, maxLen);
-    const Tokenizer tokenizer(tokenizerOptions);
+    const Tokenizer tokenizer(tokenization);
     std::vector<std::vector<std::string>> sources, targets;
     sources.reserve(corpus.pairs.size());
     targets.reserve(corpus.pairs.size());
@@ -98,6 +96,9 @@ int runInspect(const Args& args) {
     out["max_source_len"] = longest(sources);
     out["max_target_len"] = longest(targets);
     out["has_alignments"] = corpus.hasAlignments;
+    out["tokenizer"] = {{"lowercase", tokenization.lowercase},
+                        {"split_punctuation", tokenization.splitPunctuation},
+                        {"split_cjk_characters", tokenization.splitCjkCharacters}};
     // File names need not be UTF-8; replace rather than throw while printing.
     std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return kOk;

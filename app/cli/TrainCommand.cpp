@@ -61,7 +61,9 @@ int runTrain(const Args& argv) {
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
                        "--threads", "--val-fraction", "--max-len", "--min-freq", "--max-vocab", "--out",
                        "--debug-nan-at-batch"});
-    ArgParser args(argv, valueFlags, {"--bidirectional", "--no-lowercase", "--no-split-punct"});
+    std::set<std::string> switches = tokenizerSwitches();
+    switches.insert("--bidirectional");
+    ArgParser args(argv, valueFlags, switches);
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
 
     const std::string out = args.required("--out");
@@ -95,8 +97,7 @@ int runTrain(const Args& argv) {
     options.validationFraction = args.real("--val-fraction", 0.1, 0.0, 0.9);
     options.minFrequency = static_cast<int>(args.integer("--min-freq", 1, 1, 1000000));
     options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
-    options.tokenizer.lowercase = !args.has("--no-lowercase");
-    options.tokenizer.splitPunctuation = !args.has("--no-split-punct");
+    options.tokenizer = tokenizerOptions(args);
     options.injectNonFiniteAtBatch = args.integer("--debug-nan-at-batch", 0, 0, 1LL << 62);
     if (std::string problem = validate([&] {
             ModelConfig c = config;  // vocabulary sizes are not known yet

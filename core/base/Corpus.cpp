@@ -219,6 +219,56 @@ Corpus readParallelCorpus(const std::string& sourcePath, const std::string& targ
     return corpus;
 }
 
+namespace {
+
+// For each white-space-separated word of `text`, the index of its first token; one more entry
+// holds the token count. Empty if the words' tokens differ from the sentence's.
+std::vector<int> wordTokenStarts(const std::string& text, const Tokenizer& tokenizer) {
+    std::vector<int> starts;
+    std::vector<std::string> joined;
+    std::string word;
+    auto endWord = [&] {
+        if (word.empty()) return;
+        starts.push_back(static_cast<int>(joined.size()));
+        for (auto& t : tokenizer.tokenize(word)) joined.push_back(std::move(t));
+        word.clear();
+    };
+    for (std::size_t pos = 0; pos < text.size();) {
+        const std::size_t start = pos;
+        if (isWhitespaceCodePoint(decodeUtf8(text, pos)))
+            endWord();
+        else
+            word.append(text, start, pos - start);
+    }
+    endWord();
+    starts.push_back(static_cast<int>(joined.size()));
+    if (joined != tokenizer.tokenize(text)) return {};
+    return starts;
+}
+
+}  // namespace
+
+std::vector<AlignmentLink> alignmentOverTokens(const SentencePair& pair, const Tokenizer& tokenizer) {
+    if (pair.alignment.empty()) return {};
+    const std::vector<int> source = wordTokenStarts(pair.source, tokenizer);
+    const std::vector<int> target = wordTokenStarts(pair.target, tokenizer);
+    if (source.empty() || target.empty()) return {};
+    const int sourceWords = static_cast<int>(source.size()) - 1, targetWords = static_cast<int>(target.size()) - 1;
+    std::vector<AlignmentLink> links;
+    for (const AlignmentLink& l : pair.alignment) {
+        if (l.source < 0 || l.source >= sourceWords || l.target < 0 || l.target >= targetWords) return {};
+        for (int s = source[static_cast<std::size_t>(l.source)]; s < source[static_cast<std::size_t>(l.source) + 1]; ++s)
+            for (int t = target[static_cast<std::size_t>(l.target)]; t < target[static_cast<std::size_t>(l.target) + 1];
+                 ++t)
+                links.push_back({s, t});
+    }
+    std::sort(links.begin(), links.end(), [](const AlignmentLink& a, const AlignmentLink& b) {
+        return a.source != b.source ? a.source < b.source : a.target < b.target;
+    });
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    return links;
+}
+
 void writeTsvCorpus(const Corpus& corpus, const std::string& path, const std::string& alignmentPath) {
     std::string tsv, alignments;
     for (std::size_t i = 0; i < corpus.pairs.size(); ++i) {

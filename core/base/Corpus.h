@@ -19,7 +19,9 @@ struct SentencePair {
     std::string source;
     std::string target;
     long line = 0;                          // 1-based line in the file it came from; 0 if generated
-    std::vector<AlignmentLink> alignment;   // gold links over tokenized text; empty if unknown
+    // Gold links between the white-space-separated words of source and target (Pharaoh's
+    // convention: aligners read text tokenized with spaces); empty if unknown.
+    std::vector<AlignmentLink> alignment;
 };
 
 struct SkippedLine {
@@ -52,6 +54,15 @@ Corpus readParallelCorpus(const std::string& sourcePath, const std::string& targ
 // Parses TSV text already in memory; `name` is used in error messages. Used by the
 // file reader and by the fuzzers.
 Corpus parseTsvCorpus(const std::string& text, const std::string& name);
+
+class Tokenizer;
+
+// The pair's gold links over the tokens `tokenizer` makes instead of over words: a link
+// from word i to word j becomes links from every token of i to every token of j, sorted.
+// ("tom" -> "汤姆" is one link over words, two over characters.) Returns no links if
+// tokenizing word by word does not give the tokens of the whole sentence, or if a link
+// names a word the sentence lacks: gold that cannot be placed is no gold.
+std::vector<AlignmentLink> alignmentOverTokens(const SentencePair& pair, const Tokenizer& tokenizer);
 
 // Writes `source<TAB>target` lines. Atomic: temp file + rename. Throws std::runtime_error
 // naming the file on failure. If alignmentPath is non-empty, writes one line of

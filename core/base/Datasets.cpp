@@ -9,8 +9,9 @@
 //   unaligned, because they carry no content of the ISO date.
 // - toy-en-fr: word by word; "the big" style adjectives cross their noun.
 // - toy-en-zh: the target is written as Chinese words separated by spaces
-//   ("汤姆 追逐 杰瑞"), but the Tokenizer splits Han characters one per token, so the
-//   links index those per-character tokens: "tom" links to both "汤" and "姆".
+//   ("汤姆 追逐 杰瑞") and the links join words: "tom" -> "汤姆". The dataset's tokenizer
+//   keeps those words whole (DatasetInfo::tokenizer); a model trained per character gets
+//   the links mapped onto characters by alignmentOverTokens ("tom" -> "汤" and "姆").
 //   English "the" has no counterpart and stays unaligned.
 #include "Datasets.h"
 
@@ -52,8 +53,8 @@ private:
     std::mt19937_64 engine_;
 };
 
-// A sentence pair under construction: source tokens, and target words each linked to
-// source indices. A target word may span several tokens (Chinese words, one per character).
+// A sentence pair under construction: source words, and target words each linked to
+// source indices.
 class PairBuilder {
 public:
     int addSource(const std::string& token) {
@@ -61,20 +62,17 @@ public:
         return static_cast<int>(source_.size()) - 1;
     }
     int sourceSize() const { return static_cast<int>(source_.size()); }
-    void addTarget(const std::string& word, std::vector<int> links = {}, int tokens = 1) {
-        target_.push_back({word, std::move(links), tokens});
+    void addTarget(const std::string& word, std::vector<int> links = {}) {
+        target_.push_back({word, std::move(links)});
     }
 
     SentencePair finish() const {
         SentencePair pair;
         pair.source = join(source_);
-        int offset = 0;
         std::vector<std::string> words;
         for (const auto& w : target_) {
+            for (int s : w.links) pair.alignment.push_back({s, static_cast<int>(words.size())});
             words.push_back(w.text);
-            for (int s : w.links)
-                for (int k = 0; k < w.tokens; ++k) pair.alignment.push_back({s, offset + k});
-            offset += w.tokens;
         }
         pair.target = join(words);
         std::sort(pair.alignment.begin(), pair.alignment.end(), [](const AlignmentLink& a, const AlignmentLink& b) {
@@ -87,7 +85,6 @@ private:
     struct Word {
         std::string text;
         std::vector<int> links;
-        int tokens;
     };
     static std::string join(const std::vector<std::string>& tokens) {
         std::string out;
@@ -100,14 +97,6 @@ private:
     std::vector<std::string> source_;
     std::vector<Word> target_;
 };
-
-// Number of code points; the Chinese words are all Han, one token per character.
-int codePoints(const std::string& s) {
-    int n = 0;
-    for (unsigned char c : s)
-        if ((c & 0xC0) != 0x80) ++n;
-    return n;
-}
 
 struct Range {
     int minLen;
@@ -281,11 +270,11 @@ void emitSource(PairBuilder& b, const Phrase& p, std::vector<int>& globalIndex) 
     globalIndex.clear();
     for (const auto& w : p.source) globalIndex.push_back(b.addSource(w));
 }
-void emitTarget(PairBuilder& b, const Phrase& p, const std::vector<int>& globalIndex, bool perCharacter) {
+void emitTarget(PairBuilder& b, const Phrase& p, const std::vector<int>& globalIndex) {
     for (std::size_t j = 0; j < p.target.size(); ++j) {
         std::vector<int> links;
         for (int local : p.links[j]) links.push_back(globalIndex[static_cast<std::size_t>(local)]);
-        b.addTarget(p.target[j], links, perCharacter ? codePoints(p.target[j]) : 1);
+        b.addTarget(p.target[j], links);
     }
 }
 
@@ -472,7 +461,7 @@ void addFrClause(PairBuilder& b, Rng& rng, int length) {
     std::vector<int> index;
     for (const auto& p : phrases) {
         emitSource(b, p, index);
-        emitTarget(b, p, index, false);
+        emitTarget(b, p, index);
     }
 }
 
@@ -576,18 +565,18 @@ void addZhClause(PairBuilder& b, Rng& rng, int length) {
     emitSource(b, object, oi);
     emitSource(b, place, pi);
     emitSource(b, time, ti);
-    emitTarget(b, subject, si, true);
-    emitTarget(b, time, ti, true);
-    emitTarget(b, place, pi, true);
-    emitTarget(b, verb, vi, true);
-    emitTarget(b, object, oi, true);
+    emitTarget(b, subject, si);
+    emitTarget(b, time, ti);
+    emitTarget(b, place, pi);
+    emitTarget(b, verb, vi);
+    emitTarget(b, object, oi);
 }
 
 SentencePair makeToyEnZh(Rng& rng, Range r) {
     PairBuilder b;
     const auto clauses = planClauses(rng, rng.range(std::max(2, r.minLen), r.maxLen), kMaxZhClause);
     for (std::size_t c = 0; c < clauses.size(); ++c) {
-        if (c > 0) b.addTarget("并且", {b.addSource("and")}, 2);
+        if (c > 0) b.addTarget("并且", {b.addSource("and")});
         addZhClause(b, rng, clauses[c]);
     }
     return b.finish();
@@ -603,18 +592,28 @@ struct DatasetSpec {
     SentencePair (*make)(Rng&, Range);
 };
 
+// toy-en-zh's Chinese words, kept whole.
+TokenizerOptions wordTokens() {
+    TokenizerOptions o;
+    o.splitCjkCharacters = false;
+    return o;
+}
+
 const std::vector<DatasetSpec>& specs() {
     static const std::vector<DatasetSpec> v = {
-        {{"copy", "Random letter sequences; the target repeats the source.", 12}, 3, 1, kMaxDatasetLen, makeCopy},
-        {{"reverse", "Random letter sequences; the target is the source reversed.", 12},
+        {{"copy", "Random letter sequences; the target repeats the source.", 12, TokenizerOptions{}},
+         3, 1, kMaxDatasetLen, makeCopy},
+        {{"reverse", "Random letter sequences; the target is the source reversed.", 12, TokenizerOptions{}},
          3, 1, kMaxDatasetLen, makeReverse},
-        {{"sort", "Random numbers from 0 to 49; the target lists them in ascending order.", 12},
+        {{"sort", "Random numbers from 0 to 49; the target lists them in ascending order.", 12, TokenizerOptions{}},
          3, 1, kMaxDatasetLen, makeSort},
-        {{"dates", "Dates in a dozen human formats; the target is the ISO date (yyyy - mm - dd).", kLongestDate},
+        {{"dates", "Dates in a dozen human formats; the target is the ISO date (yyyy - mm - dd).", kLongestDate,
+          TokenizerOptions{}},
          1, kShortestDate, kLongestDate, makeDate},
-        {{"toy-en-fr", "A toy English to French grammar where adjectives follow their noun.", 15},
+        {{"toy-en-fr", "A toy English to French grammar where adjectives follow their noun.", 15, TokenizerOptions{}},
          4, 2, kMaxDatasetLen, makeToyEnFr},
-        {{"toy-en-zh", "A toy English to Chinese grammar where time and place move before the verb.", 15},
+        {{"toy-en-zh", "A toy English to Chinese grammar where time and place move before the verb.", 15,
+          wordTokens()},
          3, 2, kMaxDatasetLen, makeToyEnZh},
     };
     return v;
@@ -637,10 +636,12 @@ const std::vector<DatasetInfo>& builtinDatasets() {
     return v;
 }
 
-bool isBuiltinDataset(const std::string& name) {
-    for (const auto& s : specs())
-        if (s.info.name == name) return true;
-    return false;
+bool isBuiltinDataset(const std::string& name) { return findBuiltinDataset(name) != nullptr; }
+
+const DatasetInfo* findBuiltinDataset(const std::string& name) {
+    for (const auto& info : builtinDatasets())
+        if (info.name == name) return &info;
+    return nullptr;
 }
 
 Corpus generateDataset(const std::string& name, const DatasetOptions& options) {

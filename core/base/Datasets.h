@@ -1,14 +1,16 @@
 #pragma once
 // Built-in datasets, generated from a seed (no downloads), each with gold word
-// alignments. Text is generated already tokenized: lower-case, tokens separated by
-// single spaces, so Tokenizer{} returns exactly the tokens the alignments index.
-// toy-en-zh writes its target as Chinese words ("汤姆 追逐 杰瑞"); the Tokenizer splits Han
-// per character, so its links index characters ("tom" -> "汤" and "姆").
+// alignments. Text is generated already tokenized: lower-case, words separated by
+// single spaces, and the alignments link those words. With the dataset's own tokenizer
+// options (DatasetInfo::tokenizer) every word is one token. toy-en-zh writes its target
+// as Chinese words ("汤姆 追逐 杰瑞") and keeps them whole; trained per character instead,
+// its links are mapped onto the characters by alignmentOverTokens (Corpus.h).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "Corpus.h"
+#include "Tokenizer.h"
 
 namespace attnlab {
 
@@ -16,6 +18,9 @@ struct DatasetInfo {
     std::string name;         // "copy", "reverse", "sort", "dates", "toy-en-fr", "toy-en-zh"
     std::string description;  // one sentence
     int defaultMaxLen = 0;    // default maximum source length in tokens
+    // The tokens the dataset is written in, what training uses unless the user says otherwise:
+    // toy-en-zh keeps Chinese words whole, so a word is one row of the attention map.
+    TokenizerOptions tokenizer;
 };
 
 struct DatasetOptions {
@@ -27,6 +32,8 @@ struct DatasetOptions {
 
 const std::vector<DatasetInfo>& builtinDatasets();
 bool isBuiltinDataset(const std::string& name);
+// The dataset of that name, or nullptr.
+const DatasetInfo* findBuiltinDataset(const std::string& name);
 // Throws ConfigError for an unknown name or out-of-range options.
 Corpus generateDataset(const std::string& name, const DatasetOptions& options);
 

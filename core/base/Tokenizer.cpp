@@ -190,9 +190,11 @@ std::vector<std::string> Tokenizer::tokenize(const std::string& text) const {
 
     std::vector<std::string> tokens;
     std::string word;
+    bool cjkRun = false;  // `word` holds CJK characters (only without splitCjkCharacters)
     auto flush = [&] {
         if (!word.empty()) tokens.push_back(std::move(word));
         word.clear();
+        cjkRun = false;
     };
     auto single = [&](char32_t cp) {
         flush();
@@ -202,13 +204,21 @@ std::vector<std::string> Tokenizer::tokenize(const std::string& text) const {
     for (std::size_t i = 0; i < cps.size(); ++i) {
         const char32_t cp = cps[i];
         if ((cp >= U'a' && cp <= U'z') || (cp >= U'0' && cp <= U'9')) {  // the common case, first
+            if (cjkRun) flush();
             word += static_cast<char>(cp);
         } else if (isWhitespaceCodePoint(cp)) {
             flush();
         } else if (isIgnorable(cp)) {
             continue;
         } else if (isCjkCodePoint(cp)) {
-            single(cp);
+            if (options_.splitCjkCharacters) {
+                single(cp);
+            } else {
+                // "GPU加速" -> "gpu" "加速": a run of CJK is a word of its own, as it is per character.
+                if (!cjkRun) flush();
+                appendUtf8(word, cp);
+                cjkRun = true;
+            }
         } else if (options_.splitPunctuation && isPunctuation(cp)) {
             // "don't" stays one word: an apostrophe between two letters is part of it.
             const bool inWord = isApostrophe(cp) && i > 0 && i + 1 < cps.size() && !word.empty() &&
@@ -218,6 +228,7 @@ std::vector<std::string> Tokenizer::tokenize(const std::string& text) const {
             else
                 single(cp);
         } else {
+            if (cjkRun) flush();
             appendUtf8(word, options_.lowercase ? toLower(cp) : cp);
         }
     }

@@ -1,6 +1,7 @@
 #pragma once
 // Splits text into tokens. Han, Hiragana, Katakana and Hangul characters become one
-// token each; everything else splits on whitespace and (optionally) punctuation.
+// token each (or, optionally, each run of them one token); everything else splits on
+// whitespace and (optionally) punctuation.
 #include <string>
 #include <vector>
 
@@ -9,6 +10,17 @@ namespace attnlab {
 struct TokenizerOptions {
     bool lowercase = true;            // ASCII and Latin-1/Latin Extended-A letters
     bool splitPunctuation = true;     // "cat." -> "cat" "."
+    // "汤姆追逐" -> "汤" "姆" "追" "逐". Unsegmented Chinese or Japanese has no spaces between
+    // words, so characters are the only tokens that work without a word segmenter. Off, a run
+    // of CJK characters is one token ("汤姆 追逐" -> "汤姆" "追逐"): for text that is already
+    // segmented with spaces. A run ends at white space, punctuation and any other script.
+    bool splitCjkCharacters = true;
+
+    bool operator==(const TokenizerOptions& o) const {
+        return lowercase == o.lowercase && splitPunctuation == o.splitPunctuation &&
+               splitCjkCharacters == o.splitCjkCharacters;
+    }
+    bool operator!=(const TokenizerOptions& o) const { return !(*this == o); }
 };
 
 class Tokenizer {
@@ -22,7 +34,8 @@ private:
     TokenizerOptions options_;
 };
 
-// True if the code point is Han, Hiragana, Katakana or Hangul (one token per char).
+// True if the code point is Han, Hiragana, Katakana or Hangul (one token per char, or
+// one per run without splitCjkCharacters).
 bool isCjkCodePoint(char32_t cp);
 
 // Validates UTF-8; returns the byte offset of the first invalid sequence or npos.

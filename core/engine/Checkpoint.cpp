@@ -40,7 +40,8 @@ void Seq2SeqModel::save(const std::string& path, const std::map<std::string, std
     content.metadata["source_vocab"] = nlohmann::json(impl_->source.tokens()).dump();
     content.metadata["target_vocab"] = nlohmann::json(impl_->target.tokens()).dump();
     content.metadata["tokenizer"] = nlohmann::json{{"lowercase", impl_->tokenizer.lowercase},
-                                                   {"split_punctuation", impl_->tokenizer.splitPunctuation}}
+                                                   {"split_punctuation", impl_->tokenizer.splitPunctuation},
+                                                   {"split_cjk_characters", impl_->tokenizer.splitCjkCharacters}}
                                         .dump();
     torch::NoGradGuard noGrad;
     for (const auto& item : impl_->net->named_parameters()) {
@@ -80,6 +81,8 @@ Seq2SeqModel Seq2SeqModel::load(const std::string& path) {
         auto tok = nlohmann::json::parse(meta("tokenizer"));
         impl->tokenizer.lowercase = tok.at("lowercase").get<bool>();
         impl->tokenizer.splitPunctuation = tok.at("split_punctuation").get<bool>();
+        // Files from before the option split CJK per character, as the tokenizer then always did.
+        impl->tokenizer.splitCjkCharacters = tok.value("split_cjk_characters", true);
     } catch (const nlohmann::json::exception&) {
         throw ModelFileError(path, "metadata 'tokenizer' is malformed");
     }

@@ -40,6 +40,7 @@ BottleneckResult runBottleneckExperiment(const BottleneckOptions& o,
             t.threads = o.threads;
             t.learningRate = o.learningRate;
             t.validationFraction = 0.1;
+            t.tokenizer = o.tokenizer.value_or(findBuiltinDataset(o.dataset)->tokenizer);  // generated: it exists
             Trainer trainer(corpus, config, t);
             double accuracy = 0.0;
             trainer.run(nullptr,

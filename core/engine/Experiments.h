@@ -4,8 +4,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "base/Tokenizer.h"
 
 namespace attnlab {
 
@@ -24,6 +27,7 @@ struct BottleneckOptions {
     int threads = 1;
     double learningRate = 3e-3;
     bool bidirectional = false;  // both models get the same encoder
+    std::optional<TokenizerOptions> tokenizer;  // unset: the dataset's own (DatasetInfo::tokenizer)
 };
 
 struct BottleneckResult {

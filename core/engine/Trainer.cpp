@@ -116,7 +116,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
         }
         src.push_back(std::move(s));
         tgt.push_back(std::move(t));
-        gold.push_back(p.alignment);
+        gold.push_back(alignmentOverTokens(p, tokenizer));  // word links onto the tokens the model sees
     }
     if (src.empty())
         throw InputError(corpus.name, 0,

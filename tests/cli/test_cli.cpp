@@ -264,6 +264,102 @@ TEST_CASE("datasets lists all six and writes N pairs with alignments", "[cli]") 
     CHECK_FALSE(fs::exists(scratch().file("x.tsv")));
 }
 
+std::vector<std::string> splitOn(const std::string& text, char separator) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, separator);)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+// Code points of a UTF-8 string: the bytes that do not continue a sequence.
+std::size_t codePoints(const std::string& s) {
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+TEST_CASE("toy-en-zh is tokenized in Chinese words unless --split-cjk asks for characters", "[cli]") {
+    const std::string tsv = scratch().file("zh.tsv"), again = scratch().file("zh-again.tsv");
+    const std::string words = scratch().file("zh-words.align"), chars = scratch().file("zh-chars.align");
+    const std::vector<Args> writes{
+        {"datasets", "--write", "toy-en-zh", "--size", "40", "--seed", "3", "--out", tsv, "--alignments", words},
+        {"datasets", "--write", "toy-en-zh", "--size", "40", "--seed", "3", "--out", again, "--alignments", chars,
+         "--split-cjk"},
+        {"datasets", "--json"}};
+    const auto written = cliAll(writes);
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+        INFO(describe(writes[i], written[i]));
+        REQUIRE(written[i].exitCode == 0);
+    }
+    for (const auto& d : Json::parse(written[2].out)) {
+        INFO(d.dump());
+        CHECK(d["tokenizer"]["split_cjk_characters"] == (d["name"] != "toy-en-zh"));
+    }
+    CHECK(readBytes(again) == readBytes(tsv));
+
+    // The word links index space-separated words; the character links are those, spread by hand
+    // over every character of each Chinese word.
+    const auto pairs = lines(readBytes(tsv));
+    const auto wordLinks = lines(readBytes(words)), charLinks = lines(readBytes(chars));
+    REQUIRE(pairs.size() == 40);
+    REQUIRE(wordLinks.size() == 40);
+    REQUIRE(charLinks.size() == 40);
+    std::size_t totalWords = 0, totalCharacters = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        INFO(pairs[i] << "\n" << wordLinks[i] << "\n" << charLinks[i]);
+        const auto target = splitOn(pairs[i].substr(pairs[i].find('\t') + 1), ' ');
+        std::vector<std::size_t> first{0};
+        for (const auto& w : target) first.push_back(first.back() + codePoints(w));
+        totalWords += target.size();
+        totalCharacters += first.back();
+        std::vector<std::pair<int, int>> expected;
+        for (const auto& link : splitOn(wordLinks[i], ' ')) {
+            const int s = std::stoi(link.substr(0, link.find('-')));
+            const std::size_t t = std::stoul(link.substr(link.find('-') + 1));
+            REQUIRE(t < target.size());
+            for (std::size_t k = first[t]; k < first[t + 1]; ++k) expected.emplace_back(s, static_cast<int>(k));
+        }
+        std::sort(expected.begin(), expected.end());
+        std::string text;
+        for (const auto& [s, t] : expected) text += (text.empty() ? "" : " ") + std::to_string(s) + "-" + std::to_string(t);
+        CHECK(charLinks[i] == text);
+    }
+    REQUIRE(totalCharacters > totalWords);
+
+    // inspect counts the tokens training would see: the dataset's words, a file's characters.
+    const std::vector<Args> inspects{
+        {"inspect", "--dataset", "toy-en-zh", "--size", "40", "--data-seed", "3"},
+        {"inspect", "--dataset", "toy-en-zh", "--size", "40", "--data-seed", "3", "--split-cjk"},
+        {"inspect", "--corpus", tsv},
+        {"inspect", "--corpus", tsv, "--no-split-cjk"}};
+    const auto inspected = cliAll(inspects);
+    const std::size_t expectedTokens[] = {totalWords, totalCharacters, totalCharacters, totalWords};
+    for (std::size_t i = 0; i < inspects.size(); ++i) {
+        INFO(describe(inspects[i], inspected[i]));
+        REQUIRE(inspected[i].exitCode == 0);
+        const Json j = Json::parse(inspected[i].out);
+        CHECK(j["target_tokens"] == expectedTokens[i]);
+        CHECK(j["tokenizer"]["split_cjk_characters"] == (expectedTokens[i] == totalCharacters));
+    }
+
+    // Contradictions and switches that would change nothing are usage errors.
+    const std::vector<Args> wrong{
+        {"inspect", "--dataset", "toy-en-zh", "--split-cjk", "--no-split-cjk"},
+        {"datasets", "--write", "toy-en-zh", "--out", scratch().file("never.tsv"), "--split-cjk"},
+        {"datasets", "--no-split-cjk"},
+        {"experiment", "bottleneck", "--dataset", "toy-en-zh", "--split-cjk", "--no-split-cjk"}};
+    const auto refused = cliAll(wrong);
+    for (std::size_t i = 0; i < wrong.size(); ++i) {
+        INFO(describe(wrong[i], refused[i]));
+        CHECK(refused[i].exitCode == 2);
+        CHECK(isOneErrorLine(refused[i].err));
+        CHECK_THAT(refused[i].err, Contains("split-cjk"));
+    }
+    CHECK_THAT(refused[1].err, Contains("--alignments"));
+    CHECK_FALSE(fs::exists(scratch().file("never.tsv")));
+}
+
 // ---- inspect and the corpus layer -------------------------------------------------------------------
 
 TEST_CASE("inspect reports pairs, skipped lines, vocabularies and lengths; BOM, CRLF and extra columns pass",
@@ -418,6 +514,7 @@ TEST_CASE("usage errors exit 2 with one line naming the flag", "[cli]") {
         {with({"--arch", "gru", "--dropout", "2"}), "--dropout"},
         {with({"--arch", "gru", "--epochs", "abc"}), "--epochs"},
         {with({"--arch", "gru", "--corpus", "x.tsv"}), "--corpus"},
+        {with({"--arch", "gru", "--no-split-cjk", "--split-cjk"}), "--no-split-cjk"},
         {{"train", "--dataset", "copy", "--arch", "gru"}, "--out"},
         {{"translate", "--model", out, "--beam", "0", "hi"}, "--beam"},
     };

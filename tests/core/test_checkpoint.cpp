@@ -123,6 +123,45 @@ TEST_CASE("bad or missing metadata is refused", "[checkpoint]") {
     expectLoadError(tokenizer, "tokenizer");
 }
 
+// Loads `content` from a temporary file.
+Seq2SeqModel loadContent(const SafetensorsContent& content) {
+    const std::string path = tempPath("tokenizer.safetensors");
+    writeSafetensors(path, content);
+    Seq2SeqModel model = Seq2SeqModel::load(path);
+    std::filesystem::remove(path);
+    return model;
+}
+
+TEST_CASE("the tokenizer options survive a checkpoint; older files split CJK per character", "[checkpoint]") {
+    // Saved with the defaults: every option written out.
+    CHECK(savedModel().metadata.at("tokenizer") ==
+          R"({"lowercase":true,"split_cjk_characters":true,"split_punctuation":true})");
+
+    SafetensorsContent words = savedModel();
+    words.metadata["tokenizer"] = R"({"lowercase":false,"split_punctuation":false,"split_cjk_characters":false})";
+    const Seq2SeqModel wordModel = loadContent(words);
+    CHECK_FALSE(wordModel.tokenizerOptions().lowercase);
+    CHECK_FALSE(wordModel.tokenizerOptions().splitPunctuation);
+    CHECK_FALSE(wordModel.tokenizerOptions().splitCjkCharacters);
+    CHECK(wordModel.sourceTokens("汤姆 追逐") == std::vector<std::string>{"<unk>", "<unk>", "</s>"});
+    // ... and saving it again keeps them.
+    const std::string path = tempPath("resaved.safetensors");
+    wordModel.save(path);
+    CHECK_FALSE(Seq2SeqModel::load(path).tokenizerOptions().splitCjkCharacters);
+    std::filesystem::remove(path);
+
+    // A file written before the option existed.
+    SafetensorsContent old = savedModel();
+    old.metadata["tokenizer"] = R"({"lowercase":true,"split_punctuation":true})";
+    const Seq2SeqModel oldModel = loadContent(old);
+    CHECK(oldModel.tokenizerOptions().splitCjkCharacters);
+    CHECK(oldModel.sourceTokens("汤姆 追逐").size() == 5);  // four characters and </s>
+
+    SafetensorsContent wrongType = savedModel();
+    wrongType.metadata["tokenizer"] = R"({"lowercase":true,"split_punctuation":true,"split_cjk_characters":"no"})";
+    expectLoadError(wrongType, "metadata 'tokenizer' is malformed");
+}
+
 TEST_CASE("non-finite weights are refused", "[checkpoint]") {
     SafetensorsContent c = savedModel();
     c.tensors.front().data[0] = std::numeric_limits<float>::quiet_NaN();

@@ -19,6 +19,22 @@ const std::vector<std::string> kNames = {"copy", "reverse", "sort", "dates", "to
 
 std::vector<std::string> tokens(const std::string& text) { return Tokenizer{}.tokenize(text); }
 
+// Han, kana and Hangul one token per character (the tokenizer's default).
+const Tokenizer& perCharacter() {
+    static const Tokenizer t{TokenizerOptions{}};
+    return t;
+}
+
+// CJK words kept whole.
+const Tokenizer& perWord() {
+    static const Tokenizer t = [] {
+        TokenizerOptions o;
+        o.splitCjkCharacters = false;
+        return Tokenizer(o);
+    }();
+    return t;
+}
+
 std::vector<std::string> splitSpaces(const std::string& text) {
     std::vector<std::string> out;
     std::size_t start = 0;
@@ -92,13 +108,16 @@ TEST_CASE("every dataset is seeded, sized, tokenized and aligned", "[datasets]")
             CHECK(distinct > 100);  // not one sentence repeated
 
             int minSeen = 1000, maxSeen = 0;
+            const Tokenizer own(info.tokenizer);
             for (const auto& p : a.pairs) {
                 INFO(p.source << " => " << p.target);
-                const auto src = tokens(p.source);
-                const auto tgt = tokens(p.target);
-                // Already tokenized: lower-case, single spaces, nothing the tokenizer would split.
+                const auto src = own.tokenize(p.source);
+                const auto tgt = own.tokenize(p.target);
+                // Already tokenized: lower-case, single spaces, nothing the dataset's tokenizer would split,
+                // so the word links are token links.
                 CHECK(src == splitSpaces(p.source));
-                if (info.name != "toy-en-zh") CHECK(tgt == splitSpaces(p.target));
+                CHECK(tgt == splitSpaces(p.target));
+                CHECK(alignmentOverTokens(p, own) == p.alignment);
                 CHECK(p.line == 0);
                 minSeen = std::min(minSeen, static_cast<int>(src.size()));
                 maxSeen = std::max(maxSeen, static_cast<int>(src.size()));
@@ -108,6 +127,13 @@ TEST_CASE("every dataset is seeded, sized, tokenized and aligned", "[datasets]")
                     CHECK(l.source < static_cast<int>(src.size()));
                     CHECK(l.target >= 0);
                     CHECK(l.target < static_cast<int>(tgt.size()));
+                }
+                // Per character, the links still fit the tokens, and no word loses its links.
+                const auto charLinks = alignmentOverTokens(p, perCharacter());
+                CHECK(charLinks.size() >= p.alignment.size());
+                for (const auto& l : charLinks) {
+                    CHECK(l.source < static_cast<int>(perCharacter().tokenize(p.source).size()));
+                    CHECK(l.target < static_cast<int>(perCharacter().tokenize(p.target).size()));
                 }
             }
             CHECK(maxSeen <= info.defaultMaxLen);
@@ -315,15 +341,67 @@ TEST_CASE("toy-en-fr puts adjectives after their noun", "[datasets]") {
     CHECK(sawRedCar);
 }
 
-TEST_CASE("toy-en-zh produces tom chases jerry, aligned per character", "[datasets]") {
+TEST_CASE("toy-en-zh is written in Chinese words and trains on them; the others keep the defaults", "[datasets]") {
+    for (const auto& info : builtinDatasets()) {
+        INFO(info.name);
+        CHECK(findBuiltinDataset(info.name) == &info);
+        CHECK(info.tokenizer.lowercase);
+        CHECK(info.tokenizer.splitPunctuation);
+        CHECK(info.tokenizer.splitCjkCharacters == (info.name != "toy-en-zh"));
+    }
+    CHECK(findBuiltinDataset("klingon") == nullptr);
+}
+
+TEST_CASE("toy-en-zh produces tom chases jerry, aligned word by word or per character", "[datasets]") {
     const Corpus c = make("toy-en-zh", 3000, 1, 3, 3);
     const SentencePair* found = nullptr;
     for (const auto& p : c.pairs)
         if (p.source == "tom chases jerry") found = &p;
     REQUIRE(found != nullptr);
     CHECK(found->target == "汤姆 追逐 杰瑞");
-    CHECK(tokens(found->target) == std::vector<std::string>{"汤", "姆", "追", "逐", "杰", "瑞"});
-    CHECK(found->alignment == std::vector<AlignmentLink>{{0, 0}, {0, 1}, {1, 2}, {1, 3}, {2, 4}, {2, 5}});
+    const Tokenizer own(findBuiltinDataset("toy-en-zh")->tokenizer);
+    CHECK(own.tokenize(found->target) == std::vector<std::string>{"汤姆", "追逐", "杰瑞"});
+    CHECK(found->alignment == std::vector<AlignmentLink>{{0, 0}, {1, 1}, {2, 2}});
+    // Trained per character, the same gold links each character of a word to the English word.
+    CHECK(perCharacter().tokenize(found->target) == std::vector<std::string>{"汤", "姆", "追", "逐", "杰", "瑞"});
+    CHECK(alignmentOverTokens(*found, perCharacter()) ==
+          std::vector<AlignmentLink>{{0, 0}, {0, 1}, {1, 2}, {1, 3}, {2, 4}, {2, 5}});
+}
+
+TEST_CASE("alignmentOverTokens maps word links onto every token of both words", "[datasets]") {
+    SentencePair p;
+    p.source = "in the garden";
+    p.target = "在 花园 里";
+    p.alignment = {{0, 0}, {2, 1}, {0, 2}};  // as generated: in -> 在, garden -> 花园, in -> 里
+    CHECK(alignmentOverTokens(p, perWord()) == std::vector<AlignmentLink>{{0, 0}, {0, 2}, {2, 1}});
+    // 在 花 园 里: garden covers tokens 1 and 2, 里 moves to 3.
+    CHECK(alignmentOverTokens(p, perCharacter()) == std::vector<AlignmentLink>{{0, 0}, {0, 3}, {2, 1}, {2, 2}});
+
+    // Punctuation the tokenizer splits off belongs to its word; extra white space changes nothing.
+    SentencePair q;
+    q.source = "  the cat.  sleeps ";
+    q.target = "猫。 睡觉";
+    q.alignment = {{1, 0}, {2, 1}};
+    // Source tokens: the cat . sleeps; target per word: 猫 。 睡觉.
+    CHECK(alignmentOverTokens(q, perWord()) == std::vector<AlignmentLink>{{1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 2}});
+    // Target per character: 猫 。 睡 觉.
+    CHECK(alignmentOverTokens(q, perCharacter()) ==
+          std::vector<AlignmentLink>{{1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 2}, {3, 3}});
+    TokenizerOptions keepPunctuation;
+    keepPunctuation.splitPunctuation = false;
+    keepPunctuation.splitCjkCharacters = false;
+    // "cat." one token; 猫。 still two (a CJK word ends at punctuation).
+    CHECK(alignmentOverTokens(q, Tokenizer(keepPunctuation)) ==
+          std::vector<AlignmentLink>{{1, 0}, {1, 1}, {2, 2}});
+
+    // Links to words the sentence lacks cannot be placed: no gold rather than wrong gold.
+    SentencePair bad = p;
+    bad.alignment.push_back({3, 0});
+    CHECK(alignmentOverTokens(bad, perCharacter()).empty());
+    bad.alignment = {{0, 3}};
+    CHECK(alignmentOverTokens(bad, perWord()).empty());
+    bad.alignment.clear();
+    CHECK(alignmentOverTokens(bad, perWord()).empty());
 }
 
 TEST_CASE("toy-en-zh moves place and time phrases before the verb", "[datasets]") {
@@ -335,11 +413,12 @@ TEST_CASE("toy-en-zh moves place and time phrases before the verb", "[datasets]"
         CHECK(s.size() >= 3);
         CHECK(s.size() <= 15);
         if (crosses(p)) ++reordered;
-        // Every target character is linked to something English.
-        const auto t = tokens(p.target);
-        std::set<int> linked;
+        // Every target word, and so every character, is linked to something English.
+        std::set<int> linked, linkedCharacters;
         for (const auto& l : p.alignment) linked.insert(l.target);
-        CHECK(linked.size() == t.size());
+        for (const auto& l : alignmentOverTokens(p, perCharacter())) linkedCharacters.insert(l.target);
+        CHECK(linked.size() == splitSpaces(p.target).size());
+        CHECK(linkedCharacters.size() == tokens(p.target).size());
         if (p.source.find("the big cat") != std::string::npos) {
             sawBigCat = true;
             CHECK(p.target.find("大 猫") != std::string::npos);

@@ -126,6 +126,39 @@ TEST_CASE("loss falls when training on copy", "[models]") {
     CHECK(losses[2] < untrained * 0.8);
 }
 
+TEST_CASE("AER scores attention against the gold links over the tokens the model sees", "[models]") {
+    // One English word to one two-character Chinese word, linked word to word. With a single
+    // source token every attention row's largest weight is on it, whatever the weights, so the
+    // AER is known: 0 when the gold covers every target token, 1 - 2/3 if a per-character
+    // model were scored against the unmapped word link (one of two rows).
+    Corpus corpus;
+    corpus.name = "names";
+    corpus.hasAlignments = true;
+    const char* names[][2] = {{"tom", "汤姆"}, {"jerry", "杰瑞"}, {"mary", "玛丽"}, {"lily", "莉莉"}};
+    for (int i = 0; i < 40; ++i) {
+        SentencePair p;
+        p.source = names[i % 4][0];
+        p.target = names[i % 4][1];
+        p.alignment = {{0, 0}};
+        corpus.pairs.push_back(p);
+    }
+    for (bool splitCjk : {true, false}) {
+        INFO("splitCjkCharacters " << splitCjk);
+        TrainingOptions o = quickOptions();
+        o.validationFraction = 0.5;
+        o.tokenizer.splitCjkCharacters = splitCjk;
+        Trainer trainer(corpus, gruConfig(AttentionKind::Additive), o);
+        CHECK(trainer.model().targetVocabulary().contains(splitCjk ? "汤" : "汤姆"));
+        CHECK_THAT(trainer.evaluate().alignmentErrorRate, WithinAbs(0.0, 1e-12));
+    }
+    // A link to a word the sentence lacks is no gold at all, not a wrong one.
+    for (auto& p : corpus.pairs) p.alignment = {{0, 1}};
+    TrainingOptions o = quickOptions();
+    o.validationFraction = 0.5;
+    Trainer trainer(corpus, gruConfig(AttentionKind::Additive), o);
+    CHECK(std::isnan(trainer.evaluate().alignmentErrorRate));
+}
+
 TEST_CASE("training is deterministic on one thread", "[models]") {
     auto once = [] {
         Trainer trainer(smallDataset("reverse", 80), gruConfig(AttentionKind::Additive), quickOptions(1));

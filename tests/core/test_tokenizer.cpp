@@ -19,6 +19,14 @@ Tokens tok(const std::string& text, bool lowercase = true, bool splitPunctuation
     return Tokenizer(options).tokenize(text);
 }
 
+// CJK words kept whole (splitCjkCharacters off).
+Tokens words(const std::string& text, bool splitPunctuation = true) {
+    TokenizerOptions options;
+    options.splitPunctuation = splitPunctuation;
+    options.splitCjkCharacters = false;
+    return Tokenizer(options).tokenize(text);
+}
+
 TEST_CASE("Mixed Latin and Chinese: Han per character, Latin per word, CJK punctuation apart", "[tokenizer]") {
     CHECK(tok("Tom 追逐 Jerry。") == Tokens{"tom", "追", "逐", "jerry", "。"});
     CHECK(tok("汤姆追逐杰瑞") == Tokens{"汤", "姆", "追", "逐", "杰", "瑞"});
@@ -26,6 +34,57 @@ TEST_CASE("Mixed Latin and Chinese: Han per character, Latin per word, CJK punct
     CHECK(tok("「東京」に行く") == Tokens{"「", "東", "京", "」", "に", "行", "く"});
     // Han directly after a Latin word still starts its own token.
     CHECK(tok("GPU加速") == Tokens{"gpu", "加", "速"});
+}
+
+TEST_CASE("Without CJK splitting, space-separated Chinese words stay whole", "[tokenizer]") {
+    CHECK(TokenizerOptions{}.splitCjkCharacters);  // unsegmented Chinese works by default
+    CHECK(words("汤姆 追逐 杰瑞") == Tokens{"汤姆", "追逐", "杰瑞"});
+    CHECK(words("Tom 追逐 Jerry。") == Tokens{"tom", "追逐", "jerry", "。"});
+    CHECK(words("你好，世界！") == Tokens{"你好", "，", "世界", "！"});
+    CHECK(words("「東京」に行く") == Tokens{"「", "東京", "」", "に行く"});
+    CHECK(words("안녕 세계") == Tokens{"안녕", "세계"});
+    // Unsegmented text becomes one token per run: why splitting is the default.
+    CHECK(words("汤姆追逐杰瑞") == Tokens{"汤姆追逐杰瑞"});
+    // A run ends where another script starts, as a character does when splitting.
+    CHECK(words("GPU加速") == Tokens{"gpu", "加速"});
+    CHECK(words("加速GPU 3D打印机") == Tokens{"加速", "gpu", "3d", "打印机"});
+    CHECK(words("猫's") == Tokens{"猫", "'", "s"});  // no apostrophe rule after Han
+    CHECK(words("汤姆\u200B追逐") == Tokens{"汤姆", "追逐"});  // zero-width space separates
+    CHECK(words("汤\u200E姆") == Tokens{"汤姆"});          // an invisible mark does not
+}
+
+TEST_CASE("Without CJK splitting, punctuation still splits off a CJK word, or ends it", "[tokenizer]") {
+    CHECK(words("杰瑞。", false) == Tokens{"杰瑞", "。"});
+    CHECK(words("Jerry。", false) == Tokens{"jerry。"});  // as before: no splitting inside Latin words
+    CHECK(words("猫,狗", false) == Tokens{"猫", ",", "狗"});
+    CHECK(words("カタ・カナ", false) == Tokens{"カタ", "・", "カナ"});
+    CHECK(words("カタ・カナ") == Tokens{"カタ", "・", "カナ"});
+}
+
+TEST_CASE("Kept-whole CJK words split into exactly the per-character tokens", "[tokenizer]") {
+    // Splitting every token of the word tokenizer into its characters gives the default tokens:
+    // the option moves token boundaries inside CJK runs and nowhere else.
+    const char* texts[] = {"Tom 追逐 Jerry。", "「東京」に行く", "GPU加速,don't 汤姆's", "안녕 세계!ｶﾀｶﾅ", "a\u00A0猫b"};
+    for (const char* text : texts) {
+        INFO(text);
+        for (bool punct : {true, false}) {
+            Tokens split;
+            for (const auto& t : words(text, punct)) {
+                std::size_t pos = 0;
+                const char32_t first = attnlab::decodeUtf8(t, pos);
+                if (!attnlab::isCjkCodePoint(first)) {
+                    split.push_back(t);
+                    continue;
+                }
+                for (pos = 0; pos < t.size();) {
+                    std::string one;
+                    attnlab::appendUtf8(one, attnlab::decodeUtf8(t, pos));
+                    split.push_back(one);
+                }
+            }
+            CHECK(split == tok(text, true, punct));
+        }
+    }
 }
 
 TEST_CASE("Japanese kana and Korean Hangul become one token per character", "[tokenizer]") {

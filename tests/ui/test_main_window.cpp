@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QCheckBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -22,8 +23,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
+
+#include "base/Tokenizer.h"
+#include "engine/Seq2SeqModel.h"
 
 #include "ui/UiTestSupport.h"
 
@@ -243,6 +248,90 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     REQUIRE(heads->exportAllHeads(out.path(), QStringLiteral("png"), 1.0, &written, &error));
     CHECK(written.size() == 4);  // 2 layers x 2 heads
     CHECK(QFileInfo::exists(out.filePath(QStringLiteral("encoder-layer1-head0.png"))));
+}
+
+// Mean target length counted by hand: space-separated words, or characters other than spaces.
+double meanTargetWords(const Corpus& corpus) {
+    double n = 0;
+    for (const auto& p : corpus.pairs) n += 1 + static_cast<double>(std::count(p.target.begin(), p.target.end(), ' '));
+    return n / static_cast<double>(corpus.pairs.size());
+}
+double meanTargetCharacters(const Corpus& corpus) {
+    double n = 0;
+    for (const auto& p : corpus.pairs) n += QString::fromStdString(p.target).remove(QLatin1Char(' ')).size();
+    return n / static_cast<double>(corpus.pairs.size());
+}
+
+TEST_CASE("toy-en-zh loads as Chinese words, the check box splits them, and training uses the choice",
+          "[ui][mainwindow]") {
+    Fixture f;
+    // The window starts on toy-en-zh, in the dataset's own tokens: words.
+    REQUIRE(f.window->corpus().source.dataset == QLatin1String("toy-en-zh"));
+    QCheckBox* split = f.window->dataPanel()->splitCjkBox();
+    CHECK(split->isEnabled());
+    CHECK_FALSE(split->isChecked());
+    CHECK_FALSE(f.window->corpus().source.tokenizer.splitCjkCharacters);
+    const double words = meanTargetWords(*f.window->corpus().corpus);
+    const double characters = meanTargetCharacters(*f.window->corpus().corpus);
+    REQUIRE(characters > words * 1.2);  // most Chinese words here have two characters
+    CHECK(f.window->corpus().meanTargetTokens == Approx(words));
+
+    split->click();
+    REQUIRE(waitUntil([&] {
+        return f.window->corpus().source.tokenizer.splitCjkCharacters && !f.window->isLoadingCorpus();
+    }));
+    CHECK(split->isChecked());
+    CHECK(f.window->corpus().meanTargetTokens == Approx(characters));
+    // Generating the same dataset again (another seed, say) keeps the choice.
+    CHECK(f.window->dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
+
+    split->click();
+    REQUIRE(waitUntil([&] {
+        return !f.window->corpus().source.tokenizer.splitCjkCharacters && !f.window->isLoadingCorpus();
+    }));
+    CHECK(f.window->corpus().meanTargetTokens == Approx(words));
+    CHECK_FALSE(f.window->dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
+
+    SECTION("a run trains on the tokens the panel shows, and the model keeps them") {
+        DatasetOptions data;
+        data.size = 64;
+        data.maxLen = 5;
+        f.window->loadCorpus(CorpusSource::builtin(QStringLiteral("toy-en-zh"), data));
+        REQUIRE(waitUntil([&] { return f.window->corpus().corpus->pairs.size() == 64 && !f.window->isLoadingCorpus(); }));
+        f.tinyModel(Architecture::Gru, 1);
+        f.window->startTraining();
+        REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }));
+        const QString path = f.dir.filePath(QStringLiteral("zh.safetensors"));
+        f.window->controller()->saveModel(path);
+        REQUIRE(waitUntil([&] { return QFileInfo::exists(path); }));
+        const Seq2SeqModel model = Seq2SeqModel::load(path.toStdString());
+        CHECK_FALSE(model.tokenizerOptions().splitCjkCharacters);
+        CHECK(model.targetVocabulary().contains("汤姆"));
+        CHECK_FALSE(model.targetVocabulary().contains("汤"));
+    }
+
+    SECTION("a file starts per character; unchecking keeps its words, and a built-in dataset gets its own") {
+        const QString path = f.dir.filePath(QStringLiteral("segmented.tsv"));
+        {
+            QFile file(path);
+            REQUIRE(file.open(QIODevice::WriteOnly));
+            file.write("tom sleeps\t汤姆 睡觉\nmary sings\t玛丽 唱歌\n");
+        }
+        f.window->openCorpusFile(path);
+        REQUIRE(waitUntil([&] { return f.window->corpus().source.path == path && !f.window->isLoadingCorpus(); }));
+        CHECK(split->isChecked());
+        CHECK(f.window->corpus().targetVocabulary == 8);
+        split->click();
+        REQUIRE(waitUntil([&] {
+            return !f.window->corpus().source.tokenizer.splitCjkCharacters && !f.window->isLoadingCorpus();
+        }));
+        CHECK(f.window->corpus().source.path == path);
+        CHECK(f.window->corpus().targetVocabulary == 4);
+        DatasetOptions data;
+        f.window->dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
+        CHECK(f.window->dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
+    }
+    CHECK(f.errors.isEmpty());
 }
 
 TEST_CASE("the heads combo offers only divisors of the hidden size", "[ui][mainwindow]") {
