@@ -29,6 +29,9 @@ namespace attnlab {
 namespace {
 
 constexpr int kMaxBatchPoints = 3000;  // the batch line is averaged down to about this many points
+// Each epoch marker is a graphics item of its own (~1 KB); a long run keeps at most this many per
+// line, evenly spaced (the line itself keeps every epoch).
+constexpr int kMaxMarkers = 120;
 
 QLineSeries* makeSeries(const QString& name, const QColor& color, qreal width, bool points) {
     auto* series = new QLineSeries;
@@ -179,7 +182,20 @@ void TrainingChartsView::addMarkers(QChart* chart, QLineSeries* line) {
 
 void TrainingChartsView::append(QLineSeries* line, double x, double y) {
     line->append(x, y);
-    if (QScatterSeries* dots = markers_.value(line)) dots->append(x, y);
+    QScatterSeries* dots = markers_.value(line);
+    if (!dots) return;
+    // Markers on every markerStride_-th point of the line; when they are too many, every other one
+    // goes and the stride doubles, so they stay evenly spaced and bounded over any run length.
+    if ((line->count() - 1) % markerStride_ != 0) return;
+    dots->append(x, y);
+    if (dots->count() <= kMaxMarkers) return;
+    markerStride_ *= 2;
+    for (QScatterSeries* series : std::as_const(markers_)) {
+        QList<QPointF> kept;
+        const QList<QPointF> points = series->points();
+        for (qsizetype i = 0; i < points.size(); i += 2) kept.append(points[i]);
+        series->replace(kept);
+    }
 }
 
 void TrainingChartsView::attachHover(QXYSeries* series, const QString& unit, int decimals) {
@@ -211,6 +227,7 @@ void TrainingChartsView::clear() {
     for (QChart* chart : {lossChart_, qualityChart_})
         for (QAbstractSeries* s : chart->series()) static_cast<QXYSeries*>(s)->clear();
     batchStride_ = 0;
+    markerStride_ = 1;
     strideSum_ = 0.0;
     strideCount_ = 0;
     haveLoss_ = false;

@@ -43,6 +43,7 @@ public:
     QLineSeries* validationLossSeries() const { return validationLoss_; }
     QLineSeries* bleuSeries() const { return bleu_; }
     QAbstractAxis* lossAxis() const { return lossAxisY_; }
+    QScatterSeries* markersOf(QLineSeries* line) const { return markers_.value(line); }
 
     // Both charts stacked, as PNG (at scale), SVG or PDF by extension.
     bool exportImage(const QString& path, QString* error = nullptr, double scale = 1.0) const;
@@ -75,6 +76,7 @@ private:
     QLabel* summary_;
     // Epoch lines get their dots from a scatter series: QLineSeries clips the markers of its last point.
     QHash<QLineSeries*, QScatterSeries*> markers_;
+    int markerStride_ = 1;  // a marker on every n-th epoch (see append())
     QList<QPointF> pendingBatches_;
     QTimer flushTimer_;
     bool logScale_ = false;

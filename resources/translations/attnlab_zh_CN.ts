@@ -397,6 +397,14 @@
         <source>First skipped line %1: %2</source>
         <translation>第一个跳过的行 %1：%2</translation>
     </message>
+    <message>
+        <source>Split Chinese/Japanese/Korean into characters</source>
+        <translation>将中文/日文/韩文拆分为单字</translation>
+    </message>
+    <message>
+        <source>On, every Chinese, Japanese or Korean character is a token: this works for text written without spaces between words. Off, words separated by spaces stay whole, so each attention row is a word (toy-en-zh is written that way). Changing it counts the corpus again; the next training run uses it.</source>
+        <translation>开启时，每个中文、日文或韩文字符都是一个词元：适用于词与词之间没有空格的文本。关闭时，以空格分隔的词保持完整，因此每一行注意力对应一个词（toy-en-zh 就是这样书写的）。更改后会重新统计语料；下一次训练将使用新的设置。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::DiagnosticsView</name>
