@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "FusedGruKernels.h"
+#include "Random.h"
 
 namespace attnlab::nn {
 
@@ -194,7 +195,7 @@ void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor
         if (dropout > 0) {
             // The same draws, in the same order, as F::dropout on each step's [B, S] weights.
             Tensor dropt = m.drop[t];
-            dropt.bernoulli_(1 - dropout);
+            dropt.bernoulli_(1 - dropout, currentGenerator());
             dropt.div_(1 - dropout);
             drop = dropt.data_ptr<T>();
         }
