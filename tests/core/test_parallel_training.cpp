@@ -1,6 +1,7 @@
 // Training with several threads splits each batch into parts, each part's forward and
 // backward on its own thread with its own random generator: the loss and gradients must
 // be the whole batch's, and runs must repeat exactly for a given thread count.
+#include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
 // LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
 #undef CHECK
@@ -12,6 +13,7 @@
 #include "base/Datasets.h"
 #include "engine/ModelImpl.h"
 #include "engine/Trainer.h"
+#include "engine/nn/Random.h"
 
 using namespace attnlab;
 
@@ -124,4 +126,36 @@ TEST_CASE("a multi-layer GRU with dropout trains whole batches: its encoder draw
     CHECK(makeTrainer(c, 2).partsPerBatch() == 1);
     c.config.dropout = 0;
     CHECK(makeTrainer(c, 2).partsPerBatch() == 2);
+}
+
+TEST_CASE("dropout masks: 0 with probability p, else 1 / (1 - p), repeatable from the generator", "[parallel]") {
+    const double p = 0.3;
+    torch::manual_seed(3);
+    torch::Tensor mask = torch::empty({100000});
+    nn::fillDropoutMask(mask, p);
+    const double dropped = mask.eq(0).to(torch::kDouble).mean().item<double>();
+    CHECK(std::abs(dropped - p) < 0.005);  // 3.4 standard deviations
+    CHECK(mask.ne(0).logical_and(mask.ne(static_cast<float>(1 / (1 - p)))).sum().item<int64_t>() == 0);
+    // Both halves of each 64-bit draw are used: neighbours must be independent.
+    torch::Tensor pairs = mask.view({-1, 2}).eq(0);
+    const double bothDropped = pairs.all(1).to(torch::kDouble).mean().item<double>();
+    CHECK(std::abs(bothDropped - p * p) < 0.005);
+
+    torch::Tensor again = torch::empty({100000});
+    nn::fillDropoutMask(again, p);
+    CHECK(!torch::equal(mask, again));  // a new seed per call
+    torch::manual_seed(3);
+    nn::fillDropoutMask(again, p);
+    CHECK(torch::equal(mask, again));
+
+    // A thread's own generator decides its masks; odd lengths fill every element.
+    auto withGenerator = [&](std::uint64_t seed) {
+        nn::ScopedGenerator scoped(at::make_generator<at::CPUGeneratorImpl>(seed));
+        torch::Tensor m = torch::full({7}, -1.0, torch::kDouble);
+        nn::fillDropoutMask(m, 0.5);
+        return m;
+    };
+    torch::Tensor a = withGenerator(5), b = withGenerator(5);
+    CHECK(torch::equal(a, b));
+    CHECK(a.ge(0).all().item<bool>());
 }
