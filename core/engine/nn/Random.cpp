@@ -66,4 +66,11 @@ torch::Tensor applyDropout(const torch::Tensor& x, double p, bool training) {
     return x * noise;
 }
 
+torch::Tensor addDropout(const torch::Tensor& residual, const torch::Tensor& x, double p, bool training) {
+    if (!training || p == 0 || x.numel() == 0 || p >= 1) return residual + applyDropout(x, p, training);
+    torch::Tensor noise = torch::empty_like(x, at::MemoryFormat::Contiguous);
+    fillDropoutMask(noise, p);
+    return torch::addcmul(residual, x, noise);
+}
+
 }  // namespace attnlab::nn

@@ -28,8 +28,8 @@ EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout) {
 
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& padMask,
                                         torch::Tensor* selfWeights) {
-    torch::Tensor h = norm1_(x + drop(selfAttention(x, x, padMask, false, selfWeights)));
-    return norm2_(h + drop(ff2_(drop(torch::relu(ff1_(h))))));
+    torch::Tensor h = norm1_(addDrop(x, selfAttention(x, x, padMask, false, selfWeights)));
+    return norm2_(addDrop(h, ff2_(drop(torch::relu(ff1_(h))))));
 }
 
 DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout) {
@@ -46,9 +46,9 @@ DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout) {
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& y, const torch::Tensor& tgtPadMask,
                                         const torch::Tensor& memory, const torch::Tensor& srcPadMask,
                                         torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
-    torch::Tensor h = norm1_(y + drop(selfAttention(y, y, tgtPadMask, true, selfWeights)));
-    h = norm2_(h + drop(crossAttention(h, memory, srcPadMask, false, crossWeights)));
-    return norm3_(h + drop(ff2_(drop(torch::relu(ff1_(h))))));
+    torch::Tensor h = norm1_(addDrop(y, selfAttention(y, y, tgtPadMask, true, selfWeights)));
+    h = norm2_(addDrop(h, crossAttention(h, memory, srcPadMask, false, crossWeights)));
+    return norm3_(addDrop(h, ff2_(drop(torch::relu(ff1_(h))))));
 }
 
 torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& selfKeys, torch::Tensor& selfValues,

@@ -25,6 +25,9 @@ private:
     torch::Tensor drop(const torch::Tensor& x) {
         return applyDropout(x, dropout_->options.p(), dropout_->is_training());
     }
+    torch::Tensor addDrop(const torch::Tensor& residual, const torch::Tensor& x) {
+        return addDropout(residual, x, dropout_->options.p(), dropout_->is_training());
+    }
     torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
     torch::nn::Dropout dropout_{nullptr};
@@ -50,6 +53,9 @@ private:
     // Dropout through applyDropout (draws from the thread's generator, Random.h).
     torch::Tensor drop(const torch::Tensor& x) {
         return applyDropout(x, dropout_->options.p(), dropout_->is_training());
+    }
+    torch::Tensor addDrop(const torch::Tensor& residual, const torch::Tensor& x) {
+        return addDropout(residual, x, dropout_->options.p(), dropout_->is_training());
     }
     torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr}, norm3_{nullptr};
