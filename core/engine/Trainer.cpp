@@ -82,6 +82,25 @@ std::uint64_t drawSeed() {
     return global.get<at::CPUGeneratorImpl>()->random64();
 }
 
+// Runs work(0) .. work(n - 1), work(0) on the calling thread and the others on threads
+// of their own; rethrows the first exception once all have finished.
+void runInParallel(int n, const std::function<void(int)>& work) {
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
+    auto guarded = [&](int i) {
+        try {
+            work(i);
+        } catch (...) {
+            errors[static_cast<std::size_t>(i)] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int i = 1; i < n; ++i) threads.emplace_back(guarded, i);
+    guarded(0);
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors)
+        if (error) std::rethrow_exception(error);
+}
+
 std::string humanBytes(std::int64_t bytes) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
@@ -93,7 +112,9 @@ std::string humanBytes(std::int64_t bytes) {
 struct Trainer::Impl {
     TrainingOptions options;
     std::unique_ptr<Seq2SeqModel> model;
-    std::unique_ptr<torch::optim::Adam> optimizer;
+    // One Adam per part, over disjoint parameters (about equal sizes), stepped on parallel
+    // threads: Adam updates every parameter on its own, so this changes no number.
+    std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
     std::vector<EncodedPair> pairs;
     std::vector<std::vector<AlignmentLink>> gold;  // per pair; empty if none
     std::vector<std::vector<std::string>> targetTokens;
@@ -142,35 +163,24 @@ double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, b
     for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
     std::vector<double> losses(static_cast<std::size_t>(parts), 0.0);
     std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
-    auto work = [&](int p) {
+    runInParallel(parts, [&](int p) {
         const auto i = static_cast<std::size_t>(p);
-        try {
-            nn::ScopedGenerator generator(generators[i]);
-            const std::int64_t first = batch.size * p / parts, last = batch.size * (p + 1) / parts;
-            BatchTensors part = rowsOf(batch, t, first, last - first);
-            torch::Tensor logits = net.forward(part.src, part.srcLen, part.tgtIn, nullptr, d.options.teacherForcing);
-            torch::Tensor loss = torch::nn::functional::cross_entropy(
-                                     logits.reshape({-1, logits.size(2)}), part.tgt.reshape({-1}),
-                                     torch::nn::functional::CrossEntropyFuncOptions()
-                                         .ignore_index(Vocabulary::kPad)
-                                         .reduction(torch::kSum)) /
-                                 tokens;
-            if (p == 0 && injectNonFinite) loss = loss * std::nan("");
-            losses[i] = loss.item<double>();
-            if (!std::isfinite(losses[i])) return;
-            grads[i] = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
-                                             /*allow_unused=*/true);
-        } catch (...) {
-            errors[i] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int p = 1; p < parts; ++p) threads.emplace_back(work, p);
-    work(0);
-    for (auto& thread : threads) thread.join();
-    for (const auto& error : errors)
-        if (error) std::rethrow_exception(error);
+        nn::ScopedGenerator generator(generators[i]);
+        const std::int64_t first = batch.size * p / parts, last = batch.size * (p + 1) / parts;
+        BatchTensors part = rowsOf(batch, t, first, last - first);
+        torch::Tensor logits = net.forward(part.src, part.srcLen, part.tgtIn, nullptr, d.options.teacherForcing);
+        torch::Tensor loss = torch::nn::functional::cross_entropy(
+                                 logits.reshape({-1, logits.size(2)}), part.tgt.reshape({-1}),
+                                 torch::nn::functional::CrossEntropyFuncOptions()
+                                     .ignore_index(Vocabulary::kPad)
+                                     .reduction(torch::kSum)) /
+                             tokens;
+        if (p == 0 && injectNonFinite) loss = loss * std::nan("");
+        losses[i] = loss.item<double>();
+        if (!std::isfinite(losses[i])) return;
+        grads[i] = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
+                                         /*allow_unused=*/true);
+    });
 
     double loss = 0.0;
     for (double l : losses) loss += l;
@@ -255,8 +265,18 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
 
     d.model = std::make_unique<Seq2SeqModel>(config, std::move(sourceVocab), std::move(targetVocab),
                                              options.tokenizer, options.seed);
-    d.optimizer = std::make_unique<torch::optim::Adam>(d.model->impl().net->parameters(),
-                                                       torch::optim::AdamOptions(options.learningRate));
+    const auto params = d.model->impl().net->parameters();
+    std::int64_t total = 0, seen = 0;
+    for (const auto& p : params) total += p.numel();
+    std::vector<std::vector<torch::Tensor>> groups(static_cast<std::size_t>(d.parts));
+    for (const auto& p : params) {
+        groups[static_cast<std::size_t>(std::min<std::int64_t>(d.parts - 1, seen * d.parts / total))].push_back(p);
+        seen += p.numel();
+    }
+    for (auto& group : groups)
+        if (!group.empty())
+            d.optimizers.push_back(
+                std::make_unique<torch::optim::Adam>(group, torch::optim::AdamOptions(options.learningRate)));
     d.startEpoch();
 }
 
@@ -289,7 +309,7 @@ BatchReport Trainer::trainBatch() {
     nn::Seq2SeqNet& net = *d.model->impl().net;
     net.train();
     BatchTensors t = toTensors(batch);
-    d.optimizer->zero_grad();
+    for (auto& optimizer : d.optimizers) optimizer->zero_grad();
     ++d.globalBatch;
     const bool injectNonFinite = d.globalBatch == d.options.injectNonFiniteAtBatch;
     auto params = net.parameters();
@@ -315,10 +335,11 @@ BatchReport Trainer::trainBatch() {
             if (p.grad().defined()) norm += p.grad().pow(2).sum().item<double>();
     }
     if (!std::isfinite(norm)) {
-        d.optimizer->zero_grad();
+        for (auto& optimizer : d.optimizers) optimizer->zero_grad();
         throw TrainingDiverged(report.epoch, report.batch, "a gradient is not finite");
     }
-    d.optimizer->step();
+    runInParallel(static_cast<int>(d.optimizers.size()),
+                  [&](int i) { d.optimizers[static_cast<std::size_t>(i)]->step(); });
     ++d.cursor;
     d.lossSum += lossValue;
     d.epochPairs += batch.size;
