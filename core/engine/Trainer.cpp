@@ -115,6 +115,7 @@ struct Trainer::Impl {
     // One Adam per part, over disjoint parameters (about equal sizes), stepped on parallel
     // threads: Adam updates every parameter on its own, so this changes no number.
     std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
+    std::vector<std::vector<std::size_t>> parameterGroups;  // each optimizer's, as indices into parameters()
     std::vector<EncodedPair> pairs;
     std::vector<std::vector<AlignmentLink>> gold;  // per pair; empty if none
     std::vector<std::vector<std::string>> targetTokens;
@@ -185,14 +186,39 @@ double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, b
     double loss = 0.0;
     for (double l : losses) loss += l;
     if (!std::isfinite(loss)) return loss;
-    // Summed in part order: the same gradients for the same thread count, whatever the timing.
-    for (std::size_t k = 0; k < params.size(); ++k) {
-        torch::Tensor sum;
-        for (const auto& g : grads)
-            if (g[k].defined()) sum = sum.defined() ? sum + g[k] : g[k];
-        if (sum.defined()) params[k].mutable_grad() = sum;
-    }
+    // Summed in part order (the same gradients for the same thread count, whatever the
+    // timing), each parameter group on its own thread.
+    runInParallel(static_cast<int>(d.parameterGroups.size()), [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)]) {
+            torch::Tensor sum;
+            for (const auto& g : grads)
+                if (g[k].defined()) sum = sum.defined() ? sum + g[k] : g[k];
+            if (sum.defined()) params[k].mutable_grad() = sum;
+        }
+    });
     return loss;
+}
+
+// torch::nn::utils::clip_grad_norm_ (LibTorch 1.13, 2-norm) with the per-parameter norms
+// and the scaling spread over the parameter groups' threads: the same numbers.
+double clipGradNormParallel(Trainer::Impl& d, const std::vector<torch::Tensor>& params, double maxNorm) {
+    const int groups = static_cast<int>(d.parameterGroups.size());
+    std::vector<torch::Tensor> norms(params.size());
+    runInParallel(groups, [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
+            if (params[k].grad().defined()) norms[k] = params[k].grad().norm(2);
+    });
+    std::vector<torch::Tensor> defined;
+    for (const auto& n : norms)
+        if (n.defined()) defined.push_back(n);
+    if (defined.empty()) return 0.0;
+    torch::Tensor total = defined.size() == 1 ? defined[0] : torch::stack(defined).norm(2);
+    torch::Tensor coefficient = torch::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
+    runInParallel(groups, [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
+            if (params[k].grad().defined()) params[k].mutable_grad().mul_(coefficient);
+    });
+    return total.item<double>();
 }
 
 }  // namespace
@@ -268,15 +294,19 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
     const auto params = d.model->impl().net->parameters();
     std::int64_t total = 0, seen = 0;
     for (const auto& p : params) total += p.numel();
-    std::vector<std::vector<torch::Tensor>> groups(static_cast<std::size_t>(d.parts));
-    for (const auto& p : params) {
-        groups[static_cast<std::size_t>(std::min<std::int64_t>(d.parts - 1, seen * d.parts / total))].push_back(p);
-        seen += p.numel();
+    std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(d.parts));
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        groups[static_cast<std::size_t>(std::min<std::int64_t>(d.parts - 1, seen * d.parts / total))].push_back(k);
+        seen += params[k].numel();
     }
-    for (auto& group : groups)
-        if (!group.empty())
-            d.optimizers.push_back(
-                std::make_unique<torch::optim::Adam>(group, torch::optim::AdamOptions(options.learningRate)));
+    for (auto& group : groups) {
+        if (group.empty()) continue;
+        std::vector<torch::Tensor> tensors;
+        for (auto k : group) tensors.push_back(params[k]);
+        d.optimizers.push_back(
+            std::make_unique<torch::optim::Adam>(tensors, torch::optim::AdamOptions(options.learningRate)));
+        d.parameterGroups.push_back(std::move(group));
+    }
     d.startEpoch();
 }
 
@@ -329,7 +359,8 @@ BatchReport Trainer::trainBatch() {
     }
     double norm = 0.0;
     if (d.options.clip > 0) {
-        norm = torch::nn::utils::clip_grad_norm_(params, d.options.clip);
+        norm = d.parameterGroups.size() > 1 ? clipGradNormParallel(d, params, d.options.clip)
+                                            : torch::nn::utils::clip_grad_norm_(params, d.options.clip);
     } else {
         for (auto& p : params)
             if (p.grad().defined()) norm += p.grad().pow(2).sum().item<double>();

@@ -60,6 +60,7 @@ Trainer makeTrainer(const Case& c, int threads) {
     o.threads = threads;
     o.teacherForcing = c.teacherForcing;
     o.validationFraction = 0;
+    o.clip = 0.05;  // below these gradients' norm: clipping (split across threads too) is in play
     return Trainer(generateDataset("toy-en-fr", data), c.config, o);
 }
 
