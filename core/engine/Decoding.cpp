@@ -1,4 +1,5 @@
 // Greedy and beam-search decoding over the Seq2SeqNet step interface.
+#include <algorithm>
 #include <limits>
 
 #include "ModelImpl.h"
@@ -74,20 +75,26 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
         torch::Tensor logp = net.step(*state, prev, capture ? &stepCapture : nullptr);  // [alive, V]
         if (capture) steps.push_back(std::move(stepCapture));
         const int64_t V = logp.size(1);
-        torch::Tensor scores = logp + torch::tensor([&] {
-                                          std::vector<double> s;
-                                          for (auto& h : alive) s.push_back(h.score);
-                                          return s;
-                                      }(), torch::kDouble).to(torch::kFloat).unsqueeze(1);
-        const int64_t k = std::min<int64_t>(beam, scores.numel());
-        auto [topScores, topIndex] = scores.view({-1}).topk(k);
+        // The k best continuations, scored in float as a tensor sum would be, picked on the
+        // host: a few thousand numbers at most, not worth half a dozen tensor operations.
+        torch::Tensor flat = logp.contiguous();
+        const float* lp = flat.data_ptr<float>();
+        std::vector<float> scores(static_cast<std::size_t>(flat.numel()));
+        for (std::size_t row = 0; row < alive.size(); ++row) {
+            const auto base = static_cast<float>(alive[row].score);
+            for (int64_t v = 0; v < V; ++v) scores[row * V + v] = base + lp[row * V + v];
+        }
+        const int64_t k = std::min<int64_t>(beam, flat.numel());
+        std::vector<int64_t> top(scores.size());
+        for (std::size_t i = 0; i < top.size(); ++i) top[i] = static_cast<int64_t>(i);
+        std::partial_sort(top.begin(), top.begin() + k, top.end(), [&](int64_t a, int64_t b) {
+            return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+        });
         std::vector<Hypothesis> nextAlive;
         std::vector<std::int64_t> keepRows, nextTokens;
-        auto topS = topScores.accessor<float, 1>();
-        auto topI = topIndex.accessor<int64_t, 1>();
         for (int64_t i = 0; i < k; ++i) {
-            const int64_t row = topI[i] / V, token = topI[i] % V;
-            Hypothesis h{alive[row].tokens, topS[i], {}};
+            const int64_t row = top[i] / V, token = top[i] % V;
+            Hypothesis h{alive[row].tokens, scores[top[i]], {}};
             if (capture) {
                 h.rows = alive[row].rows;
                 h.rows.push_back(row);

@@ -1,14 +1,20 @@
 #include "Trainer.h"
 
+#include <ATen/CPUGeneratorImpl.h>
+
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include "ModelImpl.h"
 #include "base/Batching.h"
 #include "base/InputError.h"
 #include "base/Metrics.h"
 #include "base/ModelSize.h"
+#include "nn/Random.h"
 
 namespace attnlab {
 
@@ -53,6 +59,48 @@ void checkOptions(const TrainingOptions& o) {
     range("--min-freq", o.minFrequency, 1, 1000000);
 }
 
+// Rows [first, first + count) of a batch, their padding trimmed to the longest of them.
+BatchTensors rowsOf(const Batch& b, const BatchTensors& t, std::int64_t first, std::int64_t count) {
+    std::int64_t srcLen = 1, tgtLen = 1;
+    for (std::int64_t i = first; i < first + count; ++i) {
+        srcLen = std::max(srcLen, b.sourceLengths[static_cast<std::size_t>(i)]);
+        tgtLen = std::max(tgtLen, b.targetLengths[static_cast<std::size_t>(i)]);
+    }
+    BatchTensors part;
+    part.src = t.src.narrow(0, first, count).narrow(1, 0, srcLen);
+    part.srcLen = t.srcLen.narrow(0, first, count);
+    part.tgt = t.tgt.narrow(0, first, count).narrow(1, 0, tgtLen);
+    part.tgtIn = t.tgtIn.narrow(0, first, count).narrow(1, 0, tgtLen);
+    return part;
+}
+
+// A seed for a part's generator, from LibTorch's global generator (so torch::manual_seed
+// and the model's seed still decide every draw).
+std::uint64_t drawSeed() {
+    at::Generator global = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(global.mutex());
+    return global.get<at::CPUGeneratorImpl>()->random64();
+}
+
+// Runs work(0) .. work(n - 1), work(0) on the calling thread and the others on threads
+// of their own; rethrows the first exception once all have finished.
+void runInParallel(int n, const std::function<void(int)>& work) {
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
+    auto guarded = [&](int i) {
+        try {
+            work(i);
+        } catch (...) {
+            errors[static_cast<std::size_t>(i)] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int i = 1; i < n; ++i) threads.emplace_back(guarded, i);
+    guarded(0);
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors)
+        if (error) std::rethrow_exception(error);
+}
+
 std::string humanBytes(std::int64_t bytes) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
@@ -64,7 +112,10 @@ std::string humanBytes(std::int64_t bytes) {
 struct Trainer::Impl {
     TrainingOptions options;
     std::unique_ptr<Seq2SeqModel> model;
-    std::unique_ptr<torch::optim::Adam> optimizer;
+    // One Adam per part, over disjoint parameters (about equal sizes), stepped on parallel
+    // threads: Adam updates every parameter on its own, so this changes no number.
+    std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
+    std::vector<std::vector<std::size_t>> parameterGroups;  // each optimizer's, as indices into parameters()
     std::vector<EncodedPair> pairs;
     std::vector<std::vector<AlignmentLink>> gold;  // per pair; empty if none
     std::vector<std::vector<std::string>> targetTokens;
@@ -72,6 +123,9 @@ struct Trainer::Impl {
     std::size_t skippedTooLong = 0;
     std::int64_t estimatedBytes = 0;
     std::mt19937_64 rng;
+    // Parts each batch is split into, each part's forward and backward on a thread of its
+    // own (trainParts); 1 = the whole batch on the calling thread.
+    int parts = 1;
 
     int completedEpochs = 0;
     std::vector<Batch> batches;
@@ -94,13 +148,87 @@ struct Trainer::Impl {
     }
 };
 
+namespace {
+
+// Forward and backward of a batch split into d.parts parts, each on its own thread; sets
+// the parameters' gradients to the sum of the parts' and returns the batch's loss.
+double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, bool injectNonFinite) {
+    nn::Seq2SeqNet& net = *d.model->impl().net;
+    const auto params = net.parameters();
+    const int parts = static_cast<int>(std::min<std::int64_t>(d.parts, batch.size));
+    // Each part's loss is its share of the batch's mean token loss (its summed token
+    // losses over the batch's token count), so the parts' losses and gradients add up
+    // to the whole batch's.
+    const double tokens = static_cast<double>(t.tgt.ne(Vocabulary::kPad).sum().item<std::int64_t>());
+    std::vector<at::Generator> generators;
+    for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
+    std::vector<double> losses(static_cast<std::size_t>(parts), 0.0);
+    std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
+    runInParallel(parts, [&](int p) {
+        const auto i = static_cast<std::size_t>(p);
+        nn::ScopedGenerator generator(generators[i]);
+        const std::int64_t first = batch.size * p / parts, last = batch.size * (p + 1) / parts;
+        BatchTensors part = rowsOf(batch, t, first, last - first);
+        torch::Tensor logits = net.forward(part.src, part.srcLen, part.tgtIn, nullptr, d.options.teacherForcing);
+        torch::Tensor loss = torch::nn::functional::cross_entropy(
+                                 logits.reshape({-1, logits.size(2)}), part.tgt.reshape({-1}),
+                                 torch::nn::functional::CrossEntropyFuncOptions()
+                                     .ignore_index(Vocabulary::kPad)
+                                     .reduction(torch::kSum)) /
+                             tokens;
+        if (p == 0 && injectNonFinite) loss = loss * std::nan("");
+        losses[i] = loss.item<double>();
+        if (!std::isfinite(losses[i])) return;
+        grads[i] = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
+                                         /*allow_unused=*/true);
+    });
+
+    double loss = 0.0;
+    for (double l : losses) loss += l;
+    if (!std::isfinite(loss)) return loss;
+    // Summed in part order (the same gradients for the same thread count, whatever the
+    // timing), each parameter group on its own thread.
+    runInParallel(static_cast<int>(d.parameterGroups.size()), [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)]) {
+            torch::Tensor sum;
+            for (const auto& g : grads)
+                if (g[k].defined()) sum = sum.defined() ? sum + g[k] : g[k];
+            if (sum.defined()) params[k].mutable_grad() = sum;
+        }
+    });
+    return loss;
+}
+
+// torch::nn::utils::clip_grad_norm_ (LibTorch 1.13, 2-norm) with the per-parameter norms
+// and the scaling spread over the parameter groups' threads: the same numbers.
+double clipGradNormParallel(Trainer::Impl& d, const std::vector<torch::Tensor>& params, double maxNorm) {
+    const int groups = static_cast<int>(d.parameterGroups.size());
+    std::vector<torch::Tensor> norms(params.size());
+    runInParallel(groups, [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
+            if (params[k].grad().defined()) norms[k] = params[k].grad().norm(2);
+    });
+    std::vector<torch::Tensor> defined;
+    for (const auto& n : norms)
+        if (n.defined()) defined.push_back(n);
+    if (defined.empty()) return 0.0;
+    torch::Tensor total = defined.size() == 1 ? defined[0] : torch::stack(defined).norm(2);
+    torch::Tensor coefficient = torch::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
+    runInParallel(groups, [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
+            if (params[k].grad().defined()) params[k].mutable_grad().mul_(coefficient);
+    });
+    return total.item<double>();
+}
+
+}  // namespace
+
 Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions options)
     : impl_(std::make_unique<Impl>()) {
     checkOptions(options);
     Impl& d = *impl_;
     d.options = options;
     d.rng.seed(options.seed);
-    setThreadCount(options.threads);
 
     Tokenizer tokenizer(options.tokenizer);
     std::vector<std::vector<std::string>> src, tgt;
@@ -147,6 +275,14 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
     config.sourceVocab = static_cast<std::int64_t>(sourceVocab.size());
     config.targetVocab = static_cast<std::int64_t>(targetVocab.size());
     if (std::string problem = validate(config); !problem.empty()) throw ConfigError(problem);
+    // Several threads split each batch between them rather than share BLAS calls: with
+    // the fused GRU path BLAS is only half of a batch, and these matrices are too small
+    // for two BLAS threads to help much. Each part draws from its own generator, except
+    // in the library GRU's dropout between encoder layers, which only knows the global
+    // one: such models train whole batches, their threads going to BLAS.
+    const bool globalDraws = config.architecture == Architecture::Gru && config.layers > 1 && config.dropout > 0;
+    d.parts = globalDraws ? 1 : options.threads;
+    setThreadCount(d.parts > 1 ? 1 : options.threads);
     d.estimatedBytes = estimateTrainingBytes(config, options.batchSize, config.maxLength);
     const std::int64_t physical = physicalMemoryBytes();
     if (physical > 0 && d.estimatedBytes > physical * 8 / 10)
@@ -155,8 +291,22 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
 
     d.model = std::make_unique<Seq2SeqModel>(config, std::move(sourceVocab), std::move(targetVocab),
                                              options.tokenizer, options.seed);
-    d.optimizer = std::make_unique<torch::optim::Adam>(d.model->impl().net->parameters(),
-                                                       torch::optim::AdamOptions(options.learningRate));
+    const auto params = d.model->impl().net->parameters();
+    std::int64_t total = 0, seen = 0;
+    for (const auto& p : params) total += p.numel();
+    std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(d.parts));
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        groups[static_cast<std::size_t>(std::min<std::int64_t>(d.parts - 1, seen * d.parts / total))].push_back(k);
+        seen += params[k].numel();
+    }
+    for (auto& group : groups) {
+        if (group.empty()) continue;
+        std::vector<torch::Tensor> tensors;
+        for (auto k : group) tensors.push_back(params[k]);
+        d.optimizers.push_back(
+            std::make_unique<torch::optim::Adam>(tensors, torch::optim::AdamOptions(options.learningRate)));
+        d.parameterGroups.push_back(std::move(group));
+    }
     d.startEpoch();
 }
 
@@ -171,6 +321,7 @@ std::size_t Trainer::trainingPairs() const { return impl_->train.size(); }
 std::size_t Trainer::validationPairs() const { return impl_->validation.size(); }
 std::size_t Trainer::skippedTooLong() const { return impl_->skippedTooLong; }
 std::int64_t Trainer::estimatedBytes() const { return impl_->estimatedBytes; }
+int Trainer::partsPerBatch() const { return impl_->parts; }
 bool Trainer::epochComplete() const { return impl_->cursor >= impl_->batches.size(); }
 bool Trainer::finished() const { return impl_->completedEpochs >= impl_->options.epochs; }
 
@@ -188,29 +339,38 @@ BatchReport Trainer::trainBatch() {
     nn::Seq2SeqNet& net = *d.model->impl().net;
     net.train();
     BatchTensors t = toTensors(batch);
-    d.optimizer->zero_grad();
-    torch::Tensor logits = net.forward(t.src, t.srcLen, t.tgtIn, nullptr, d.options.teacherForcing);
-    torch::Tensor loss = torch::nn::functional::cross_entropy(
-        logits.reshape({-1, logits.size(2)}), t.tgt.reshape({-1}),
-        torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
+    for (auto& optimizer : d.optimizers) optimizer->zero_grad();
     ++d.globalBatch;
-    if (d.globalBatch == d.options.injectNonFiniteAtBatch) loss = loss * std::nan("");
-    const double lossValue = loss.item<double>();
-    if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
-    loss.backward();
+    const bool injectNonFinite = d.globalBatch == d.options.injectNonFiniteAtBatch;
     auto params = net.parameters();
+    double lossValue = 0.0;
+    if (d.parts > 1 && batch.size > 1) {
+        lossValue = trainParts(d, batch, t, injectNonFinite);
+        if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
+    } else {
+        torch::Tensor logits = net.forward(t.src, t.srcLen, t.tgtIn, nullptr, d.options.teacherForcing);
+        torch::Tensor loss = torch::nn::functional::cross_entropy(
+            logits.reshape({-1, logits.size(2)}), t.tgt.reshape({-1}),
+            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
+        if (injectNonFinite) loss = loss * std::nan("");
+        lossValue = loss.item<double>();
+        if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
+        loss.backward();
+    }
     double norm = 0.0;
     if (d.options.clip > 0) {
-        norm = torch::nn::utils::clip_grad_norm_(params, d.options.clip);
+        norm = d.parameterGroups.size() > 1 ? clipGradNormParallel(d, params, d.options.clip)
+                                            : torch::nn::utils::clip_grad_norm_(params, d.options.clip);
     } else {
         for (auto& p : params)
             if (p.grad().defined()) norm += p.grad().pow(2).sum().item<double>();
     }
     if (!std::isfinite(norm)) {
-        d.optimizer->zero_grad();
+        for (auto& optimizer : d.optimizers) optimizer->zero_grad();
         throw TrainingDiverged(report.epoch, report.batch, "a gradient is not finite");
     }
-    d.optimizer->step();
+    runInParallel(static_cast<int>(d.optimizers.size()),
+                  [&](int i) { d.optimizers[static_cast<std::size_t>(i)]->step(); });
     ++d.cursor;
     d.lossSum += lossValue;
     d.epochPairs += batch.size;

@@ -92,6 +92,9 @@ public:
     std::size_t validationPairs() const;
     std::size_t skippedTooLong() const;  // pairs longer than the model's maximum length
     std::int64_t estimatedBytes() const;
+    // Parts each batch is split into, trained on as many threads (--threads, or 1 where
+    // a model's random draws cannot be split).
+    int partsPerBatch() const;
 
     // Runs until all epochs are done or *stop becomes true (checked after every batch).
     enum class Outcome { Finished, Stopped };

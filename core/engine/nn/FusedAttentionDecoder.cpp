@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "FusedGruKernels.h"
+#include "Random.h"
 
 namespace attnlab::nn {
 
@@ -192,10 +193,9 @@ void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor
         }
         const T* drop = nullptr;
         if (dropout > 0) {
-            // The same draws, in the same order, as F::dropout on each step's [B, S] weights.
+            // The same draws, in the same order, as applyDropout on each step's [B, S] weights.
             Tensor dropt = m.drop[t];
-            dropt.bernoulli_(1 - dropout);
-            dropt.div_(1 - dropout);
+            fillDropoutMask(dropt, dropout);
             drop = dropt.data_ptr<T>();
         }
         T* a = aData + t * B * S;

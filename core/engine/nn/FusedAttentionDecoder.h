@@ -35,7 +35,7 @@ struct FusedDecoderInputs {
     torch::Tensor hiddenBias;     // [3H] b_hh
     bool additive = true;
     double scale = 1.0;    // dot kinds: score = scale · (K s)
-    double dropout = 0.0;  // on the attention weights; masks drawn per step as F::dropout draws them
+    double dropout = 0.0;  // on the attention weights; masks drawn per step as applyDropout draws them
 };
 
 struct FusedDecoderOutputs {

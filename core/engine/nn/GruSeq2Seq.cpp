@@ -48,7 +48,7 @@ GruSeq2Seq::GruSeq2Seq(const ModelConfig& c) : config_(c) {
 GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Tensor& srcLen) {
     const int64_t B = src.size(0), S = src.size(1);
     const int L = config_.layers;
-    torch::Tensor emb = dropout_(srcEmbedding_(src));  // [B, S, E]
+    torch::Tensor emb = drop(srcEmbedding_(src));  // [B, S, E]
     torch::Tensor padMask = torch::arange(S, src.options()).unsqueeze(0) >= srcLen.unsqueeze(1);  // [B, S]
     torch::Tensor out, h;
     if (fusedTrainingApplies() && L == 1 && !config_.bidirectional) {
@@ -91,7 +91,7 @@ torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& em
     if (attention_) {
         torch::Tensor w = attention_->weights(hidden[L - 1], enc.keys, t, trace);  // [B, S]
         if (weightsOut) *weightsOut = w;
-        torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(config_.dropout).training(is_training()));
+        torch::Tensor wd = applyDropout(w, config_.dropout, is_training());
         // One sentence (decoding): a matrix-vector product; sgemm would pack the keys every step.
         context = w.size(0) == 1 ? torch::mv(enc.keys.keys[0].t(), wd[0]).unsqueeze(0)
                                  : torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
@@ -103,7 +103,7 @@ torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& em
     next.reserve(L);
     for (int l = 0; l < L; ++l) {
         torch::Tensor h = hidden[l];
-        if (l > 0) gi = rowLinear(upperInput_[l - 1], dropout_(next.back()));
+        if (l > 0) gi = rowLinear(upperInput_[l - 1], drop(next.back()));
         torch::Tensor gh = rowLinear(hiddenProj_[l], h);  // [B, 3H]
         auto gis = gi.chunk(3, 1);
         auto ghs = gh.chunk(3, 1);
@@ -121,7 +121,7 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
     Encoded enc = encode(src, srcLen);
     const int64_t T = tgtIn.size(1);
     // The embedding half of layer 0's input projection, for every step at once.
-    torch::Tensor embProjAll = embInput_(dropout_(tgtEmbedding_(tgtIn)));  // [B, T, 3H]
+    torch::Tensor embProjAll = embInput_(drop(tgtEmbedding_(tgtIn)));  // [B, T, 3H]
     if (fusedDecoderApplies(teacherForcing)) return forwardFused(enc, embProjAll, capture);
     const bool sampleInputs = is_training() && teacherForcing < 1.0;
     torch::Tensor hidden = enc.hidden;
@@ -130,8 +130,8 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
     torch::Tensor predicted;
     for (int64_t t = 0; t < T; ++t) {
         torch::Tensor embProj;
-        if (t > 0 && sampleInputs && torch::rand({1}).item<double>() >= teacherForcing)
-            embProj = embInput_(dropout_(tgtEmbedding_(predicted)));
+        if (t > 0 && sampleInputs && torch::rand({1}, currentGenerator()).item<double>() >= teacherForcing)
+            embProj = embInput_(drop(tgtEmbedding_(predicted)));
         else
             embProj = embProjAll.select(1, t);
         torch::Tensor w;
@@ -201,7 +201,7 @@ std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const 
 
 torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens, StepCapture* capture) {
     auto& s = static_cast<GruState&>(base);
-    torch::Tensor embProj = rowLinear(embInput_, dropout_(tgtEmbedding_(prevTokens)));
+    torch::Tensor embProj = rowLinear(embInput_, drop(tgtEmbedding_(prevTokens)));
     torch::Tensor w;
     torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, capture ? &w : nullptr);
     if (capture && w.defined()) (*capture)["cross"] = w.view({w.size(0), 1, 1, w.size(1)});  // [B, 1, 1, S]

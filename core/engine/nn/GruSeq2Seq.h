@@ -16,6 +16,7 @@
 // parameters, same numbers. The step-by-step path (decodeStep) remains the reference
 // they are tested against, and serves everything else.
 #include "GruAttention.h"
+#include "Random.h"
 #include "Seq2SeqNet.h"
 
 namespace attnlab::nn {
@@ -54,6 +55,11 @@ private:
     // embProj [B, 3H]; updates hidden [L, B, H]; returns the top state [B, H].
     torch::Tensor decodeStep(const Encoded& enc, const torch::Tensor& embProj, torch::Tensor& hidden, int64_t t,
                              torch::Tensor* weightsOut, AttentionTrace* trace = nullptr);
+
+    // Dropout through applyDropout (draws from the thread's generator, Random.h).
+    torch::Tensor drop(const torch::Tensor& x) {
+        return applyDropout(x, dropout_->options.p(), dropout_->is_training());
+    }
 
     ModelConfig config_;
     torch::nn::Embedding srcEmbedding_{nullptr};

@@ -1,10 +1,9 @@
 #include "MultiHeadAttention.h"
 
+#include "Random.h"
 #include "RowLinear.h"
 
 namespace attnlab::nn {
-
-namespace F = torch::nn::functional;
 
 MultiHeadAttentionImpl::MultiHeadAttentionImpl(int dModel, int heads, double dropout)
     : dModel_(dModel), heads_(heads), headDim_(dModel / heads), dropout_(dropout) {
@@ -49,7 +48,7 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
     }
     torch::Tensor w = torch::softmax(masked, -1);  // [B, H, Tq, Tk]
     if (weightsOut) *weightsOut = w;
-    torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
+    torch::Tensor wd = applyDropout(w, dropout_, is_training());
     torch::Tensor heads = torch::matmul(wd, v);  // [B, H, Tq, dk]
     if (trace) {
         trace->query = q;
@@ -98,7 +97,7 @@ torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const 
                                     -std::numeric_limits<double>::infinity());
     torch::Tensor w = torch::softmax(scores, -1);  // [B, H, 1, Tk]
     if (weightsOut) *weightsOut = w;
-    torch::Tensor wd = F::dropout(w, F::DropoutFuncOptions().p(dropout_).training(is_training()));
+    torch::Tensor wd = applyDropout(w, dropout_, is_training());
     torch::Tensor context = (wd.transpose(-2, -1) * values).sum(2);  // [B, H, dk]
     return rowLinear(out_, context.reshape({B, 1, dModel_}));
 }

@@ -28,8 +28,8 @@ EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout) {
 
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& padMask,
                                         torch::Tensor* selfWeights, HeadTrace* selfTrace) {
-    torch::Tensor h = norm1_(x + dropout_(selfAttention(x, x, padMask, false, selfWeights, selfTrace)));
-    return norm2_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
+    torch::Tensor h = norm1_(addDrop(x, selfAttention(x, x, padMask, false, selfWeights, selfTrace)));
+    return norm2_(addDrop(h, ff2_(drop(torch::relu(ff1_(h))))));
 }
 
 DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout) {
@@ -47,9 +47,9 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& y, const torch::Ten
                                         const torch::Tensor& memory, const torch::Tensor& srcPadMask,
                                         torch::Tensor* selfWeights, torch::Tensor* crossWeights,
                                         HeadTrace* selfTrace, HeadTrace* crossTrace) {
-    torch::Tensor h = norm1_(y + dropout_(selfAttention(y, y, tgtPadMask, true, selfWeights, selfTrace)));
-    h = norm2_(h + dropout_(crossAttention(h, memory, srcPadMask, false, crossWeights, crossTrace)));
-    return norm3_(h + dropout_(ff2_(dropout_(torch::relu(ff1_(h))))));
+    torch::Tensor h = norm1_(addDrop(y, selfAttention(y, y, tgtPadMask, true, selfWeights, selfTrace)));
+    h = norm2_(addDrop(h, crossAttention(h, memory, srcPadMask, false, crossWeights, crossTrace)));
+    return norm3_(addDrop(h, ff2_(drop(torch::relu(ff1_(h))))));
 }
 
 torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& selfKeys, torch::Tensor& selfValues,
@@ -57,9 +57,9 @@ torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& self
                                      const torch::Tensor& crossValues, const torch::Tensor& srcPadMask,
                                      torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
     selfAttention->appendKeysValues(y, selfKeys, selfValues);
-    torch::Tensor h = norm1_(y + dropout_(selfAttention->forwardStep(y, selfKeys, selfValues, tgtPadMask, selfWeights)));
-    h = norm2_(h + dropout_(crossAttention->forwardStep(h, crossKeys, crossValues, srcPadMask, crossWeights)));
-    return norm3_(h + dropout_(rowLinear(ff2_, dropout_(torch::relu(rowLinear(ff1_, h))))));
+    torch::Tensor h = norm1_(y + drop(selfAttention->forwardStep(y, selfKeys, selfValues, tgtPadMask, selfWeights)));
+    h = norm2_(h + drop(crossAttention->forwardStep(h, crossKeys, crossValues, srcPadMask, crossWeights)));
+    return norm3_(h + drop(rowLinear(ff2_, drop(torch::relu(rowLinear(ff1_, h))))));
 }
 
 // Decoding keeps every layer's self-attention keys and values of the prefix (each step
@@ -98,7 +98,7 @@ torch::Tensor TransformerSeq2Seq::embed(torch::nn::Embedding& table, const torch
         throw std::length_error("sequence of " + std::to_string(T) + " tokens exceeds the model's maximum length " +
                                 std::to_string(positions_.size(0)));
     using torch::indexing::Slice;
-    return dropout_(table(tokens) * std::sqrt(static_cast<double>(config_.hidden)) +
+    return drop(table(tokens) * std::sqrt(static_cast<double>(config_.hidden)) +
                     positions_.index({Slice(0, T)}));
 }
 
@@ -175,7 +175,7 @@ torch::Tensor TransformerSeq2Seq::step(DecoderState& base, const torch::Tensor& 
     for (int64_t i = 0; i < tokens.numel(); ++i) s.prefixHasPadding = s.prefixHasPadding || ids[i] == 0;
     torch::Tensor tgtPadMask = s.prefixHasPadding ? s.prefix.eq(0) : torch::Tensor();
 
-    torch::Tensor y = dropout_(tgtEmbedding_(tokens.unsqueeze(1)) * std::sqrt(static_cast<double>(config_.hidden)) +
+    torch::Tensor y = drop(tgtEmbedding_(tokens.unsqueeze(1)) * std::sqrt(static_cast<double>(config_.hidden)) +
                                positions_.narrow(0, t, 1));  // [B, 1, D], as embed() at position t
     std::vector<torch::Tensor> self, cross;
     for (std::size_t l = 0; l < decoderLayers_.size(); ++l) {

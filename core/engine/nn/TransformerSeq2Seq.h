@@ -4,6 +4,7 @@
 // layers, padding masks on keys and a causal mask on decoder self-attention.
 // Every layer's encoder self-, decoder self- and cross-attention can be captured per head.
 #include "MultiHeadAttention.h"
+#include "Random.h"
 #include "Seq2SeqNet.h"
 #include "base/ModelConfig.h"
 
@@ -21,6 +22,13 @@ public:
     MultiHeadAttention selfAttention{nullptr};
 
 private:
+    // Dropout through applyDropout (draws from the thread's generator, Random.h).
+    torch::Tensor drop(const torch::Tensor& x) {
+        return applyDropout(x, dropout_->options.p(), dropout_->is_training());
+    }
+    torch::Tensor addDrop(const torch::Tensor& residual, const torch::Tensor& x) {
+        return addDropout(residual, x, dropout_->options.p(), dropout_->is_training());
+    }
     torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
     torch::nn::Dropout dropout_{nullptr};
@@ -44,6 +52,13 @@ public:
     MultiHeadAttention crossAttention{nullptr};
 
 private:
+    // Dropout through applyDropout (draws from the thread's generator, Random.h).
+    torch::Tensor drop(const torch::Tensor& x) {
+        return applyDropout(x, dropout_->options.p(), dropout_->is_training());
+    }
+    torch::Tensor addDrop(const torch::Tensor& residual, const torch::Tensor& x) {
+        return addDropout(residual, x, dropout_->options.p(), dropout_->is_training());
+    }
     torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr}, norm3_{nullptr};
     torch::nn::Dropout dropout_{nullptr};
@@ -79,6 +94,11 @@ private:
             return k == kind && static_cast<int64_t>(l) == layer ? trace : nullptr;
         }
     };
+    // Dropout through applyDropout (draws from the thread's generator, Random.h).
+    torch::Tensor drop(const torch::Tensor& x) {
+        return applyDropout(x, dropout_->options.p(), dropout_->is_training());
+    }
+
     torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens);
     torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& padMask, std::vector<torch::Tensor>* weights,
                          const TracePoint* tracing = nullptr);

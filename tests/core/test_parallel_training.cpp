@@ -1,0 +1,162 @@
+// Training with several threads splits each batch into parts, each part's forward and
+// backward on its own thread with its own random generator: the loss and gradients must
+// be the whole batch's, and runs must repeat exactly for a given thread count.
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/torch.h>
+// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
+#undef CHECK
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "base/Datasets.h"
+#include "engine/ModelImpl.h"
+#include "engine/Trainer.h"
+#include "engine/nn/Random.h"
+
+using namespace attnlab;
+
+namespace {
+
+struct Case {
+    std::string name;
+    ModelConfig config;
+    double teacherForcing = 1.0;
+};
+
+std::vector<Case> cases(float dropout) {
+    std::vector<Case> out;
+    for (auto kind : {AttentionKind::Additive, AttentionKind::LocalP}) {  // fused and step-by-step decoder
+        ModelConfig c;
+        c.attention = kind;
+        c.hidden = 16;
+        c.maxLength = 32;
+        c.dropout = dropout;
+        out.push_back({"gru " + toString(kind), c});
+    }
+    out.push_back({"gru additive, teacher forcing 0.5", out[0].config, 0.5});
+    ModelConfig tr;
+    tr.architecture = Architecture::Transformer;
+    tr.hidden = 16;
+    tr.heads = 2;
+    tr.layers = 2;
+    tr.feedForward = 32;
+    tr.maxLength = 32;
+    tr.dropout = dropout;
+    out.push_back({"transformer", tr});
+    return out;
+}
+
+Trainer makeTrainer(const Case& c, int threads) {
+    DatasetOptions data;
+    data.size = 96;
+    data.seed = 5;
+    data.maxLen = 7;  // sentences of different lengths: padding in every batch
+    TrainingOptions o;
+    o.epochs = 1;
+    o.batchSize = 31;  // odd: unequal parts
+    o.seed = 11;
+    o.threads = threads;
+    o.teacherForcing = c.teacherForcing;
+    o.validationFraction = 0;
+    o.clip = 0.05;  // below these gradients' norm: clipping (split across threads too) is in play
+    return Trainer(generateDataset("toy-en-fr", data), c.config, o);
+}
+
+std::vector<torch::Tensor> gradients(Trainer& trainer) {
+    std::vector<torch::Tensor> g;
+    for (const auto& p : trainer.model().impl().net->parameters()) g.push_back(p.grad());
+    return g;
+}
+
+}  // namespace
+
+TEST_CASE("a batch split across two threads has the loss and gradients of the whole batch", "[parallel]") {
+    for (const Case& c : cases(0.0f)) {
+        if (c.teacherForcing < 1.0) continue;  // sampled inputs differ by design
+        INFO(c.name);
+        Trainer one = makeTrainer(c, 1), two = makeTrainer(c, 2);
+        REQUIRE(one.partsPerBatch() == 1);
+        REQUIRE(two.partsPerBatch() == 2);
+        for (int b = 0; b < 2; ++b) {
+            INFO("batch " << b);
+            BatchReport r1 = one.trainBatch(), r2 = two.trainBatch();
+            CHECK(r1.pairs == r2.pairs);
+            CHECK(std::abs(r1.loss - r2.loss) <= 1e-5 * std::abs(r1.loss));
+            auto g1 = gradients(one), g2 = gradients(two);
+            REQUIRE(g1.size() == g2.size());
+            double diff = 0, scale = 0;
+            for (std::size_t i = 0; i < g1.size(); ++i) {
+                REQUIRE(g1[i].defined() == g2[i].defined());
+                if (!g1[i].defined()) continue;
+                diff = std::max(diff, (g1[i] - g2[i]).abs().max().item<double>());
+                scale = std::max(scale, g1[i].abs().max().item<double>());
+            }
+            INFO("largest gradient " << scale << ", largest difference " << diff);
+            CHECK(scale > 1e-4);
+            CHECK(diff <= 1e-5 * scale);
+        }
+    }
+}
+
+TEST_CASE("training on two threads repeats exactly, dropout and sampled inputs included", "[parallel]") {
+    for (const Case& c : cases(0.3f)) {
+        INFO(c.name);
+        auto run = [&] {
+            torch::manual_seed(99);  // the parts' generators are seeded from the global one
+            Trainer t = makeTrainer(c, 2);
+            std::vector<double> losses;
+            for (int b = 0; b < 3; ++b) losses.push_back(t.trainBatch().loss);
+            std::vector<torch::Tensor> params;
+            for (const auto& p : t.model().impl().net->parameters()) params.push_back(p.detach().clone());
+            return std::make_pair(losses, params);
+        };
+        auto [lossesA, paramsA] = run();
+        auto [lossesB, paramsB] = run();
+        CHECK(lossesA == lossesB);
+        REQUIRE(paramsA.size() == paramsB.size());
+        for (std::size_t i = 0; i < paramsA.size(); ++i) CHECK(torch::equal(paramsA[i], paramsB[i]));
+    }
+}
+
+TEST_CASE("a multi-layer GRU with dropout trains whole batches: its encoder draws only from the global generator",
+          "[parallel]") {
+    Case c = cases(0.2f)[0];
+    c.config.layers = 2;
+    CHECK(makeTrainer(c, 2).partsPerBatch() == 1);
+    c.config.dropout = 0;
+    CHECK(makeTrainer(c, 2).partsPerBatch() == 2);
+}
+
+TEST_CASE("dropout masks: 0 with probability p, else 1 / (1 - p), repeatable from the generator", "[parallel]") {
+    const double p = 0.3;
+    torch::manual_seed(3);
+    torch::Tensor mask = torch::empty({100000});
+    nn::fillDropoutMask(mask, p);
+    const double dropped = mask.eq(0).to(torch::kDouble).mean().item<double>();
+    CHECK(std::abs(dropped - p) < 0.005);  // 3.4 standard deviations
+    CHECK(mask.ne(0).logical_and(mask.ne(static_cast<float>(1 / (1 - p)))).sum().item<int64_t>() == 0);
+    // Both halves of each 64-bit draw are used: neighbours must be independent.
+    torch::Tensor pairs = mask.view({-1, 2}).eq(0);
+    const double bothDropped = pairs.all(1).to(torch::kDouble).mean().item<double>();
+    CHECK(std::abs(bothDropped - p * p) < 0.005);
+
+    torch::Tensor again = torch::empty({100000});
+    nn::fillDropoutMask(again, p);
+    CHECK(!torch::equal(mask, again));  // a new seed per call
+    torch::manual_seed(3);
+    nn::fillDropoutMask(again, p);
+    CHECK(torch::equal(mask, again));
+
+    // A thread's own generator decides its masks; odd lengths fill every element.
+    auto withGenerator = [&](std::uint64_t seed) {
+        nn::ScopedGenerator scoped(at::make_generator<at::CPUGeneratorImpl>(seed));
+        torch::Tensor m = torch::full({7}, -1.0, torch::kDouble);
+        nn::fillDropoutMask(m, 0.5);
+        return m;
+    };
+    torch::Tensor a = withGenerator(5), b = withGenerator(5);
+    CHECK(torch::equal(a, b));
+    CHECK(a.ge(0).all().item<bool>());
+}
