@@ -982,7 +982,10 @@ bool MainWindow::startLesson(const QString& id) {
         if (answer != QMessageBox::Discard) return true;
     }
     discardModel();
-    dataPanel_->setDatasetSource(CorpusSource::builtin(lesson.dataset, lesson.data));
+    // The lesson's dataset with its own tokenizer choice (toy-en-zh: Chinese words), whatever the
+    // data panel's check box said for the previous corpus.
+    const CorpusSource source = CorpusSource::builtin(lesson.dataset, lesson.data);
+    dataPanel_->setDatasetSource(source);
     modelSettings_->setConfig(lesson.config);
     trainingSettings_->setOptions(lesson.options);
     probeView_->setEveryBatches(lesson.probeEveryBatches);
@@ -995,7 +998,7 @@ bool MainWindow::startLesson(const QString& id) {
     lesson_ = lesson.id;
     showTab(lesson.tab);
     startWhenLoaded_ = true;
-    loadCorpus(dataPanel_->datasetSource());
+    loadCorpus(source);
     return true;
 }
 
