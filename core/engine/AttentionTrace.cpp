@@ -173,13 +173,7 @@ AttentionTrace traceAttention(const Seq2SeqModel& model, const std::string& sent
 
     torch::NoGradGuard noGrad;
     nn::Seq2SeqNet& net = *impl.net;
-    const bool wasTraining = net.is_training();
-    net.eval();
-    struct RestoreMode {  // tracing between training batches must not leave eval mode on
-        nn::Seq2SeqNet& n;
-        bool training;
-        ~RestoreMode() { n.train(training); }
-    } restore{net, wasTraining};
+    const EvalModeGuard evalMode(net);
 
     torch::Tensor src = torch::tensor(srcIds, torch::kLong).unsqueeze(0);    // [1, S]
     torch::Tensor tgt = torch::tensor(tgtIn, torch::kLong).unsqueeze(0);     // [1, T]

@@ -72,13 +72,7 @@ Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOpt
     // Inference mode, not just no-grad: no version counters or view tracking either.
     c10::InferenceMode inference;
     nn::Seq2SeqNet& net = *impl_->net;
-    const bool wasTraining = net.is_training();
-    net.eval();
-    struct RestoreMode {  // translating between training batches must not leave eval mode on
-        nn::Seq2SeqNet& n;
-        bool training;
-        ~RestoreMode() { n.train(training); }
-    } restore{net, wasTraining};
+    const EvalModeGuard evalMode(net);
 
     torch::Tensor src = torch::tensor(ids, torch::kLong).unsqueeze(0);  // [1, S]
     torch::Tensor srcLen = torch::tensor({static_cast<std::int64_t>(ids.size())}, torch::kLong);
@@ -117,8 +111,7 @@ std::vector<std::vector<std::string>> Seq2SeqModel::translateGreedy(const std::v
     if (sentences.empty()) return results;
     c10::InferenceMode inference;
     nn::Seq2SeqNet& net = *impl_->net;
-    const bool wasTraining = net.is_training();
-    net.eval();
+    const EvalModeGuard evalMode(net);
     Tokenizer tokenizer(impl_->tokenizer);
     constexpr std::size_t kBatch = 64;
     for (std::size_t first = 0; first < sentences.size(); first += kBatch) {
@@ -148,7 +141,6 @@ std::vector<std::vector<std::string>> Seq2SeqModel::translateGreedy(const std::v
             }
         }
     }
-    net.train(wasTraining);
     return results;
 }
 

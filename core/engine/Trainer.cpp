@@ -385,8 +385,7 @@ EpochMetrics Trainer::evaluate() {
     m.epoch = d.completedEpochs;
     if (d.validation.empty()) return m;
     nn::Seq2SeqNet& net = *d.model->impl().net;
-    const bool wasTraining = net.is_training();
-    net.eval();
+    const EvalModeGuard evalMode(net);
     c10::InferenceMode inference;
     const Vocabulary& tv = d.model->targetVocabulary();
 
@@ -443,7 +442,6 @@ EpochMetrics Trainer::evaluate() {
             references.push_back(d.targetTokens[batch.indices[b]]);
         }
     }
-    net.train(wasTraining);
     m.validationLoss = tokenCount ? lossSum / static_cast<double>(tokenCount) : 0.0;
     m.tokenAccuracy = refTokens ? static_cast<double>(correct) / static_cast<double>(refTokens) : 0.0;
     m.exactMatch = static_cast<double>(exact) / static_cast<double>(d.validation.size());
