@@ -1,5 +1,6 @@
 // attnlab-bench: in-process latency figures for the performance table (printed, never
 // asserted). Run through bench/run-benchmarks.sh, which adds the throughput figures.
+#include "Stats.h"
 #include <sys/resource.h>
 
 #include <QApplication>
@@ -23,17 +24,13 @@
 
 using namespace attnlab;
 
+using attnlab::bench::percentile;
+
 namespace {
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-double percentile(std::vector<double> v, double p) {
-    std::sort(v.begin(), v.end());
-    if (v.empty()) return 0.0;
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
 }
 
 AttentionMap randomMap(int rows, int cols, std::mt19937& rng) {

@@ -2,6 +2,7 @@
 // translation every second and exports a figure every minute. It reports the resident memory
 // over time (and its slope), the event-loop gaps, and whether every request was answered.
 // Scripted, not part of the test suite: see bench/run-soak.sh.
+#include "Stats.h"
 #include "engine/Trainer.h"
 #include "DataPanel.h"
 #include "MainWindow.h"
@@ -30,6 +31,8 @@
 
 using namespace attnlab;
 
+using attnlab::bench::percentile;
+
 namespace {
 
 double residentMegabytes() {
@@ -37,12 +40,6 @@ double residentMegabytes() {
     long pages = 0, resident = 0;
     statm >> pages >> resident;
     return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
 }
 
 // Least-squares slope of y against x.

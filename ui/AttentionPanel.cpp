@@ -1,5 +1,7 @@
 #include "AttentionPanel.h"
 
+#include "WidgetStyle.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -56,14 +58,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(bar);
 
     stack_ = new QStackedWidget;
-    message_ = new QLabel;
-    message_->setAlignment(Qt::AlignCenter);
-    message_->setWordWrap(true);
-    message_->setForegroundRole(QPalette::PlaceholderText);
-    QFont big = message_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.25);
-    message_->setFont(big);
-    message_->setMargin(24);
+    message_ = makePlaceholderLabel();
     stack_->addWidget(message_);
     stack_->addWidget(heatmap_);
     layout->addWidget(stack_, 1);

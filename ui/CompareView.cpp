@@ -1,6 +1,7 @@
 #include "CompareView.h"
 
 #include "TrainingController.h"
+#include "WidgetStyle.h"
 
 #include "engine/Seq2SeqModel.h"
 
@@ -68,9 +69,7 @@ CompareView::CompareView(TrainingController* controller, QWidget* parent) : QWid
     input_ = new QLineEdit;
     input_->setPlaceholderText(tr("Type a sentence and press Enter to translate it with both models"));
     input_->setClearButtonEnabled(true);
-    QFont inputFont = input_->font();
-    inputFont.setPointSizeF(inputFont.pointSizeF() * 1.3);
-    input_->setFont(inputFont);
+    scaleFont(input_, 1.3);
     compareButton_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowRight), tr("Compare"));
     compareButton_->setToolTip(tr("Translate the sentence with both models (Enter)."));
     unitScale_ = new QCheckBox(tr("Scale 0 to 1"));
@@ -100,9 +99,7 @@ CompareView::CompareView(TrainingController* controller, QWidget* parent) : QWid
         side.output = new QLabel;
         side.output->setTextInteractionFlags(Qt::TextSelectableByMouse);
         side.output->setWordWrap(true);
-        QFont outputFont = side.output->font();
-        outputFont.setPointSizeF(outputFont.pointSizeF() * 1.3);
-        side.output->setFont(outputFont);
+        scaleFont(side.output, 1.3);
         side.panel = new AttentionPanel;
         side.panel->heatmap()->setValueRange(0.0, 1.0);
         grid->addLayout(head, 0, s);

@@ -1,6 +1,7 @@
 #include "DiagnosticsView.h"
 
 #include "AttentionPanel.h"
+#include "WidgetStyle.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -64,14 +65,7 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
 
     stack_ = new QStackedWidget;
-    message_ = new QLabel;
-    message_->setAlignment(Qt::AlignCenter);
-    message_->setWordWrap(true);
-    message_->setForegroundRole(QPalette::PlaceholderText);
-    message_->setMargin(24);
-    QFont big = message_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.25);
-    message_->setFont(big);
+    message_ = makePlaceholderLabel();
     stack_->addWidget(message_);
 
     auto* page = new QWidget;

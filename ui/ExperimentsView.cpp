@@ -1,7 +1,9 @@
 #include "ExperimentsView.h"
 
+#include "ChartStyle.h"
 #include "ExperimentRunner.h"
 #include "HeatmapRenderer.h"
+#include "WidgetStyle.h"
 
 #include "base/Datasets.h"
 
@@ -68,35 +70,6 @@ QColor methodColor(const QString& method) {
     return QColor(0x1f, 0x77, 0xb4);
 }
 
-QChart* makeChart(const QString& title) {
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    QFont titleFont = chart->titleFont();
-    titleFont.setPointSizeF(13.0);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart->legend()->font();
-    legendFont.setPointSizeF(11.0);
-    chart->legend()->setFont(legendFont);
-    chart->setMargins(QMargins(8, 4, 8, 4));
-    chart->setBackgroundRoundness(0);
-    chart->setAnimationOptions(QChart::NoAnimation);
-    return chart;
-}
-
-void styleAxis(QAbstractAxis* axis, const QString& title) {
-    axis->setTitleText(title);
-    QFont font = axis->labelsFont();
-    font.setPointSizeF(10.5);
-    axis->setLabelsFont(font);
-    QFont titleFont = axis->titleFont();
-    titleFont.setPointSizeF(11.0);
-    titleFont.setBold(false);
-    axis->setTitleFont(titleFont);
-    axis->setGridLineColor(QColor(0xe3, 0xe3, 0xe3));
-}
-
 QLineSeries* makeSeries(const QString& name, const QColor& color) {
     auto* series = new QLineSeries;
     series->setName(name);
@@ -120,9 +93,7 @@ QLabel* explanation(const QString& text) {
     auto* label = new QLabel(text);
     label->setWordWrap(true);
     label->setTextFormat(Qt::RichText);
-    QFont font = label->font();
-    font.setPointSizeF(font.pointSizeF() * 1.08);
-    label->setFont(font);
+    scaleFont(label, 1.08);
     return label;
 }
 

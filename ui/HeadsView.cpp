@@ -1,5 +1,7 @@
 #include "HeadsView.h"
 
+#include "WidgetStyle.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
@@ -41,9 +43,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
     input_ = new QLineEdit;
     input_->setPlaceholderText(tr("Type a sentence and press Enter to see every head"));
     input_->setClearButtonEnabled(true);
-    QFont inputFont = input_->font();
-    inputFont.setPointSizeF(inputFont.pointSizeF() * 1.3);
-    input_->setFont(inputFont);
+    scaleFont(input_, 1.3);
     input_->setToolTip(tr("The sentence whose attention the heads show (shared with the Translate view)."));
     row->addWidget(input_, 1);
     layout->addLayout(row);
@@ -75,14 +75,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(transformerControls_);
 
     stack_ = new QStackedWidget;
-    message_ = new QLabel;
-    message_->setAlignment(Qt::AlignCenter);
-    message_->setWordWrap(true);
-    message_->setForegroundRole(QPalette::PlaceholderText);
-    message_->setMargin(24);
-    QFont big = message_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.25);
-    message_->setFont(big);
+    message_ = makePlaceholderLabel();
     stack_->addWidget(message_);
 
     // Transformer: layer grid and overview on the left, the enlarged head on the right.

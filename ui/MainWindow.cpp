@@ -1,18 +1,19 @@
 #include "MainWindow.h"
 
 #include "CompareView.h"
-#include "Lessons.h"
 #include "CorpusTableModel.h"
 #include "DataPanel.h"
 #include "DiagnosticsView.h"
 #include "ExperimentsView.h"
+#include "FigureDialog.h"
 #include "HeadsView.h"
+#include "Lessons.h"
 #include "MathsView.h"
 #include "ModelSettingsWidget.h"
 #include "PositionalEncodingView.h"
 #include "ProbeView.h"
-#include "TrainingChartsView.h"
 #include "TimelineView.h"
+#include "TrainingChartsView.h"
 #include "TrainingSettingsWidget.h"
 #include "TranslateView.h"
 #include "Translations.h"
@@ -1260,18 +1261,9 @@ bool MainWindow::exportCurrentView(const QString& path, double scale, QString* e
 }
 
 void MainWindow::exportImageDialog() {
-    const QString pngFilter = tr("PNG image (*.png)");
-    const QString svgFilter = tr("SVG drawing (*.svg)");
-    const QString pdfFilter = tr("PDF document (*.pdf)");
-    QString selected = pngFilter;
     const QString base = QDir(lastDirectory_).filePath(currentTabName());
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Image"), base + QStringLiteral(".png"),
-                                                QStringList{pngFilter, svgFilter, pdfFilter}.join(QStringLiteral(";;")),
-                                                &selected);
+    const QString path = askFigurePath(this, tr("Export Image"), base + QStringLiteral(".png"));
     if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += selected == svgFilter ? QStringLiteral(".svg") : selected == pdfFilter ? QStringLiteral(".pdf")
-                                                                                        : QStringLiteral(".png");
     lastDirectory_ = QFileInfo(path).absolutePath();
     double scale = 1.0;
     if (HeatmapRenderer::formatForPath(path) == ExportFormat::Png) {

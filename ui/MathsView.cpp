@@ -1,6 +1,7 @@
 #include "MathsView.h"
 
 #include "Colormap.h"
+#include "WidgetStyle.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -42,9 +43,7 @@ QLabel* captionLabel() {
     auto* label = new QLabel;
     label->setWordWrap(true);
     label->setTextFormat(Qt::RichText);
-    QFont font = label->font();
-    font.setPointSizeF(font.pointSizeF() * 1.1);
-    label->setFont(font);
+    scaleFont(label, 1.1);
     return label;
 }
 
@@ -97,9 +96,7 @@ QTableWidget* makeTable() {
     table->setFocusPolicy(Qt::NoFocus);
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->setWordWrap(false);
-    QFont font = table->font();
-    font.setPointSizeF(font.pointSizeF() * 1.15);
-    table->setFont(font);
+    scaleFont(table, 1.15);
     table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
     return table;
 }
@@ -124,9 +121,7 @@ MathsView::MathsView(QWidget* parent) : QWidget(parent) {
     input_ = new QLineEdit;
     input_->setPlaceholderText(tr("Type a sentence and press Enter to see how its attention is computed"));
     input_->setClearButtonEnabled(true);
-    QFont inputFont = input_->font();
-    inputFont.setPointSizeF(inputFont.pointSizeF() * 1.3);
-    input_->setFont(inputFont);
+    scaleFont(input_, 1.3);
     input_->setToolTip(tr("The sentence to translate; the steps below belong to one token of its translation."));
     show_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowRight), tr("Show Steps"));
     show_->setToolTip(tr("Translate the sentence and show the steps for its first output token (Enter)."));
@@ -169,14 +164,7 @@ MathsView::MathsView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(status_);
 
     stack_ = new QStackedWidget;
-    message_ = new QLabel;
-    message_->setAlignment(Qt::AlignCenter);
-    message_->setWordWrap(true);
-    message_->setForegroundRole(QPalette::PlaceholderText);
-    message_->setMargin(24);
-    QFont big = message_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.25);
-    message_->setFont(big);
+    message_ = makePlaceholderLabel();
     stack_->addWidget(message_);
 
     auto* page = new QWidget;
@@ -187,9 +175,7 @@ MathsView::MathsView(QWidget* parent) : QWidget(parent) {
     sentenceLine_->setTextFormat(Qt::RichText);
     sentenceLine_->setWordWrap(true);
     sentenceLine_->setToolTip(tr("Click a token to take its attention apart."));
-    QFont lineFont = sentenceLine_->font();
-    lineFont.setPointSizeF(lineFont.pointSizeF() * 1.4);
-    sentenceLine_->setFont(lineFont);
+    scaleFont(sentenceLine_, 1.4);
     pageLayout->addWidget(sentenceLine_);
 
     pageLayout->addWidget(sectionLabel(tr("Formula")));
@@ -198,9 +184,7 @@ MathsView::MathsView(QWidget* parent) : QWidget(parent) {
     formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     formula_->setMargin(6);
     formula_->setFrameShape(QFrame::StyledPanel);
-    QFont formulaFont = formula_->font();
-    formulaFont.setPointSizeF(formulaFont.pointSizeF() * 1.35);
-    formula_->setFont(formulaFont);
+    scaleFont(formula_, 1.35);
     pageLayout->addWidget(formula_);
     query_ = captionLabel();
     query_->setTextInteractionFlags(Qt::TextSelectableByMouse);

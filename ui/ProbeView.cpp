@@ -1,5 +1,7 @@
 #include "ProbeView.h"
 
+#include "WidgetStyle.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,9 +20,7 @@ ProbeView::ProbeView(QWidget* parent) : QWidget(parent) {
     input_ = new QLineEdit;
     input_->setPlaceholderText(tr("A sentence to watch while the model trains"));
     input_->setClearButtonEnabled(true);
-    QFont inputFont = input_->font();
-    inputFont.setPointSizeF(inputFont.pointSizeF() * 1.3);
-    input_->setFont(inputFont);
+    scaleFont(input_, 1.3);
     input_->setToolTip(tr("The probe sentence; press Enter to watch this one instead."));
     cadence_ = new QComboBox;
     cadence_->addItem(tr("every batch"), 1);
@@ -39,9 +39,7 @@ ProbeView::ProbeView(QWidget* parent) : QWidget(parent) {
     auto* statusRow = new QHBoxLayout;
     output_ = new QLabel;
     output_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont outputFont = output_->font();
-    outputFont.setPointSizeF(outputFont.pointSizeF() * 1.5);
-    output_->setFont(outputFont);
+    scaleFont(output_, 1.5);
     status_ = new QLabel;
     status_->setForegroundRole(QPalette::PlaceholderText);
     statusRow->addWidget(output_, 1);

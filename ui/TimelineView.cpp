@@ -1,6 +1,8 @@
 #include "TimelineView.h"
 
+#include "FigureDialog.h"
 #include "HeatmapRenderer.h"
+#include "WidgetStyle.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -98,9 +100,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     sentence_ = new QLabel;
     sentence_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sentence_->setWordWrap(true);  // a long sentence must not widen the window
-    QFont sentenceFont = sentence_->font();
-    sentenceFont.setPointSizeF(sentenceFont.pointSizeF() * 1.3);
-    sentence_->setFont(sentenceFont);
+    scaleFont(sentence_, 1.3);
     status_ = new QLabel;
     status_->setForegroundRole(QPalette::PlaceholderText);
     exportGrid_ = new QToolButton;
@@ -567,18 +567,9 @@ void TimelineView::exportGridDialog() {
     const int frames = QInputDialog::getInt(this, tr("Export Grid"), tr("Snapshots in the grid (evenly spaced):"),
                                             std::min(12, snapshotCount()), 1, std::min(100, snapshotCount()), 1, &ok);
     if (!ok) return;
-    const QString pngFilter = tr("PNG image (*.png)");
-    const QString svgFilter = tr("SVG drawing (*.svg)");
-    const QString pdfFilter = tr("PDF document (*.pdf)");
-    QString selected = pngFilter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Grid"),
-                                                QDir(lastDirectory()).filePath(QStringLiteral("timeline.png")),
-                                                QStringList{pngFilter, svgFilter, pdfFilter}.join(QStringLiteral(";;")),
-                                                &selected);
+    const QString path =
+        askFigurePath(this, tr("Export Grid"), QDir(lastDirectory()).filePath(QStringLiteral("timeline.png")));
     if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += selected == svgFilter ? QStringLiteral(".svg") : selected == pdfFilter ? QStringLiteral(".pdf")
-                                                                                        : QStringLiteral(".png");
     const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(frames))));
     QString error;
     if (exportSmallMultiples(path, frames, columns, &error, 2.0)) {

@@ -1,6 +1,8 @@
 #include "TrainingChartsView.h"
 
+#include "ChartStyle.h"
 #include "HeatmapRenderer.h"
+#include "WidgetStyle.h"
 
 #include <QChart>
 #include <QChartView>
@@ -46,35 +48,6 @@ QLineSeries* makeSeries(const QString& name, const QColor& color, qreal width, b
     return series;
 }
 
-QChart* makeChart(const QString& title) {
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    QFont titleFont = chart->titleFont();
-    titleFont.setPointSizeF(13.0);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart->legend()->font();
-    legendFont.setPointSizeF(11.0);
-    chart->legend()->setFont(legendFont);
-    chart->setMargins(QMargins(8, 4, 8, 4));
-    chart->setBackgroundRoundness(0);
-    chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
-    return chart;
-}
-
-void styleAxis(QAbstractAxis* axis, const QString& title) {
-    axis->setTitleText(title);
-    QFont font = axis->labelsFont();
-    font.setPointSizeF(10.5);
-    axis->setLabelsFont(font);
-    QFont titleFont = axis->titleFont();
-    titleFont.setPointSizeF(11.0);
-    titleFont.setBold(false);
-    axis->setTitleFont(titleFont);
-    axis->setGridLineColor(QColor(0xe3, 0xe3, 0xe3));
-}
-
 QChartView* makeView(QChart* chart) {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
@@ -91,9 +64,7 @@ TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
 
     auto* bar = new QHBoxLayout;
     summary_ = new QLabel;
-    QFont summaryFont = summary_->font();
-    summaryFont.setPointSizeF(summaryFont.pointSizeF() * 1.15);
-    summary_->setFont(summaryFont);
+    scaleFont(summary_, 1.15);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     logToggle_ = new QCheckBox(tr("Logarithmic loss axis"));
     logToggle_->setToolTip(tr("A log scale shows the late, small improvements of the loss."));

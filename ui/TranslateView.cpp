@@ -1,5 +1,7 @@
 #include "TranslateView.h"
 
+#include "WidgetStyle.h"
+
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -32,9 +34,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent) {
     input_ = new QLineEdit;
     input_->setPlaceholderText(tr("Type a sentence in the source language and press Enter"));
     input_->setClearButtonEnabled(true);
-    QFont inputFont = input_->font();
-    inputFont.setPointSizeF(inputFont.pointSizeF() * 1.3);
-    input_->setFont(inputFont);
+    scaleFont(input_, 1.3);
     input_->setToolTip(tr("The sentence to translate; words the model never saw become <unk>."));
     beam_ = new QSpinBox;
     beam_->setRange(1, 16);
@@ -54,9 +54,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent) {
     output_->setTextFormat(Qt::RichText);
     output_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     output_->setWordWrap(true);
-    QFont outputFont = output_->font();
-    outputFont.setPointSizeF(outputFont.pointSizeF() * 1.5);
-    output_->setFont(outputFont);
+    scaleFont(output_, 1.5);
     follow_ = new QCheckBox(tr("Update after each epoch"));
     follow_->setChecked(true);
     follow_->setToolTip(tr("Translate the sentence again whenever training finishes an epoch."));

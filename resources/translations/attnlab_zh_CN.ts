@@ -1029,6 +1029,21 @@
     </message>
 </context>
 <context>
+    <name>attnlab::FigureDialog</name>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::HeadGridWidget</name>
     <message>
         <source>Layer %1</source>
@@ -1844,18 +1859,6 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>there is no heatmap to export in this view yet</source>
         <translation>此视图中还没有可导出的热力图</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <source>SVG drawing (*.svg)</source>
-        <translation>SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <source>PDF document (*.pdf)</source>
-        <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
         <source>Export Image</source>
@@ -2753,18 +2756,6 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>Snapshots in the grid (evenly spaced):</source>
         <translation>网格图中的快照数（均匀间隔）：</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <source>SVG drawing (*.svg)</source>
-        <translation>SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <source>PDF document (*.pdf)</source>
-        <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
         <source>Saved %1</source>
