@@ -38,8 +38,22 @@ quint64 ExperimentRunner::startComplexity(const ComplexityOptions& options) {
     return run;
 }
 
-void ExperimentRunner::runBottleneck(quint64 run, BottleneckOptions options) {
+void ExperimentRunner::report(quint64 run, const std::function<bool()>& body) {
     try {
+        const bool stopped = body();
+        running_.store(false);
+        Q_EMIT finished(run, stopped);
+    } catch (const std::exception& e) {
+        running_.store(false);
+        Q_EMIT failed(run, QString::fromUtf8(e.what()));
+    } catch (...) {
+        running_.store(false);
+        Q_EMIT failed(run, tr("the experiment failed with an unknown error"));
+    }
+}
+
+void ExperimentRunner::runBottleneck(quint64 run, BottleneckOptions options) {
+    report(run, [&] {
         if (options.attentions.empty()) throw std::invalid_argument(tr("choose at least one attention").toStdString());
         if (options.epochs < 1) throw std::invalid_argument(tr("epochs must be at least 1").toStdString());
         // Progress by work: an epoch costs about its sentence length (the pairs and the model are the same).
@@ -60,30 +74,19 @@ void ExperimentRunner::runBottleneck(quint64 run, BottleneckOptions options) {
                                         QString::fromStdString(message));
                     },
                     &stop_);
-                if (stop_.load()) {  // the interrupted training is not a measurement
-                    running_.store(false);
-                    Q_EMIT finished(run, true);
-                    return;
-                }
+                if (stop_.load()) return true;  // the interrupted training is not a measurement
                 const auto found = r.accuracy.find(attention);
                 if (found != r.accuracy.end() && !found->second.empty())
                     Q_EMIT bottleneckPoint(run, QString::fromStdString(attention), length, found->second.front());
                 before += static_cast<double>(length) * options.epochs;
             }
         }
-        running_.store(false);
-        Q_EMIT finished(run, false);
-    } catch (const std::exception& e) {
-        running_.store(false);
-        Q_EMIT failed(run, QString::fromUtf8(e.what()));
-    } catch (...) {
-        running_.store(false);
-        Q_EMIT failed(run, tr("the experiment failed with an unknown error"));
-    }
+        return false;
+    });
 }
 
 void ExperimentRunner::runComplexity(quint64 run, ComplexityOptions options) {
-    try {
+    report(run, [&] {
         if (options.lengths.empty() || options.repeats < 1)
             throw std::invalid_argument(tr("the complexity lab needs at least one length and one repeat").toStdString());
         // Progress by work, not by count: full attention costs N^2, so the last length is most of the run.
@@ -94,11 +97,7 @@ void ExperimentRunner::runComplexity(quint64 run, ComplexityOptions options) {
             std::map<std::string, std::vector<double>> seconds;
             std::map<std::string, double> bytes;
             for (int r = 0; r < options.repeats; ++r) {
-                if (stop_.load()) {
-                    running_.store(false);
-                    Q_EMIT finished(run, true);
-                    return;
-                }
+                if (stop_.load()) return true;
                 ComplexityOptions one = options;
                 one.lengths = {n};
                 one.repeats = 1;
@@ -119,15 +118,8 @@ void ExperimentRunner::runComplexity(quint64 run, ComplexityOptions options) {
                                        *std::min_element(times.begin(), times.end()), bytes[method]);
             }
         }
-        running_.store(false);
-        Q_EMIT finished(run, false);
-    } catch (const std::exception& e) {
-        running_.store(false);
-        Q_EMIT failed(run, QString::fromUtf8(e.what()));
-    } catch (...) {
-        running_.store(false);
-        Q_EMIT failed(run, tr("the experiment failed with an unknown error"));
-    }
+        return false;
+    });
 }
 
 }  // namespace attnlab

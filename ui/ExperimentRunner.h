@@ -15,6 +15,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 namespace attnlab {
@@ -44,6 +45,9 @@ Q_SIGNALS:
     void failed(quint64 run, QString message);
 
 private:
+    // Runs body on the runner thread and reports its end: finished(run, stopped) with what body
+    // returns, or failed(run, message) for an exception.
+    void report(quint64 run, const std::function<bool()>& body);
     void runBottleneck(quint64 run, BottleneckOptions options);
     void runComplexity(quint64 run, ComplexityOptions options);
 

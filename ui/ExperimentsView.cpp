@@ -70,6 +70,20 @@ QColor methodColor(const QString& method) {
     return QColor(0x1f, 0x77, 0xb4);
 }
 
+// A progress bar (per mille) beside the line that says what is being done.
+QHBoxLayout* makeProgressRow(QProgressBar** bar, QLabel** message) {
+    auto* row = new QHBoxLayout;
+    *bar = new QProgressBar;
+    (*bar)->setRange(0, 1000);
+    (*bar)->setFormat(QStringLiteral("%p%"));
+    (*bar)->setFixedWidth(220);
+    *message = new QLabel;
+    (*message)->setWordWrap(true);
+    row->addWidget(*bar);
+    row->addWidget(*message, 1);
+    return row;
+}
+
 QLineSeries* makeSeries(const QString& name, const QColor& color) {
     auto* series = new QLineSeries;
     series->setName(name);
@@ -257,16 +271,7 @@ QWidget* ExperimentsView::createBottleneckPage() {
     layout->addLayout(left);
 
     auto* right = new QVBoxLayout;
-    auto* progressRow = new QHBoxLayout;
-    bottleneckProgress_ = new QProgressBar;
-    bottleneckProgress_->setRange(0, 1000);
-    bottleneckProgress_->setFormat(QStringLiteral("%p%"));
-    bottleneckProgress_->setFixedWidth(220);
-    bottleneckMessage_ = new QLabel;
-    bottleneckMessage_->setWordWrap(true);
-    progressRow->addWidget(bottleneckProgress_);
-    progressRow->addWidget(bottleneckMessage_, 1);
-    right->addLayout(progressRow);
+    right->addLayout(makeProgressRow(&bottleneckProgress_, &bottleneckMessage_));
 
     bottleneckChart_ = makeChart(tr("Held-out token accuracy against sentence length"));
     lengthAxis_ = new QValueAxis;
@@ -365,16 +370,7 @@ QWidget* ExperimentsView::createComplexityPage() {
     layout->addLayout(left);
 
     auto* right = new QVBoxLayout;
-    auto* progressRow = new QHBoxLayout;
-    complexityProgress_ = new QProgressBar;
-    complexityProgress_->setRange(0, 1000);
-    complexityProgress_->setFormat(QStringLiteral("%p%"));
-    complexityProgress_->setFixedWidth(220);
-    complexityMessage_ = new QLabel;
-    complexityMessage_->setWordWrap(true);
-    progressRow->addWidget(complexityProgress_);
-    progressRow->addWidget(complexityMessage_, 1);
-    right->addLayout(progressRow);
+    right->addLayout(makeProgressRow(&complexityProgress_, &complexityMessage_));
 
     auto makeLogChart = [](const QString& title, const QString& yTitle, QLogValueAxis** x, QLogValueAxis** y) {
         QChart* chart = makeChart(title);
