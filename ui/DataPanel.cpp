@@ -133,7 +133,7 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
     warnings_ = new QLabel;
     warnings_->setWordWrap(true);
     warnings_->setVisible(false);
-    splitCjk_ = new QCheckBox(tr("Split Chinese/Japanese/Korean into characters"));
+    splitCjk_ = new QCheckBox(tr("Split CJK text into characters"));
     splitCjk_->setToolTip(tr("On, every Chinese, Japanese or Korean character is a token: this works for text "
                              "written without spaces between words. Off, words separated by spaces stay whole, "
                              "so each attention row is a word (toy-en-zh is written that way). Changing it "

@@ -398,8 +398,8 @@
         <translation>第一个跳过的行 %1：%2</translation>
     </message>
     <message>
-        <source>Split Chinese/Japanese/Korean into characters</source>
-        <translation>将中文/日文/韩文拆分为单字</translation>
+        <source>Split CJK text into characters</source>
+        <translation>将中日韩文字拆分为单字</translation>
     </message>
     <message>
         <source>On, every Chinese, Japanese or Korean character is a token: this works for text written without spaces between words. Off, words separated by spaces stay whole, so each attention row is a word (toy-en-zh is written that way). Changing it counts the corpus again; the next training run uses it.</source>
