@@ -9,6 +9,7 @@ ATTNLAB_BUILD="${ATTNLAB_BUILD:-$ATTNLAB_ROOT/build}"
 ATTNLAB_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libtorch-dev libopenblas0-pthread            # LibTorch; OpenBLAS instead of the 16x slower reference BLAS
+  libblas-dev                                  # cblas.h: the fused attention calls sgemm itself (OpenBLAS at run time)
   nlohmann-json3-dev catch2
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-translations-l10n

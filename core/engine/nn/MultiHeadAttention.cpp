@@ -1,5 +1,6 @@
 #include "MultiHeadAttention.h"
 
+#include "FusedHeadAttention.h"
 #include "Random.h"
 #include "RowLinear.h"
 
@@ -22,21 +23,31 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
     };
     // One projection matmul instead of three (self-attention) or two (cross-attention):
     // these layers are small, so fewer, larger operations are what makes them fast.
-    torch::Tensor q, k, v;
+    torch::Tensor q, k, v;  // [B, T, D] each
     if (query.is_same(memory)) {
         auto qkv = torch::linear(query, torch::cat({q_->weight, k_->weight, v_->weight}),
                                  torch::cat({q_->bias, k_->bias, v_->bias}))
                        .chunk(3, -1);
-        q = split(qkv[0], Tq);
-        k = split(qkv[1], Tk);
-        v = split(qkv[2], Tk);
+        q = qkv[0];
+        k = qkv[1];
+        v = qkv[2];
     } else {
         auto kv = torch::linear(memory, torch::cat({k_->weight, v_->weight}), torch::cat({k_->bias, v_->bias}))
                       .chunk(2, -1);
-        q = split(q_(query), Tq);
-        k = split(kv[0], Tk);
-        v = split(kv[1], Tk);
+        q = q_(query);
+        k = kv[0];
+        v = kv[1];
     }
+    // Training and evaluation take the fused node; the maths view's trace needs every
+    // intermediate, so it takes the operation-by-operation path below (same numbers).
+    if (!trace && canFuseHeadAttention(q, k, v)) {
+        auto [heads, w] = fusedHeadAttention(q, k, v, keyPadMask, causal, heads_, dropout_, is_training());
+        if (weightsOut) *weightsOut = w;
+        return out_(heads);
+    }
+    q = split(q, Tq);
+    k = split(k, Tk);
+    v = split(v, Tk);
     torch::Tensor raw = torch::matmul(q, k.transpose(-2, -1));
     torch::Tensor scores = raw / std::sqrt(static_cast<double>(headDim_));
     torch::Tensor masked = scores;

@@ -1,0 +1,134 @@
+// The fused multi-head attention node (FusedHeadAttention: scores, mask, softmax,
+// dropout and the weighted sum as one autograd node over direct sgemm calls) against
+// the operation-by-operation path that MultiHeadAttention takes when a trace is asked
+// for: same output, same weights, same gradient for the inputs and every parameter,
+// with padding, the causal mask and dropout.
+#include <torch/torch.h>
+// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
+#undef CHECK
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/nn/FusedHeadAttention.h"
+#include "engine/nn/MultiHeadAttention.h"
+
+using torch::Tensor;
+using attnlab::nn::HeadTrace;
+using attnlab::nn::MultiHeadAttention;
+
+namespace {
+
+bool graphContains(const Tensor& t, const std::string& needle) {
+    std::vector<std::shared_ptr<torch::autograd::Node>> stack{t.grad_fn()};
+    std::set<torch::autograd::Node*> seen;
+    while (!stack.empty()) {
+        auto node = stack.back();
+        stack.pop_back();
+        if (!node || !seen.insert(node.get()).second) continue;
+        if (node->name().find(needle) != std::string::npos) return true;
+        for (const auto& edge : node->next_edges()) stack.push_back(edge.function);
+    }
+    return false;
+}
+
+struct Run {
+    Tensor out, weights;
+    std::vector<Tensor> grads;  // query input, memory input (cross only), then every parameter
+};
+
+// One forward and backward; fused unless `composite` (a trace forces the other path).
+Run run(MultiHeadAttention& mha, const Tensor& query, const Tensor& memory, const Tensor& padMask, bool causal,
+        bool composite, uint64_t seed) {
+    mha->zero_grad();
+    Tensor x = query.detach().clone().requires_grad_(true);
+    Tensor m = memory.is_same(query) ? x : memory.detach().clone().requires_grad_(true);
+    torch::manual_seed(seed);  // the dropout mask's draw
+    HeadTrace trace;
+    Run r;
+    r.out = mha->forward(x, m, padMask, causal, &r.weights, composite ? &trace : nullptr);
+    CHECK(graphContains(r.out, "HeadAttentionFunction") == !composite);
+    torch::manual_seed(99);
+    Tensor probe = torch::randn(r.out.sizes());
+    (r.out * probe).sum().backward();
+    r.grads.push_back(x.grad().clone());
+    if (!m.is_same(x)) r.grads.push_back(m.grad().clone());
+    for (const auto& p : mha->parameters()) r.grads.push_back(p.grad().clone());
+    return r;
+}
+
+void requireSame(const Run& fused, const Run& composite) {
+    REQUIRE(fused.out.sizes() == composite.out.sizes());
+    CHECK(torch::allclose(fused.out, composite.out, 1e-5, 1e-6));
+    REQUIRE(fused.weights.sizes() == composite.weights.sizes());
+    CHECK(torch::allclose(fused.weights, composite.weights, 1e-5, 1e-6));
+    REQUIRE(fused.grads.size() == composite.grads.size());
+    for (size_t i = 0; i < fused.grads.size(); ++i) {
+        INFO("gradient " << i);
+        CHECK(torch::allclose(fused.grads[i], composite.grads[i], 1e-4, 1e-6));
+    }
+}
+
+Tensor padding(const std::vector<int64_t>& lengths, int64_t T) {
+    Tensor mask = torch::zeros({static_cast<int64_t>(lengths.size()), T}, torch::kBool);
+    for (size_t b = 0; b < lengths.size(); ++b)
+        for (int64_t t = lengths[b]; t < T; ++t) mask[b][t] = true;
+    return mask;
+}
+
+}  // namespace
+
+TEST_CASE("fused attention: decoder self-attention with causal and padding masks, dropout on", "[fused_attention]") {
+    torch::manual_seed(3);
+    MultiHeadAttention mha(16, 4, 0.3);
+    mha->train();
+    Tensor y = torch::randn({3, 6, 16});
+    Tensor pad = padding({6, 4, 2}, 6);
+    Run fused = run(mha, y, y, pad, true, false, 11);
+    Run composite = run(mha, y, y, pad, true, true, 11);
+    requireSame(fused, composite);
+    // Dropout really was on: another seed gives another output.
+    Run other = run(mha, y, y, pad, true, false, 12);
+    CHECK_FALSE(torch::allclose(other.out, fused.out));
+    // Masked keys get exactly zero weight: the future and the padding.
+    CHECK(fused.weights[0][0][1][2].item<float>() == 0.0f);
+    CHECK(fused.weights[2][3][4][3].item<float>() == 0.0f);
+    CHECK(torch::allclose(fused.weights.sum(-1), torch::ones({3, 4, 6}), 1e-5, 1e-6));
+}
+
+TEST_CASE("fused attention: cross-attention over padded memory, evaluation mode", "[fused_attention]") {
+    torch::manual_seed(4);
+    MultiHeadAttention mha(12, 3, 0.1);
+    mha->eval();
+    Tensor query = torch::randn({2, 5, 12});
+    Tensor memory = torch::randn({2, 7, 12});
+    Tensor pad = padding({7, 3}, 7);
+    requireSame(run(mha, query, memory, pad, false, false, 5), run(mha, query, memory, pad, false, true, 5));
+}
+
+TEST_CASE("fused attention: one sentence, no padding mask, and a [1, Tk] mask", "[fused_attention]") {
+    torch::manual_seed(5);
+    MultiHeadAttention mha(8, 2, 0.0);
+    mha->train();
+    Tensor query = torch::randn({1, 4, 8});
+    Tensor memory = torch::randn({1, 9, 8});
+    requireSame(run(mha, query, memory, Tensor(), false, false, 1), run(mha, query, memory, Tensor(), false, true, 1));
+    Tensor pad = padding({6}, 9);
+    requireSame(run(mha, query, memory, pad, false, false, 1), run(mha, query, memory, pad, false, true, 1));
+}
+
+TEST_CASE("fused attention: hand-computed weights and output for one head", "[fused_attention]") {
+    // q = [1, 0], keys [1, 0] and [0, 1], values [2, 0] and [0, 4], d_k = 2:
+    // scores 1/√2 and 0, weights e^(1/√2) / (e^(1/√2) + 1) and the rest.
+    Tensor q = torch::tensor({1.0f, 0.0f}).view({1, 1, 2});
+    Tensor k = torch::tensor({1.0f, 0.0f, 0.0f, 1.0f}).view({1, 2, 2});
+    Tensor v = torch::tensor({2.0f, 0.0f, 0.0f, 4.0f}).view({1, 2, 2});
+    auto [heads, weights] = attnlab::nn::fusedHeadAttention(q, k, v, Tensor(), false, 1, 0.0, false);
+    const double a = std::exp(1.0 / std::sqrt(2.0)) / (std::exp(1.0 / std::sqrt(2.0)) + 1.0);
+    CHECK(weights[0][0][0][0].item<float>() == Approx(a).epsilon(1e-6));
+    CHECK(weights[0][0][0][1].item<float>() == Approx(1 - a).epsilon(1e-6));
+    CHECK(heads[0][0][0].item<float>() == Approx(2 * a).epsilon(1e-6));
+    CHECK(heads[0][0][1].item<float>() == Approx(4 * (1 - a)).epsilon(1e-6));
+}
