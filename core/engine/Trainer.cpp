@@ -339,7 +339,9 @@ BatchReport Trainer::trainBatch() {
     nn::Seq2SeqNet& net = *d.model->impl().net;
     net.train();
     BatchTensors t = toTensors(batch);
-    for (auto& optimizer : d.optimizers) optimizer->zero_grad();
+    // Gradients start undefined: the backward then stores each parameter's gradient
+    // instead of adding it to a zero-filled one (a fill and an add per parameter saved).
+    net.zero_grad(/*set_to_none=*/true);
     ++d.globalBatch;
     const bool injectNonFinite = d.globalBatch == d.options.injectNonFiniteAtBatch;
     auto params = net.parameters();
@@ -357,6 +359,10 @@ BatchReport Trainer::trainBatch() {
         if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
         loss.backward();
     }
+    // A parameter this batch did not reach gets a zero gradient, as optimizer->zero_grad()
+    // left it before: Adam still decays its moments and moves it.
+    for (auto& p : params)
+        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
     double norm = 0.0;
     if (d.options.clip > 0) {
         norm = d.parameterGroups.size() > 1 ? clipGradNormParallel(d, params, d.options.clip)

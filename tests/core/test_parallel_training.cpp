@@ -137,7 +137,7 @@ TEST_CASE("dropout masks: 0 with probability p, else 1 / (1 - p), repeatable fro
     const double dropped = mask.eq(0).to(torch::kDouble).mean().item<double>();
     CHECK(std::abs(dropped - p) < 0.005);  // 3.4 standard deviations
     CHECK(mask.ne(0).logical_and(mask.ne(static_cast<float>(1 / (1 - p)))).sum().item<int64_t>() == 0);
-    // Both halves of each 64-bit draw are used: neighbours must be independent.
+    // Neighbours (consecutive counters of the hash) must be independent.
     torch::Tensor pairs = mask.view({-1, 2}).eq(0);
     const double bothDropped = pairs.all(1).to(torch::kDouble).mean().item<double>();
     CHECK(std::abs(bothDropped - p * p) < 0.005);
@@ -159,4 +159,12 @@ TEST_CASE("dropout masks: 0 with probability p, else 1 / (1 - p), repeatable fro
     torch::Tensor a = withGenerator(5), b = withGenerator(5);
     CHECK(torch::equal(a, b));
     CHECK(a.ge(0).all().item<bool>());
+    // float (vectorised) and double masks from the same seed drop the same elements.
+    torch::manual_seed(8);
+    torch::Tensor f = torch::empty({1001});
+    nn::fillDropoutMask(f, p);
+    torch::manual_seed(8);
+    torch::Tensor d = torch::empty({1001}, torch::kDouble);
+    nn::fillDropoutMask(d, p);
+    CHECK(torch::equal(f.eq(0), d.eq(0)));
 }

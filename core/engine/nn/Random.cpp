@@ -2,7 +2,9 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <mutex>
+#include <type_traits>
 
 namespace attnlab::nn {
 
@@ -26,21 +28,41 @@ std::uint64_t drawSeed() {
     return generator.get<at::CPUGeneratorImpl>()->random64();
 }
 
-inline std::uint64_t splitMix64(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+// "lowbias32" (C. Wellons' hash prospector): a 32-bit integer hash whose two multiplies
+// vectorise, eight lanes at a time with AVX2.
+inline std::uint32_t mix32(std::uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+// Element i is kept when its hash, two rounds keyed by the seed's halves, is below
+// keepBelow (= (1 - p) · 2^32, at most 2^32 - 1).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void fillMaskFloat(float* out, std::int64_t n, std::uint32_t key0, std::uint32_t key1, std::uint32_t keepBelow,
+                   float scale) {
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::uint32_t r = mix32(mix32(static_cast<std::uint32_t>(i) ^ key0) + key1);
+        out[i] = r < keepBelow ? scale : 0.0f;
+    }
 }
 
 template <typename T>
 void fillMask(T* out, std::int64_t n, std::uint64_t seed, double p) {
-    // Keep an element when its 32-bit uniform number is below (1 - p) * 2^32.
-    const auto keepBelow = static_cast<std::uint64_t>(std::llround((1.0 - p) * 4294967296.0));
-    const T scale = static_cast<T>(1.0 / (1.0 - p));
-    for (std::int64_t i = 0; i < n; i += 2) {
-        const std::uint64_t r = splitMix64(seed + static_cast<std::uint64_t>(i / 2) * 0x9E3779B97F4A7C15ull);
-        out[i] = (r & 0xFFFFFFFFull) < keepBelow ? scale : T(0);
-        if (i + 1 < n) out[i + 1] = (r >> 32) < keepBelow ? scale : T(0);
+    const auto keepBelow = static_cast<std::uint32_t>(
+        std::min<long long>(std::llround((1.0 - p) * 4294967296.0), 0xFFFFFFFFll));
+    const auto key0 = static_cast<std::uint32_t>(seed), key1 = static_cast<std::uint32_t>(seed >> 32);
+    if constexpr (std::is_same_v<T, float>) {
+        fillMaskFloat(out, n, key0, key1, keepBelow, static_cast<float>(1.0 / (1.0 - p)));
+    } else {
+        const T scale = static_cast<T>(1.0 / (1.0 - p));
+        for (std::int64_t i = 0; i < n; ++i)
+            out[i] = mix32(mix32(static_cast<std::uint32_t>(i) ^ key0) + key1) < keepBelow ? scale : T(0);
     }
 }
 
