@@ -41,6 +41,13 @@ public:
     torch::Tensor forwardStep(const torch::Tensor& x, const torch::Tensor& keys, const torch::Tensor& values,
                               const torch::Tensor& keyPadMask, torch::Tensor* weightsOut);
 
+    // The four projections, for the fused decoding step.
+    struct Projections {
+        torch::nn::Linear q, k, v, out;
+    };
+    Projections projections() const { return {q_, k_, v_, out_}; }
+    int heads() const { return heads_; }
+
 private:
     int dModel_, heads_, headDim_;
     double dropout_;

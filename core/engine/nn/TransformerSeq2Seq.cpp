@@ -56,6 +56,9 @@ torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& self
                                      const torch::Tensor& tgtPadMask, const torch::Tensor& crossKeys,
                                      const torch::Tensor& crossValues, const torch::Tensor& srcPadMask,
                                      torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
+    if (!is_training() && canStepFused(y))
+        return stepFused(y, selfKeys, selfValues, tgtPadMask, crossKeys, crossValues, srcPadMask, selfWeights,
+                         crossWeights);
     selfAttention->appendKeysValues(y, selfKeys, selfValues);
     torch::Tensor h = norm1_(y + drop(selfAttention->forwardStep(y, selfKeys, selfValues, tgtPadMask, selfWeights)));
     h = norm2_(h + drop(crossAttention->forwardStep(h, crossKeys, crossValues, srcPadMask, crossWeights)));
