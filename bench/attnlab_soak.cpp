@@ -71,10 +71,12 @@ void typeInto(QWidget* widget, const QString& text) {
 
 void usage() {
     std::fprintf(stderr,
-                 "Usage: attnlab-soak [--minutes M] [--out DIR]\n"
+                 "Usage: attnlab-soak [--minutes M] [--out DIR] [--no-teardown]\n"
                  "Trains toy-en-fr in the main window for M minutes (default 30), typing a translation\n"
                  "every second and exporting a figure every minute into DIR (default: a temporary folder).\n"
-                 "Writes DIR/soak-memory.csv and prints a summary.\n");
+                 "Writes DIR/soak-memory.csv and prints a summary.\n"
+                 "--no-teardown exits without destroying the window, so that a heap profiler reports\n"
+                 "everything still allocated at the end (diff a short and a long run to see what grows).\n");
 }
 
 }  // namespace
@@ -82,12 +84,15 @@ void usage() {
 int main(int argc, char* argv[]) {
     double minutes = 30.0;
     QString outDir;
+    bool teardown = true;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--minutes" && i + 1 < argc) {
             minutes = std::atof(argv[++i]);
         } else if (arg == "--out" && i + 1 < argc) {
             outDir = QString::fromLocal8Bit(argv[++i]);
+        } else if (arg == "--no-teardown") {
+            teardown = false;
         } else {
             usage();
             return 2;
@@ -260,5 +265,9 @@ int main(int argc, char* argv[]) {
     std::printf("memory samples and exports: %s\n", qPrintable(QDir::toNativeSeparators(outDir)));
     const bool ok = failedTranslations == 0 && failedExports == 0 && errors == 0 && answered >= requested - 2 &&
                     stillTraining;
+    if (!teardown) {
+        std::fflush(stdout);
+        std::exit(ok ? 0 : 1);  // static destructors run; main's window and application are not destroyed
+    }
     return ok ? 0 : 1;
 }

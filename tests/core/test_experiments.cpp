@@ -41,9 +41,11 @@ TEST_CASE("full attention grows as N^2, local and linear attention as N", "[expe
     CHECK_THAT(r.methods.at("full").memorySlope, WithinAbs(2.0, 0.05));
     CHECK_THAT(r.methods.at("linear").memorySlope, WithinAbs(1.0, 0.05));
     CHECK_THAT(r.methods.at("local").memorySlope, WithinAbs(1.0, 0.05));
-    // Time is measured, so only the ordering is checked (a busy machine bends the slopes;
-    // `attnlab-cli experiment complexity` prints them).
-    CHECK(r.methods.at("full").timeSlope > r.methods.at("linear").timeSlope);
+    // Time is measured, so only the ordering at the longest length is checked: there full
+    // attention does ~N/d times the work. The fitted time slopes are not compared: linear
+    // attention's sub-millisecond timings make its slope noise on a busy machine (it came
+    // out above full attention's once, with a heap profiler running beside the tests);
+    // `attnlab-cli experiment complexity` prints them.
     CHECK(r.methods.at("full").seconds.back() > r.methods.at("linear").seconds.back());
 }
 

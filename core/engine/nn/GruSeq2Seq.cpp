@@ -11,12 +11,6 @@ namespace attnlab::nn {
 
 namespace F = torch::nn::functional;
 
-struct GruSeq2Seq::GruState : DecoderState {
-    Encoded enc;
-    torch::Tensor hidden;  // [L, B, H]
-    int64_t t = 0;
-};
-
 GruSeq2Seq::GruSeq2Seq(const ModelConfig& c) : config_(c) {
     using namespace torch::nn;
     const int H = c.hidden;
@@ -51,7 +45,9 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     torch::Tensor emb = drop(srcEmbedding_(src));  // [B, S, E]
     torch::Tensor padMask = torch::arange(S, src.options()).unsqueeze(0) >= srcLen.unsqueeze(1);  // [B, S]
     torch::Tensor out, h;
-    if (fusedTrainingApplies() && L == 1 && !config_.bidirectional) {
+    if (canEncodeFused(emb)) {
+        std::tie(out, h) = encodeFused(emb, srcLen);
+    } else if (fusedTrainingApplies() && L == 1 && !config_.bidirectional) {
         auto p = encoder_->named_parameters(/*recurse=*/false);
         torch::Tensor inputProj = F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]);  // [B, S, 3H], all steps at once
         auto [outputs, last] = FusedGruEncoder::run(inputProj, padMask.logical_not(), p["weight_hh_l0"],
@@ -201,6 +197,7 @@ std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const 
 
 torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevTokens, StepCapture* capture) {
     auto& s = static_cast<GruState&>(base);
+    if (canStepFused(prevTokens)) return stepFused(s, prevTokens, capture);
     torch::Tensor embProj = rowLinear(embInput_, drop(tgtEmbedding_(prevTokens)));
     torch::Tensor w;
     torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, capture ? &w : nullptr);

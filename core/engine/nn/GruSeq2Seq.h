@@ -56,6 +56,16 @@ private:
     torch::Tensor decodeStep(const Encoded& enc, const torch::Tensor& embProj, torch::Tensor& hidden, int64_t t,
                              torch::Tensor* weightsOut, AttentionTrace* trace = nullptr);
 
+    // step() without autograd, float32, for every kind but the local ones (decoding): the
+    // same numbers from raw loops and direct sgemv calls instead of ~40 LibTorch
+    // operations per layer and step (GruInference.cpp).
+    bool canStepFused(const torch::Tensor& prevTokens) const;
+    // The encoder without autograd, float32: each row's recurrence as direct sgemv calls
+    // (LibTorch's GRU packs the whole hidden-to-hidden matrix for every one-row step).
+    // emb [B, S, E] -> outputs [B, S, H·dirs] (0 at padding), final states [L·dirs, B, H].
+    bool canEncodeFused(const torch::Tensor& emb) const;
+    std::pair<torch::Tensor, torch::Tensor> encodeFused(const torch::Tensor& emb, const torch::Tensor& srcLen);
+    torch::Tensor stepFused(GruState& state, const torch::Tensor& prevTokens, StepCapture* capture);
     // Dropout through applyDropout (draws from the thread's generator, Random.h).
     torch::Tensor drop(const torch::Tensor& x) {
         return applyDropout(x, dropout_->options.p(), dropout_->is_training());
@@ -74,6 +84,12 @@ private:
     std::vector<torch::nn::Linear> upperInput_;  // layers 1..L-1: H -> 3H
     std::vector<torch::nn::Linear> hiddenProj_;  // every layer: H -> 3H (with bias b_hh)
     torch::nn::Linear output_{nullptr};
+};
+
+struct GruSeq2Seq::GruState : DecoderState {
+    Encoded enc;
+    torch::Tensor hidden;  // [L, B, H]
+    int64_t t = 0;
 };
 
 }  // namespace attnlab::nn

@@ -8,29 +8,21 @@
 // is step()'s, in the same order of operations where it matters (scaled dot products,
 // masked softmax, post-norm residuals); tests/core/test_decoding checks the tokens,
 // scores and every attention map against forward() over the whole prefix.
-#include <cblas.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "DecodeKernels.h"
 #include "TransformerSeq2Seq.h"
 
 namespace attnlab::nn {
 
 using torch::Tensor;
+using decode::linear;
 
 namespace {
-
-// out = W x + b for a Linear layer (weight [out, in], row-major).
-void linear(const torch::nn::Linear& layer, const float* x, float* out) {
-    const Tensor& w = layer->weight;
-    const int rows = static_cast<int>(w.size(0)), cols = static_cast<int>(w.size(1));
-    std::memcpy(out, layer->bias.data_ptr<float>(), sizeof(float) * static_cast<size_t>(rows));
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, rows, cols, 1.0f, w.data_ptr<float>(), cols, x, 1, 1.0f, out, 1);
-}
 
 // out = LayerNorm(a + b) over d elements (biased variance, as torch::nn::LayerNorm).
 void addNorm(const float* a, const float* b, const torch::nn::LayerNorm& norm, int64_t d, float* out) {
@@ -62,27 +54,16 @@ void attend(const float* query, const float* keys, const float* values, int64_t 
         const float* k = keys + h * tk * dk;
         const float* v = values + h * tk * dk;
         float* w = weights ? weights + h * tk : scratch.data();
-        float max = -std::numeric_limits<float>::infinity();
         for (int64_t j = 0; j < tk; ++j) {
-            if (pad && pad[j]) continue;
             float dot = 0.0f;
             for (int64_t c = 0; c < dk; ++c) dot += q[c] * k[j * dk + c];
             w[j] = dot * scale;
-            max = std::max(max, w[j]);
-        }
-        float sum = 0.0f;
-        for (int64_t j = 0; j < tk; ++j) {
-            w[j] = (pad && pad[j]) || max == -std::numeric_limits<float>::infinity() ? 0.0f : std::exp(w[j] - max);
-            sum += w[j];
         }
         float* ctx = context + h * dk;
         std::fill(ctx, ctx + dk, 0.0f);
-        if (sum == 0.0f) continue;  // every key masked: weights and context 0
-        const float inv = 1.0f / sum;
-        for (int64_t j = 0; j < tk; ++j) {
-            w[j] *= inv;
+        if (!decode::maskedSoftmax(w, tk, pad)) continue;  // every key masked: weights and context 0
+        for (int64_t j = 0; j < tk; ++j)
             for (int64_t c = 0; c < dk; ++c) ctx[c] += w[j] * v[j * dk + c];
-        }
     }
 }
 
