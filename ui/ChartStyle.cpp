@@ -2,6 +2,8 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QChartView>
+#include <QGraphicsScene>
 #include <QLegend>
 
 namespace attnlab {
@@ -33,6 +35,14 @@ void styleAxis(QAbstractAxis* axis, const QString& title) {
     titleFont.setBold(false);
     axis->setTitleFont(titleFont);
     axis->setGridLineColor(QColor(0xe3, 0xe3, 0xe3));
+}
+
+QChartView* makeChartView(QChart* chart) {
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+    return view;
 }
 
 }  // namespace attnlab

@@ -5,10 +5,15 @@
 
 class QAbstractAxis;
 class QChart;
+class QChartView;
 
 namespace attnlab {
 
 QChart* makeChart(const QString& title);
 void styleAxis(QAbstractAxis* axis, const QString& title);
+// A view for the chart: antialiased, at least 220 px high, and its scene without an item
+// index. The default BSP-tree index kept growing while the curves were redrawn (the soak test
+// measured ~6 MB per hour from it); a chart has a few hundred items, which need no index.
+QChartView* makeChartView(QChart* chart);
 
 }  // namespace attnlab

@@ -96,13 +96,6 @@ QLineSeries* makeSeries(const QString& name, const QColor& color) {
     return series;
 }
 
-QChartView* makeView(QChart* chart) {
-    auto* view = new QChartView(chart);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
-    return view;
-}
-
 QLabel* explanation(const QString& text) {
     auto* label = new QLabel(text);
     label->setWordWrap(true);
@@ -284,7 +277,7 @@ QWidget* ExperimentsView::createBottleneckPage() {
     styleAxis(accuracyAxis_, tr("held-out token accuracy"));
     bottleneckChart_->addAxis(lengthAxis_, Qt::AlignBottom);
     bottleneckChart_->addAxis(accuracyAxis_, Qt::AlignLeft);
-    bottleneckView_ = makeView(bottleneckChart_);
+    bottleneckView_ = makeChartView(bottleneckChart_);
 
     table_ = new QTableWidget;
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -399,8 +392,8 @@ QWidget* ExperimentsView::createComplexityPage() {
         timeSeries_.insert(method, time);
         memorySeries_.insert(method, memory);
     }
-    timeView_ = makeView(timeChart_);
-    memoryView_ = makeView(memoryChart_);
+    timeView_ = makeChartView(timeChart_);
+    memoryView_ = makeChartView(memoryChart_);
     auto* charts = new QSplitter(Qt::Vertical);  // full width each: eight length labels need it
     charts->addWidget(timeView_);
     charts->addWidget(memoryView_);

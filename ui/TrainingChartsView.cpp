@@ -48,13 +48,6 @@ QLineSeries* makeSeries(const QString& name, const QColor& color, qreal width, b
     return series;
 }
 
-QChartView* makeView(QChart* chart) {
-    auto* view = new QChartView(chart);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
-    return view;
-}
-
 }  // namespace
 
 TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
@@ -112,8 +105,8 @@ TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
         s->attachAxis(qualityAxisY_);
     }
 
-    lossView_ = makeView(lossChart_);
-    qualityView_ = makeView(qualityChart_);
+    lossView_ = makeChartView(lossChart_);
+    qualityView_ = makeChartView(qualityChart_);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(lossView_);
     split->addWidget(qualityView_);
