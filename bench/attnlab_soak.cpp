@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <malloc.h>
+#include <limits>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -35,11 +36,27 @@ using attnlab::bench::percentile;
 
 namespace {
 
-double residentMegabytes() {
-    std::ifstream statm("/proc/self/statm");
-    long pages = 0, resident = 0;
-    statm >> pages >> resident;
-    return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+// Resident memory from /proc/self/status, MB: all of it, the anonymous part (heap, stacks,
+// everything the process allocates) and the file-backed part (pages of the program and its
+// libraries, read in as code paths run for the first time: shared, clean, and not
+// something a leak can grow).
+struct Resident {
+    double total = 0, anonymous = 0, file = 0;
+};
+
+Resident residentMegabytes() {
+    std::ifstream status("/proc/self/status");
+    Resident r;
+    std::string key;
+    double kb = 0;
+    while (status >> key) {
+        if (key == "VmRSS:" || key == "RssAnon:" || key == "RssFile:") {
+            status >> kb;
+            (key == "VmRSS:" ? r.total : key == "RssAnon:" ? r.anonymous : r.file) = kb / 1024.0;
+        }
+        status.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return r;
 }
 
 // Least-squares slope of y against x.
@@ -154,11 +171,17 @@ int main(int argc, char* argv[]) {
     std::vector<double> gapBuffer(static_cast<std::size_t>(totalMs / 5) + 100000, 0.0);
     std::size_t gapCount = 0;
     qint64 last = clock.nsecsElapsed();
+    // An export runs on the GUI thread (the user clicked and waits for the file); the gap that
+    // contains one is reported on its own, not as a stutter while training.
+    qint64 exportEnd = -1;
+    double longestExportGap = 0.0;
     QTimer probe;
     probe.setTimerType(Qt::PreciseTimer);
     QObject::connect(&probe, &QTimer::timeout, [&] {
         const qint64 now = clock.nsecsElapsed();
-        if (gapCount < gapBuffer.size()) gapBuffer[gapCount++] = static_cast<double>(now - last) / 1e6;
+        const double gap = static_cast<double>(now - last) / 1e6;
+        if (last <= exportEnd) longestExportGap = std::max(longestExportGap, gap);
+        else if (gapCount < gapBuffer.size()) gapBuffer[gapCount++] = gap;
         last = now;
     });
     probe.start(5);
@@ -203,25 +226,29 @@ int main(int argc, char* argv[]) {
             ++failedExports;
             std::fprintf(stderr, "export %s failed: %s\n", qPrintable(path), qPrintable(error));
         }
+        exportEnd = clock.nsecsElapsed();
     });
     exporter.start(60000);
 
-    std::vector<double> sampleMinutes, sampleMb;
+    std::vector<double> sampleMinutes, sampleMb, anonMb, fileMb;
     std::ofstream csv(QDir(outDir).filePath(QStringLiteral("soak-memory.csv")).toStdString());
     // Heap in use (malloc'ed and not freed, all arenas) beside the resident size: if the heap stays
     // flat while the resident size grows, the growth is memory the allocator keeps, not a leak.
-    csv << "minutes,rss_mb,heap_in_use_mb,heap_free_mb,epochs,batches\n";
+    csv << "minutes,rss_mb,rss_anon_mb,rss_file_mb,heap_in_use_mb,heap_free_mb,epochs,batches\n";
     std::vector<double> heapMb;
     auto sample = [&] {
         const double t = static_cast<double>(clock.elapsed()) / 60000.0;
-        const double mb = residentMegabytes();
+        const Resident resident = residentMegabytes();
+        const double mb = resident.total;
         const struct mallinfo2 info = mallinfo2();
         const double inUse = static_cast<double>(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
         const double free = static_cast<double>(info.fordblks) / (1024.0 * 1024.0);
         sampleMinutes.push_back(t);
         sampleMb.push_back(mb);
+        anonMb.push_back(resident.anonymous);
+        fileMb.push_back(resident.file);
         heapMb.push_back(inUse);
-        csv << t << ',' << mb << ',' << inUse << ',' << free << ',' << window.controller()->completedEpochs() << ','
+        csv << t << ',' << mb << ',' << resident.anonymous << ',' << resident.file << ',' << inUse << ',' << free << ',' << window.controller()->completedEpochs() << ','
             << window.controller()->batchesTrained() << '\n';
         csv.flush();
     };
@@ -245,12 +272,14 @@ int main(int argc, char* argv[]) {
 
     // The slope over the whole run and after a five-minute warm-up (allocator pools, chart
     // series and caches fill up first).
-    std::vector<double> lateX, lateY, lateHeap;
+    std::vector<double> lateX, lateY, lateHeap, lateAnon, lateFile;
     for (std::size_t i = 0; i < sampleMinutes.size(); ++i) {
         if (sampleMinutes[i] >= std::min(5.0, minutes / 3.0)) {
             lateX.push_back(sampleMinutes[i]);
             lateY.push_back(sampleMb[i]);
             lateHeap.push_back(heapMb[i]);
+            lateAnon.push_back(anonMb[i]);
+            lateFile.push_back(fileMb[i]);
         }
     }
     const double peak = *std::max_element(sampleMb.begin(), sampleMb.end());
@@ -261,11 +290,17 @@ int main(int argc, char* argv[]) {
     std::printf("resident memory: start %.1f MB, end %.1f MB, peak %.1f MB\n", sampleMb.front(), sampleMb.back(), peak);
     std::printf("memory slope: %.2f MB/hour over the run, %.2f MB/hour after the warm-up\n",
                 slope(sampleMinutes, sampleMb) * 60.0, slope(lateX, lateY) * 60.0);
+    std::printf("  of which anonymous: start %.1f MB, end %.1f MB, slope after the warm-up %.2f MB/hour\n",
+                anonMb.front(), anonMb.back(), slope(lateX, lateAnon) * 60.0);
+    std::printf("  of which file-backed (code pages): start %.1f MB, end %.1f MB, slope after the warm-up %.2f MB/hour\n",
+                fileMb.front(), fileMb.back(), slope(lateX, lateFile) * 60.0);
     std::printf("heap in use: start %.1f MB, end %.1f MB; slope after the warm-up %.2f MB/hour\n", heapMb.front(),
                 heapMb.back(), slope(lateX, lateHeap) * 60.0);
     std::printf("event-loop gap (5 ms timer): longest %.1f ms, 99th percentile %.1f ms, 99.9th %.1f ms\n",
                 gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()), percentile(gaps, 0.99),
                 percentile(gaps, 0.999));
+    std::printf("longest gap containing an export (tab switch and file written on the GUI thread): %.1f ms\n",
+                longestExportGap);
     std::printf("memory samples and exports: %s\n", qPrintable(QDir::toNativeSeparators(outDir)));
     const bool ok = failedTranslations == 0 && failedExports == 0 && errors == 0 && answered >= requested - 2 &&
                     stillTraining;

@@ -8,6 +8,8 @@
 #undef CHECK
 #include <catch2/catch.hpp>
 
+#include "core/AutogradGraph.h"
+
 #include <set>
 #include <string>
 #include <vector>
@@ -16,23 +18,11 @@
 #include "engine/nn/MultiHeadAttention.h"
 
 using torch::Tensor;
+using attnlab::test::graphContains;
 using attnlab::nn::HeadTrace;
 using attnlab::nn::MultiHeadAttention;
 
 namespace {
-
-bool graphContains(const Tensor& t, const std::string& needle) {
-    std::vector<std::shared_ptr<torch::autograd::Node>> stack{t.grad_fn()};
-    std::set<torch::autograd::Node*> seen;
-    while (!stack.empty()) {
-        auto node = stack.back();
-        stack.pop_back();
-        if (!node || !seen.insert(node.get()).second) continue;
-        if (node->name().find(needle) != std::string::npos) return true;
-        for (const auto& edge : node->next_edges()) stack.push_back(edge.function);
-    }
-    return false;
-}
 
 struct Run {
     Tensor out, weights;

@@ -7,6 +7,8 @@
 #undef CHECK
 #include <catch2/catch.hpp>
 
+#include "core/AutogradGraph.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -16,6 +18,7 @@
 #include "engine/nn/GruSeq2Seq.h"
 
 using namespace attnlab;
+using attnlab::test::graphContains;
 
 namespace {
 
@@ -52,19 +55,6 @@ TestBatch makeBatch() {
     tgtIn.select(1, 0).fill_(1);  // <s>
     tgtIn[3][3] = 0;              // a shorter target: padding on the decoder side too
     return {src, torch::tensor(srcLengths, torch::kLong), tgtIn};
-}
-
-bool graphContains(const Tensor& t, const std::string& needle) {
-    std::vector<std::shared_ptr<torch::autograd::Node>> stack{t.grad_fn()};
-    std::set<torch::autograd::Node*> seen;
-    while (!stack.empty()) {
-        auto node = stack.back();
-        stack.pop_back();
-        if (!node || !seen.insert(node.get()).second) continue;
-        if (node->name().find(needle) != std::string::npos) return true;
-        for (const auto& edge : node->next_edges()) stack.push_back(edge.function);
-    }
-    return false;
 }
 
 struct FusedSwitch {
