@@ -234,7 +234,8 @@ int main(int argc, char* argv[]) {
     std::ofstream csv(QDir(outDir).filePath(QStringLiteral("soak-memory.csv")).toStdString());
     // Heap in use (malloc'ed and not freed, all arenas) beside the resident size: if the heap stays
     // flat while the resident size grows, the growth is memory the allocator keeps, not a leak.
-    csv << "minutes,rss_mb,rss_anon_mb,rss_file_mb,heap_in_use_mb,heap_free_mb,epochs,batches\n";
+    csv << "minutes,rss_mb,rss_anon_mb,rss_file_mb,heap_in_use_mb,heap_free_mb,epochs,batches,longest_gap_ms\n";
+    std::size_t gapsSampled = 0;  // gaps up to the previous sample: each row reports the longest since
     std::vector<double> heapMb;
     auto sample = [&] {
         const double t = static_cast<double>(clock.elapsed()) / 60000.0;
@@ -249,7 +250,12 @@ int main(int argc, char* argv[]) {
         fileMb.push_back(resident.file);
         heapMb.push_back(inUse);
         csv << t << ',' << mb << ',' << resident.anonymous << ',' << resident.file << ',' << inUse << ',' << free << ',' << window.controller()->completedEpochs() << ','
-            << window.controller()->batchesTrained() << '\n';
+            << window.controller()->batchesTrained() << ','
+            << (gapCount > gapsSampled ? *std::max_element(gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapsSampled),
+                                                           gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount))
+                                       : 0.0)
+            << '\n';
+        gapsSampled = gapCount;
         csv.flush();
     };
     sample();

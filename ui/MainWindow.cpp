@@ -61,6 +61,8 @@
 #include <cmath>
 #include <iterator>
 
+#include "base/Memory.h"
+
 namespace attnlab {
 
 namespace {
@@ -1228,6 +1230,9 @@ QString MainWindow::currentTabName() const {
 }
 
 bool MainWindow::exportCurrentView(const QString& path, double scale, QString* error) {
+    struct ReleaseAfterwards {  // a PDF or a large PNG leaves tens of MB of freed buffers behind
+        ~ReleaseAfterwards() { releaseFreeMemory(); }
+    } release;
     QWidget* tab = tabs_->currentWidget();
     const auto format = HeatmapRenderer::formatForPath(path);
     const bool matrix = format == ExportFormat::Csv || format == ExportFormat::Npy;

@@ -12,6 +12,7 @@
 #include "ModelImpl.h"
 #include "base/Batching.h"
 #include "base/InputError.h"
+#include "base/Memory.h"
 #include "base/Metrics.h"
 #include "base/ModelSize.h"
 #include "nn/Random.h"
@@ -466,6 +467,7 @@ EpochMetrics Trainer::finishEpoch() {
     m.pairsPerSecond = d.trainSeconds > 0 ? static_cast<double>(d.epochPairs) / d.trainSeconds : 0.0;
     m.seconds = secondsSince(d.epochStart);
     d.startEpoch();
+    releaseFreeMemory();  // evaluation's and checkpointing's one-off blocks; costs the next batch a few page faults
     return m;
 }
 
