@@ -195,8 +195,12 @@ int main(int argc, char* argv[]) {
 
     const QStringList sentences{QStringLiteral("the cat sees the red car"), QStringLiteral("my mother likes the big dog"),
                                 QStringLiteral("the small girl reads a book"), QStringLiteral("the boy eats the green apple")};
+    // The exporter's processEvents() can run a due typist tick, which would switch back to
+    // Translate before the export: the typist waits while an export is under way.
+    bool exporting = false;
     QTimer typist;
     QObject::connect(&typist, &QTimer::timeout, [&] {
+        if (exporting) return;
         if (window.tabs()->currentWidget() != window.translateView()) window.showTab(QStringLiteral("translate"));
         QLineEdit* input = window.translateView()->input();
         input->selectAll();
@@ -215,12 +219,20 @@ int main(int argc, char* argv[]) {
     QObject::connect(&exporter, &QTimer::timeout, [&] {
         const int k = exports + failedExports;
         const QString tab = exportTabs[k % exportTabs.size()];
+        exporting = true;
         window.showTab(tab);
         QApplication::processEvents();
+        exporting = false;
         const QString path = QDir(outDir).filePath(
             QStringLiteral("export-%1-%2.%3").arg(k, 3, 10, QLatin1Char('0')).arg(tab, exportSuffixes[k % exportSuffixes.size()]));
         QString error;
-        if (window.exportCurrentView(path, 1.0, &error)) {
+        if (window.currentTabName() != tab)
+            error = QStringLiteral("the %1 tab was not shown").arg(tab);
+        else if (window.exportCurrentView(path, 1.0, &error))
+            error.clear();
+        else if (error.isEmpty())
+            error = QStringLiteral("unknown error");
+        if (error.isEmpty()) {
             ++exports;
         } else {
             ++failedExports;

@@ -1,7 +1,7 @@
 #pragma once
 // Engine-internal: the pieces the fused decoding steps (TransformerDecodeStep.cpp,
-// GruInference.cpp) share: one row through a Linear layer as a direct sgemv, and a
-// masked softmax in place.
+// GruInference.cpp) and the fused attention node (FusedHeadAttention.cpp) share: one row
+// through a Linear layer as a direct sgemv, and a masked softmax in place.
 #include <cblas.h>
 #include <torch/torch.h>
 

@@ -2,10 +2,11 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <vector>
 
+#include "DecodeKernels.h"
 #include "Random.h"
 
 namespace attnlab::nn {
@@ -38,23 +39,11 @@ HeadMatrix headMatrix(const Tensor& x) {
 
 Tensor unitLastStride(const Tensor& x) { return x.stride(2) == 1 ? x : x.contiguous(); }
 
-// Masked softmax of one row of scores in place; a row with no visible key becomes 0.
-void softmaxRow(float* row, int tk, const bool* pad, int visibleEnd) {
-    float max = -std::numeric_limits<float>::infinity();
-    for (int j = 0; j < visibleEnd; ++j)
-        if (!(pad && pad[j]) && row[j] > max) max = row[j];
-    if (max == -std::numeric_limits<float>::infinity()) {
-        for (int j = 0; j < tk; ++j) row[j] = 0.0f;
-        return;
-    }
-    float sum = 0.0f;
-    for (int j = 0; j < tk; ++j) {
-        const bool visible = j < visibleEnd && !(pad && pad[j]);
-        row[j] = visible ? std::exp(row[j] - max) : 0.0f;
-        sum += row[j];
-    }
-    const float inv = 1.0f / sum;
-    for (int j = 0; j < tk; ++j) row[j] *= inv;
+// Masked softmax of one row of scores in place: keys from visibleEnd on (the future, under
+// the causal mask) and padded keys get 0; a row with no visible key becomes 0.
+void softmaxRow(float* row, int64_t tk, const bool* pad, int64_t visibleEnd) {
+    decode::maskedSoftmax(row, visibleEnd, pad);
+    std::fill(row + visibleEnd, row + tk, 0.0f);
 }
 
 class HeadAttentionFunction : public torch::autograd::Function<HeadAttentionFunction> {
