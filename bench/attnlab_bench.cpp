@@ -18,6 +18,7 @@
 
 #include "HeadGridWidget.h"
 #include "HeatmapWidget.h"
+#include "TrainingChartsView.h"
 #include "TrainingController.h"
 #include "base/Datasets.h"
 #include "engine/Trainer.h"
@@ -99,12 +100,68 @@ std::pair<double, double> paintMs(Widget& w) {
     return {first, median(times)};
 }
 
+
+// Wall time of one epoch's update of the training curves (57 batches then the epoch's metrics,
+// laid out and painted as the window would) once `epochs` epochs are already on the charts:
+// {median, longest} over 20 epochs.
+std::pair<double, double> chartEpochMs(QApplication& app, int epochs) {
+    TrainingChartsView charts;
+    charts.resize(1300, 850);
+    charts.setPlannedEpochs(10000);
+    if (getenv("ATTNLAB_BENCH_NO_BATCH")) charts.setShowBatchLoss(false);
+    charts.show();
+    constexpr int kBatches = 57;
+    auto addEpoch = [&](int e) {
+        for (int b = 1; b <= kBatches; ++b) {
+            BatchReport r;
+            r.epoch = e;
+            r.batch = b;
+            r.batchesPerEpoch = kBatches;
+            r.loss = 3.0 / (e + b / double(kBatches)) + 0.05 * std::sin(b);
+            charts.addBatch(r);
+        }
+        EpochMetrics m;
+        m.epoch = e;
+        m.trainLoss = 3.0 / e;
+        m.validationLoss = 3.2 / e + 0.01;
+        m.tokenAccuracy = 1.0 - 1.0 / (1 + e);
+        m.exactMatch = 1.0 - 2.0 / (2 + e);
+        m.bleu = 100.0 - 100.0 / (1 + e);
+        charts.addEpoch(m);
+    };
+    for (int e = 1; e <= epochs; ++e) {
+        addEpoch(e);
+        if (e % 50 == 0) app.processEvents();
+    }
+    app.processEvents();
+    std::vector<double> times;
+    for (int e = epochs + 1; e <= epochs + 20; ++e) {
+        QElapsedTimer t;
+        t.start();
+        addEpoch(e);
+        const qint64 update = t.nsecsElapsed();
+        app.processEvents();  // lays out and paints
+        times.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        if (getenv("ATTNLAB_BENCH_VERBOSE"))
+            std::printf("  epoch %d: update %.2f ms, layout and paint %.2f ms\n", e, update / 1e6,
+                        (t.nsecsElapsed() - update) / 1e6);
+    }
+    if (const char* png = getenv("ATTNLAB_BENCH_CHARTS_PNG")) {  // to look at what was measured
+        QString error;
+        if (!charts.exportImage(QStringLiteral("%1-%2.png").arg(QString::fromLocal8Bit(png)).arg(epochs), &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+    }
+    return {median(times), *std::max_element(times.begin(), times.end())};
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
     // `attnlab-bench translate [repeats]` prints only the translate rows (quick runs under
-    // the build lock; many repeats for a profiler).
+    // the build lock; many repeats for a profiler); `attnlab-bench charts [epochs]` only the training
+    // curves rows.
     const bool translateOnly = argc > 1 && std::string(argv[1]) == "translate";
+    const bool chartsOnly = argc > 1 && std::string(argv[1]) == "charts";
     if (translateOnly && argc > 2) translateRepeats = std::max(1, std::atoi(argv[2]));
     setenv("QT_QPA_PLATFORM", "offscreen", 0);
     preferFastBlasKernels(argv);
@@ -115,6 +172,15 @@ int main(int argc, char* argv[]) {
     std::printf("|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(18, '-').c_str(),
                 std::string(16, '-').c_str());
 
+    if (chartsOnly) {
+        std::vector<int> counts = {100, 1000, 3000};
+        if (argc > 2) counts = {std::max(1, std::atoi(argv[2]))};
+        for (int epochs : counts) {
+            auto [typical, longest] = chartEpochMs(app, epochs);
+            std::printf("charts: epoch %d update median %.2f ms, longest %.2f ms\n", epochs, typical, longest);
+        }
+        return 0;
+    }
     ModelConfig gru;
     gru.attention = AttentionKind::Additive;
     gru.hidden = 128;
@@ -158,6 +224,14 @@ int main(int argc, char* argv[]) {
         char name[64];
         std::snprintf(name, sizeof name, "head grid 8x8 heads, 64 tokens (first %.1f ms)", first);
         row(name, repaint, "ms", "<= 50 ms");
+    }
+
+    for (int epochs : {100, 1000, 3000}) {
+        auto [typical, longest] = chartEpochMs(app, epochs);
+        char name[80];
+        std::snprintf(name, sizeof name, "training curves, one epoch's update at epoch %d (longest %.1f)", epochs,
+                      longest);
+        row(name, typical, "ms", "");
     }
 
     // Event-loop gaps while the worker trains toy-en-fr (GRU + additive, hidden 128).

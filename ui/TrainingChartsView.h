@@ -43,7 +43,8 @@ public:
     QLineSeries* validationLossSeries() const { return validationLoss_; }
     QLineSeries* bleuSeries() const { return bleu_; }
     QAbstractAxis* lossAxis() const { return lossAxisY_; }
-    QScatterSeries* markersOf(QLineSeries* line) const { return markers_.value(line); }
+    QValueAxis* epochAxis() const { return lossAxisX_; }  // the quality chart's follows it
+    QScatterSeries* markersOf(QLineSeries* line) const { return lines_.value(line).markers; }
 
     // Both charts stacked, as PNG (at scale), SVG or PDF by extension.
     bool exportImage(const QString& path, QString* error = nullptr, double scale = 1.0) const;
@@ -75,8 +76,14 @@ private:
     QCheckBox* batchToggle_;
     QLabel* summary_;
     // Epoch lines get their dots from a scatter series: QLineSeries clips the markers of its last point.
-    QHash<QLineSeries*, QScatterSeries*> markers_;
-    int markerStride_ = 1;  // a marker on every n-th epoch (see append())
+    struct EpochLine {
+        QScatterSeries* markers = nullptr;
+        qint64 values = 0;      // values appended since clear()
+        int stride = 1;         // the line keeps every stride-th value ...
+        bool tail = false;      // ... and the newest, as its last point, when that is off the stride
+        int markerStride = 1;   // a marker on every markerStride-th value
+    };
+    QHash<QLineSeries*, EpochLine> lines_;  // the epoch lines (see append())
     QList<QPointF> pendingBatches_;
     QTimer flushTimer_;
     bool logScale_ = false;

@@ -4,10 +4,11 @@
 
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QValueAxis>
 
 using namespace attnlab;
 
-TEST_CASE("a long run keeps every epoch on the lines but a bounded, evenly spaced set of markers",
+TEST_CASE("a long run keeps a bounded, evenly spaced set of points and markers that ends at the newest epoch",
           "[ui][charts]") {
     TrainingChartsView charts;
     charts.setPlannedEpochs(2000);
@@ -20,15 +21,27 @@ TEST_CASE("a long run keeps every epoch on the lines but a bounded, evenly space
         m.bleu = 10.0;
         charts.addEpoch(m);
     }
-    CHECK(charts.validationLossSeries()->count() == 2000);
+    // The line: every 4th epoch from the first (500 points at most: it is thinned to every other
+    // point at epochs 501 and 1001), then the newest epoch.
+    const QList<QPointF> line = charts.validationLossSeries()->points();
+    CHECK(line.size() == 501);
+    for (qsizetype i = 0; i + 1 < line.size(); ++i) {
+        CHECK(line[i].x() == 1.0 + 4.0 * i);
+        CHECK(line[i].y() == Approx(1.5 / line[i].x()));  // thinning keeps measured values, it does not average
+    }
+    CHECK(line.back() == QPointF(2000.0, 1.5 / 2000.0));
+    // Markers: one every 32 epochs from the first (2000 epochs / 120 -> stride 32), each on a point of the line.
     QScatterSeries* markers = charts.markersOf(charts.validationLossSeries());
     REQUIRE(markers);
     CHECK(markers->count() <= 120);
     CHECK(markers->count() >= 60);
-    // Evenly spaced: one marker every 32 epochs from the first (2000 epochs / 120 -> stride 32).
     const QList<QPointF> points = markers->points();
     for (qsizetype i = 1; i < points.size(); ++i) CHECK(points[i].x() - points[i - 1].x() == 32.0);
     CHECK(points.front().x() == 1.0);
+    for (const QPointF& p : points) CHECK(line.contains(p));
+    // The other lines are thinned alike.
+    CHECK(charts.trainLossSeries()->count() == 501);
+    CHECK(charts.bleuSeries()->count() == 501);
     // A new run starts again with a marker per epoch.
     charts.clear();
     EpochMetrics m;
@@ -38,4 +51,54 @@ TEST_CASE("a long run keeps every epoch on the lines but a bounded, evenly space
     m.epoch = 2;
     charts.addEpoch(m);
     CHECK(markers->count() == 2);
+}
+
+TEST_CASE("the epoch axis grows in round steps and changes only when the run crosses one", "[ui][charts]") {
+    TrainingChartsView charts;
+    charts.setPlannedEpochs(10000);
+    QValueAxis* axis = charts.epochAxis();
+    REQUIRE(axis);
+    CHECK(axis->max() == 5.0);  // an empty chart is 5 epochs wide
+    int changes = 0;
+    QObject::connect(axis, &QValueAxis::rangeChanged, [&] { ++changes; });
+    auto addEpoch = [&](int e) {
+        for (int b = 1; b <= 10; ++b) {
+            BatchReport r;
+            r.epoch = e;
+            r.batch = b;
+            r.batchesPerEpoch = 10;
+            r.loss = 2.0 / e;
+            charts.addBatch(r);
+        }
+        EpochMetrics m;
+        m.epoch = e;
+        m.trainLoss = m.validationLoss = 2.0 / e;
+        charts.addEpoch(m);
+    };
+    for (int e = 1; e <= 5; ++e) addEpoch(e);
+    CHECK(changes == 0);
+    for (int e = 6; e <= 37; ++e) addEpoch(e);
+    CHECK(axis->max() == 40.0);  // ticks every 5 epochs
+    CHECK(axis->tickInterval() == 5.0);
+    for (int e = 38; e <= 1000; ++e) addEpoch(e);
+    CHECK(axis->min() == 0.0);
+    CHECK(axis->max() == 1000.0);
+    CHECK(axis->tickInterval() == 100.0);
+    // 6..10 one epoch at a time, then steps of 2, 5, 10, ... 100: a few dozen changes, not one or
+    // more per epoch (each change re-lays out every curve).
+    CHECK(changes < 60);
+    addEpoch(1001);
+    CHECK(axis->max() == 1200.0);
+    CHECK(axis->tickInterval() == 200.0);
+
+    // A short planned run ends at its last epoch, not at the next round step.
+    TrainingChartsView shortRun;
+    shortRun.setPlannedEpochs(37);
+    EpochMetrics m;
+    for (int e = 1; e <= 37; ++e) {
+        m.epoch = e;
+        m.validationLoss = 1.0;
+        shortRun.addEpoch(m);
+    }
+    CHECK(shortRun.epochAxis()->max() == 37.0);
 }
