@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <malloc.h>
 #include <limits>
@@ -57,6 +58,53 @@ Resident residentMegabytes() {
         status.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
     }
     return r;
+}
+
+// The main arena (the GUI thread's heap; the training worker allocates from an arena of its own)
+// from glibc's malloc_info, and the resident part of its [heap] mapping from /proc/self/smaps, MB:
+// if the resident size grows while the arena's in-use bytes do not, the growth is free memory the
+// allocator cannot give back (fragmentation), not objects that pile up.
+struct MainArena {
+    double resident = 0, inUse = 0, freeSmall = 0;  // freeSmall: free in chunks under a page
+};
+
+MainArena mainArena() {
+    MainArena a;
+    char* text = nullptr;
+    std::size_t size = 0;
+    if (FILE* f = open_memstream(&text, &size)) {
+        malloc_info(0, f);
+        std::fclose(f);
+        const std::string xml(text, size);
+        std::free(text);
+        const std::size_t end = xml.find("</heap>");
+        const std::string heap0 = xml.substr(0, end);
+        auto attribute = [](const std::string& tag, const char* name) {
+            const std::size_t at = tag.find(std::string(name) + "=\"");
+            return at == std::string::npos ? 0.0 : std::atof(tag.c_str() + at + std::strlen(name) + 2);
+        };
+        double freeBytes = 0, system = 0;
+        for (std::size_t at = heap0.find('<'); at != std::string::npos; at = heap0.find('<', at + 1)) {
+            const std::string tag = heap0.substr(at, heap0.find('>', at) - at);
+            if (tag.rfind("<size ", 0) == 0 && attribute(tag, "to") < 4096) a.freeSmall += attribute(tag, "total");
+            if (tag.rfind("<total type=\"fast\"", 0) == 0 || tag.rfind("<total type=\"rest\"", 0) == 0)
+                freeBytes += attribute(tag, "size");
+            if (tag.rfind("<system type=\"current\"", 0) == 0) system = attribute(tag, "size");
+        }
+        a.inUse = (system - freeBytes) / (1024.0 * 1024.0);
+        a.freeSmall /= 1024.0 * 1024.0;
+    }
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool inHeap = false;
+    while (std::getline(smaps, line)) {
+        if (line.size() > 6 && line.compare(line.size() - 6, 6, "[heap]") == 0) inHeap = true;
+        else if (inHeap && line.rfind("Rss:", 0) == 0) {
+            a.resident = std::atof(line.c_str() + 4) / 1024.0;
+            break;
+        }
+    }
+    return a;
 }
 
 // Least-squares slope of y against x.
@@ -246,9 +294,10 @@ int main(int argc, char* argv[]) {
     std::ofstream csv(QDir(outDir).filePath(QStringLiteral("soak-memory.csv")).toStdString());
     // Heap in use (malloc'ed and not freed, all arenas) beside the resident size: if the heap stays
     // flat while the resident size grows, the growth is memory the allocator keeps, not a leak.
-    csv << "minutes,rss_mb,rss_anon_mb,rss_file_mb,heap_in_use_mb,heap_free_mb,epochs,batches,longest_gap_ms\n";
+    csv << "minutes,rss_mb,rss_anon_mb,rss_file_mb,heap_in_use_mb,heap_free_mb,epochs,batches,longest_gap_ms,"
+           "main_heap_rss_mb,main_arena_in_use_mb,main_arena_free_small_mb\n";
     std::size_t gapsSampled = 0;  // gaps up to the previous sample: each row reports the longest since
-    std::vector<double> heapMb;
+    std::vector<double> heapMb, mainResident, mainInUse;
     auto sample = [&] {
         const double t = static_cast<double>(clock.elapsed()) / 60000.0;
         const Resident resident = residentMegabytes();
@@ -256,6 +305,9 @@ int main(int argc, char* argv[]) {
         const struct mallinfo2 info = mallinfo2();
         const double inUse = static_cast<double>(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
         const double free = static_cast<double>(info.fordblks) / (1024.0 * 1024.0);
+        const MainArena arena = mainArena();
+        mainResident.push_back(arena.resident);
+        mainInUse.push_back(arena.inUse);
         sampleMinutes.push_back(t);
         sampleMb.push_back(mb);
         anonMb.push_back(resident.anonymous);
@@ -266,7 +318,7 @@ int main(int argc, char* argv[]) {
             << (gapCount > gapsSampled ? *std::max_element(gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapsSampled),
                                                            gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount))
                                        : 0.0)
-            << '\n';
+            << ',' << arena.resident << ',' << arena.inUse << ',' << arena.freeSmall << '\n';
         gapsSampled = gapCount;
         csv.flush();
     };
@@ -290,7 +342,7 @@ int main(int argc, char* argv[]) {
 
     // The slope over the whole run and after a five-minute warm-up (allocator pools, chart
     // series and caches fill up first).
-    std::vector<double> lateX, lateY, lateHeap, lateAnon, lateFile;
+    std::vector<double> lateX, lateY, lateHeap, lateAnon, lateFile, lateMainResident, lateMainInUse;
     for (std::size_t i = 0; i < sampleMinutes.size(); ++i) {
         if (sampleMinutes[i] >= std::min(5.0, minutes / 3.0)) {
             lateX.push_back(sampleMinutes[i]);
@@ -298,6 +350,8 @@ int main(int argc, char* argv[]) {
             lateHeap.push_back(heapMb[i]);
             lateAnon.push_back(anonMb[i]);
             lateFile.push_back(fileMb[i]);
+            lateMainResident.push_back(mainResident[i]);
+            lateMainInUse.push_back(mainInUse[i]);
         }
     }
     const double peak = *std::max_element(sampleMb.begin(), sampleMb.end());
@@ -314,6 +368,10 @@ int main(int argc, char* argv[]) {
                 fileMb.front(), fileMb.back(), slope(lateX, lateFile) * 60.0);
     std::printf("heap in use: start %.1f MB, end %.1f MB; slope after the warm-up %.2f MB/hour\n", heapMb.front(),
                 heapMb.back(), slope(lateX, lateHeap) * 60.0);
+    std::printf("main arena (GUI thread): [heap] resident %.1f -> %.1f MB, slope %.2f MB/hour; in use %.1f -> %.1f MB, "
+                "slope %.2f MB/hour (after the warm-up)\n",
+                mainResident.front(), mainResident.back(), slope(lateX, lateMainResident) * 60.0, mainInUse.front(),
+                mainInUse.back(), slope(lateX, lateMainInUse) * 60.0);
     std::printf("event-loop gap (5 ms timer): longest %.1f ms, 99th percentile %.1f ms, 99.9th %.1f ms\n",
                 gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()), percentile(gaps, 0.99),
                 percentile(gaps, 0.999));

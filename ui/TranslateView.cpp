@@ -70,6 +70,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(attention_, 1);
 
     connect(input_, &QLineEdit::returnPressed, this, &TranslateView::requestTranslation);
+    connect(input_, &QLineEdit::textEdited, this, [this] { ++editsSinceHistoryReset_; });
     connect(translate_, &QPushButton::clicked, this, &TranslateView::requestTranslation);
     connect(beam_, &QSpinBox::valueChanged, this, [this] {
         if (!input_->text().trimmed().isEmpty()) requestTranslation();
@@ -85,7 +86,20 @@ int TranslateView::beam() const { return beam_->value(); }
 
 bool TranslateView::followsTraining() const { return follow_->isChecked(); }
 
-void TranslateView::requestTranslation() { Q_EMIT translateRequested(input_->text(), beam_->value()); }
+void TranslateView::requestTranslation() {
+    // QLineEdit keeps every edit for undo, ~20 bytes a keystroke for as long as the window lives.
+    // Past kMaxUndoEdits the history restarts at the sentence being translated (undo then goes back
+    // to it, not beyond): a class typing for hours stays bounded, a user editing a few sentences
+    // never notices.
+    constexpr int kMaxUndoEdits = 2000;
+    if (editsSinceHistoryReset_ > kMaxUndoEdits) {
+        const int cursor = input_->cursorPosition();
+        input_->setText(input_->text());  // clears the undo and redo history
+        input_->setCursorPosition(cursor);
+        editsSinceHistoryReset_ = 0;
+    }
+    Q_EMIT translateRequested(input_->text(), beam_->value());
+}
 
 void TranslateView::setModelAvailable(bool available) {
     translate_->setEnabled(available);

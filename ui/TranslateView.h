@@ -44,6 +44,7 @@ private:
     QLabel* output_;
     QLabel* details_;
     AttentionPanel* attention_;
+    int editsSinceHistoryReset_ = 0;  // see requestTranslation()
 };
 
 }  // namespace attnlab

@@ -350,3 +350,35 @@ TEST_CASE("the heads combo offers only divisors of the hidden size", "[ui][mainw
 }
 
 }  // namespace
+
+TEST_CASE("the sentence box keeps its undo history for normal editing but not without bound", "[ui][mainwindow]") {
+    TranslateView view;
+    QLineEdit* input = view.input();
+    int requests = 0;
+    QObject::connect(&view, &TranslateView::translateRequested, [&](const QString&, int) { ++requests; });
+    // A few sentences: undo reaches back across a translation request.
+    QTest::keyClicks(input, QStringLiteral("the cat"));
+    QTest::keyClick(input, Qt::Key_Return);
+    QTest::keyClicks(input, QStringLiteral(" sees"));
+    QTest::keyClick(input, Qt::Key_Return);
+    CHECK(requests == 2);
+    CHECK(input->text() == QStringLiteral("the cat sees"));
+    for (int i = 0; i < 20 && input->isUndoAvailable(); ++i) input->undo();
+    CHECK(input->text().isEmpty());  // back to before the first request
+    input->redo();
+    CHECK_FALSE(input->text().isEmpty());
+    // Hours of typing: past 2,000 edits the history restarts at the sentence being translated.
+    for (int i = 0; i < 80; ++i) {
+        input->selectAll();
+        QTest::keyClick(input, Qt::Key_Backspace);
+        QTest::keyClicks(input, QStringLiteral("the small girl reads a book"));  // 27 edits
+        QTest::keyClick(input, Qt::Key_Return);
+        if (!input->isUndoAvailable()) break;
+    }
+    CHECK_FALSE(input->isUndoAvailable());  // reset within the 80 sentences (~2,240 edits)
+    CHECK(input->text() == QStringLiteral("the small girl reads a book"));
+    CHECK(input->cursorPosition() == input->text().size());
+    QTest::keyClicks(input, QStringLiteral(" now"));
+    input->undo();  // undo still works after the reset, back to the translated sentence
+    CHECK(input->text() == QStringLiteral("the small girl reads a book"));
+}
