@@ -392,7 +392,7 @@ void TrainingChartsView::updateRanges() {
     }
 }
 
-int TrainingChartsView::epochCount() const { return static_cast<int>(validationLoss_->count()); }
+int TrainingChartsView::epochCount() const { return static_cast<int>(lines_.value(validationLoss_).values); }
 
 int TrainingChartsView::batchPointCount() const {
     return static_cast<int>(batchLoss_->count()) + static_cast<int>(pendingBatches_.size());

@@ -37,7 +37,7 @@ public:
     bool logScale() const { return logScale_; }
     void setShowBatchLoss(bool on);
 
-    int epochCount() const;        // points of the validation-loss line
+    int epochCount() const;        // epochs with a validation loss on the charts (the line is thinned)
     int batchPointCount() const;   // points of the batch-loss line, pending ones included
     QLineSeries* trainLossSeries() const { return trainLoss_; }
     QLineSeries* validationLossSeries() const { return validationLoss_; }

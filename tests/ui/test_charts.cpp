@@ -25,6 +25,7 @@ TEST_CASE("a long run keeps a bounded, evenly spaced set of points and markers t
     // point at epochs 501 and 1001), then the newest epoch.
     const QList<QPointF> line = charts.validationLossSeries()->points();
     CHECK(line.size() == 501);
+    CHECK(charts.epochCount() == 2000);
     for (qsizetype i = 0; i + 1 < line.size(); ++i) {
         CHECK(line[i].x() == 1.0 + 4.0 * i);
         CHECK(line[i].y() == Approx(1.5 / line[i].x()));  // thinning keeps measured values, it does not average
