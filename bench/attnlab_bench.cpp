@@ -100,7 +100,6 @@ std::pair<double, double> paintMs(Widget& w) {
     return {first, median(times)};
 }
 
-
 // Wall time of one epoch's update of the training curves (57 batches then the epoch's metrics,
 // laid out and painted as the window would) once `epochs` epochs are already on the charts:
 // {median, longest} over 20 epochs.
@@ -108,7 +107,6 @@ std::pair<double, double> chartEpochMs(QApplication& app, int epochs) {
     TrainingChartsView charts;
     charts.resize(1300, 850);
     charts.setPlannedEpochs(10000);
-    if (getenv("ATTNLAB_BENCH_NO_BATCH")) charts.setShowBatchLoss(false);
     charts.show();
     constexpr int kBatches = 57;
     auto addEpoch = [&](int e) {
@@ -139,12 +137,8 @@ std::pair<double, double> chartEpochMs(QApplication& app, int epochs) {
         QElapsedTimer t;
         t.start();
         addEpoch(e);
-        const qint64 update = t.nsecsElapsed();
         app.processEvents();  // lays out and paints
         times.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-        if (getenv("ATTNLAB_BENCH_VERBOSE"))
-            std::printf("  epoch %d: update %.2f ms, layout and paint %.2f ms\n", e, update / 1e6,
-                        (t.nsecsElapsed() - update) / 1e6);
     }
     if (const char* png = getenv("ATTNLAB_BENCH_CHARTS_PNG")) {  // to look at what was measured
         QString error;
@@ -152,6 +146,16 @@ std::pair<double, double> chartEpochMs(QApplication& app, int epochs) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
     }
     return {median(times), *std::max_element(times.begin(), times.end())};
+}
+
+void chartRows(QApplication& app, const std::vector<int>& epochCounts) {
+    for (int epochs : epochCounts) {
+        auto [typical, longest] = chartEpochMs(app, epochs);
+        char name[80];
+        std::snprintf(name, sizeof name, "training curves, one epoch's update at epoch %d (longest %.1f)", epochs,
+                      longest);
+        row(name, typical, "ms", "");
+    }
 }
 
 }  // namespace
@@ -173,12 +177,7 @@ int main(int argc, char* argv[]) {
                 std::string(16, '-').c_str());
 
     if (chartsOnly) {
-        std::vector<int> counts = {100, 1000, 3000};
-        if (argc > 2) counts = {std::max(1, std::atoi(argv[2]))};
-        for (int epochs : counts) {
-            auto [typical, longest] = chartEpochMs(app, epochs);
-            std::printf("charts: epoch %d update median %.2f ms, longest %.2f ms\n", epochs, typical, longest);
-        }
+        chartRows(app, argc > 2 ? std::vector<int>{std::max(1, std::atoi(argv[2]))} : std::vector<int>{100, 1000, 3000});
         return 0;
     }
     ModelConfig gru;
@@ -226,13 +225,7 @@ int main(int argc, char* argv[]) {
         row(name, repaint, "ms", "<= 50 ms");
     }
 
-    for (int epochs : {100, 1000, 3000}) {
-        auto [typical, longest] = chartEpochMs(app, epochs);
-        char name[80];
-        std::snprintf(name, sizeof name, "training curves, one epoch's update at epoch %d (longest %.1f)", epochs,
-                      longest);
-        row(name, typical, "ms", "");
-    }
+    chartRows(app, {100, 1000, 3000});
 
     // Event-loop gaps while the worker trains toy-en-fr (GRU + additive, hidden 128).
     {

@@ -155,17 +155,15 @@ void TrainingChartsView::addMarkers(QChart* chart, QLineSeries* line) {
 
 namespace {
 
-// Every other point of `points` from the first; the last one stays too, so a thinned line still
-// ends at the newest epoch. Returns whether the last point was kept only for that reason.
-bool keepEveryOther(QList<QPointF>& points) {
+// Every other point from the first. Lines and markers are thinned when one point past their
+// (even) limit arrives, so the newest point has an even index and stays.
+QList<QPointF> everyOther(const QList<QPointF>& points) {
     QList<QPointF> kept;
-    kept.reserve(points.size() / 2 + 2);
+    kept.reserve(points.size() / 2 + 1);
     for (qsizetype i = 0; i < points.size(); i += 2) kept.append(points[i]);
-    const bool lastIsOdd = !points.isEmpty() && (points.size() - 1) % 2 != 0;
-    if (lastIsOdd) kept.append(points.back());
-    points = std::move(kept);
-    return lastIsOdd;
+    return kept;
 }
+static_assert(kMaxEpochPoints % 2 == 0 && kMaxMarkers % 2 == 0, "thinning must keep the newest point");
 
 }  // namespace
 
@@ -183,20 +181,16 @@ void TrainingChartsView::append(QLineSeries* line, double x, double y) {
         line->append(x, y);
     state.tail = !onStride;
     if (onStride && line->count() > kMaxEpochPoints) {
-        QList<QPointF> points = line->points();
-        state.tail = keepEveryOther(points);
+        line->replace(everyOther(line->points()));
         state.stride *= 2;
-        line->replace(points);
     }
     // Markers on every markerStride-th value, thinned the same way (a multiple of the line's
     // stride, so every marker sits on a point of the line).
     if (!state.markers || index % state.markerStride != 0) return;
     state.markers->append(x, y);
     if (state.markers->count() <= kMaxMarkers) return;
-    QList<QPointF> dots = state.markers->points();
-    if (keepEveryOther(dots)) dots.removeLast();
+    state.markers->replace(everyOther(state.markers->points()));
     state.markerStride *= 2;
-    state.markers->replace(dots);
 }
 
 void TrainingChartsView::attachHover(QXYSeries* series, const QString& unit, int decimals) {
