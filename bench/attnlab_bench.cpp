@@ -16,10 +16,10 @@
 #include <random>
 #include <string>
 
-#include "HeadGridWidget.h"
-#include "HeatmapWidget.h"
-#include "TrainingChartsView.h"
-#include "TrainingController.h"
+#include "widgets/HeadGridWidget.h"
+#include "widgets/HeatmapWidget.h"
+#include "views/curves/TrainingChartsView.h"
+#include "session/TrainingController.h"
 #include "base/Datasets.h"
 #include "engine/Trainer.h"
 

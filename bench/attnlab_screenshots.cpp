@@ -1,13 +1,13 @@
 // Regenerates the README's screenshots from real training runs: the heads lesson (a Transformer),
 // the alignment lesson (GRU + additive on toy-en-zh), then every view of the teaching lab. Each image
-// is the main window grabbed at 1400 x 900. Not a test; see docs/screenshots/README.md.
+// is the main window grabbed at 1400 x 900. Not a test; see bench/run-screenshots.sh.
 //   attnlab-screenshots OUTPUT_DIR
-#include "CompareView.h"
-#include "ExperimentsView.h"
-#include "MainWindow.h"
-#include "MathsView.h"
-#include "TimelineView.h"
-#include "TranslateView.h"
+#include "views/compare/CompareView.h"
+#include "views/experiments/ExperimentsView.h"
+#include "window/MainWindow.h"
+#include "views/maths/MathsView.h"
+#include "views/timeline/TimelineView.h"
+#include "views/translate/TranslateView.h"
 #include "engine/Trainer.h"
 
 #include <QApplication>

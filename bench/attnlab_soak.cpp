@@ -4,12 +4,12 @@
 // Scripted, not part of the test suite: see bench/run-soak.sh.
 #include "Stats.h"
 #include "engine/Trainer.h"
-#include "DataPanel.h"
-#include "MainWindow.h"
-#include "ModelSettingsWidget.h"
-#include "ProbeView.h"
-#include "TrainingSettingsWidget.h"
-#include "TranslateView.h"
+#include "setup/DataPanel.h"
+#include "window/MainWindow.h"
+#include "setup/ModelSettingsWidget.h"
+#include "views/translate/ProbeView.h"
+#include "setup/TrainingSettingsWidget.h"
+#include "views/translate/TranslateView.h"
 
 #include <QApplication>
 #include <QDir>
@@ -249,7 +249,7 @@ int main(int argc, char* argv[]) {
     QTimer typist;
     QObject::connect(&typist, &QTimer::timeout, [&] {
         if (exporting) return;
-        if (window.tabs()->currentWidget() != window.translateView()) window.showTab(QStringLiteral("translate"));
+        if (window.navigator()->currentWidget() != window.translateView()) window.showTab(QStringLiteral("translate"));
         QLineEdit* input = window.translateView()->input();
         input->selectAll();
         QKeyEvent del(QEvent::KeyPress, Qt::Key_Backspace, Qt::NoModifier);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints AttnLab's performance table: training throughput side by side with the
-# PyTorch reference trainer (../shared/bench), thread scaling, translate latency,
+# PyTorch reference trainer (reference_train.py, from the folder SHARED_BENCH names), thread scaling, translate latency,
 # repaint times, event-loop gaps, cold start and memory. Figures, not tests.
 #   ./bench/run-benchmarks.sh            # ~10 minutes on 2 cores
 #   ROUNDS=1 ./bench/run-benchmarks.sh   # quicker, noisier

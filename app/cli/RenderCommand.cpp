@@ -1,28 +1,30 @@
 // attnlab-cli render: translates one sentence and draws the attention it used with the
-// GUI's own HeatmapRenderer (or the head grid for --head all), without a display.
+// GUI's own renderers (the head grid for --head all), through the one figure writer, without a
+// display: it links the render library (QtGui + QtSvg) and core, no Widgets.
 #include <stdexcept>
 #include <string>
 
 #include "ArgParser.h"
 #include "Commands.h"
 
-#ifdef ATTNLAB_HAVE_UI
-#include <QApplication>
+#ifdef ATTNLAB_HAVE_RENDER
+#include <QGuiApplication>
 
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 
-#include "Colormap.h"
-#include "HeadGridWidget.h"
-#include "HeatmapRenderer.h"
+#include "render/Colormap.h"
+#include "render/FigureWriter.h"
+#include "render/HeadGridRenderer.h"
+#include "render/HeatmapRenderer.h"
 #include "base/InputError.h"
 #include "engine/Seq2SeqModel.h"
 #endif
 
 namespace attnlab::cli {
 
-#ifndef ATTNLAB_HAVE_UI
+#ifndef ATTNLAB_HAVE_RENDER
 
 int runRender(const Args&) {
     throw std::runtime_error("render is not available: this attnlab-cli was built without the GUI "
@@ -33,11 +35,10 @@ int runRender(const Args&) {
 
 namespace {
 
-// The renderer says "cannot write 'FILE': reason"; the CLI contract is "FILE: reason".
-std::runtime_error writeError(const std::string& path, const QString& message) {
-    const QString prefix = QStringLiteral("cannot write '%1': ").arg(QString::fromStdString(path));
-    if (message.startsWith(prefix)) return std::runtime_error(path + ": " + message.mid(prefix.size()).toStdString());
-    return std::runtime_error(path + ": " + message.toStdString());
+// The CLI contract is "FILE: reason", in English whatever the locale.
+void write(const std::string& path, const Figure& figure, double scale) {
+    if (auto error = FigureWriter::write(QString::fromStdString(path), figure, scale))
+        throw std::runtime_error(path + ": " + FigureWriter::reasonUntranslated(*error).toStdString());
 }
 
 QStringList labels(const std::vector<std::string>& tokens) { return HeatmapRenderer::toStringList(tokens); }
@@ -58,7 +59,7 @@ void qtMessage(QtMsgType type, const QMessageLogContext&, const QString& message
 // Qt needs a platform plugin even to paint into an image; "offscreen" needs no display.
 // Created only here so that the other commands never touch Qt; it lives until the render
 // is written, not into static destruction.
-std::unique_ptr<QApplication> makeApplication() {
+std::unique_ptr<QGuiApplication> makeApplication() {
     if (QCoreApplication::instance() != nullptr) return nullptr;
     const char* platform = std::getenv("QT_QPA_PLATFORM");
     if (platform == nullptr || *platform == '\0') setenv("QT_QPA_PLATFORM", "offscreen", 1);
@@ -66,7 +67,7 @@ std::unique_ptr<QApplication> makeApplication() {
     static int argc = 1;
     static char name[] = "attnlab-cli";
     static char* argv[] = {name, nullptr};
-    return std::make_unique<QApplication>(argc, argv);
+    return std::make_unique<QGuiApplication>(argc, argv);
 }
 
 }  // namespace
@@ -84,7 +85,7 @@ int runRender(const Args& argv) {
     const std::string sentence = args.required("--sentence");
     if (sentence.find_first_not_of(" \t\r\n") == std::string::npos) throw UsageError("--sentence is empty");
     const std::string out = args.required("--out");
-    const std::optional<ExportFormat> format = HeatmapRenderer::formatForPath(QString::fromStdString(out));
+    const std::optional<ExportFormat> format = FigureWriter::formatForPath(QString::fromStdString(out));
     if (!format) throw UsageError("--out must end in .png, .svg, .pdf, .csv or .npy, got '" + out + "'");
     const bool image = *format == ExportFormat::Png || *format == ExportFormat::Svg || *format == ExportFormat::Pdf;
 
@@ -164,15 +165,13 @@ int runRender(const Args& argv) {
                           : QStringLiteral(", layer %1, head %2").arg(layer).arg(head);
     }
 
-    const std::unique_ptr<QApplication> app = makeApplication();
-    QString error;
-    const QString path = QString::fromStdString(out);
+    const std::unique_ptr<QGuiApplication> app = makeApplication();
     if (allHeads) {
-        HeadGridWidget grid;
+        HeadGridRenderer grid;
         grid.setColormap(colormap);
         grid.setTitle(title);
         grid.setHeads(layers[layer], labels(rowTokens), labels(columnTokens));
-        if (!grid.exportImage(path, &error, scale)) throw writeError(out, error);
+        write(out, grid.figure(), scale);
     } else {
         HeatmapOptions options;
         options.colormap = colormap;
@@ -182,7 +181,12 @@ int runRender(const Args& argv) {
         options.showNumbers = args.has("--numbers");
         HeatmapRenderer renderer(options);
         renderer.setMap(layers[layer][head], rowTokens, columnTokens);
-        if (!renderer.exportFile(path, &error, scale)) throw writeError(out, error);
+        if (image) {
+            write(out, renderer.figure(), scale);
+        } else if (auto error = FigureWriter::writeMatrix(QString::fromStdString(out), renderer.map(),
+                                                          renderer.rowLabels(), renderer.columnLabels())) {
+            throw std::runtime_error(out + ": " + FigureWriter::reasonUntranslated(*error).toStdString());
+        }
     }
     std::cerr << "wrote " << out << "\n";
     return kOk;

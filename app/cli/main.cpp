@@ -1,4 +1,4 @@
-// attnlab-cli: the headless face of AttnLab. Contract in DESIGN.md: exit 0 ok,
+// attnlab-cli: the headless face of AttnLab. Contract (docs/ARCHITECTURE.md): exit 0 ok,
 // 1 internal failure, 2 usage, 3 bad input data, 4 bad model file; every error is
 // one line on stderr starting with "error:".
 #include <cstdio>

@@ -1,7 +1,7 @@
 // attnlab: the desktop application.
-#include "MainWindow.h"
-#include "TrainingController.h"
-#include "Translations.h"
+#include "window/MainWindow.h"
+#include "session/TrainingController.h"
+#include "window/Translations.h"
 
 #include "Version.h"
 #include "engine/Trainer.h"

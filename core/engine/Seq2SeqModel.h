@@ -32,7 +32,7 @@ public:
     Seq2SeqModel& operator=(Seq2SeqModel&&) noexcept;
     ~Seq2SeqModel();
 
-    // Checkpoints (.safetensors; see DESIGN.md). save() is atomic and throws
+    // Checkpoints (.safetensors; see docs/ARCHITECTURE.md, "Checkpoint format"). save() is atomic and throws
     // std::runtime_error("FILE: reason"); load() throws ModelFileError("FILE: reason").
     void save(const std::string& path, const std::map<std::string, std::string>& extraMetadata = {}) const;
     static Seq2SeqModel load(const std::string& path);

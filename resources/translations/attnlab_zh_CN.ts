@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ExperimentsView</name>
+    <message>
+        <source>lengths: &apos;%1&apos; is not a length between 1 and 200</source>
+        <translation>长度：“%1”不是 1 到 200 之间的长度</translation>
+    </message>
+    <message>
+        <source>lengths: give at least one sentence length, e.g. 5, 10, 20</source>
+        <translation>长度：请至少给出一个句子长度，例如 5, 10, 20</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::AttentionPanel</name>
     <message>
         <source>Which decoder layer&apos;s cross-attention to show.</source>
@@ -183,12 +202,16 @@
         <translation>请先用一个句子对比两个模型</translation>
     </message>
     <message>
-        <source>%1: a comparison is exported as PNG, SVG or PDF</source>
-        <translation>%1：对比图只能导出为 PNG、SVG 或 PDF</translation>
-    </message>
-    <message>
         <source>AttnLab comparison</source>
         <translation>AttnLab 模型对比</translation>
+    </message>
+    <message>
+        <source>Two models on the same sentence, side by side, on one colour scale.</source>
+        <translation>两个模型翻译同一个句子，并排显示，使用同一个颜色刻度。</translation>
+    </message>
+    <message>
+        <source>a comparison is exported as PNG, SVG or PDF</source>
+        <translation>对比图只能导出为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
@@ -207,6 +230,29 @@
     <message>
         <source>Target</source>
         <translation>目标句</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CorpusView</name>
+    <message>
+        <source>Filter pairs, e.g. a word</source>
+        <translation>筛选句对，例如输入一个词</translation>
+    </message>
+    <message>
+        <source>Show only the pairs that contain this text on either side.</source>
+        <translation>只显示任一侧包含此文本的句对。</translation>
+    </message>
+    <message>
+        <source>Double-click a pair to translate its source sentence.</source>
+        <translation>双击一个句对即可翻译其源句。</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>The sentence pairs of the corpus.</source>
+        <translation>语料中的句对。</translation>
     </message>
 </context>
 <context>
@@ -711,6 +757,14 @@
         <source>If a content word is missing from the output: train longer, try a larger model, or less dropout. Function words without a counterpart in the target are fine.</source>
         <translation>如果输出中漏掉了实词：请多训练一会儿、尝试更大的模型，或降低丢弃率。在目标语言中没有对应词的虚词被忽略是正常的。</translation>
     </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try.</source>
+        <translation>注意力是否健康？逐个注意力头查看熵、对角性、汇聚和覆盖情况，并给出可以尝试的做法。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ExperimentRunner</name>
@@ -737,22 +791,6 @@
 </context>
 <context>
     <name>attnlab::ExperimentsView</name>
-    <message>
-        <source>lengths: &apos;%1&apos; is not a length between 1 and 200</source>
-        <translation>长度：“%1”不是 1 到 200 之间的长度</translation>
-    </message>
-    <message>
-        <source>lengths: give at least one sentence length, e.g. 5, 10, 20</source>
-        <translation>长度：请至少给出一个句子长度，例如 5, 10, 20</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分 %2 秒</translation>
-    </message>
     <message>
         <source>Bottleneck</source>
         <translation>瓶颈</translation>
@@ -1024,8 +1062,16 @@
         <translation>注意力复杂度</translation>
     </message>
     <message>
-        <source>cannot export &apos;%1&apos;: charts are written as PNG, SVG or PDF</source>
-        <translation>无法导出“%1”：图表只能保存为 PNG、SVG 或 PDF</translation>
+        <source>Experiments</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.</source>
+        <translation>实测实验：固定上下文向量的瓶颈，以及注意力的开销如何随序列变长而增长。</translation>
+    </message>
+    <message>
+        <source>charts are exported as PNG, SVG or PDF</source>
+        <translation>图表只能导出为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
@@ -1044,7 +1090,113 @@
     </message>
 </context>
 <context>
-    <name>attnlab::HeadGridWidget</name>
+    <name>attnlab::FigureExport</name>
+    <message>
+        <source>there is no heatmap to export in this view yet</source>
+        <translation>此视图中还没有可导出的热力图</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>1× (screen)</source>
+        <translation>1×（屏幕）</translation>
+    </message>
+    <message>
+        <source>2× (slides, print)</source>
+        <translation>2×（幻灯片、打印）</translation>
+    </message>
+    <message>
+        <source>4× (poster)</source>
+        <translation>4×（海报）</translation>
+    </message>
+    <message>
+        <source>PNG Resolution</source>
+        <translation>PNG 分辨率</translation>
+    </message>
+    <message>
+        <source>Scale of the image:</source>
+        <translation>图像缩放比例：</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>NumPy array (*.npy)</source>
+        <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <source>Export Matrix</source>
+        <translation>导出矩阵</translation>
+    </message>
+    <message>
+        <source>Translate a sentence first (Heads view): there are no heads to export.</source>
+        <translation>请先（在“注意力头”视图中）翻译一个句子：当前没有可导出的注意力头。</translation>
+    </message>
+    <message>
+        <source>Export All Heads Into</source>
+        <translation>将所有注意力头导出到</translation>
+    </message>
+    <message>
+        <source>Export All Heads</source>
+        <translation>导出所有注意力头</translation>
+    </message>
+    <message>
+        <source>File format:</source>
+        <translation>文件格式：</translation>
+    </message>
+    <message>
+        <source>Wrote %1 files to %2</source>
+        <translation>已将 %1 个文件写入 %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FigureWriter</name>
+    <message>
+        <source>unknown file type (use .png, .svg, .pdf, .csv or .npy)</source>
+        <translation>未知的文件类型（请使用 .png、.svg、.pdf、.csv 或 .npy）</translation>
+    </message>
+    <message>
+        <source>this figure is saved as .png, .svg or .pdf</source>
+        <translation>此图只能保存为 .png、.svg 或 .pdf</translation>
+    </message>
+    <message>
+        <source>nothing to show yet</source>
+        <translation>尚无可显示的内容</translation>
+    </message>
+    <message>
+        <source>scale %1 is outside (0, 16]</source>
+        <translation>缩放比例 %1 不在 (0, 16] 范围内</translation>
+    </message>
+    <message>
+        <source>an image of %1 pixels is too large</source>
+        <translation>%1 像素的图像太大</translation>
+    </message>
+    <message>
+        <source>out of memory for the image</source>
+        <translation>内存不足，无法创建图像</translation>
+    </message>
+    <message>
+        <source>%1 encoding failed</source>
+        <translation>%1 编码失败</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadGridRenderer</name>
     <message>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
@@ -1058,12 +1210,15 @@
         <translation>注意力头 %1</translation>
     </message>
     <message>
-        <source>cannot export &apos;%1&apos;: a head grid is saved as .png, .svg or .pdf</source>
-        <translation>无法导出“%1”：注意力头网格只能保存为 .png、.svg 或 .pdf</translation>
+        <source>no attention to show yet</source>
+        <translation>尚无可显示的注意力</translation>
     </message>
+</context>
+<context>
+    <name>attnlab::HeadGridWidget</name>
     <message>
-        <source>cannot export &apos;%1&apos;: no attention to show yet</source>
-        <translation>无法导出“%1”：暂无可显示的注意力</translation>
+        <source>Head %1</source>
+        <translation>注意力头 %1</translation>
     </message>
     <message>
         <source>Layer %1, head %2</source>
@@ -1215,13 +1370,17 @@
         <source>%1 attention, layer %2, head %3</source>
         <translation>%1注意力，第 %2 层，注意力头 %3</translation>
     </message>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Every attention head of every layer.</source>
+        <translation>每一层的每个注意力头。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeatmapRenderer</name>
-    <message>
-        <source>cannot write &apos;%1&apos;: %2</source>
-        <translation>无法写入“%1”：%2</translation>
-    </message>
     <message>
         <source>Invalid attention map: %1 × %2 with %3 weights</source>
         <translation>无效的注意力图：%1 × %2，却有 %3 个权重</translation>
@@ -1233,42 +1392,6 @@
     <message>
         <source>Attention map too large to draw (%1 × %2)</source>
         <translation>注意力图太大，无法绘制（%1 × %2）</translation>
-    </message>
-    <message>
-        <source>cannot export &apos;%1&apos;: unknown file type (use .png, .svg, .pdf, .csv or .npy)</source>
-        <translation>无法导出“%1”：未知的文件类型（请使用 .png、.svg、.pdf、.csv 或 .npy）</translation>
-    </message>
-    <message>
-        <source>cannot export &apos;%1&apos;: %2</source>
-        <translation>无法导出“%1”：%2</translation>
-    </message>
-    <message>
-        <source>scale %1 is outside (0, 16]</source>
-        <translation>缩放比例 %1 不在 (0, 16] 范围内</translation>
-    </message>
-    <message>
-        <source>an image of %1 x %2 pixels is too large</source>
-        <translation>%1 x %2 像素的图像太大</translation>
-    </message>
-    <message>
-        <source>out of memory for the image</source>
-        <translation>内存不足，无法创建图像</translation>
-    </message>
-    <message>
-        <source>PNG encoding failed</source>
-        <translation>PNG 编码失败</translation>
-    </message>
-    <message>
-        <source>empty image size</source>
-        <translation>图像尺寸为空</translation>
-    </message>
-    <message>
-        <source>cannot start the SVG painter</source>
-        <translation>无法启动 SVG 绘制器</translation>
-    </message>
-    <message>
-        <source>cannot start the PDF painter</source>
-        <translation>无法启动 PDF 绘制器</translation>
     </message>
 </context>
 <context>
@@ -1320,31 +1443,6 @@
         <translation>GRU（%1 注意力）</translation>
     </message>
     <message>
-        <source>viridis</source>
-        <comment>colour map</comment>
-        <translation>viridis</translation>
-    </message>
-    <message>
-        <source>magma</source>
-        <comment>colour map</comment>
-        <translation>magma</translation>
-    </message>
-    <message>
-        <source>cividis</source>
-        <comment>colour map</comment>
-        <translation>cividis</translation>
-    </message>
-    <message>
-        <source>bone</source>
-        <comment>colour map</comment>
-        <translation>bone（骨白）</translation>
-    </message>
-    <message>
-        <source>grey</source>
-        <comment>colour map</comment>
-        <translation>grey（灰度）</translation>
-    </message>
-    <message>
         <source>Data</source>
         <translation>数据</translation>
     </message>
@@ -1359,246 +1457,6 @@
     <message>
         <source>Setup</source>
         <translation>设置</translation>
-    </message>
-    <message>
-        <source>Corpus</source>
-        <translation>语料</translation>
-    </message>
-    <message>
-        <source>Translate</source>
-        <translation>翻译</translation>
-    </message>
-    <message>
-        <source>Live Probe</source>
-        <translation>实时探针</translation>
-    </message>
-    <message>
-        <source>Heads</source>
-        <translation>注意力头</translation>
-    </message>
-    <message>
-        <source>Training Curves</source>
-        <translation>训练曲线</translation>
-    </message>
-    <message>
-        <source>The sentence pairs of the corpus.</source>
-        <translation>语料中的句对。</translation>
-    </message>
-    <message>
-        <source>Translate a sentence and see the attention behind it.</source>
-        <translation>翻译一个句子，并查看其背后的注意力。</translation>
-    </message>
-    <message>
-        <source>Watch one sentence&apos;s attention form while the model trains.</source>
-        <translation>在模型训练过程中观察一个句子的注意力逐渐形成。</translation>
-    </message>
-    <message>
-        <source>Every attention head of every layer.</source>
-        <translation>每一层的每个注意力头。</translation>
-    </message>
-    <message>
-        <source>Loss, accuracy and BLEU as training goes on.</source>
-        <translation>训练过程中的损失、准确率和 BLEU。</translation>
-    </message>
-    <message>
-        <source>Filter pairs, e.g. a word</source>
-        <translation>筛选句对，例如输入一个词</translation>
-    </message>
-    <message>
-        <source>Show only the pairs that contain this text on either side.</source>
-        <translation>只显示任一侧包含此文本的句对。</translation>
-    </message>
-    <message>
-        <source>Double-click a pair to translate its source sentence.</source>
-        <translation>双击一个句对即可翻译其源句。</translation>
-    </message>
-    <message>
-        <source>&amp;Open Corpus…</source>
-        <translation>打开语料(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open a TSV corpus: one source&lt;TAB&gt;target pair per line</source>
-        <translation>打开 TSV 语料：每行一个“源句&lt;TAB&gt;目标句”句对</translation>
-    </message>
-    <message>
-        <source>Open &amp;Aligned Files…</source>
-        <translation>打开对齐文件(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Open two line-aligned files, e.g. train.en and train.fr</source>
-        <translation>打开两个逐行对齐的文件，例如 train.en 和 train.fr</translation>
-    </message>
-    <message>
-        <source>Open &amp;Model…</source>
-        <translation>打开模型(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>Open a trained model (.safetensors) to translate and inspect its heads</source>
-        <translation>打开已训练的模型（.safetensors），用它翻译并查看其注意力头</translation>
-    </message>
-    <message>
-        <source>&amp;Save Model</source>
-        <translation>保存模型(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save the model as .safetensors (readable from Python too)</source>
-        <translation>将模型保存为 .safetensors（Python 也可读取）</translation>
-    </message>
-    <message>
-        <source>Save Model &amp;As…</source>
-        <translation>模型另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export Image…</source>
-        <translation>导出图像(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Save the heatmap, head grid or chart shown as PNG, SVG or PDF</source>
-        <translation>将当前显示的热力图、注意力头网格或图表保存为 PNG、SVG 或 PDF</translation>
-    </message>
-    <message>
-        <source>Export &amp;Matrix (CSV, NumPy)…</source>
-        <translation>导出矩阵（CSV、NumPy）(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>Export All &amp;Heads…</source>
-        <translation>导出所有注意力头(&amp;H)…</translation>
-    </message>
-    <message>
-        <source>Write one file per attention head into a folder</source>
-        <translation>把每个注意力头分别写成一个文件，保存到一个文件夹中</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Start</source>
-        <translation>开始(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Build a new model from the settings and train it (F5)</source>
-        <translation>按当前设置构建一个新模型并训练它（F5）</translation>
-    </message>
-    <message>
-        <source>&amp;Resume</source>
-        <translation>继续(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Continue training (F5)</source>
-        <translation>继续训练（F5）</translation>
-    </message>
-    <message>
-        <source>&amp;Pause</source>
-        <translation>暂停(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Pause after the current batch (F6)</source>
-        <translation>在当前批次结束后暂停（F6）</translation>
-    </message>
-    <message>
-        <source>S&amp;tep</source>
-        <translation>单步(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Train exactly one batch, then pause (F10)</source>
-        <translation>只训练一个批次，然后暂停（F10）</translation>
-    </message>
-    <message>
-        <source>St&amp;op</source>
-        <translation>停止(&amp;O)</translation>
-    </message>
-    <message>
-        <source>End the run after the current batch; the model stays (Shift+F5)</source>
-        <translation>在当前批次结束后终止本次训练；模型会保留（Shift+F5）</translation>
-    </message>
-    <message>
-        <source>Rese&amp;t</source>
-        <translation>重置(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Discard the model and the curves</source>
-        <translation>丢弃模型和曲线</translation>
-    </message>
-    <message>
-        <source>Show &amp;Numbers in Cells</source>
-        <translation>在单元格中显示数值(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Write each weight into its cell when the cells are large enough</source>
-        <translation>当单元格足够大时，在每个单元格中写出其权重</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;In</source>
-        <translation>放大(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;Out</source>
-        <translation>缩小(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Fit Heatmap</source>
-        <translation>热力图适应窗口(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Logarithmic Loss Axis</source>
-        <translation>损失使用对数坐标轴(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Training</source>
-        <translation>训练(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Colour Map</source>
-        <translation>配色(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Show &amp;Setup Panel</source>
-        <translation>显示设置面板(&amp;S)</translation>
-    </message>
-    <message>
-        <source>System Default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;About AttnLab</source>
-        <translation>关于 AttnLab(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>关于 Qt(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <source>Colours </source>
-        <translation>配色 </translation>
-    </message>
-    <message>
-        <source>Colour map of every heatmap; viridis, magma and cividis are perceptually uniform and readable in grey.</source>
-        <translation>所有热力图使用的配色；viridis、magma 和 cividis 在感知上是均匀的，转为灰度后仍清晰可辨。</translation>
-    </message>
-    <message>
-        <source>Numbers</source>
-        <translation>数值</translation>
     </message>
     <message>
         <source>Training stopped; the model is kept for translation and saving.</source>
@@ -1673,42 +1531,6 @@ The current model stays loaded.</source>
 当前模型仍保持加载。</translation>
     </message>
     <message>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <source>Loaded %1: %2 sentence pairs.</source>
-        <translation>已加载 %1：%2 个句对。</translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation>无法打开 %1</translation>
-    </message>
-    <message>
-        <source>
-
-The current corpus (%1) stays loaded.</source>
-        <translation>
-
-当前语料（%1）仍保持加载。</translation>
-    </message>
-    <message>
-        <source>Cannot Open Corpus</source>
-        <translation>无法打开语料</translation>
-    </message>
-    <message>
-        <source>The corpus could not be read:
-
-%1%2</source>
-        <translation>无法读取该语料：
-
-%1%2</translation>
-    </message>
-    <message>
-        <source>&amp;Clear Menu</source>
-        <translation>清空菜单(&amp;C)</translation>
-    </message>
-    <message>
         <source>Open Corpus</source>
         <translation>打开语料</translation>
     </message>
@@ -1761,50 +1583,6 @@ The current corpus (%1) stays loaded.</source>
         <translation>AttnLab 模型 (*.safetensors)</translation>
     </message>
     <message>
-        <source>Training starts when the corpus is loaded…</source>
-        <translation>语料加载完成后将开始训练…</translation>
-    </message>
-    <message>
-        <source>No Corpus</source>
-        <translation>没有语料</translation>
-    </message>
-    <message>
-        <source>Load a corpus or generate a built-in dataset first.</source>
-        <translation>请先加载语料，或生成一个内置数据集。</translation>
-    </message>
-    <message>
-        <source>Start a New Run?</source>
-        <translation>开始新的训练？</translation>
-    </message>
-    <message>
-        <source>Starting builds a new model from the settings. The current model has unsaved training. Discard it?</source>
-        <translation>开始训练会按当前设置构建一个新模型。当前模型有尚未保存的训练结果。要丢弃它吗？</translation>
-    </message>
-    <message>
-        <source>Preparing: tokenizing %1 and building the model…</source>
-        <translation>准备中：正在对 %1 进行分词并构建模型…</translation>
-    </message>
-    <message>
-        <source>Discard the Model?</source>
-        <translation>丢弃模型？</translation>
-    </message>
-    <message>
-        <source>Reset discards the model and its unsaved training.</source>
-        <translation>重置会丢弃模型及其尚未保存的训练结果。</translation>
-    </message>
-    <message>
-        <source>Reset: no model.</source>
-        <translation>已重置：当前没有模型。</translation>
-    </message>
-    <message>
-        <source>Type a sentence to translate.</source>
-        <translation>请输入要翻译的句子。</translation>
-    </message>
-    <message>
-        <source>There is no model yet: start training or open a model.</source>
-        <translation>还没有模型：请开始训练或打开一个模型。</translation>
-    </message>
-    <message>
         <source>Training %1, %2 parameters, on %3 pairs (validating on %4)</source>
         <translation>正在训练 %1，%2 个参数，使用 %3 个句对（验证集 %4 个）</translation>
     </message>
@@ -1853,78 +1631,6 @@ The current corpus (%1) stays loaded.</source>
         <translation>%1[*] — AttnLab</translation>
     </message>
     <message>
-        <source>charts are exported as PNG, SVG or PDF</source>
-        <translation>图表只能导出为 PNG、SVG 或 PDF</translation>
-    </message>
-    <message>
-        <source>there is no heatmap to export in this view yet</source>
-        <translation>此视图中还没有可导出的热力图</translation>
-    </message>
-    <message>
-        <source>Export Image</source>
-        <translation>导出图像</translation>
-    </message>
-    <message>
-        <source>1× (screen)</source>
-        <translation>1×（屏幕）</translation>
-    </message>
-    <message>
-        <source>2× (slides, print)</source>
-        <translation>2×（幻灯片、打印）</translation>
-    </message>
-    <message>
-        <source>4× (poster)</source>
-        <translation>4×（海报）</translation>
-    </message>
-    <message>
-        <source>PNG Resolution</source>
-        <translation>PNG 分辨率</translation>
-    </message>
-    <message>
-        <source>Scale of the image:</source>
-        <translation>图像缩放比例：</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export Failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>CSV table (*.csv)</source>
-        <translation>CSV 表格 (*.csv)</translation>
-    </message>
-    <message>
-        <source>NumPy array (*.npy)</source>
-        <translation>NumPy 数组 (*.npy)</translation>
-    </message>
-    <message>
-        <source>Export Matrix</source>
-        <translation>导出矩阵</translation>
-    </message>
-    <message>
-        <source>Translate a sentence first (Heads view): there are no heads to export.</source>
-        <translation>请先（在“注意力头”视图中）翻译一个句子：当前没有可导出的注意力头。</translation>
-    </message>
-    <message>
-        <source>Export All Heads Into</source>
-        <translation>将所有注意力头导出到</translation>
-    </message>
-    <message>
-        <source>Export All Heads</source>
-        <translation>导出所有注意力头</translation>
-    </message>
-    <message>
-        <source>File format:</source>
-        <translation>文件格式：</translation>
-    </message>
-    <message>
-        <source>Wrote %1 files to %2</source>
-        <translation>已将 %1 个文件写入 %2</translation>
-    </message>
-    <message>
         <source>About AttnLab</source>
         <translation>关于 AttnLab</translation>
     </message>
@@ -1953,112 +1659,8 @@ The current corpus (%1) stays loaded.</source>
         <translation>正在停止训练…</translation>
     </message>
     <message>
-        <source>Lan&amp;guage</source>
-        <translation>语言(&amp;G)</translation>
-    </message>
-    <message>
-        <source>Open Corpus…</source>
-        <translation>打开语料…</translation>
-    </message>
-    <message>
-        <source>Open Model…</source>
-        <translation>打开模型…</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>单步</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Export Image…</source>
-        <translation>导出图像…</translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>Replay the probe sentence&apos;s attention over the whole training run.</source>
-        <translation>回放探针句子的注意力在整个训练过程中的变化。</translation>
-    </message>
-    <message>
-        <source>Step by Step</source>
-        <translation>逐步计算</translation>
-    </message>
-    <message>
-        <source>How one output token&apos;s attention is computed, with the model&apos;s numbers.</source>
-        <translation>用模型的实际数值，展示一个输出词元的注意力是如何计算的。</translation>
-    </message>
-    <message>
-        <source>Diagnostics</source>
-        <translation>诊断</translation>
-    </message>
-    <message>
-        <source>Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try.</source>
-        <translation>注意力是否健康？逐个注意力头查看熵、对角性、汇聚和覆盖情况，并给出可以尝试的做法。</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <source>Two models on the same sentence, side by side, on one colour scale.</source>
-        <translation>两个模型翻译同一个句子，并排显示，使用同一个颜色刻度。</translation>
-    </message>
-    <message>
-        <source>Positions</source>
-        <translation>位置编码</translation>
-    </message>
-    <message>
-        <source>The Transformer&apos;s sinusoidal positional encoding and how alike positions are.</source>
-        <translation>Transformer 的正弦位置编码，以及各位置之间的相似程度。</translation>
-    </message>
-    <message>
-        <source>Experiments</source>
-        <translation>实验</translation>
-    </message>
-    <message>
-        <source>Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.</source>
-        <translation>实测实验：固定上下文向量的瓶颈，以及注意力的开销如何随序列变长而增长。</translation>
-    </message>
-    <message>
         <source>Hide the lesson card</source>
         <translation>隐藏课程卡片</translation>
-    </message>
-    <message>
-        <source>&amp;Lessons</source>
-        <translation>课程(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Start the Lesson?</source>
-        <translation>开始课程？</translation>
-    </message>
-    <message>
-        <source>The lesson trains a new model. The current model and its unsaved training will be discarded.</source>
-        <translation>课程会训练一个新模型。当前模型及其尚未保存的训练结果将被丢弃。</translation>
-    </message>
-    <message>
-        <source>a comparison is exported as PNG, SVG or PDF</source>
-        <translation>对比图只能导出为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
@@ -2353,6 +1955,14 @@ The current corpus (%1) stays loaded.</source>
         <source>context c = Σ a_j h_j</source>
         <translation>上下文 c = Σ a_j h_j</translation>
     </message>
+    <message>
+        <source>Step by Step</source>
+        <translation>逐步计算</translation>
+    </message>
+    <message>
+        <source>How one output token&apos;s attention is computed, with the model&apos;s numbers.</source>
+        <translation>用模型的实际数值，展示一个输出词元的注意力是如何计算的。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelSettingsWidget</name>
@@ -2555,6 +2165,14 @@ The current corpus (%1) stays loaded.</source>
         <source>cos(PE(p), PE(q)), d_model = %1</source>
         <translation>cos(PE(p), PE(q))，d_model = %1</translation>
     </message>
+    <message>
+        <source>Positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>The Transformer&apos;s sinusoidal positional encoding and how alike positions are.</source>
+        <translation>Transformer 的正弦位置编码，以及各位置之间的相似程度。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ProbeView</name>
@@ -2621,6 +2239,21 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>batches trained: %1 · epochs done: %2</source>
         <translation>已训练批次：%1 · 已完成轮次：%2</translation>
+    </message>
+    <message>
+        <source>Live Probe</source>
+        <translation>实时探针</translation>
+    </message>
+    <message>
+        <source>Watch one sentence&apos;s attention form while the model trains.</source>
+        <translation>在模型训练过程中观察一个句子的注意力逐渐形成。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::RecentFiles</name>
+    <message>
+        <source>&amp;Clear Menu</source>
+        <translation>清空菜单(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -2781,6 +2414,14 @@ The current corpus (%1) stays loaded.</source>
         <source>Wrote %1 frames to %2</source>
         <translation>已将 %1 帧写入 %2</translation>
     </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Replay the probe sentence&apos;s attention over the whole training run.</source>
+        <translation>回放探针句子的注意力在整个训练过程中的变化。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TrainingChartsView</name>
@@ -2861,8 +2502,103 @@ The current corpus (%1) stays loaded.</source>
         <translation>训练曲线</translation>
     </message>
     <message>
-        <source>cannot export &apos;%1&apos;: charts are written as PNG, SVG or PDF</source>
-        <translation>无法导出“%1”：图表只能保存为 PNG、SVG 或 PDF</translation>
+        <source>Training Curves</source>
+        <translation>训练曲线</translation>
+    </message>
+    <message>
+        <source>Loss, accuracy and BLEU as training goes on.</source>
+        <translation>训练过程中的损失、准确率和 BLEU。</translation>
+    </message>
+    <message>
+        <source>charts are exported as PNG, SVG or PDF</source>
+        <translation>图表只能导出为 PNG、SVG 或 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainingSession</name>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Loaded %1: %2 sentence pairs.</source>
+        <translation>已加载 %1：%2 个句对。</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>
+
+The current corpus (%1) stays loaded.</source>
+        <translation>
+
+当前语料（%1）仍保持加载。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Corpus</source>
+        <translation>无法打开语料</translation>
+    </message>
+    <message>
+        <source>The corpus could not be read:
+
+%1%2</source>
+        <translation>无法读取该语料：
+
+%1%2</translation>
+    </message>
+    <message>
+        <source>Training starts when the corpus is loaded…</source>
+        <translation>语料加载完成后将开始训练…</translation>
+    </message>
+    <message>
+        <source>No Corpus</source>
+        <translation>没有语料</translation>
+    </message>
+    <message>
+        <source>Load a corpus or generate a built-in dataset first.</source>
+        <translation>请先加载语料，或生成一个内置数据集。</translation>
+    </message>
+    <message>
+        <source>Start a New Run?</source>
+        <translation>开始新的训练？</translation>
+    </message>
+    <message>
+        <source>Starting builds a new model from the settings. The current model has unsaved training. Discard it?</source>
+        <translation>开始训练会按当前设置构建一个新模型。当前模型有尚未保存的训练结果。要丢弃它吗？</translation>
+    </message>
+    <message>
+        <source>Preparing: tokenizing %1 and building the model…</source>
+        <translation>准备中：正在对 %1 进行分词并构建模型…</translation>
+    </message>
+    <message>
+        <source>Discard the Model?</source>
+        <translation>丢弃模型？</translation>
+    </message>
+    <message>
+        <source>Reset discards the model and its unsaved training.</source>
+        <translation>重置会丢弃模型及其尚未保存的训练结果。</translation>
+    </message>
+    <message>
+        <source>Reset: no model.</source>
+        <translation>已重置：当前没有模型。</translation>
+    </message>
+    <message>
+        <source>Start the Lesson?</source>
+        <translation>开始课程？</translation>
+    </message>
+    <message>
+        <source>The lesson trains a new model. The current model and its unsaved training will be discarded.</source>
+        <translation>课程会训练一个新模型。当前模型及其尚未保存的训练结果将被丢弃。</translation>
+    </message>
+    <message>
+        <source>Type a sentence to translate.</source>
+        <translation>请输入要翻译的句子。</translation>
+    </message>
+    <message>
+        <source>There is no model yet: start training or open a model.</source>
+        <translation>还没有模型：请开始训练或打开一个模型。</translation>
     </message>
 </context>
 <context>
@@ -3016,6 +2752,304 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source> · the sentence was cut to the model&apos;s maximum length</source>
         <translation> · 句子已被截断到模型的最大长度</translation>
+    </message>
+    <message>
+        <source>Translate a sentence and see the attention behind it.</source>
+        <translation>翻译一个句子，并查看其背后的注意力。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::View</name>
+    <message>
+        <source>this view has nothing to export</source>
+        <translation>此视图没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>there is no heatmap to export in this view yet</source>
+        <translation>此视图中还没有可导出的热力图</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ViewNavigator</name>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Watch</source>
+        <translation>观察</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>解释</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>实验</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::WindowActions</name>
+    <message>
+        <source>viridis</source>
+        <comment>colour map</comment>
+        <translation>viridis</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <comment>colour map</comment>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>cividis</source>
+        <comment>colour map</comment>
+        <translation>cividis</translation>
+    </message>
+    <message>
+        <source>bone</source>
+        <comment>colour map</comment>
+        <translation>bone（骨白）</translation>
+    </message>
+    <message>
+        <source>grey</source>
+        <comment>colour map</comment>
+        <translation>grey（灰度）</translation>
+    </message>
+    <message>
+        <source>&amp;Open Corpus…</source>
+        <translation>打开语料(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a TSV corpus: one source&lt;TAB&gt;target pair per line</source>
+        <translation>打开 TSV 语料：每行一个“源句&lt;TAB&gt;目标句”句对</translation>
+    </message>
+    <message>
+        <source>Open &amp;Aligned Files…</source>
+        <translation>打开对齐文件(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open two line-aligned files, e.g. train.en and train.fr</source>
+        <translation>打开两个逐行对齐的文件，例如 train.en 和 train.fr</translation>
+    </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a trained model (.safetensors) to translate and inspect its heads</source>
+        <translation>打开已训练的模型（.safetensors），用它翻译并查看其注意力头</translation>
+    </message>
+    <message>
+        <source>&amp;Save Model</source>
+        <translation>保存模型(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the model as .safetensors (readable from Python too)</source>
+        <translation>将模型保存为 .safetensors（Python 也可读取）</translation>
+    </message>
+    <message>
+        <source>Save Model &amp;As…</source>
+        <translation>模型另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Image…</source>
+        <translation>导出图像(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the heatmap, head grid or chart shown as PNG, SVG or PDF</source>
+        <translation>将当前显示的热力图、注意力头网格或图表保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Export &amp;Matrix (CSV, NumPy)…</source>
+        <translation>导出矩阵（CSV、NumPy）(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Export All &amp;Heads…</source>
+        <translation>导出所有注意力头(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Write one file per attention head into a folder</source>
+        <translation>把每个注意力头分别写成一个文件，保存到一个文件夹中</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Build a new model from the settings and train it (F5)</source>
+        <translation>按当前设置构建一个新模型并训练它（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue training (F5)</source>
+        <translation>继续训练（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Pause after the current batch (F6)</source>
+        <translation>在当前批次结束后暂停（F6）</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>单步(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Train exactly one batch, then pause (F10)</source>
+        <translation>只训练一个批次，然后暂停（F10）</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>停止(&amp;O)</translation>
+    </message>
+    <message>
+        <source>End the run after the current batch; the model stays (Shift+F5)</source>
+        <translation>在当前批次结束后终止本次训练；模型会保留（Shift+F5）</translation>
+    </message>
+    <message>
+        <source>Rese&amp;t</source>
+        <translation>重置(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Discard the model and the curves</source>
+        <translation>丢弃模型和曲线</translation>
+    </message>
+    <message>
+        <source>Show &amp;Numbers in Cells</source>
+        <translation>在单元格中显示数值(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Write each weight into its cell when the cells are large enough</source>
+        <translation>当单元格足够大时，在每个单元格中写出其权重</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Heatmap</source>
+        <translation>热力图适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Logarithmic Loss Axis</source>
+        <translation>损失使用对数坐标轴(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;About AttnLab</source>
+        <translation>关于 AttnLab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Colour Map</source>
+        <translation>配色(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Setup Panel</source>
+        <translation>显示设置面板(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Lan&amp;guage</source>
+        <translation>语言(&amp;G)</translation>
+    </message>
+    <message>
+        <source>System Default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Open Corpus…</source>
+        <translation>打开语料…</translation>
+    </message>
+    <message>
+        <source>Open Model…</source>
+        <translation>打开模型…</translation>
+    </message>
+    <message>
+        <source>Save Model</source>
+        <translation>保存模型</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Export Image…</source>
+        <translation>导出图像…</translation>
+    </message>
+    <message>
+        <source>Numbers</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Colours </source>
+        <translation>配色 </translation>
+    </message>
+    <message>
+        <source>Colour map of every heatmap; viridis, magma and cividis are perceptually uniform and readable in grey.</source>
+        <translation>所有热力图使用的配色；viridis、magma 和 cividis 在感知上是均匀的，转为灰度后仍清晰可辨。</translation>
     </message>
 </context>
 <context>

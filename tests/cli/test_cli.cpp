@@ -1,5 +1,5 @@
 // attnlab-cli as a user or a script sees it: a separate process, its stdout, stderr and
-// exit code (DESIGN.md, "The CLI contract"). Every process start costs ~0.8 s (LibTorch),
+// exit code (docs/ARCHITECTURE.md, "The CLI contract"). Every process start costs ~0.8 s (LibTorch),
 // so independent runs go in parallel and each tiny model is trained once per file.
 #include <catch2/catch.hpp>
 
@@ -800,7 +800,7 @@ TEST_CASE("a model that cannot be written is exit 1 and an existing model stays 
 
 // ---- render --------------------------------------------------------------------------------------------
 
-#ifdef ATTNLAB_HAVE_UI
+#ifdef ATTNLAB_HAVE_RENDER
 
 // No display at all: render must pick the offscreen platform by itself.
 ProcessOptions headless() {

@@ -1,4 +1,4 @@
-#include "TrainingChartsView.h"
+#include "views/curves/TrainingChartsView.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-#include "CompareView.h"
-#include "TrainingController.h"
+#include "views/compare/CompareView.h"
+#include "session/TrainingController.h"
 
 #include "engine/Seq2SeqModel.h"
 

@@ -1,6 +1,6 @@
 // The experiments view: a tiny bottleneck run and a small complexity run on the background thread,
 // their charts and legends, and stopping (another experiment, closing) without hanging.
-#include "ExperimentsView.h"
+#include "views/experiments/ExperimentsView.h"
 
 #include <catch2/catch.hpp>
 

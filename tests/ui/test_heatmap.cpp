@@ -1,6 +1,6 @@
-#include "HeadGridWidget.h"
-#include "HeatmapRenderer.h"
-#include "HeatmapWidget.h"
+#include "widgets/HeadGridWidget.h"
+#include "render/HeatmapRenderer.h"
+#include "widgets/HeatmapWidget.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
-#include "DataPanel.h"
-#include "Lessons.h"
-#include "MainWindow.h"
-#include "ModelSettingsWidget.h"
-#include "ProbeView.h"
-#include "TrainingSettingsWidget.h"
-#include "TranslateView.h"
+#include "setup/DataPanel.h"
+#include "session/Lessons.h"
+#include "window/MainWindow.h"
+#include "setup/ModelSettingsWidget.h"
+#include "views/translate/ProbeView.h"
+#include "setup/TrainingSettingsWidget.h"
+#include "views/translate/TranslateView.h"
 
 #include <catch2/catch.hpp>
 

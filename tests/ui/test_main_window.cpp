@@ -1,13 +1,13 @@
-#include "AttentionPanel.h"
-#include "CorpusTableModel.h"
-#include "DataPanel.h"
-#include "HeadsView.h"
-#include "MainWindow.h"
-#include "ModelSettingsWidget.h"
-#include "ProbeView.h"
-#include "TrainingChartsView.h"
-#include "TrainingSettingsWidget.h"
-#include "TranslateView.h"
+#include "widgets/AttentionPanel.h"
+#include "views/corpus/CorpusTableModel.h"
+#include "setup/DataPanel.h"
+#include "views/heads/HeadsView.h"
+#include "window/MainWindow.h"
+#include "setup/ModelSettingsWidget.h"
+#include "views/translate/ProbeView.h"
+#include "views/curves/TrainingChartsView.h"
+#include "setup/TrainingSettingsWidget.h"
+#include "views/translate/TranslateView.h"
 
 #include <catch2/catch.hpp>
 

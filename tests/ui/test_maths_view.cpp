@@ -1,10 +1,10 @@
 // The Step by Step view wired to a trained model in the controller: the weights it shows are the
 // row of the translation's heatmap, its selectors pick the row, kind, layer and head, and the main
 // window opens it as the "maths" tab with the Translate view's sentence.
-#include "MainWindow.h"
-#include "MathsView.h"
-#include "TrainingController.h"
-#include "TranslateView.h"
+#include "window/MainWindow.h"
+#include "views/maths/MathsView.h"
+#include "session/TrainingController.h"
+#include "views/translate/TranslateView.h"
 
 #include "base/Datasets.h"
 
@@ -241,9 +241,8 @@ TEST_CASE("the main window opens Step by Step as the maths tab with the Translat
     MainWindow window;
     window.setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
     REQUIRE(waitUntil([&] { return window.corpus().corpus != nullptr && !window.isLoadingCorpus(); }));
-    const int index = window.tabs()->indexOf(window.mathsView());
-    REQUIRE(index >= 0);
-    CHECK(window.tabs()->tabText(index) == QLatin1String("Step by Step"));
+    REQUIRE(window.tabNames().contains(QLatin1String("maths")));
+    CHECK(window.navigator()->titleOf(QStringLiteral("maths")) == QLatin1String("Step by Step"));
 
     train(*window.controller(), reverseRequest(Architecture::Gru, AttentionKind::Dot, 2));
     window.translateView()->setSentence(QStringLiteral("b c d"));

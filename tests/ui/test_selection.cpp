@@ -1,8 +1,8 @@
 // Selecting several output or source tokens in a heatmap and reading their summed attention; and
 // signed value ranges (positional encodings) with the diverging colour map.
-#include "AttentionPanel.h"
-#include "HeatmapRenderer.h"
-#include "HeatmapWidget.h"
+#include "widgets/AttentionPanel.h"
+#include "render/HeatmapRenderer.h"
+#include "widgets/HeatmapWidget.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,11 +1,11 @@
 // The Diagnostics view (attention flags per head, explained) and the Positions view (sinusoidal
 // encoding and position similarity), alone and fed by a training run in the main window.
-#include "DiagnosticsView.h"
-#include "MainWindow.h"
-#include "ModelSettingsWidget.h"
-#include "PositionalEncodingView.h"
-#include "ProbeView.h"
-#include "TrainingSettingsWidget.h"
+#include "views/diagnostics/DiagnosticsView.h"
+#include "window/MainWindow.h"
+#include "setup/ModelSettingsWidget.h"
+#include "views/positions/PositionalEncodingView.h"
+#include "views/translate/ProbeView.h"
+#include "setup/TrainingSettingsWidget.h"
 
 #include "base/PositionalEncoding.h"
 

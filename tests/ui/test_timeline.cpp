@@ -1,11 +1,11 @@
 // The training timeline: recording probe snapshots, scrubbing and playing, thinning at the cap, and
 // the small-multiples and numbered-PNG exports.
-#include "AttentionPanel.h"
-#include "MainWindow.h"
-#include "ModelSettingsWidget.h"
-#include "ProbeView.h"
-#include "TimelineView.h"
-#include "TrainingSettingsWidget.h"
+#include "widgets/AttentionPanel.h"
+#include "window/MainWindow.h"
+#include "setup/ModelSettingsWidget.h"
+#include "views/translate/ProbeView.h"
+#include "views/timeline/TimelineView.h"
+#include "setup/TrainingSettingsWidget.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "TrainingController.h"
+#include "session/TrainingController.h"
 
 #include "base/Datasets.h"
 

@@ -1,6 +1,6 @@
-#include "DataPanel.h"
-#include "MainWindow.h"
-#include "Translations.h"
+#include "setup/DataPanel.h"
+#include "window/MainWindow.h"
+#include "window/Translations.h"
 
 #include <catch2/catch.hpp>
 
@@ -108,8 +108,8 @@ TEST_CASE("the zh_CN catalogue translates the main window, and removing it bring
         MainWindow window;
         CHECK(menuTitle(window, 0) == QStringLiteral("文件(&F)"));
         CHECK(menuTitle(window, 1) == QStringLiteral("训练(&T)"));
-        CHECK(window.tabs()->tabText(1) == QStringLiteral("翻译"));
-        CHECK(window.tabs()->tabText(3) == QStringLiteral("注意力头"));
+        CHECK(window.navigator()->titleOf(QStringLiteral("translate")) == QStringLiteral("翻译"));
+        CHECK(window.navigator()->titleOf(QStringLiteral("heads")) == QStringLiteral("注意力头"));
         // Dataset descriptions come from core in English and are shown through the translated table.
         DatasetInfo info;
         info.name = "toy-en-zh";
@@ -123,7 +123,7 @@ TEST_CASE("the zh_CN catalogue translates the main window, and removing it bring
     }
     MainWindow english;
     CHECK(menuTitle(english, 0) == QLatin1String("&File"));
-    CHECK(english.tabs()->tabText(1) == QLatin1String("Translate"));
+    CHECK(english.navigator()->titleOf(QStringLiteral("translate")) == QLatin1String("Translate"));
     DatasetInfo unknown;
     unknown.name = "not-a-dataset";
     unknown.description = "Falls back to core's description.";

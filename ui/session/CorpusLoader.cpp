@@ -1,0 +1,135 @@
+#include "session/CorpusLoader.h"
+
+#include "base/InputError.h"
+#include "base/Tokenizer.h"
+
+#include <QFileInfo>
+#include <QThread>
+
+#include <algorithm>
+#include <exception>
+#include <unordered_set>
+
+namespace attnlab {
+
+namespace {
+
+struct Outcome {
+    LoadedCorpus corpus;
+    QString error;
+};
+
+}  // namespace
+
+CorpusSource CorpusSource::builtin(const QString& name, const DatasetOptions& options) {
+    CorpusSource s;
+    s.kind = Kind::Builtin;
+    s.dataset = name;
+    s.options = options;
+    if (const DatasetInfo* info = findBuiltinDataset(name.toStdString())) s.tokenizer = info->tokenizer;
+    return s;
+}
+
+CorpusSource CorpusSource::tsv(const QString& path) {
+    CorpusSource s;
+    s.kind = Kind::Tsv;
+    s.path = path;
+    return s;
+}
+
+CorpusSource CorpusSource::parallel(const QString& sourcePath, const QString& targetPath) {
+    CorpusSource s;
+    s.kind = Kind::Parallel;
+    s.path = sourcePath;
+    s.targetPath = targetPath;
+    return s;
+}
+
+QString CorpusSource::displayName() const {
+    switch (kind) {
+    case Kind::Builtin: return dataset;
+    case Kind::Tsv: return QFileInfo(path).fileName();
+    case Kind::Parallel: return QFileInfo(path).fileName() + QStringLiteral(" + ") + QFileInfo(targetPath).fileName();
+    }
+    return {};
+}
+
+CorpusLoader::CorpusLoader(QObject* parent) : QObject(parent) {}
+
+CorpusLoader::~CorpusLoader() {
+    for (QThread* thread : threads_) {
+        disconnect(thread, nullptr, this, nullptr);
+        thread->wait();  // reading is bounded by the file size limit
+        delete thread;
+    }
+}
+
+LoadedCorpus CorpusLoader::loadNow(const CorpusSource& source) {
+    LoadedCorpus result;
+    result.source = source;
+    Corpus corpus;
+    switch (source.kind) {
+    case CorpusSource::Kind::Builtin:
+        corpus = generateDataset(source.dataset.toStdString(), source.options);
+        break;
+    case CorpusSource::Kind::Tsv:
+        corpus = readTsvCorpus(source.path.toStdString());
+        break;
+    case CorpusSource::Kind::Parallel:
+        corpus = readParallelCorpus(source.path.toStdString(), source.targetPath.toStdString());
+        break;
+    }
+    // The same tokenization the trainer applies, so the counts match what the model will see.
+    const Tokenizer tokenizer(source.tokenizer);
+    std::unordered_set<std::string> sourceTypes, targetTypes;
+    std::size_t sourceTokens = 0, targetTokens = 0;
+    for (const SentencePair& pair : corpus.pairs) {
+        const auto s = tokenizer.tokenize(pair.source);
+        const auto t = tokenizer.tokenize(pair.target);
+        sourceTypes.insert(s.begin(), s.end());
+        targetTypes.insert(t.begin(), t.end());
+        sourceTokens += s.size();
+        targetTokens += t.size();
+        result.longestSource = std::max(result.longestSource, s.size());
+        result.longestTarget = std::max(result.longestTarget, t.size());
+    }
+    result.sourceVocabulary = sourceTypes.size();
+    result.targetVocabulary = targetTypes.size();
+    if (!corpus.pairs.empty()) {
+        result.meanSourceTokens = static_cast<double>(sourceTokens) / static_cast<double>(corpus.pairs.size());
+        result.meanTargetTokens = static_cast<double>(targetTokens) / static_cast<double>(corpus.pairs.size());
+    }
+    result.corpus = std::make_shared<const Corpus>(std::move(corpus));
+    return result;
+}
+
+quint64 CorpusLoader::load(const CorpusSource& source) {
+    const quint64 id = ++lastId_;
+    auto outcome = std::make_shared<Outcome>();
+    QThread* thread = QThread::create([source, outcome] {
+        try {
+            outcome->corpus = loadNow(source);
+        } catch (const std::exception& e) {
+            outcome->error = QString::fromUtf8(e.what());
+        } catch (...) {
+            outcome->error = tr("%1: an unknown error occurred while reading").arg(source.displayName());
+        }
+    });
+    thread->setObjectName(QStringLiteral("attnlab-corpus"));
+    // finished is emitted by the loading thread; the receiver context queues the lambda to this thread.
+    connect(thread, &QThread::finished, this, [this, thread, id, outcome, source] {
+        threads_.removeOne(thread);
+        thread->deleteLater();
+        if (id != lastId_) return;  // superseded by a newer request
+        if (outcome->error.isEmpty()) {
+            Q_EMIT loaded(id, outcome->corpus);
+        } else {
+            Q_EMIT failed(id, outcome->error, source);
+        }
+    });
+    threads_.append(thread);
+    thread->start();
+    return id;
+}
+
+}  // namespace attnlab

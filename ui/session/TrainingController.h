@@ -1,0 +1,121 @@
+#pragma once
+// The GUI thread's handle on training. Owns the worker thread and the TrainingWorker on it, queues
+// requests to it and turns its signals into state: Idle (no run), Running, Paused, Finished (the run
+// ended; its model stays). Never blocks on the worker, except shutdown(), which waits a bounded time.
+// Signals of a run that was reset or superseded are dropped by run id.
+#include "session/TrainingTypes.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+class QThread;
+
+namespace attnlab {
+
+class TrainingWorker;
+
+class TrainingController : public QObject {
+    Q_OBJECT
+
+public:
+    enum class State { Idle, Running, Paused, Finished };
+    Q_ENUM(State)
+
+    explicit TrainingController(QObject* parent = nullptr);
+    ~TrainingController() override;
+
+    State state() const { return state_; }
+    bool isActive() const { return state_ == State::Running || state_ == State::Paused; }
+    bool isPreparing() const { return preparing_; }  // the worker is building the trainer and model
+    bool hasModel() const { return hasModel_; }
+    bool isModified() const { return modified_; }     // trained since the last save (or load)
+    const ModelSummary& summary() const { return summary_; }
+    int completedEpochs() const { return completedEpochs_; }
+    std::int64_t batchesTrained() const { return batchesTrained_; }
+    double progress() const;    // 0..1 of the planned epochs
+    double etaSeconds() const;  // < 0 while unknown
+
+    // Starts a new run (Idle or Finished only); with paused, the model is built and waits for step()
+    // or resume().
+    void start(const TrainingRequest& request, bool paused = false);
+    void pause();
+    void resume();
+    void step();
+    void stop();
+    void reset();
+    // Queued to the worker and answered between batches; returns the request id that
+    // translated/translationFailed carry.
+    quint64 translate(const QString& sentence, int beam = 1);
+    // The step-by-step numbers of one attention row of the sentence's translation; queued and
+    // answered like translate(), with traced/traceFailed carrying the returned id.
+    quint64 trace(const QString& sentence, const TraceRequest& request);
+    // everyBatches 0: after every epoch.
+    void setProbe(const QString& sentence, int everyBatches, int beam = 1);
+    void saveModel(const QString& path);
+    void loadModel(const QString& path);
+
+    // Stops the worker and ends its thread, waiting at most timeoutMs. Returns false if the worker
+    // did not finish in time; its thread is then abandoned (see hasAbandonedThreads()).
+    bool shutdown(int timeoutMs = 5000);
+    // True once a worker thread was left running: the process should then end with _Exit, since
+    // running static destructors under a busy LibTorch thread is not safe.
+    static bool hasAbandonedThreads();
+
+Q_SIGNALS:
+    void stateChanged(attnlab::TrainingController::State state);
+    void prepared(attnlab::ModelSummary summary);
+    void batchTrained(attnlab::BatchReport report);
+    void epochFinished(attnlab::EpochMetrics metrics);
+    void probeUpdated(attnlab::ProbeResult result);
+    void finished(bool stopped);
+    void diverged(int epoch, int batch, QString message);
+    void failed(QString message);
+    void translated(quint64 request, attnlab::Translation translation);
+    void translationFailed(quint64 request, QString message);
+    void traced(quint64 request, attnlab::AttentionTrace trace);
+    void traceFailed(quint64 request, QString message);
+    void modelSaved(QString path);
+    void saveFailed(QString message);
+    void modelLoaded(attnlab::ModelSummary summary);
+    void loadFailed(QString message);
+    void progressChanged(double fraction, double etaSeconds);
+    void modifiedChanged(bool modified);
+
+private:
+    void setState(State state);
+    void setModified(bool modified);
+    void startClock();
+    void stopClock();
+    bool current(quint64 run) const { return run == run_; }
+
+    void onPrepared(quint64 run, const ModelSummary& summary);
+    void onBatchTrained(quint64 run, const BatchReport& report);
+    void onEpochFinished(quint64 run, const EpochMetrics& metrics);
+    void onProbe(quint64 run, const ProbeResult& result);
+    void onFinished(quint64 run, bool stopped);
+    void onDiverged(quint64 run, int epoch, int batch, const QString& message);
+    void onFailed(quint64 run, const QString& message);
+    void onLoaded(quint64 run, const ModelSummary& summary);
+
+    QThread* thread_ = nullptr;
+    TrainingWorker* worker_ = nullptr;
+    State state_ = State::Idle;
+    bool preparing_ = false;
+    bool hasModel_ = false;
+    bool modified_ = false;
+    quint64 run_ = 0;
+    quint64 previousRun_ = 0;     // restored when a start fails and the old model stays
+    State previousState_ = State::Idle;
+    quint64 lastRunId_ = 0;
+    quint64 lastRequestId_ = 0;
+    ModelSummary summary_;
+    ModelSummary previousSummary_;
+    int completedEpochs_ = 0;
+    int epochBatch_ = 0;          // batches done in the current epoch
+    std::int64_t batchesTrained_ = 0;
+    QElapsedTimer clock_;         // runs while state is Running
+    qint64 elapsedMs_ = 0;        // accumulated running time
+};
+
+}  // namespace attnlab

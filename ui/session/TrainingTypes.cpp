@@ -1,0 +1,17 @@
+#include "session/TrainingTypes.h"
+
+namespace attnlab {
+
+void registerTrainingMetaTypes() {
+    qRegisterMetaType<attnlab::BatchReport>("attnlab::BatchReport");
+    qRegisterMetaType<attnlab::EpochMetrics>("attnlab::EpochMetrics");
+    qRegisterMetaType<attnlab::Translation>("attnlab::Translation");
+    qRegisterMetaType<attnlab::ModelSummary>("attnlab::ModelSummary");
+    qRegisterMetaType<attnlab::ProbeResult>("attnlab::ProbeResult");
+    qRegisterMetaType<attnlab::TrainingRequest>("attnlab::TrainingRequest");
+    qRegisterMetaType<attnlab::ProbeSettings>("attnlab::ProbeSettings");
+    qRegisterMetaType<attnlab::TraceRequest>("attnlab::TraceRequest");
+    qRegisterMetaType<attnlab::AttentionTrace>("attnlab::AttentionTrace");
+}
+
+}  // namespace attnlab

@@ -1,0 +1,79 @@
+#pragma once
+// Owns the Trainer and the model on a worker thread. It trains one batch per event-loop iteration
+// (each batch queues the next), so requests queued by the GUI — translate, pause, step, stop — are
+// served between batches. Every call runs on the worker's thread; nothing here is touched from the
+// GUI thread except cancel(). No exception leaves a call: each becomes a failure signal.
+#include "session/TrainingTypes.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+namespace attnlab {
+
+class Seq2SeqModel;
+class Trainer;
+
+class TrainingWorker : public QObject {
+    Q_OBJECT
+
+public:
+    explicit TrainingWorker(QObject* parent = nullptr);
+    ~TrainingWorker() override;
+
+    // Builds the Trainer (tokenizing, vocabularies, model) and starts training unless paused.
+    // `run` tags every signal of this run so that the controller can drop stale ones.
+    void start(quint64 run, const TrainingRequest& request, bool paused);
+    void pause();
+    void resume();
+    void step();  // one batch, then paused
+    void stop();  // ends the run; the model stays for translation and saving
+    void reset(); // drops the trainer and the model
+    void translate(quint64 request, const QString& sentence, int beam);
+    void trace(quint64 request, const QString& sentence, const TraceRequest& options);
+    void setProbe(const ProbeSettings& probe);
+    void saveModel(const QString& path);
+    void loadModel(quint64 run, const QString& path);
+
+    // Thread-safe: no further batch is trained (used when the application closes).
+    void cancel() { cancelled_.store(true); }
+
+Q_SIGNALS:
+    void prepared(quint64 run, attnlab::ModelSummary summary);
+    void batchTrained(quint64 run, attnlab::BatchReport report);
+    void epochFinished(quint64 run, attnlab::EpochMetrics metrics);
+    void probeTranslated(quint64 run, attnlab::ProbeResult result);
+    void trainingFinished(quint64 run, bool stopped);
+    void trainingDiverged(quint64 run, int epoch, int batch, QString message);
+    void trainingFailed(quint64 run, QString message);
+    void translated(quint64 request, attnlab::Translation translation);
+    void translationFailed(quint64 request, QString message);
+    void traced(quint64 request, attnlab::AttentionTrace trace);
+    void traceFailed(quint64 request, QString message);
+    void modelSaved(QString path);
+    void saveFailed(QString message);
+    void modelLoaded(quint64 run, attnlab::ModelSummary summary);
+    void loadFailed(QString message);
+
+private:
+    const Seq2SeqModel* model() const;
+    void scheduleNext();
+    void trainNext();
+    void trainOne();
+    void translateProbe();
+    ModelSummary summarize() const;
+
+    std::unique_ptr<Trainer> trainer_;
+    std::unique_ptr<Seq2SeqModel> loaded_;  // a model opened from a file (no trainer)
+    QString origin_;
+    quint64 run_ = 0;
+    bool running_ = false;
+    bool scheduled_ = false;  // a trainNext() is queued
+    std::int64_t batches_ = 0;
+    ProbeSettings probe_;
+    std::atomic<bool> cancelled_{false};
+};
+
+}  // namespace attnlab

@@ -1,0 +1,435 @@
+#include "views/heads/HeadsView.h"
+
+#include "session/TrainingTypes.h"
+
+#include "widgets/HeatmapWidget.h"
+
+#include "widgets/WidgetStyle.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace attnlab {
+
+namespace {
+
+QLabel* sectionLabel(const QString& text) {
+    auto* label = new QLabel(text);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    return label;
+}
+
+// The kind as the English figure title writes it ("cross attention, layer 0, head 1"), translatable.
+QString kindWord(const QString& kind) {
+    if (kind == QLatin1String("encoder")) return HeadsView::tr("encoder", "attention kind in a figure title");
+    if (kind == QLatin1String("decoder")) return HeadsView::tr("decoder", "attention kind in a figure title");
+    if (kind == QLatin1String("cross")) return HeadsView::tr("cross", "attention kind in a figure title");
+    return kind;
+}
+
+}  // namespace
+
+HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 12, 12, 12);
+    layout->setSpacing(10);
+
+    auto* row = new QHBoxLayout;
+    input_ = new QLineEdit;
+    input_->setPlaceholderText(tr("Type a sentence and press Enter to see every head"));
+    input_->setClearButtonEnabled(true);
+    scaleFont(input_, 1.3);
+    input_->setToolTip(tr("The sentence whose attention the heads show (shared with the Translate view)."));
+    row->addWidget(input_, 1);
+    layout->addLayout(row);
+
+    transformerControls_ = new QWidget;
+    auto* controls = new QHBoxLayout(transformerControls_);
+    controls->setContentsMargins(0, 0, 0, 0);
+    kind_ = new QComboBox;
+    kind_->addItem(tr("Cross-attention (decoder → encoder)"), QStringLiteral("cross"));
+    kind_->addItem(tr("Encoder self-attention"), QStringLiteral("encoder"));
+    kind_->addItem(tr("Decoder self-attention"), QStringLiteral("decoder"));
+    kind_->setToolTip(tr("Which attention of the Transformer to show."));
+    layer_ = new QComboBox;
+    layer_->setToolTip(tr("The layer whose heads are shown large; the overview below shows every layer."));
+    scale_ = new QComboBox;
+    scale_->addItem(tr("0 to 1 for all"), static_cast<int>(GridScale::Unit));
+    scale_->addItem(tr("shared maximum"), static_cast<int>(GridScale::Shared));
+    scale_->addItem(tr("each its own"), static_cast<int>(GridScale::PerHead));
+    scale_->setToolTip(tr("How colours map to weights: one absolute scale, one scale up to the largest weight, "
+                          "or every head stretched to its own maximum."));
+    controls->addWidget(kind_);
+    controls->addSpacing(6);
+    controls->addWidget(new QLabel(tr("Layer:")));
+    controls->addWidget(layer_);
+    controls->addSpacing(6);
+    controls->addWidget(new QLabel(tr("Colour scale:")));
+    controls->addWidget(scale_);
+    controls->addStretch(1);
+    layout->addWidget(transformerControls_);
+
+    stack_ = new QStackedWidget;
+    message_ = makePlaceholderLabel();
+    stack_->addWidget(message_);
+
+    // Transformer: layer grid and overview on the left, the enlarged head on the right.
+    transformerPage_ = new QWidget;
+    auto* pageLayout = new QHBoxLayout(transformerPage_);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    auto* split = new QSplitter(Qt::Horizontal);
+    auto* left = new QSplitter(Qt::Vertical);
+    layerGrid_ = new HeadGridWidget;
+    layerGrid_->setToolTip(tr("Click a head to enlarge it; hover a cell to follow its tokens across heads."));
+    overview_ = new HeadGridWidget;
+    overview_->setToolTip(tr("Every layer (rows) and head (columns) of the model; click one to enlarge it."));
+    auto* overviewBox = new QWidget;
+    auto* overviewLayout = new QVBoxLayout(overviewBox);
+    overviewLayout->setContentsMargins(0, 6, 0, 0);
+    overviewLayout->addWidget(sectionLabel(tr("Whole model: layers × heads")));
+    overviewLayout->addWidget(overview_, 1);
+    left->addWidget(layerGrid_);
+    left->addWidget(overviewBox);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(6, 0, 0, 0);
+    enlargedCaption_ = sectionLabel(QString());
+    enlarged_ = new HeatmapWidget;
+    rightLayout->addWidget(enlargedCaption_);
+    rightLayout->addWidget(enlarged_, 1);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    pageLayout->addWidget(split);
+    stack_->addWidget(transformerPage_);
+
+    // GRU: one map, with a sentence about why.
+    gruPage_ = new QWidget;
+    auto* gruLayout = new QVBoxLayout(gruPage_);
+    gruLayout->setContentsMargins(0, 0, 0, 0);
+    gruExplanation_ = new QLabel(
+        tr("A GRU encoder–decoder has a single attention map: at every output step the decoder spreads one unit "
+           "of attention over the source words. A Transformer has one map per layer and head; train one to "
+           "compare its heads."));
+    gruExplanation_->setWordWrap(true);
+    gruMap_ = new HeatmapWidget;
+    gruMap_->setAxisTitles(tr("output"), tr("source"));
+    gruLayout->addWidget(gruExplanation_);
+    gruLayout->addWidget(gruMap_, 1);
+    stack_->addWidget(gruPage_);
+    layout->addWidget(stack_, 1);
+
+    connect(input_, &QLineEdit::returnPressed, this, [this] { Q_EMIT translateRequested(input_->text(), 1); });
+    connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
+        selectedHead_ = 0;
+        refresh();
+    });
+    connect(layer_, &QComboBox::currentIndexChanged, this, &HeadsView::refresh);
+    connect(scale_, &QComboBox::currentIndexChanged, this, [this] {
+        const auto scale = static_cast<GridScale>(scale_->currentData().toInt());
+        layerGrid_->setScale(scale);
+        overview_->setScale(scale);
+    });
+    connect(layerGrid_, &HeadGridWidget::headActivated, this, [this](int head) { showHead(layer(), head); });
+    connect(overview_, &HeadGridWidget::layerHeadActivated, this, [this](int l, int head) {
+        selectedHead_ = head;
+        const int index = layer_->findData(l);
+        if (index >= 0 && index != layer_->currentIndex()) {
+            layer_->setCurrentIndex(index);  // refresh() shows selectedHead_
+        } else {
+            showHead(l, head);
+        }
+    });
+    // Follow one token across every map.
+    connect(layerGrid_, &HeadGridWidget::tokenHovered, this, [this](int r, int c) {
+        overview_->highlightToken(r, c);
+        enlarged_->highlightToken(r, c);
+    });
+    connect(overview_, &HeadGridWidget::tokenHovered, this, [this](int r, int c) {
+        layerGrid_->highlightToken(r, c);
+        enlarged_->highlightToken(r, c);
+    });
+    connect(enlarged_, &HeatmapWidget::cellHovered, this, [this](int r, int c, double) {
+        layerGrid_->highlightToken(r, c);
+        overview_->highlightToken(r, c);
+    });
+    connect(enlarged_, &HeatmapWidget::hoverLeft, this, [this] {
+        layerGrid_->highlightToken(-1, -1);
+        overview_->highlightToken(-1, -1);
+    });
+    clear();
+}
+
+QString HeadsView::sentence() const { return input_->text(); }
+
+void HeadsView::setSentence(const QString& sentence) { input_->setText(sentence); }
+
+QString HeadsView::kind() const { return kind_->currentData().toString(); }
+
+void HeadsView::setKind(const QString& kind) {
+    const int index = kind_->findData(kind);
+    if (index >= 0) kind_->setCurrentIndex(index);
+}
+
+int HeadsView::layer() const {
+    const QVariant v = layer_->currentData();
+    return v.isValid() ? v.toInt() : 0;
+}
+
+bool HeadsView::showsTransformer() const { return stack_->currentWidget() == transformerPage_; }
+
+bool HeadsView::showsGru() const { return stack_->currentWidget() == gruPage_; }
+
+void HeadsView::setColormap(ColormapId id) {
+    colormap_ = id;
+    layerGrid_->setColormap(id);
+    overview_->setColormap(id);
+    enlarged_->setColormap(id);
+    gruMap_->setColormap(id);
+}
+
+void HeadsView::setShowNumbers(bool on) {
+    enlarged_->setShowNumbers(on);
+    gruMap_->setShowNumbers(on);
+}
+
+void HeadsView::setModelAvailable(bool available) {
+    if (!available) {
+        clear();
+    } else if (translation_.sourceTokens.empty()) {
+        message_->setText(tr("Type a sentence above and press Enter to see the attention of every head."));
+        stack_->setCurrentWidget(message_);
+    }
+}
+
+void HeadsView::clear() {
+    translation_ = Translation{};
+    layerGrid_->clear();
+    overview_->clear();
+    enlarged_->clear();
+    gruMap_->clear();
+    transformerControls_->setVisible(false);
+    message_->setText(tr("Start training or open a model, then type a sentence: every attention head of the "
+                         "model is shown here."));
+    stack_->setCurrentWidget(message_);
+}
+
+void HeadsView::labelsFor(const Translation& t, const QString& kind, QStringList* rows, QStringList* columns) {
+    const QStringList source = HeatmapRenderer::toStringList(t.sourceTokens);
+    const QStringList output = HeatmapRenderer::toStringList(t.outputTokens);
+    if (kind == QLatin1String("encoder")) {
+        *rows = source;
+        *columns = source;
+    } else if (kind == QLatin1String("decoder")) {
+        *rows = output;
+        *columns = QStringList{QStringLiteral("<s>")} + output.mid(0, std::max<qsizetype>(0, output.size() - 1));
+    } else {
+        *rows = output;
+        *columns = source;
+    }
+}
+
+const LayeredAttention* HeadsView::currentLayers() const {
+    const auto found = translation_.attention.find(kind().toStdString());
+    if (found == translation_.attention.end() || found->second.empty()) return nullptr;
+    return &found->second;
+}
+
+QString HeadsView::kindTitle() const {
+    const QString k = kind();
+    if (k == QLatin1String("encoder")) return tr("Encoder self-attention");
+    if (k == QLatin1String("decoder")) return tr("Decoder self-attention");
+    return tr("Cross-attention");
+}
+
+void HeadsView::setArchitecture(Architecture architecture) {
+    architecture_ = architecture;
+    refresh();
+}
+
+void HeadsView::setTranslation(const Translation& translation) {
+    translation_ = translation;
+    refresh();
+}
+
+void HeadsView::updateLayers(int count) {
+    if (layer_->count() == count) return;
+    const QSignalBlocker blocker(layer_);
+    layer_->clear();
+    for (int l = 0; l < count; ++l) layer_->addItem(QString::number(l), l);  // 0-based, as the grid captions
+    layer_->setCurrentIndex(count - 1);
+}
+
+void HeadsView::refresh() {
+    const Translation& t = translation_;
+    if (t.sourceTokens.empty()) {
+        transformerControls_->setVisible(false);
+        stack_->setCurrentWidget(message_);
+        return;
+    }
+    // A Transformer reports its self-attention too; a GRU only cross-attention (or none at all).
+    const bool transformer = architecture_ == Architecture::Transformer || t.attention.count("encoder") > 0;
+    transformerControls_->setVisible(transformer);
+    if (t.outputTokens.empty()) {
+        // The engine captures attention along the output; with no output token there is none.
+        message_->setText(tr("The model ended its output at once, so there is no attention to show for this "
+                             "sentence. Train it a little longer."));
+        stack_->setCurrentWidget(message_);
+        return;
+    }
+    if (!transformer) {
+        const auto cross = t.attention.find("cross");
+        if (cross == t.attention.end() || cross->second.empty() || cross->second.front().empty()) {
+            message_->setText(tr("This GRU has no attention: the decoder only sees one fixed vector that sums up "
+                                 "the whole sentence. Choose an attention variant (e.g. additive) and train again "
+                                 "to see an attention map."));
+            stack_->setCurrentWidget(message_);
+            return;
+        }
+        gruMap_->setTitle(tr("Cross-attention (the GRU's only attention map)"));
+        gruMap_->setAttention(cross->second.front().front(), t.outputTokens, t.sourceTokens);
+        stack_->setCurrentWidget(gruPage_);
+        return;
+    }
+    const LayeredAttention* layers = currentLayers();
+    if (!layers) {
+        message_->setText(tr("This model reported no %1.").arg(kindTitle().toLower()));
+        stack_->setCurrentWidget(message_);
+        return;
+    }
+    updateLayers(static_cast<int>(layers->size()));
+    QStringList rows, columns;
+    labelsFor(t, kind(), &rows, &columns);
+    const int l = std::clamp(layer(), 0, static_cast<int>(layers->size()) - 1);
+    layerGrid_->setTitle(tr("%1, layer %2: every head").arg(kindTitle()).arg(l));
+    layerGrid_->setHeads((*layers)[static_cast<std::size_t>(l)], rows, columns);
+    overview_->setTitle(QString());
+    overview_->setLayers(*layers, rows, columns);
+    stack_->setCurrentWidget(transformerPage_);
+    showHead(l, selectedHead_);
+}
+
+void HeadsView::showHead(int l, int head) {
+    const LayeredAttention* layers = currentLayers();
+    if (!layers || l < 0 || l >= static_cast<int>(layers->size())) return;
+    const auto& heads = (*layers)[static_cast<std::size_t>(l)];
+    if (heads.empty()) return;
+    head = std::clamp(head, 0, static_cast<int>(heads.size()) - 1);
+    selectedHead_ = head;
+    QStringList rows, columns;
+    labelsFor(translation_, kind(), &rows, &columns);
+    const QString title = tr("%1, layer %2, head %3").arg(kindTitle()).arg(l).arg(head);
+    enlargedCaption_->setText(tr("Enlarged: layer %1, head %2 (click a thumbnail to choose)").arg(l).arg(head));
+    enlarged_->setTitle(title);
+    const QString k = kind();
+    enlarged_->setAxisTitles(k == QLatin1String("encoder") ? tr("source") : tr("output"),
+                             k == QLatin1String("decoder") ? tr("decoder input") : tr("source"));
+    enlarged_->setAttention(heads[static_cast<std::size_t>(head)], rows, columns);
+}
+
+HeatmapWidget* HeadsView::currentHeatmap() const {
+    if (showsTransformer()) return enlarged_;
+    if (showsGru()) return gruMap_;
+    return nullptr;
+}
+
+bool HeadsView::exportFigure(const QString& path, QString* error, double scale) const {
+    if (showsTransformer()) {
+        // What is on screen, but never smaller than the grid needs, nor too small for its title.
+        const QSize size = layerGrid_->size().expandedTo(layerGrid_->preferredSize()).expandedTo(QSize(640, 480));
+        return layerGrid_->exportImage(path, error, scale, size);
+    }
+    if (showsGru()) return gruMap_->exportTo(path, error, scale);
+    if (error) *error = tr("there is no attention to export yet");
+    return false;
+}
+
+bool HeadsView::exportAllHeads(const QString& directory, const QString& extension, double scale,
+                               QStringList* written, QString* error) const {
+    const LayeredAttention* layers = showsTransformer() || showsGru() ? currentLayers() : nullptr;
+    if (showsGru()) {
+        const auto cross = translation_.attention.find("cross");
+        layers = cross != translation_.attention.end() ? &cross->second : nullptr;
+    }
+    if (!layers) {
+        if (error) *error = tr("there is no attention to export yet");
+        return false;
+    }
+    const QString k = showsGru() ? QStringLiteral("cross") : kind();
+    QStringList rows, columns;
+    labelsFor(translation_, k, &rows, &columns);
+    const QDir dir(directory);
+    for (std::size_t l = 0; l < layers->size(); ++l) {
+        for (std::size_t h = 0; h < (*layers)[l].size(); ++h) {
+            HeatmapOptions options;
+            options.colormap = colormap_;
+            options.title = tr("%1 attention, layer %2, head %3").arg(kindWord(k)).arg(l).arg(h);
+            options.rowAxisTitle = k == QLatin1String("encoder") ? tr("source") : tr("output");
+            options.columnAxisTitle = k == QLatin1String("decoder") ? tr("decoder input") : tr("source");
+            HeatmapRenderer renderer(options);
+            renderer.setMap((*layers)[l][h], rows, columns);
+            const QString name = QStringLiteral("%1-layer%2-head%3.%4").arg(k).arg(l).arg(h).arg(extension);
+            const QString path = dir.filePath(name);
+            if (!renderer.exportFile(path, error, scale)) return false;
+            if (written) *written << path;
+        }
+    }
+    return true;
+}
+
+// ---- View ----------------------------------------------------------------------------------------
+
+QString HeadsView::viewTitle() const { return tr("Heads"); }
+
+QString HeadsView::viewToolTip() const {
+    return tr("Every attention head of every layer.");
+}
+
+void HeadsView::clearView() {
+    clear();
+}
+
+void HeadsView::modelChanged(const ModelSummary* summary) {
+    if (summary != nullptr) setArchitecture(summary->config.architecture);
+}
+
+void HeadsView::modelAvailable(bool available) {
+    setModelAvailable(available);
+}
+
+void HeadsView::applyColormap(ColormapId id) {
+    setColormap(id);
+}
+
+void HeadsView::applyShowNumbers(bool on) {
+    setShowNumbers(on);
+}
+
+bool HeadsView::exportsFigure() const {
+    return true;
+}
+
+bool HeadsView::exportsMatrix() const {
+    return true;
+}
+
+bool HeadsView::exportView(const QString& path, double scale, QString* error) const {
+    if (!isMatrixPath(path)) return exportFigure(path, error, scale);
+    const HeatmapWidget* heatmap = currentHeatmap();
+    if (heatmap == nullptr) return fail(error, View::tr("there is no heatmap to export in this view yet"));
+    return heatmap->exportTo(path, error, scale);
+}
+
+}  // namespace attnlab

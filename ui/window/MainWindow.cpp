@@ -1,0 +1,779 @@
+#include "window/MainWindow.h"
+
+#include "base/Memory.h"
+#include "setup/DataPanel.h"
+#include "setup/ModelSettingsWidget.h"
+#include "setup/TrainingSettingsWidget.h"
+#include "views/compare/CompareView.h"
+#include "views/corpus/CorpusView.h"
+#include "views/curves/TrainingChartsView.h"
+#include "views/diagnostics/DiagnosticsView.h"
+#include "views/experiments/ExperimentsView.h"
+#include "views/heads/HeadsView.h"
+#include "views/maths/MathsView.h"
+#include "views/positions/PositionalEncodingView.h"
+#include "views/timeline/TimelineView.h"
+#include "views/translate/ProbeView.h"
+#include "views/translate/TranslateView.h"
+#include "widgets/AttentionPanel.h"
+#include "widgets/HeatmapWidget.h"
+#include "window/FigureExport.h"
+#include "window/RecentFiles.h"
+#include "window/TrainingSession.h"
+#include "window/Translations.h"
+#include "window/WindowActions.h"
+#include "window/WindowSettings.h"
+
+#include "Version.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMimeData>
+#include <QPainter>
+#include <QPainterPath>
+#include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBox>
+#include <QToolButton>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <iterator>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kShutdownTimeoutMs = 5000;
+
+QString formatDuration(double seconds) {
+    const long long s = std::llround(seconds);
+    if (s >= 3600) return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0'))
+                                                   .arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString humanCount(std::int64_t n) {
+    if (n >= 1000000) return QStringLiteral("%1 M").arg(static_cast<double>(n) / 1e6, 0, 'f', 2);
+    if (n >= 1000) return QStringLiteral("%1 k").arg(static_cast<double>(n) / 1e3, 0, 'f', 1);
+    return QString::number(n);
+}
+
+QString architectureName(const ModelConfig& c) {
+    if (c.architecture == Architecture::Transformer)
+        return MainWindow::tr("Transformer (%1 layers, %2 heads)").arg(c.layers).arg(c.heads);
+    return MainWindow::tr("GRU with %1 attention").arg(QString::fromStdString(toString(c.attention)));
+}
+
+QScrollArea* scrolling(QWidget* page) {
+    auto* area = new QScrollArea;
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowIcon(applicationIcon());
+    setAcceptDrops(true);
+    setDocumentMode(true);
+    controller_ = new TrainingController(this);
+
+    // Setup panel.
+    dataPanel_ = new DataPanel;
+    modelSettings_ = new ModelSettingsWidget;
+    trainingSettings_ = new TrainingSettingsWidget;
+    setup_ = new QToolBox;
+    setup_->addItem(scrolling(dataPanel_), style()->standardIcon(QStyle::SP_DriveHDIcon), tr("Data"));
+    setup_->addItem(scrolling(modelSettings_), style()->standardIcon(QStyle::SP_ComputerIcon), tr("Model"));
+    setup_->addItem(scrolling(trainingSettings_), style()->standardIcon(QStyle::SP_MediaPlay), tr("Training"));
+    auto* dock = new QDockWidget(tr("Setup"), this);
+    dock->setObjectName(QStringLiteral("setupDock"));
+    dock->setWidget(setup_);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    dock->setMinimumWidth(300);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    createViews();
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(createLessonBar());
+    centralLayout->addWidget(navigator_, 1);
+    setCentralWidget(central);
+
+    TrainingSession::Parts parts;
+    parts.controller = controller_;
+    parts.data = dataPanel_;
+    parts.model = modelSettings_;
+    parts.training = trainingSettings_;
+    parts.navigator = navigator_;
+    parts.corpus = corpusView_;
+    parts.translate = translateView_;
+    parts.probe = probeView_;
+    parts.heads = headsView_;
+    parts.compare = compareView_;
+    parts.charts = chartsView_;
+    session_ = new TrainingSession(
+        parts, [this](const QString& t, const QString& x, QMessageBox::StandardButtons b,
+                      QMessageBox::StandardButton d) { return ask(t, x, b, d); },
+        [this](const QString& t, const QString& m) { reportError(t, m); },
+        [this](const QString& m, int timeout) { showStatus(m, timeout); }, this);
+
+    actions_ = new WindowActions(this);
+    actions_->createMenus(this, navigator_);
+    actions_->createToolBar(this);
+    recent_ = new RecentFiles(actions_->recent, this);
+    export_ = new FigureExport(
+        this, navigator_, headsView_, &lastDirectory_, [this](const QString& t, const QString& m) { reportError(t, m); },
+        [this](const QString& m) { showStatus(m, 8000); });
+    createStatusBar();
+    connectActions();
+    connectController();
+    connectViews();
+
+    // 1400 x 900 where the screen has room; never larger than the screen (1366 x 768 laptops, projectors).
+    resize(screen() != nullptr ? QSize(1400, 900).boundedTo(screen()->availableGeometry().size()) : QSize(1400, 900));
+    WindowSettings settings;
+    settings.window = this;
+    settings.recent = recent_;
+    settings.data = dataPanel_;
+    settings.model = modelSettings_;
+    settings.training = trainingSettings_;
+    settings.probe = probeView_;
+    settings.navigator = navigator_;
+    settings.restore();
+    lastDirectory_ = settings.lastDirectory;
+    colormap_ = settings.colormap;
+    showNumbers_ = settings.showNumbers;
+    actions_->logScale->setChecked(settings.logScale);
+    setColormap(colormap_);
+    setShowNumbers(showNumbers_);
+    onStateChanged();
+    onModelAvailable();
+    updateTitle();
+    // A corpus is ready at once, so Start works on first launch.
+    loadCorpus(dataPanel_->datasetSource());
+}
+
+MainWindow::~MainWindow() {
+    if (!shuttingDown_) controller_->shutdown(kShutdownTimeoutMs);
+}
+
+void MainWindow::createViews() {
+    corpusView_ = new CorpusView;
+    translateView_ = new TranslateView;
+    probeView_ = new ProbeView;
+    headsView_ = new HeadsView;
+    chartsView_ = new TrainingChartsView;
+    timelineView_ = new TimelineView;
+    mathsView_ = new MathsView;
+    diagnosticsView_ = new DiagnosticsView;
+    positionsView_ = new PositionalEncodingView;
+    compareView_ = new CompareView(controller_);
+    experimentsView_ = new ExperimentsView;
+    // The translation task's views; the name is what --tab, lessons and showTab() accept.
+    navigator_ = new ViewNavigator;
+    navigator_->addView(ViewGroup::Data, QStringLiteral("corpus"), corpusView_);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("translate"), translateView_);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("probe"), probeView_);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("heads"), headsView_);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("curves"), chartsView_);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("timeline"), timelineView_);
+    navigator_->addView(ViewGroup::Explain, QStringLiteral("maths"), mathsView_);
+    navigator_->addView(ViewGroup::Explain, QStringLiteral("diagnostics"), diagnosticsView_);
+    navigator_->addView(ViewGroup::Explain, QStringLiteral("positions"), positionsView_);
+    navigator_->addView(ViewGroup::Explain, QStringLiteral("compare"), compareView_);
+    navigator_->addView(ViewGroup::Experiments, QStringLiteral("experiments"), experimentsView_);
+}
+
+QWidget* MainWindow::createLessonBar() {
+    // The lesson card: what the current lesson shows, above the views; closable.
+    lessonBar_ = new QFrame;
+    lessonBar_->setObjectName(QStringLiteral("lessonBar"));
+    lessonBar_->setFrameShape(QFrame::StyledPanel);
+    lessonBar_->setAutoFillBackground(true);
+    lessonBar_->setBackgroundRole(QPalette::AlternateBase);
+    auto* lessonLayout = new QHBoxLayout(lessonBar_);
+    lessonLayout->setContentsMargins(10, 6, 6, 6);
+    lessonText_ = new QLabel;
+    lessonText_->setWordWrap(true);
+    lessonText_->setTextFormat(Qt::RichText);
+    auto* closeLesson = new QToolButton;
+    closeLesson->setAutoRaise(true);
+    closeLesson->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    closeLesson->setToolTip(tr("Hide the lesson card"));
+    connect(closeLesson, &QToolButton::clicked, lessonBar_, &QWidget::hide);
+    lessonLayout->addWidget(lessonText_, 1);
+    lessonLayout->addWidget(closeLesson, 0, Qt::AlignTop);
+    lessonBar_->hide();
+    return lessonBar_;
+}
+
+QIcon MainWindow::applicationIcon() {
+    // A small attention map: a bright diagonal on a dark field, in viridis.
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        const int n = 4;
+        const double margin = size * 0.06;
+        const double cell = (size - 2 * margin) / n;
+        const double weights[n][n] = {
+            {0.92, 0.05, 0.02, 0.01}, {0.10, 0.15, 0.70, 0.05}, {0.05, 0.80, 0.10, 0.05}, {0.02, 0.03, 0.10, 0.85}};
+        QPainterPath clip;
+        clip.addRoundedRect(QRectF(margin, margin, size - 2 * margin, size - 2 * margin), size * 0.12, size * 0.12);
+        painter.setClipPath(clip);
+        for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c)
+                painter.fillRect(QRectF(margin + c * cell, margin + r * cell, cell + 0.5, cell + 0.5),
+                                 QColor::fromRgb(Colormap::color(ColormapId::Viridis, weights[r][c])));
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+void MainWindow::createStatusBar() {
+    stateLabel_ = new QLabel;
+    stateLabel_->setMinimumWidth(90);
+    epochLabel_ = new QLabel;
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(true);
+    progress_->setFixedWidth(220);
+    progress_->setFormat(QStringLiteral("%p%"));
+    etaLabel_ = new QLabel;
+    etaLabel_->setMinimumWidth(110);
+    statusBar()->addPermanentWidget(stateLabel_);
+    statusBar()->addPermanentWidget(epochLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(etaLabel_);
+}
+
+void MainWindow::connectActions() {
+    WindowActions* a = actions_;
+    connect(a->openCorpus, &QAction::triggered, this, &MainWindow::openCorpusDialog);
+    connect(a->openParallel, &QAction::triggered, this, &MainWindow::openParallelDialog);
+    connect(a->openModel, &QAction::triggered, this, &MainWindow::openModelDialog);
+    connect(a->saveModel, &QAction::triggered, this, [this] {
+        const QString path = session_->modelPath();
+        if (path.isEmpty() || !path.endsWith(QLatin1String(".safetensors"))) {
+            saveModelDialog();
+        } else {
+            saveModelTo(path);
+        }
+    });
+    connect(a->saveModelAs, &QAction::triggered, this, &MainWindow::saveModelDialog);
+    connect(a->exportImage, &QAction::triggered, export_, &FigureExport::imageDialog);
+    connect(a->exportMatrix, &QAction::triggered, export_, &FigureExport::matrixDialog);
+    connect(a->exportHeads, &QAction::triggered, export_, &FigureExport::allHeadsDialog);
+    connect(a->quit, &QAction::triggered, this, &QWidget::close);
+    connect(a->start, &QAction::triggered, this, [this] { startTraining(false); });
+    connect(a->resume, &QAction::triggered, controller_, &TrainingController::resume);
+    connect(a->pause, &QAction::triggered, controller_, &TrainingController::pause);
+    connect(a->step, &QAction::triggered, session_, &TrainingSession::step);
+    connect(a->stop, &QAction::triggered, controller_, &TrainingController::stop);
+    connect(a->reset, &QAction::triggered, session_, &TrainingSession::reset);
+    connect(a->numbers, &QAction::toggled, this, &MainWindow::setShowNumbers);
+    connect(a->zoomIn, &QAction::triggered, this, [this] {
+        if (auto* h = currentHeatmap()) h->zoomIn();
+    });
+    connect(a->zoomOut, &QAction::triggered, this, [this] {
+        if (auto* h = currentHeatmap()) h->zoomOut();
+    });
+    connect(a->zoomReset, &QAction::triggered, this, [this] {
+        if (auto* h = currentHeatmap()) h->resetZoom();
+    });
+    connect(a->logScale, &QAction::toggled, chartsView_, &TrainingChartsView::setLogScale);
+    connect(a->about, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(a, &WindowActions::colormapChosen, this, &MainWindow::setColormap);
+    connect(a, &WindowActions::languageChosen, this, &MainWindow::setLanguage);
+    connect(a, &WindowActions::lessonChosen, this, &MainWindow::startLesson);
+    connect(recent_, &RecentFiles::openTsv, this, &MainWindow::openCorpusFile);
+    connect(recent_, &RecentFiles::openParallel, this, &MainWindow::openParallelFiles);
+}
+
+HeatmapWidget* MainWindow::currentHeatmap() const {
+    QWidget* view = navigator_->currentWidget();
+    if (view == translateView_) return translateView_->attention()->heatmap();
+    if (view == probeView_) return probeView_->attention()->heatmap();
+    if (view == headsView_) return headsView_->currentHeatmap();
+    if (view == timelineView_) return timelineView_->attention()->heatmap();
+    return nullptr;
+}
+
+void MainWindow::connectController() {
+    connect(controller_, &TrainingController::stateChanged, this, &MainWindow::onStateChanged);
+    connect(controller_, &TrainingController::progressChanged, this, &MainWindow::onProgress);
+    connect(controller_, &TrainingController::prepared, this, &MainWindow::onPrepared);
+    connect(controller_, &TrainingController::batchTrained, this, &MainWindow::onBatch);
+    connect(controller_, &TrainingController::epochFinished, this, &MainWindow::onEpoch);
+    connect(controller_, &TrainingController::probeUpdated, probeView_, &ProbeView::setResult);
+    connect(controller_, &TrainingController::probeUpdated, diagnosticsView_, &DiagnosticsView::setProbe);
+    connect(controller_, &TrainingController::probeUpdated, timelineView_, &TimelineView::addSnapshot);
+    connect(controller_, &TrainingController::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(controller_, &TrainingController::finished, this, [this](bool stopped) {
+        showStatus(stopped ? tr("Training stopped; the model is kept for translation and saving.")
+                           : tr("Training finished."),
+                   8000);
+    });
+    connect(controller_, &TrainingController::diverged, this, [this](int epoch, int batch, const QString& message) {
+        reportError(tr("Training Diverged"),
+                    tr("Training diverged at epoch %1, batch %2: the loss or a gradient became infinite or NaN.\n\n"
+                       "The weights from before that batch are kept: you can still translate with them and save "
+                       "them. A lower learning rate or gradient clipping usually helps.\n\n%3")
+                        .arg(epoch)
+                        .arg(batch)
+                        .arg(message));
+    });
+    connect(controller_, &TrainingController::failed, this, [this](const QString& message) {
+        reportError(tr("Training Failed"), tr("Training could not go on:\n\n%1").arg(message));
+        onModelAvailable();
+    });
+    connect(controller_, &TrainingController::translated, this, [this](quint64 id, const Translation& t) {
+        if (!session_->isCurrentTranslation(id)) return;  // a newer request is on its way
+        translateView_->setTranslation(t);
+        headsView_->setTranslation(t);
+        diagnosticsView_->setTranslation(t);
+    });
+    connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
+        if (!session_->isCurrentTranslation(id)) return;
+        translateView_->setError(message);
+        showStatus(message, 8000);
+    });
+    connect(controller_, &TrainingController::modelSaved, this, [this](const QString& path) {
+        session_->setModelPath(path);
+        showStatus(tr("Saved the model to %1").arg(QDir::toNativeSeparators(path)), 8000);
+        updateTitle();
+        if (closeAfterSave_) {
+            closeAfterSave_ = false;
+            close();
+        }
+    });
+    connect(controller_, &TrainingController::saveFailed, this, [this](const QString& message) {
+        closeAfterSave_ = false;
+        reportError(tr("Cannot Save Model"), tr("The model was not saved:\n\n%1").arg(message));
+    });
+    connect(controller_, &TrainingController::modelLoaded, this, &MainWindow::onModelLoaded);
+    connect(controller_, &TrainingController::loadFailed, this, [this](const QString& message) {
+        reportError(tr("Cannot Open Model"),
+                    tr("The model file could not be used:\n\n%1\n\nThe current model stays loaded.").arg(message));
+    });
+    // Step by Step: starts from the Translate view's sentence, and follows the model while it is shown.
+    connect(controller_, &TrainingController::traced, this, [this](quint64 id, const AttentionTrace& t) {
+        if (id == traceRequest_) mathsView_->setTrace(t);
+    });
+    connect(controller_, &TrainingController::traceFailed, this, [this](quint64 id, const QString& message) {
+        if (id == traceRequest_) mathsView_->setError(message);
+    });
+    connect(controller_, &TrainingController::epochFinished, this, &MainWindow::updateMathsView);
+}
+
+void MainWindow::connectViews() {
+    connect(session_, &TrainingSession::corpusLoaded, this, &MainWindow::corpusLoaded);
+    connect(session_, &TrainingSession::corpusFailed, this, &MainWindow::corpusFailed);
+    connect(session_, &TrainingSession::corpusFileLoaded, recent_, &RecentFiles::add);
+    connect(session_, &TrainingSession::titleChanged, this, &MainWindow::updateTitle);
+    connect(session_, &TrainingSession::modelDiscarded, this, [this] {
+        onModelAvailable();
+        updateTitle();
+    });
+    connect(session_, &TrainingSession::lessonStarted, this, [this](const QString& title, const QString& summary) {
+        lessonText_->setText(QStringLiteral("<b>%1</b><br>%2").arg(title.toHtmlEscaped(), summary.toHtmlEscaped()));
+        lessonBar_->show();
+    });
+    connect(dataPanel_, &DataPanel::generateRequested, this, &MainWindow::loadCorpus);
+    connect(dataPanel_, &DataPanel::openTsvRequested, this, &MainWindow::openCorpusDialog);
+    connect(dataPanel_, &DataPanel::openParallelRequested, this, &MainWindow::openParallelDialog);
+    connect(dataPanel_, &DataPanel::retokenizeRequested, this, &MainWindow::loadCorpus);
+    connect(corpusView_, &CorpusView::sentenceChosen, this, [this](const QString& sentence) {
+        translateView_->setSentence(sentence);
+        headsView_->setSentence(sentence);
+        navigator_->show(QStringLiteral("translate"));
+        if (controller_->hasModel()) session_->translate(sentence, translateView_->beam());
+    });
+    connect(translateView_, &TranslateView::translateRequested, session_, &TrainingSession::translate);
+    connect(headsView_, &HeadsView::translateRequested, this,
+            [this](const QString& sentence, int) { session_->translate(sentence, translateView_->beam()); });
+    connect(probeView_, &ProbeView::probeChanged, session_, &TrainingSession::updateProbe);
+    connect(mathsView_, &MathsView::traceRequested, this, [this](const QString& sentence, const TraceRequest& r) {
+        traceRequest_ = controller_->trace(sentence, r);
+    });
+    connect(compareView_, &CompareView::loadFailed, this,
+            [this](int, const QString& message) { reportError(tr("Cannot Open Model"), message); });
+    connect(navigator_, &ViewNavigator::currentChanged, this, &MainWindow::updateExportActions);
+    connect(navigator_, &ViewNavigator::currentChanged, this, &MainWindow::updateMathsView);
+}
+
+// ---- corpus, model and training ---------------------------------------------------------------------
+
+void MainWindow::openCorpusFile(const QString& path) { loadCorpus(CorpusSource::tsv(path)); }
+
+void MainWindow::openParallelFiles(const QString& sourcePath, const QString& targetPath) {
+    loadCorpus(CorpusSource::parallel(sourcePath, targetPath));
+}
+
+void MainWindow::loadCorpus(const CorpusSource& source) { session_->loadCorpus(source); }
+
+const LoadedCorpus& MainWindow::corpus() const { return session_->corpus(); }
+
+bool MainWindow::isLoadingCorpus() const { return session_->isLoadingCorpus(); }
+
+CorpusTableModel* MainWindow::corpusTable() const { return corpusView_->table(); }
+
+void MainWindow::startTraining(bool paused) { session_->start(paused); }
+
+void MainWindow::startDemo(const QString& dataset) { session_->startDemo(dataset); }
+
+bool MainWindow::startLesson(const QString& id) { return session_->startLesson(id); }
+
+QString MainWindow::currentLesson() const { return session_->lesson(); }
+
+void MainWindow::openCorpusDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Corpus"), lastDirectory_,
+                                     tr("Tab-separated corpora (*.tsv *.txt *.tab);;All files (*)"));
+    if (path.isEmpty()) return;
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    openCorpusFile(path);
+}
+
+void MainWindow::openParallelDialog() {
+    const QString source = QFileDialog::getOpenFileName(this, tr("Open the Source-Language File"), lastDirectory_,
+                                                        tr("Text files (*)"));
+    if (source.isEmpty()) return;
+    lastDirectory_ = QFileInfo(source).absolutePath();
+    const QString target = QFileDialog::getOpenFileName(
+        this, tr("Open the Target-Language File (line by line aligned with %1)").arg(QFileInfo(source).fileName()),
+        lastDirectory_, tr("Text files (*)"));
+    if (target.isEmpty()) return;
+    openParallelFiles(source, target);
+}
+
+void MainWindow::openModelFile(const QString& path) {
+    if (controller_->isActive()) {
+        reportError(tr("Cannot Open Model"), tr("Stop the training run before opening another model."));
+        return;
+    }
+    showStatus(tr("Opening %1…").arg(QFileInfo(path).fileName()), 0);
+    controller_->loadModel(path);
+}
+
+void MainWindow::openModelDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), lastDirectory_,
+                                                      tr("AttnLab models (*.safetensors);;All files (*)"));
+    if (path.isEmpty()) return;
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    openModelFile(path);
+}
+
+void MainWindow::saveModelTo(const QString& path) {
+    if (!controller_->hasModel()) {
+        reportError(tr("Cannot Save Model"), tr("There is no model yet: train one first."));
+        return;
+    }
+    showStatus(tr("Saving %1…").arg(QFileInfo(path).fileName()), 0);
+    controller_->saveModel(path);
+}
+
+bool MainWindow::saveModelDialog() {
+    const LoadedCorpus& loaded = session_->corpus();
+    const QString suggested = QDir(lastDirectory_).filePath(
+        (loaded.corpus ? loaded.source.displayName().section(QLatin1Char('.'), 0, 0) : QStringLiteral("model")) +
+        QStringLiteral(".safetensors"));
+    const QString current = session_->modelPath();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Model"), current.isEmpty() ? suggested : current,
+                                                tr("AttnLab models (*.safetensors)"));
+    if (path.isEmpty()) return false;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".safetensors");
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    saveModelTo(path);
+    return true;
+}
+
+void MainWindow::onModelLoaded(const ModelSummary& summary) {
+    session_->setModelPath(summary.origin);
+    for (View* view : navigator_->views()) {
+        view->runStarted();
+        view->modelChanged(&summary);
+    }
+    modelSettings_->setConfig(summary.config);
+    showStatus(tr("Opened %1: %2, %3 parameters")
+                   .arg(QFileInfo(summary.origin).fileName(), architectureName(summary.config),
+                        humanCount(summary.parameters)),
+               10000);
+    onStateChanged();
+    onModelAvailable();
+    session_->updateProbe();
+    updateTitle();
+}
+
+void MainWindow::onPrepared(const ModelSummary& s) {
+    for (View* view : navigator_->views()) view->modelChanged(&s);
+    QString message = tr("Training %1, %2 parameters, on %3 pairs (validating on %4)")
+                          .arg(architectureName(s.config), humanCount(s.parameters))
+                          .arg(s.trainingPairs)
+                          .arg(s.validationPairs);
+    if (s.skippedTooLong > 0)
+        message += tr("; skipped %1 pairs longer than the maximum length").arg(s.skippedTooLong);
+    showStatus(message, 15000);
+    onModelAvailable();  // translates the sentence in the Translate view with the new model
+}
+
+void MainWindow::onModelAvailable() {
+    const bool available = controller_->hasModel() || controller_->isPreparing();
+    for (View* view : navigator_->views()) view->modelAvailable(available);
+    session_->translateCurrentSentence();
+    updateMathsView();
+    updateExportActions();
+}
+
+void MainWindow::updateMathsView() {
+    if (navigator_->currentWidget() != mathsView_ || !controller_->hasModel() || controller_->isPreparing()) return;
+    if (!mathsView_->submittedSentence().isEmpty()) {
+        mathsView_->refresh();
+    } else if (!translateView_->sentence().trimmed().isEmpty()) {
+        mathsView_->setSentence(translateView_->sentence());
+        mathsView_->requestTrace();
+    }
+}
+
+void MainWindow::onBatch(const BatchReport& r) {
+    chartsView_->addBatch(r);
+    const ModelSummary& s = controller_->summary();
+    epochLabel_->setText(tr("Epoch %1/%2 · batch %3/%4").arg(r.epoch).arg(s.epochs).arg(r.batch).arg(r.batchesPerEpoch));
+}
+
+void MainWindow::onEpoch(const EpochMetrics& m) {
+    chartsView_->addEpoch(m);
+    showStatus(tr("Epoch %1: validation loss %2, token accuracy %3%, BLEU %4")
+                   .arg(m.epoch)
+                   .arg(m.validationLoss, 0, 'f', 3)
+                   .arg(100.0 * m.tokenAccuracy, 0, 'f', 1)
+                   .arg(m.bleu, 0, 'f', 1),
+               10000);
+    if (translateView_->followsTraining() && !translateView_->sentence().trimmed().isEmpty())
+        session_->translate(translateView_->sentence(), translateView_->beam());
+}
+
+void MainWindow::onProgress(double fraction, double etaSeconds) {
+    progress_->setValue(static_cast<int>(std::lround(fraction * 1000)));
+    if (controller_->state() == TrainingController::State::Running && etaSeconds >= 0) {
+        etaLabel_->setText(tr("ETA %1").arg(formatDuration(etaSeconds)));
+    } else if (controller_->state() != TrainingController::State::Running) {
+        etaLabel_->clear();
+    }
+}
+
+void MainWindow::onStateChanged() {
+    using State = TrainingController::State;
+    const State state = controller_->state();
+    const bool active = controller_->isActive();
+    WindowActions* a = actions_;
+    a->start->setVisible(state != State::Paused);
+    a->resume->setVisible(state == State::Paused);
+    a->start->setEnabled(!active);
+    a->resume->setEnabled(state == State::Paused);
+    a->pause->setEnabled(state == State::Running);
+    a->step->setEnabled(state != State::Running);
+    a->stop->setEnabled(active);
+    a->reset->setEnabled(state != State::Running);
+    a->openModel->setEnabled(!active);
+    modelSettings_->setEnabled(!active);
+    trainingSettings_->setEnabled(!active);
+    switch (state) {
+    case State::Idle: stateLabel_->setText(controller_->hasModel() ? tr("Model ready") : tr("Idle")); break;
+    case State::Running: stateLabel_->setText(tr("● Training")); break;
+    case State::Paused: stateLabel_->setText(tr("❚❚ Paused")); break;
+    case State::Finished: stateLabel_->setText(tr("✓ Finished")); break;
+    }
+    if (state == State::Idle && !controller_->hasModel()) {
+        epochLabel_->clear();
+        progress_->setValue(0);
+    }
+    if (state != State::Running) etaLabel_->clear();
+    updateExportActions();
+}
+
+void MainWindow::updateTitle() {
+    const LoadedCorpus& loaded = session_->corpus();
+    QString title = loaded.corpus ? loaded.source.displayName() : tr("no corpus");
+    if (!session_->modelPath().isEmpty()) title = QFileInfo(session_->modelPath()).fileName();
+    setWindowTitle(tr("%1[*] — AttnLab").arg(title));
+    setWindowModified(controller_->isModified());
+    actions_->saveModel->setEnabled(controller_->hasModel() || controller_->isPreparing());
+    actions_->saveModelAs->setEnabled(controller_->hasModel() || controller_->isPreparing());
+}
+
+void MainWindow::updateExportActions() {
+    actions_->exportImage->setEnabled(export_->currentExportsFigure());
+    actions_->exportMatrix->setEnabled(export_->currentExportsMatrix());
+    actions_->exportHeads->setEnabled(controller_->hasModel());
+    actions_->saveModel->setEnabled(controller_->hasModel());
+    actions_->saveModelAs->setEnabled(controller_->hasModel());
+}
+
+// ---- views ------------------------------------------------------------------------------------------
+
+void MainWindow::setColormap(ColormapId id) {
+    colormap_ = id;
+    for (View* view : navigator_->views()) view->applyColormap(id);
+    actions_->showColormap(id);
+}
+
+void MainWindow::setShowNumbers(bool on) {
+    showNumbers_ = on;
+    for (View* view : navigator_->views()) view->applyShowNumbers(on);
+    if (actions_->numbers->isChecked() != on) actions_->numbers->setChecked(on);
+}
+
+bool MainWindow::showTab(const QString& name) { return navigator_->show(name); }
+
+QString MainWindow::currentTabName() const { return navigator_->currentName(); }
+
+QStringList MainWindow::tabNames() const { return navigator_->names(); }
+
+bool MainWindow::showSetupPage(const QString& name) {
+    const char* const pages[] = {"data", "model", "training"};
+    for (int i = 0; i < static_cast<int>(std::size(pages)); ++i) {
+        if (name.compare(QLatin1String(pages[i]), Qt::CaseInsensitive) == 0) {
+            setup_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool MainWindow::exportCurrentView(const QString& path, double scale, QString* error) {
+    return export_->exportCurrentView(path, scale, error);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About AttnLab"),
+        tr("<h3>AttnLab %1</h3>"
+           "<p>Train small sequence-to-sequence models on a small parallel corpus, type a sentence, and watch "
+           "attention heatmaps, every head and the training curves update live.</p>"
+           "<p>Revision %2 · Qt %3</p>")
+            .arg(QString::fromLatin1(kVersion), QString::fromLatin1(kGitRevision), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::setLanguage(const QString& language) {
+    const QString code = Translations::available().contains(language) ? language : QString();
+    actions_->showLanguage(code);
+    if (code == Translations::storedLanguage()) return;
+    Translations::setStoredLanguage(code);
+    const QString title = tr("Language");
+    const QString text = tr("AttnLab will use the new language the next time it starts.");
+    if (prompt_) {
+        prompt_(title, text, QMessageBox::Ok);
+    } else {
+        QMessageBox::information(this, title, text);
+    }
+}
+
+// ---- questions, errors and window events ------------------------------------------------------------
+
+void MainWindow::setErrorReporter(ErrorReporter reporter) { errorReporter_ = std::move(reporter); }
+
+void MainWindow::setPrompt(Prompt prompt) { prompt_ = std::move(prompt); }
+
+QMessageBox::StandardButton MainWindow::ask(const QString& title, const QString& text,
+                                            QMessageBox::StandardButtons buttons,
+                                            QMessageBox::StandardButton defaultButton) {
+    if (prompt_) return prompt_(title, text, buttons);
+    return QMessageBox::question(this, title, text, buttons, defaultButton);
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) {
+    if (errorReporter_) {
+        errorReporter_(title, message);
+        return;
+    }
+    QMessageBox::warning(this, title, message);
+}
+
+void MainWindow::showStatus(const QString& message, int timeoutMs) { statusBar()->showMessage(message, timeoutMs); }
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (controller_->hasModel() && controller_->isModified()) {
+        const auto answer = ask(tr("Save the Model?"),
+                                tr("The model has training that is not saved. Save it before closing?"),
+                                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        if (answer == QMessageBox::Cancel) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save) {
+            controller_->stop();  // nothing may change the weights between saving and closing
+            const QString path = session_->modelPath();
+            const bool asked =
+                path.endsWith(QLatin1String(".safetensors")) ? (saveModelTo(path), true) : saveModelDialog();
+            if (asked) closeAfterSave_ = true;  // the window closes when the worker reports the save
+            event->ignore();
+            return;
+        }
+    }
+    WindowSettings settings;
+    settings.window = this;
+    settings.recent = recent_;
+    settings.data = dataPanel_;
+    settings.model = modelSettings_;
+    settings.training = trainingSettings_;
+    settings.probe = probeView_;
+    settings.navigator = navigator_;
+    settings.lastDirectory = lastDirectory_;
+    settings.colormap = colormap_;
+    settings.showNumbers = showNumbers_;
+    settings.logScale = chartsView_->logScale();
+    settings.save();
+    shuttingDown_ = true;
+    experimentsView_->stop();  // winds down while training stops; its destructor joins the thread
+    showStatus(tr("Stopping training…"), 0);
+    controller_->shutdown(kShutdownTimeoutMs);
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || urls.size() > 2) return;
+    for (const QUrl& url : urls)
+        if (!url.isLocalFile()) return;
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1) {
+        const QString path = urls[0].toLocalFile();
+        if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+            openModelFile(path);
+        } else {
+            openCorpusFile(path);
+        }
+    } else if (urls.size() == 2) {
+        openParallelFiles(urls[0].toLocalFile(), urls[1].toLocalFile());
+    }
+    event->acceptProposedAction();
+}
+
+}  // namespace attnlab
