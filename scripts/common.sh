@@ -17,6 +17,7 @@ ATTNLAB_PACKAGES=(
   fonts-noto-cjk                               # Chinese tokens in heatmaps
   xvfb xauth                                   # the GUI demo without a display server
   help2man desktop-file-utils appstream dpkg-dev # man page, package validation, dpkg-shlibdeps
+  python3 python3-torch                        # the exported PyTorch package's test (tests/python)
 )
 
 attnlab_install_dependencies() {

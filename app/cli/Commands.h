@@ -16,6 +16,7 @@ int runTrain(const Args& args);
 int runTranslate(const Args& args);
 int runRender(const Args& args);
 int runExperiment(const Args& args);
+int runExport(const Args& args);
 
 // The process's argv, for commands that re-execute the program (see
 // preferFastBlasKernels): they do so only once their arguments are known to be valid,

@@ -18,6 +18,7 @@ Commands:
   translate    translate sentences with a trained model, optionally with attention as JSON
   render       draw a model's attention for a sentence (PNG, SVG, PDF, CSV, NPY)
   experiment   run a teaching experiment (bottleneck, complexity)
+  export       write the model's PyTorch package (attnlab.py, train.py) into a directory
 
 Options:
   --help       show help (also: attnlab-cli COMMAND --help)
@@ -93,6 +94,14 @@ Translates each sentence. With --json, prints one object per sentence:
 with each kind indexed [layer][head][target][source].
   --beam K         beam width (default 1 = greedy)
   --max-output N   longest output in tokens (default: source length * 2 + 10)
+)"},
+    {"export", R"(Usage: attnlab-cli export --model MODEL.safetensors --pytorch DIR
+
+Writes DIR/attnlab.py (the model in PyTorch: networks, tokenizer, vocabularies, decoding,
+its own safetensors reader and writer; needs only python3-torch) and DIR/train.py
+(fine-tuning or --from-scratch training on one or several processes, saving an AttnLab
+checkpoint). DIR is created if needed; existing files are replaced atomically. The model
+is checked first (a bad model file exits 4 and writes nothing). See docs/pytorch.md.
 )"},
     {"render", R"(Usage: attnlab-cli render --model MODEL --sentence TEXT --out FILE.(png|svg|pdf|csv|npy)
                           [--kind cross|encoder|decoder] [--layer L] [--head H|all]

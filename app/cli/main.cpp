@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
 
     static const std::map<std::string, std::function<int(const Args&)>> commands = {
         {"datasets", runDatasets}, {"inspect", runInspect},     {"train", runTrain},
-        {"translate", runTranslate}, {"render", runRender},     {"experiment", runExperiment},
+        {"translate", runTranslate}, {"render", runRender},     {"experiment", runExperiment}, {"export", runExport},
     };
     auto it = commands.find(command);
     if (it == commands.end()) {
