@@ -21,6 +21,7 @@
 #include "views/curves/TrainingChartsView.h"
 #include "session/TrainingController.h"
 #include "base/Datasets.h"
+#include "engine/Runtime.h"
 #include "engine/Trainer.h"
 
 using namespace attnlab;

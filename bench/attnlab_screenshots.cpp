@@ -8,6 +8,7 @@
 #include "views/maths/MathsView.h"
 #include "views/timeline/TimelineView.h"
 #include "views/translate/TranslateView.h"
+#include "engine/Runtime.h"
 #include "engine/Trainer.h"
 
 #include <QApplication>

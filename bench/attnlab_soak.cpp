@@ -3,6 +3,7 @@
 // over time (and its slope), the event-loop gaps, and whether every request was answered.
 // Scripted, not part of the test suite: see bench/run-soak.sh.
 #include "Stats.h"
+#include "engine/Runtime.h"
 #include "engine/Trainer.h"
 #include "setup/DataPanel.h"
 #include "window/MainWindow.h"

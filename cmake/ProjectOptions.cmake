@@ -1,7 +1,11 @@
 # Warnings and shared options as an INTERFACE target every project target links.
 add_library(attnlab_options INTERFACE)
 add_library(AttnLab::options ALIAS attnlab_options)
+# The code is clean of these; CI builds with ATTNLAB_WARNINGS_AS_ERRORS=ON so it stays so.
+# (-Wshadow is GCC's and Clang's; third-party headers come in as system headers and are exempt.)
+option(ATTNLAB_WARNINGS_AS_ERRORS "Treat compiler warnings as errors (CI turns this on)" OFF)
 target_compile_options(attnlab_options INTERFACE
-  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wno-unused-parameter>)
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wshadow -Wno-unused-parameter>
+  $<$<AND:$<BOOL:${ATTNLAB_WARNINGS_AS_ERRORS}>,$<CXX_COMPILER_ID:GNU,Clang>>:-Werror>)
 # Qt and LibTorch may meet in a TU (tests, app): keep Qt's keyword macros out.
 target_compile_definitions(attnlab_options INTERFACE QT_NO_KEYWORDS)

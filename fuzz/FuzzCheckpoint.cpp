@@ -53,7 +53,7 @@ bool loadVocabulary(const std::string& text, Vocabulary& vocab) {
     return true;
 }
 
-void checkConfig(const ModelConfig& c) {
+void checkFuzzedConfig(const ModelConfig& c) {
     FUZZ_CHECK(validate(c).empty());
     FUZZ_CHECK(parameterCount(c) > 0);
     const ModelConfig again = modelConfigFromJson(toJson(c));  // what save() writes, load() reads
@@ -77,7 +77,7 @@ void load(const SafetensorsContent& content) {
         FUZZ_CHECK(std::string(e.what()).find('\n') == std::string::npos);
         return;
     }
-    checkConfig(config);
+    checkFuzzedConfig(config);
 
     Vocabulary source, target;
     const std::string* sourceText = meta("source_vocab");

@@ -1119,9 +1119,9 @@ def beam_search(net, src, src_len, beam, max_steps, capture=True):
                 keep_rows.append(row)
                 next_tokens.append(token)
         t += 1
-        if len(finished) >= beam:
-            break  # (the previous step's hypotheses compete below, as in AttnLab)
         alive = next_alive
+        if len(finished) >= beam:
+            alive = []  # enough finished hypotheses: they alone compete, as in AttnLab
         if not alive:
             break
         if keep_rows != list(range(logp.size(0))):

@@ -15,6 +15,7 @@
 #include "base/InputError.h"
 #include "base/ModelConfig.h"
 #include "engine/Experiments.h"
+#include "engine/Runtime.h"
 #include "engine/Trainer.h"
 
 namespace attnlab::cli {

@@ -89,9 +89,10 @@ int runRender(const Args& argv) {
     if (!format) throw UsageError("--out must end in .png, .svg, .pdf, .csv or .npy, got '" + out + "'");
     const bool image = *format == ExportFormat::Png || *format == ExportFormat::Svg || *format == ExportFormat::Pdf;
 
-    const std::string kind = args.text("--kind", "cross");
-    if (kind != "cross" && kind != "encoder" && kind != "decoder")
-        throw UsageError("--kind must be cross, encoder or decoder, got '" + kind + "'");
+    const std::string kindName = args.text("--kind", "cross");
+    const std::optional<MapKind> parsedKind = parseMapKind(kindName);
+    if (!parsedKind) throw UsageError("--kind must be cross, encoder or decoder, got '" + kindName + "'");
+    const MapKind kind = *parsedKind;
 
     const std::string headText = args.text("--head", "0");
     const bool allHeads = headText == "all";
@@ -119,8 +120,8 @@ int runRender(const Args& argv) {
     if (!transformer && config.attention == AttentionKind::None)
         throw ConfigError(modelPath + ": this GRU was trained with --attention none (one fixed context vector), "
                                       "so it has no attention map to draw");
-    if (!transformer && kind != "cross")
-        throw UsageError("--kind " + kind + ": a GRU model has only cross attention (use --kind cross)");
+    if (!transformer && kind != MapKind::Cross)
+        throw UsageError("--kind " + kindName + ": a GRU model has only cross attention (use --kind cross)");
 
     // A GRU has one layer and one head of attention; a Transformer one map per layer and head.
     const int layerCount = transformer ? config.layers : 1;
@@ -151,15 +152,15 @@ int runRender(const Args& argv) {
     // Rows are the output steps; columns what they attend to.
     std::vector<std::string> rowTokens = t.outputTokens, columnTokens = t.sourceTokens;
     QString rowAxis = QStringLiteral("output"), columnAxis = QStringLiteral("source");
-    if (kind == "encoder") {
+    if (kind == MapKind::Encoder) {
         rowTokens = t.sourceTokens;
         rowAxis = QStringLiteral("source");
-    } else if (kind == "decoder") {
+    } else if (kind == MapKind::Decoder) {
         columnTokens = {"<s>"};
         columnTokens.insert(columnTokens.end(), t.outputTokens.begin(), t.outputTokens.end() - 1);
         columnAxis = QStringLiteral("decoder input");
     }
-    QString title = QStringLiteral("%1 attention").arg(QString::fromStdString(kind));
+    QString title = QStringLiteral("%1 attention").arg(QString::fromLatin1(toString(kind)));
     if (transformer) {
         title += allHeads ? QStringLiteral(", layer %1").arg(layer)
                           : QStringLiteral(", layer %1, head %2").arg(layer).arg(head);

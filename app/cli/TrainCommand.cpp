@@ -13,6 +13,7 @@
 #include "Commands.h"
 #include "CorpusOptions.h"
 #include "base/InputError.h"
+#include "engine/Runtime.h"
 #include "engine/Trainer.h"
 
 namespace attnlab::cli {
@@ -99,13 +100,11 @@ int runTrain(const Args& argv) {
     options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
     options.tokenizer = tokenizerOptions(args);
     options.injectNonFiniteAtBatch = args.integer("--debug-nan-at-batch", 0, 0, 1LL << 62);
-    if (std::string problem = validate([&] {
-            ModelConfig c = config;  // vocabulary sizes are not known yet
-            c.sourceVocab = c.targetVocab = 5;
-            return c;
-        }());
-        !problem.empty())
-        throw ConfigError(problem);
+    checkConfig([&] {
+        ModelConfig c = config;  // vocabulary sizes are not known yet
+        c.sourceVocab = c.targetVocab = 5;
+        return c;
+    }());
 
     // Arguments are valid: training is worth the re-exec for faster BLAS kernels.
     preferFastBlasKernels(programArguments());

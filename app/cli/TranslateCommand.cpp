@@ -62,7 +62,7 @@ int runTranslate(const Args& argv) {
             nlohmann::json j{{"source_tokens", t.sourceTokens}, {"output_tokens", t.outputTokens},
                              {"log_probability", t.logProbability}};
             nlohmann::json attention = nlohmann::json::object();
-            for (const auto& [kind, layers] : t.attention) attention[kind] = attentionJson(layers);
+            for (const auto& [kind, layers] : t.attention) attention[toString(kind)] = attentionJson(layers);
             j["attention"] = std::move(attention);
             std::cout << j.dump() << "\n";
         } else {

@@ -23,6 +23,31 @@ char** gProgramArguments = nullptr;
 }
 void setProgramArguments(char** argv) { gProgramArguments = argv; }
 char** programArguments() { return gProgramArguments; }
+
+// The CLI's words for core's setting problems: the flag that sets each one.
+std::string flagOf(Setting setting) {
+    switch (setting) {
+    case Setting::Hidden: return "--hidden";
+    case Setting::Embedding: return "--embedding";
+    case Setting::Layers: return "--layers";
+    case Setting::Heads: return "--heads";
+    case Setting::FeedForward: return "--ff";
+    case Setting::Dropout: return "--dropout";
+    case Setting::LocalWindow: return "--window";
+    case Setting::MaxLength: return "--max-len";
+    case Setting::Epochs: return "--epochs";
+    case Setting::BatchSize: return "--batch";
+    case Setting::LearningRate: return "--lr";
+    case Setting::Clip: return "--clip";
+    case Setting::TeacherForcing: return "--teacher-forcing";
+    case Setting::Threads: return "--threads";
+    case Setting::ValidationFraction: return "--val-fraction";
+    case Setting::MinFrequency: return "--min-freq";
+    case Setting::SourceVocabulary:
+    case Setting::TargetVocabulary: break;  // no flag: the corpus decides
+    }
+    return settingName(setting);
+}
 }  // namespace attnlab::cli
 
 int main(int argc, char** argv) {
@@ -66,7 +91,7 @@ int main(int argc, char** argv) {
         std::cerr << "error: " << e.what() << " (see attnlab-cli " << command << " --help)\n";
         return kUsage;
     } catch (const ConfigError& e) {
-        std::cerr << "error: " << e.what() << "\n";
+        std::cerr << "error: " << (e.problem() ? describe(*e.problem(), flagOf) : std::string(e.what())) << "\n";
         return kUsage;
     } catch (const InputError& e) {
         std::cerr << "error: " << e.what() << "\n";

@@ -4,7 +4,7 @@
 #include "window/Translations.h"
 
 #include "Version.h"
-#include "engine/Trainer.h"
+#include "engine/Runtime.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -10,9 +10,8 @@ namespace attnlab {
 
 namespace {
 
-const char* const kKinds[] = {"cross", "encoder", "decoder"};
 
-bool isCross(const std::string& kind) { return kind == "cross"; }
+bool isCross(MapKind kind) { return kind == MapKind::Cross; }
 
 bool shapeMatches(const AttentionMap& map) {
     return map.rows >= 0 && map.cols >= 0 &&
@@ -100,7 +99,7 @@ MapDiagnostics diagnoseMap(const AttentionMap& map, const std::vector<std::strin
     return d;
 }
 
-HeadDiagnostics judge(const std::string& kind, int layer, int head, const MapDiagnostics& values,
+HeadDiagnostics judge(MapKind kind, int layer, int head, const MapDiagnostics& values,
                       const DiagnosticThresholds& t) {
     HeadDiagnostics h;
     h.kind = kind;
@@ -122,12 +121,12 @@ HeadDiagnostics judge(const std::string& kind, int layer, int head, const MapDia
     return h;
 }
 
-std::vector<std::string> queryTokensFor(const Translation& t, const std::string& kind) {
-    return kind == "encoder" ? t.sourceTokens : t.outputTokens;
+std::vector<std::string> queryTokensFor(const Translation& t, MapKind kind) {
+    return kind == MapKind::Encoder ? t.sourceTokens : t.outputTokens;
 }
 
-std::vector<std::string> keyTokensFor(const Translation& t, const std::string& kind) {
-    if (kind == "decoder") {
+std::vector<std::string> keyTokensFor(const Translation& t, MapKind kind) {
+    if (kind == MapKind::Decoder) {
         std::vector<std::string> keys{"<s>"};
         if (!t.outputTokens.empty()) keys.insert(keys.end(), t.outputTokens.begin(), t.outputTokens.end() - 1);
         return keys;
@@ -137,8 +136,7 @@ std::vector<std::string> keyTokensFor(const Translation& t, const std::string& k
 
 ModelDiagnostics diagnoseTranslation(const Translation& translation, const DiagnosticThresholds& thresholds) {
     ModelDiagnostics out;
-    for (const char* kindName : kKinds) {
-        const std::string kind = kindName;
+    for (const MapKind kind : kMapKinds) {
         const auto found = translation.attention.find(kind);
         if (found == translation.attention.end()) continue;
         const std::vector<std::string> keys = keyTokensFor(translation, kind);

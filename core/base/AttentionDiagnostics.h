@@ -79,7 +79,7 @@ struct DiagnosticFlag {
 
 // One head, or (layer == head == -1) the summary of every head and layer of a kind.
 struct HeadDiagnostics {
-    std::string kind;  // "cross", "encoder" or "decoder"
+    MapKind kind = MapKind::Cross;
     int layer = -1;
     int head = -1;
     MapDiagnostics values;
@@ -108,7 +108,7 @@ MapDiagnostics diagnoseMap(const AttentionMap& map, const std::vector<std::strin
                            const DiagnosticThresholds& thresholds = {});
 
 // Judges the numbers of a map of the given kind against the thresholds.
-HeadDiagnostics judge(const std::string& kind, int layer, int head, const MapDiagnostics& values,
+HeadDiagnostics judge(MapKind kind, int layer, int head, const MapDiagnostics& values,
                       const DiagnosticThresholds& thresholds = {});
 
 // Every head of every kind of the translation, and a summary per kind. Maps whose weights do not
@@ -117,8 +117,8 @@ ModelDiagnostics diagnoseTranslation(const Translation& translation, const Diagn
 
 // Labels of a kind's rows and columns: cross = output x source, encoder = source x source,
 // decoder = output x decoder input ("<s>" then the outputs but the last).
-std::vector<std::string> queryTokensFor(const Translation& translation, const std::string& kind);
-std::vector<std::string> keyTokensFor(const Translation& translation, const std::string& kind);
+std::vector<std::string> queryTokensFor(const Translation& translation, MapKind kind);
+std::vector<std::string> keyTokensFor(const Translation& translation, MapKind kind);
 
 // <s>, </s>, <pad>, or a token whose every character is punctuation ("." "," "。" "?!").
 bool isSinkToken(const std::string& token);

@@ -1,6 +1,8 @@
 #pragma once
 // Value types for attention that cross from the engine to the UI and CLI.
 #include <map>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,11 +19,34 @@ struct AttentionMap {
 // Maps of one kind for a whole model: [layer][head].
 using LayeredAttention = std::vector<std::vector<AttentionMap>>;
 
-// Kinds: "cross" (decoder->encoder), "encoder" (encoder self), "decoder" (decoder self).
+// Which attention a map shows.
+enum class MapKind {
+    Cross,    // decoder -> encoder: each output step over the source tokens (every model)
+    Encoder,  // encoder self-attention: source over source (Transformer)
+    Decoder,  // decoder self-attention, causal: output steps over "<s>" + the outputs before them (Transformer)
+};
+inline constexpr MapKind kMapKinds[] = {MapKind::Cross, MapKind::Encoder, MapKind::Decoder};
+
+// "cross", "encoder", "decoder": the names the CLI's flags and JSON use.
+inline const char* toString(MapKind kind) {
+    switch (kind) {
+    case MapKind::Cross: return "cross";
+    case MapKind::Encoder: return "encoder";
+    case MapKind::Decoder: return "decoder";
+    }
+    return "cross";
+}
+inline std::ostream& operator<<(std::ostream& out, MapKind kind) { return out << toString(kind); }
+inline std::optional<MapKind> parseMapKind(const std::string& name) {
+    for (MapKind kind : kMapKinds)
+        if (name == toString(kind)) return kind;
+    return std::nullopt;
+}
+
 struct Translation {
     std::vector<std::string> sourceTokens;  // as the model saw them (<unk> visible), plus "</s>"
     std::vector<std::string> outputTokens;  // generated tokens, "</s>" excluded
-    std::map<std::string, LayeredAttention> attention;
+    std::map<MapKind, LayeredAttention> attention;
     double logProbability = 0.0;
     bool truncated = false;  // the source was longer than the model's maximum
 };

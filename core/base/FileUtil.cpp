@@ -4,11 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
 #include "InputError.h"
 
@@ -62,6 +66,20 @@ bool writeAll(int fd, const char* data, std::size_t size) {
         size -= static_cast<std::size_t>(n);
     }
     return true;
+}
+
+// Test-only: with ATTNLAB_TEST_SAVE_PAUSE_MS=N in the environment, writeFileAtomically writes the
+// temporary file in two halves and sleeps N ms between them, so that a test can kill the process
+// while a save is half written, every time (tests/cli/test_cli.cpp, "SIGKILL in the middle of a
+// save"). It exists for that test only. Unset, as it always is outside the tests, it costs one
+// getenv per save and the file is written in one piece as before.
+int testSavePauseMs() {
+    const char* value = std::getenv("ATTNLAB_TEST_SAVE_PAUSE_MS");
+    if (value == nullptr || *value == '\0') return 0;
+    char* end = nullptr;
+    const long ms = std::strtol(value, &end, 10);
+    if (end == value || *end != '\0' || ms <= 0) return 0;
+    return static_cast<int>(std::min(ms, 600000L));
 }
 
 }  // namespace
@@ -131,7 +149,14 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode))
         ::fchmod(fd.get(), existing.st_mode & 07777);
 
-    if (!writeAll(fd.get(), bytes.data(), bytes.size())) fail("cannot write", errno);
+    if (const int pauseMs = testSavePauseMs(); pauseMs > 0) {
+        const std::size_t half = bytes.size() / 2;
+        if (!writeAll(fd.get(), bytes.data(), half)) fail("cannot write", errno);
+        std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
+        if (!writeAll(fd.get(), bytes.data() + half, bytes.size() - half)) fail("cannot write", errno);
+    } else if (!writeAll(fd.get(), bytes.data(), bytes.size())) {
+        fail("cannot write", errno);
+    }
     if (::fsync(fd.get()) != 0) fail("cannot sync", errno);
     if (::close(fd.release()) != 0) {
         int err = errno;

@@ -1,8 +1,11 @@
 #pragma once
 // Errors a user can cause with a file or a value they typed. Each renders as one
 // line that names the file (and line) at fault; the CLI maps the kind to an exit code.
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "base/Setting.h"
 
 namespace attnlab {
 
@@ -31,10 +34,17 @@ public:
         : std::runtime_error(file + ": " + reason) {}
 };
 
-// A configuration or option value out of range (CLI exit 2).
+// A configuration or option value out of range (CLI exit 2). When a setting is at fault, problem()
+// says which and why, so that each front end can word it (what() names it neutrally).
 class ConfigError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+    explicit ConfigError(const SettingProblem& problem)
+        : std::runtime_error(describe(problem, settingName)), problem_(problem) {}
+    const std::optional<SettingProblem>& problem() const { return problem_; }
+
+private:
+    std::optional<SettingProblem> problem_;
 };
 
 }  // namespace attnlab

@@ -63,11 +63,6 @@ Enum parseEnum(const std::pair<Enum, const char*> (&table)[N], const std::string
     throw ConfigError("unknown " + std::string(what) + " '" + printable(s) + "' (expected one of: " + accepted + ")");
 }
 
-std::string outOfRange(const char* flag, long long min, long long max, long long value) {
-    return std::string(flag) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-           ", got " + std::to_string(value);
-}
-
 [[noreturn]] void malformed(const std::string& reason) { throw ConfigError("model config: " + reason); }
 
 const Json& member(const Json& j, const char* key) {
@@ -103,29 +98,58 @@ std::string toString(AttentionKind k) { return nameOf(kAttentionKinds, k); }
 Architecture parseArchitecture(const std::string& s) { return parseEnum(kArchitectures, s, "architecture"); }
 AttentionKind parseAttentionKind(const std::string& s) { return parseEnum(kAttentionKinds, s, "attention"); }
 
-std::string validate(const ModelConfig& c) {
+std::optional<SettingProblem> settingProblem(const ModelConfig& c) {
     constexpr std::int64_t kMinVocab = 5;  // <pad> <s> </s> <unk> and at least one word
     constexpr std::int64_t kMaxVocab = 1000000;
+    auto outside = [](Setting setting, long long value, long long low, long long high) -> std::optional<SettingProblem> {
+        if (value >= low && value <= high) return std::nullopt;
+        SettingProblem p;
+        p.setting = setting;
+        p.value = std::to_string(value);
+        p.low = std::to_string(low);
+        p.high = std::to_string(high);
+        return p;
+    };
+    for (const auto& problem : {outside(Setting::Hidden, c.hidden, 1, 4096), outside(Setting::Embedding, c.embedding, 0, 4096),
+                                outside(Setting::Layers, c.layers, 1, 16), outside(Setting::Heads, c.heads, 1, 64),
+                                outside(Setting::FeedForward, c.feedForward, 1, 16384)})
+        if (problem) return problem;
+    if (!(c.dropout >= 0.0f && c.dropout < 1.0f)) {  // also refuses NaN
+        SettingProblem p;
+        p.setting = Setting::Dropout;
+        p.value = shortestText(c.dropout);
+        p.low = "0";
+        p.high = "1";
+        p.highOpen = true;
+        return p;
+    }
+    for (const auto& problem : {outside(Setting::LocalWindow, c.localWindow, 1, 100), outside(Setting::MaxLength, c.maxLength, 2, 8192)})
+        if (problem) return problem;
+    if (c.architecture == Architecture::Transformer && c.hidden % c.heads != 0) {
+        SettingProblem p;
+        p.setting = Setting::Heads;
+        p.kind = SettingProblem::Kind::MustDivide;
+        p.value = std::to_string(c.heads);
+        p.other = Setting::Hidden;
+        p.otherValue = std::to_string(c.hidden);
+        return p;
+    }
+    for (const auto& problem : {outside(Setting::SourceVocabulary, c.sourceVocab, kMinVocab, kMaxVocab),
+                                outside(Setting::TargetVocabulary, c.targetVocab, kMinVocab, kMaxVocab)})
+        if (problem) return problem;
+    return std::nullopt;
+}
+
+std::string validate(const ModelConfig& c) {
     if (toString(c.architecture).empty()) return "unknown architecture";
     if (toString(c.attention).empty()) return "unknown attention";
-    if (c.hidden < 1 || c.hidden > 4096) return outOfRange("--hidden", 1, 4096, c.hidden);
-    if (c.embedding < 0 || c.embedding > 4096) return outOfRange("--embedding", 0, 4096, c.embedding);
-    if (c.layers < 1 || c.layers > 16) return outOfRange("--layers", 1, 16, c.layers);
-    if (c.heads < 1 || c.heads > 64) return outOfRange("--heads", 1, 64, c.heads);
-    if (c.feedForward < 1 || c.feedForward > 16384) return outOfRange("--ff", 1, 16384, c.feedForward);
-    if (!(c.dropout >= 0.0f && c.dropout < 1.0f))  // also refuses NaN
-        return "--dropout must be at least 0 and below 1, got " + shortestText(c.dropout);
-    if (c.localWindow < 1 || c.localWindow > 100) return outOfRange("--window", 1, 100, c.localWindow);
-    if (c.maxLength < 2 || c.maxLength > 8192) return outOfRange("--max-len", 2, 8192, c.maxLength);
-    if (c.architecture == Architecture::Transformer && c.hidden % c.heads != 0)
-        return "--heads " + std::to_string(c.heads) + " does not divide --hidden " + std::to_string(c.hidden);
-    if (c.sourceVocab < kMinVocab || c.sourceVocab > kMaxVocab)
-        return "source vocabulary size must be between 5 (4 special tokens and a word) and " +
-               std::to_string(kMaxVocab) + ", got " + std::to_string(c.sourceVocab);
-    if (c.targetVocab < kMinVocab || c.targetVocab > kMaxVocab)
-        return "target vocabulary size must be between 5 (4 special tokens and a word) and " +
-               std::to_string(kMaxVocab) + ", got " + std::to_string(c.targetVocab);
+    if (const auto problem = settingProblem(c)) return describe(*problem, settingName);
     return {};
+}
+
+void checkConfig(const ModelConfig& c) {
+    if (toString(c.architecture).empty() || toString(c.attention).empty()) throw ConfigError(validate(c));
+    if (const auto problem = settingProblem(c)) throw ConfigError(*problem);
 }
 
 std::string toJson(const ModelConfig& c) {
@@ -184,7 +208,7 @@ ModelConfig modelConfigFromJson(const std::string& json) {
     c.sourceVocab = integerMember(j, "source_vocab", std::numeric_limits<std::int64_t>::min(), kInt64Max);
     c.targetVocab = integerMember(j, "target_vocab", std::numeric_limits<std::int64_t>::min(), kInt64Max);
 
-    if (std::string reason = validate(c); !reason.empty()) throw ConfigError(reason);
+    checkConfig(c);
     return c;
 }
 

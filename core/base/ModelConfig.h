@@ -1,7 +1,10 @@
 #pragma once
 // The model's configuration: a plain value type, serialized into checkpoints.
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "base/Setting.h"
 
 namespace attnlab {
 
@@ -30,8 +33,13 @@ std::string toString(AttentionKind k);
 Architecture parseArchitecture(const std::string& s);
 AttentionKind parseAttentionKind(const std::string& s);
 
-// Empty if valid; otherwise a one-line reason ("--heads 3 does not divide --hidden 128").
+// Empty if valid; otherwise a one-line reason in neutral words ("number of heads 3 does not divide
+// hidden size 128"). Front ends word settingProblem() themselves.
 std::string validate(const ModelConfig& c);
+// The setting at fault, as data (nullopt when every setting is in range).
+std::optional<SettingProblem> settingProblem(const ModelConfig& c);
+// Throws ConfigError (with its problem() where a setting is at fault) unless the config is valid.
+void checkConfig(const ModelConfig& c);
 
 std::string toJson(const ModelConfig& c);
 // Throws ConfigError if the JSON is malformed or values are missing/out of range.

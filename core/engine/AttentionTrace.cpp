@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "ModelImpl.h"
+#include "detail/ModelAccess.h"
 #include "base/InputError.h"
 #include "nn/GruSeq2Seq.h"
 #include "nn/TransformerSeq2Seq.h"
@@ -52,7 +52,7 @@ std::string gruFormula(const AttentionTrace& t) {
 
 std::string transformerFormula(const AttentionTrace& t) {
     std::string f = "score_j = (q_" + std::to_string(t.step) + " · k_j) / √" + std::to_string(t.dimension);
-    if (t.kind == "decoder") f += ",   −∞ for j > " + std::to_string(t.step);
+    if (t.kind == MapKind::Decoder) f += ",   −∞ for j > " + std::to_string(t.step);
     return f + "\na_j = exp(score_j) / Σ_k exp(score_k)\nhead output = Σ_j a_j v_j";
 }
 
@@ -119,10 +119,9 @@ void traceTransformer(nn::TransformerSeq2Seq& net, const torch::Tensor& src, con
 AttentionTrace traceAttention(const Seq2SeqModel& model, const std::string& sentence, const TraceRequest& request) {
     const ModelConfig& config = model.config();
     const bool transformer = config.architecture == Architecture::Transformer;
-    if (request.kind != "cross" && request.kind != "encoder" && request.kind != "decoder")
-        throw ConfigError("attention kind '" + request.kind + "' is not one of cross, encoder, decoder");
-    if (!transformer && request.kind != "cross")
-        throw ConfigError("a GRU model has only cross attention (decoder to encoder), not '" + request.kind + "'");
+    if (!transformer && request.kind != MapKind::Cross)
+        throw ConfigError(std::string("a GRU model has only cross attention (decoder to encoder), not '") +
+                          toString(request.kind) + "'");
     if (!transformer && config.attention == AttentionKind::None)
         throw ConfigError("this GRU has attention 'none': its decoder reads one fixed context vector, so there are "
                           "no attention weights to trace");
@@ -148,7 +147,7 @@ AttentionTrace traceAttention(const Seq2SeqModel& model, const std::string& sent
     out.headCount = transformer ? config.heads : 1;
     out.sourceTokens = translation.sourceTokens;
     out.outputTokens = translation.outputTokens;
-    if (request.kind == "encoder") {
+    if (request.kind == MapKind::Encoder) {
         out.queryTokens = out.keyTokens = out.sourceTokens;
         checkIndex(request.step, out.queryCount(), "source position",
                    "the sentence has " + plural(out.queryCount(), "token"));
@@ -156,7 +155,7 @@ AttentionTrace traceAttention(const Seq2SeqModel& model, const std::string& sent
         if (out.outputTokens.empty())
             throw ConfigError("the model's translation is empty (it ended at once): there is no output step to trace");
         out.queryTokens = out.outputTokens;
-        if (request.kind == "decoder") {
+        if (request.kind == MapKind::Decoder) {
             out.keyTokens = {Vocabulary::kSpecialTokens[Vocabulary::kBos]};
             out.keyTokens.insert(out.keyTokens.end(), out.outputTokens.begin(), out.outputTokens.end() - 1);
         } else {
@@ -166,7 +165,7 @@ AttentionTrace traceAttention(const Seq2SeqModel& model, const std::string& sent
                    "the translation has " + plural(out.queryCount(), "token"));
     }
 
-    const Seq2SeqModel::Impl& impl = model.impl();
+    const Seq2SeqModel::Impl& impl = detail::ModelAccess::impl(model);
     std::vector<std::int64_t> srcIds = impl.encodeSource(Tokenizer(impl.tokenizer).tokenize(sentence), nullptr);
     std::vector<std::int64_t> tgtIn{Vocabulary::kBos};  // as translate() feeds it: <s>, then the output but its last
     for (std::size_t i = 0; i + 1 < out.outputTokens.size(); ++i) tgtIn.push_back(impl.target.id(out.outputTokens[i]));

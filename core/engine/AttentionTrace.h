@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/AttentionMap.h"
 #include "base/ModelConfig.h"
 
 namespace attnlab {
@@ -17,7 +18,7 @@ namespace attnlab {
 class Seq2SeqModel;
 
 struct TraceRequest {
-    std::string kind = "cross";  // "cross", "encoder" (self) or "decoder" (self); a GRU has only "cross"
+    MapKind kind = MapKind::Cross;  // a GRU has only cross attention
     int layer = 0;               // Transformer layer, 0-based
     int head = 0;                // Transformer head, 0-based
     // The query row of the map, 0-based: the output step (cross, decoder) or the source
@@ -32,7 +33,7 @@ enum class TraceMask { Kept, Padding, OutsideWindow, Future };
 struct AttentionTrace {
     Architecture architecture = Architecture::Gru;
     AttentionKind attention = AttentionKind::None;  // GRU scoring function
-    std::string kind = "cross";
+    MapKind kind = MapKind::Cross;
     int layer = 0;
     int head = 0;
     int step = 0;
@@ -41,7 +42,7 @@ struct AttentionTrace {
 
     std::vector<std::string> sourceTokens;  // as the model saw them, plus "</s>"
     std::vector<std::string> outputTokens;  // the translation, "</s>" excluded
-    std::vector<std::string> queryTokens;   // rows of this kind's map: output, or source for "encoder"
+    std::vector<std::string> queryTokens;   // rows of this kind's map: output, or source for the encoder's
     std::vector<std::string> keyTokens;     // columns: source, or "<s>" + output but its last for "decoder"
 
     // The computation in symbols, one line per stage, with this model's constants

@@ -5,7 +5,7 @@
 // single weight is copied; a user file never reaches torch::load.
 #include <nlohmann/json.hpp>
 
-#include "ModelImpl.h"
+#include "detail/ModelImpl.h"
 #include "base/InputError.h"
 #include "base/ModelSize.h"
 #include "base/Safetensors.h"

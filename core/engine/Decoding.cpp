@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "ModelImpl.h"
+#include "detail/ModelImpl.h"
 
 namespace attnlab {
 
@@ -108,8 +108,9 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
                 nextTokens.push_back(token);
             }
         }
-        if (static_cast<int>(finished.size()) >= beam) break;
         alive = std::move(nextAlive);
+        // Enough finished hypotheses: they alone compete (the ones still open are unfinished).
+        if (static_cast<int>(finished.size()) >= beam) alive.clear();
         if (alive.empty()) break;
         bool sameRows = static_cast<int64_t>(keepRows.size()) == logp.size(0);  // greedy: always
         for (std::size_t i = 0; sameRows && i < keepRows.size(); ++i) sameRows = keepRows[i] == static_cast<int64_t>(i);

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "Trainer.h"
-#include "TorchPch.h"
+#include "detail/TorchPch.h"
 #include "base/Datasets.h"
 #include "base/InputError.h"
 

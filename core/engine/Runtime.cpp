@@ -6,8 +6,8 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "Trainer.h"
-#include "TorchPch.h"
+#include "Runtime.h"
+#include "detail/TorchPch.h"
 
 namespace attnlab {
 

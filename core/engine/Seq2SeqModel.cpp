@@ -1,6 +1,6 @@
 #include "Seq2SeqModel.h"
 
-#include "ModelImpl.h"
+#include "detail/ModelImpl.h"
 #include "base/InputError.h"
 #include "nn/GruSeq2Seq.h"
 #include "nn/TransformerSeq2Seq.h"
@@ -27,7 +27,7 @@ Seq2SeqModel::Seq2SeqModel(ModelConfig config, Vocabulary source, Vocabulary tar
     : impl_(std::make_unique<Impl>()) {
     config.sourceVocab = static_cast<std::int64_t>(source.size());
     config.targetVocab = static_cast<std::int64_t>(target.size());
-    if (std::string problem = validate(config); !problem.empty()) throw ConfigError(problem);
+    checkConfig(config);
     impl_->config = config;
     impl_->source = std::move(source);
     impl_->target = std::move(target);

@@ -14,6 +14,10 @@
 
 namespace attnlab {
 
+namespace detail {
+struct ModelAccess;
+}
+
 struct DecodeOptions {
     int beam = 1;       // 1 = greedy
     int maxOutput = 0;  // 0 = 2 * source length + 10 (capped by the model's maximum)
@@ -53,11 +57,11 @@ public:
     // Tokens of the sentence as the model sees them (unknown words as <unk>), plus "</s>".
     std::vector<std::string> sourceTokens(const std::string& sentence) const;
 
-    struct Impl;  // engine-internal (LibTorch)
-    Impl& impl() { return *impl_; }
-    const Impl& impl() const { return *impl_; }
+    struct Impl;  // engine-internal (LibTorch): detail/ModelImpl.h
 
 private:
+    friend struct detail::ModelAccess;  // the engine's own code and white-box tests only
+
     explicit Seq2SeqModel(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

@@ -1,5 +1,8 @@
 #include "Trainer.h"
 
+#include "Runtime.h"
+
+#include <sstream>
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <chrono>
@@ -9,7 +12,7 @@
 #include <random>
 #include <thread>
 
-#include "ModelImpl.h"
+#include "detail/ModelAccess.h"
 #include "base/Batching.h"
 #include "base/InputError.h"
 #include "base/Memory.h"
@@ -45,19 +48,29 @@ BatchTensors toTensors(const Batch& b) {
 }
 
 void checkOptions(const TrainingOptions& o) {
-    auto range = [](const char* flag, double v, double lo, double hi) {
-        if (!(v >= lo && v <= hi))
-            throw ConfigError(std::string(flag) + " must be between " + std::to_string(lo) + " and " +
-                              std::to_string(hi) + ", got " + std::to_string(v));
+    auto text = [](double v) {
+        std::ostringstream out;
+        out << v;  // shortest: 0.9, 1e+06, 64
+        return out.str();
     };
-    range("--epochs", o.epochs, 1, 100000);
-    range("--batch", o.batchSize, 1, 4096);
-    if (!(o.learningRate > 0 && o.learningRate <= 10)) throw ConfigError("--lr must be in (0, 10]");
-    range("--clip", o.clip, 0, 1e6);
-    range("--teacher-forcing", o.teacherForcing, 0, 1);
-    range("--threads", o.threads, 1, 64);
-    range("--val-fraction", o.validationFraction, 0, 0.9);
-    range("--min-freq", o.minFrequency, 1, 1000000);
+    auto range = [&](Setting setting, double v, double lo, double hi, bool lowOpen = false) {
+        if ((lowOpen ? v > lo : v >= lo) && v <= hi) return;
+        SettingProblem p;
+        p.setting = setting;
+        p.value = text(v);
+        p.low = text(lo);
+        p.high = text(hi);
+        p.lowOpen = lowOpen;
+        throw ConfigError(p);
+    };
+    range(Setting::Epochs, o.epochs, 1, 100000);
+    range(Setting::BatchSize, o.batchSize, 1, 4096);
+    range(Setting::LearningRate, o.learningRate, 0, 10, true);
+    range(Setting::Clip, o.clip, 0, 1e6);
+    range(Setting::TeacherForcing, o.teacherForcing, 0, 1);
+    range(Setting::Threads, o.threads, 1, 64);
+    range(Setting::ValidationFraction, o.validationFraction, 0, 0.9);
+    range(Setting::MinFrequency, o.minFrequency, 1, 1000000);
 }
 
 // Rows [first, first + count) of a batch, their padding trimmed to the longest of them.
@@ -154,7 +167,7 @@ namespace {
 // Forward and backward of a batch split into d.parts parts, each on its own thread; sets
 // the parameters' gradients to the sum of the parts' and returns the batch's loss.
 double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, bool injectNonFinite) {
-    nn::Seq2SeqNet& net = *d.model->impl().net;
+    nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
     const auto params = net.parameters();
     const int parts = static_cast<int>(std::min<std::int64_t>(d.parts, batch.size));
     // Each part's loss is its share of the batch's mean token loss (its summed token
@@ -275,7 +288,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
 
     config.sourceVocab = static_cast<std::int64_t>(sourceVocab.size());
     config.targetVocab = static_cast<std::int64_t>(targetVocab.size());
-    if (std::string problem = validate(config); !problem.empty()) throw ConfigError(problem);
+    checkConfig(config);
     // Several threads split each batch between them rather than share BLAS calls: with
     // the fused GRU path BLAS is only half of a batch, and these matrices are too small
     // for two BLAS threads to help much. Each part draws from its own generator, except
@@ -292,7 +305,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
 
     d.model = std::make_unique<Seq2SeqModel>(config, std::move(sourceVocab), std::move(targetVocab),
                                              options.tokenizer, options.seed);
-    const auto params = d.model->impl().net->parameters();
+    const auto params = detail::ModelAccess::impl(*d.model).net->parameters();
     std::int64_t total = 0, seen = 0;
     for (const auto& p : params) total += p.numel();
     std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(d.parts));
@@ -337,7 +350,7 @@ BatchReport Trainer::trainBatch() {
     report.batchesPerEpoch = static_cast<int>(d.batches.size());
     report.pairs = batch.size;
 
-    nn::Seq2SeqNet& net = *d.model->impl().net;
+    nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
     net.train();
     BatchTensors t = toTensors(batch);
     // Gradients start undefined: the backward then stores each parameter's gradient
@@ -391,7 +404,7 @@ EpochMetrics Trainer::evaluate() {
     EpochMetrics m;
     m.epoch = d.completedEpochs;
     if (d.validation.empty()) return m;
-    nn::Seq2SeqNet& net = *d.model->impl().net;
+    nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
     const EvalModeGuard evalMode(net);
     c10::InferenceMode inference;
     const Vocabulary& tv = d.model->targetVocabulary();
@@ -411,7 +424,7 @@ EpochMetrics Trainer::evaluate() {
                        .item<double>();
         tokenCount += t.tgt.ne(Vocabulary::kPad).sum().item<int64_t>();
 
-        if (auto it = captured.find("cross"); it != captured.end()) {
+        if (auto it = captured.find(MapKind::Cross); it != captured.end()) {
             torch::Tensor w = it->second.select(1, it->second.size(1) - 1).mean(1);  // last layer, mean of heads [B,T,S]
             torch::Tensor rowEntropy = -(w * w.clamp_min(1e-12).log()).sum(-1);        // [B, T]
             torch::Tensor rowMask = t.tgt.ne(Vocabulary::kPad);

@@ -107,22 +107,4 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Sets LibTorch's and OpenBLAS's thread counts together (they oversubscribe the
-// cores otherwise). Returns the count in effect.
-int setThreadCount(int threads);
-
-// OpenBLAS 0.3.21 (Debian bookworm) does not recognise recent CPUs and falls back to
-// its SSE3 "Prescott" kernels, 2-2.5x slower than its AVX2 ones here. The kernel is
-// chosen when the library loads, so if OpenBLAS reports Prescott on a CPU with AVX2
-// and FMA and OPENBLAS_CORETYPE is unset, this re-executes the program with
-// OPENBLAS_CORETYPE=Haswell. Call it first thing in main(); it returns if nothing is
-// to be done (or the exec fails).
-void preferFastBlasKernels(char** argv);
-
-// The BLAS kernel in use ("Haswell", "Prescott", ...), or "" if not OpenBLAS.
-std::string blasCoreName();
-
-// Physical memory of this machine in bytes (0 if unknown).
-std::int64_t physicalMemoryBytes();
-
 }  // namespace attnlab

@@ -209,10 +209,6 @@
         <source>Two models on the same sentence, side by side, on one colour scale.</source>
         <translation>两个模型翻译同一个句子，并排显示，使用同一个颜色刻度。</translation>
     </message>
-    <message>
-        <source>a comparison is exported as PNG, SVG or PDF</source>
-        <translation>对比图只能导出为 PNG、SVG 或 PDF</translation>
-    </message>
 </context>
 <context>
     <name>attnlab::CorpusLoader</name>
@@ -1069,10 +1065,6 @@
         <source>Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.</source>
         <translation>实测实验：固定上下文向量的瓶颈，以及注意力的开销如何随序列变长而增长。</translation>
     </message>
-    <message>
-        <source>charts are exported as PNG, SVG or PDF</source>
-        <translation>图表只能导出为 PNG、SVG 或 PDF</translation>
-    </message>
 </context>
 <context>
     <name>attnlab::FigureDialog</name>
@@ -1661,6 +1653,14 @@ The current model stays loaded.</source>
     <message>
         <source>Hide the lesson card</source>
         <translation>隐藏课程卡片</translation>
+    </message>
+    <message>
+        <source>Task:</source>
+        <translation>任务：</translation>
+    </message>
+    <message>
+        <source>What you work on: its data, models and views. Translation today; text classification, images and time series are planned.</source>
+        <translation>你要做的任务：它的数据、模型和视图。目前为翻译；文本分类、图像和时间序列正在计划中。</translation>
     </message>
 </context>
 <context>
@@ -2257,6 +2257,108 @@ The current model stays loaded.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::SettingNames</name>
+    <message>
+        <source>Hidden size</source>
+        <translation>隐藏层大小</translation>
+    </message>
+    <message>
+        <source>Embedding size</source>
+        <translation>嵌入维度</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>前馈层宽度</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>丢弃率 (Dropout)</translation>
+    </message>
+    <message>
+        <source>Window D</source>
+        <translation>窗口 D</translation>
+    </message>
+    <message>
+        <source>Max length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <source>Source vocabulary</source>
+        <translation>源语言词表</translation>
+    </message>
+    <message>
+        <source>Target vocabulary</source>
+        <translation>目标语言词表</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批次大小</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Gradient clip</source>
+        <translation>梯度裁剪</translation>
+    </message>
+    <message>
+        <source>Teacher forcing</source>
+        <translation>教师强制</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>Validation share</source>
+        <translation>验证集比例</translation>
+    </message>
+    <message>
+        <source>Minimum word frequency</source>
+        <translation>最低词频</translation>
+    </message>
+    <message>
+        <source>%1 (%2) must divide %3 (%4)</source>
+        <translation>%3（%4）必须能被%1（%2）整除</translation>
+    </message>
+    <message>
+        <source>%1 must be above %2 and at most %3; it is %4</source>
+        <translation>%1必须大于 %2 且不超过 %3；当前为 %4</translation>
+    </message>
+    <message>
+        <source>%1 must be at least %2 and below %3; it is %4</source>
+        <translation>%1必须不小于 %2 且小于 %3；当前为 %4</translation>
+    </message>
+    <message>
+        <source>%1 must be between %2 and %3; it is %4</source>
+        <translation>%1必须在 %2 到 %3 之间；当前为 %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Tasks</name>
+    <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Sequence to sequence: a GRU encoder-decoder with classic attention, or a Transformer, translating a parallel corpus.</source>
+        <translation>序列到序列：带经典注意力的 GRU 编码器-解码器，或 Transformer，在平行语料上学习翻译。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::TimelineView</name>
     <message>
         <source>Export Grid…</source>
@@ -2508,10 +2610,6 @@ The current model stays loaded.</source>
     <message>
         <source>Loss, accuracy and BLEU as training goes on.</source>
         <translation>训练过程中的损失、准确率和 BLEU。</translation>
-    </message>
-    <message>
-        <source>charts are exported as PNG, SVG or PDF</source>
-        <translation>图表只能导出为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -163,33 +165,33 @@ Json parseTranslation(const ProcessResult& r) {
 // enough that the models say something for `sentence`.
 const Models& models() {
     static const Models m = [] {
-        Models m;
-        m.gru = scratch().file("gru.safetensors");
-        m.transformer = scratch().file("transformer.safetensors");
-        m.none = scratch().file("none.safetensors");
-        m.gruArgs = {"train", "--dataset", "copy", "--size", "256", "--max-len", "5", "--arch", "gru", "--hidden",
-                     "16", "--epochs", "2", "--batch", "16", "--lr", "0.01", "--out", m.gru};
+        Models built;
+        built.gru = scratch().file("gru.safetensors");
+        built.transformer = scratch().file("transformer.safetensors");
+        built.none = scratch().file("none.safetensors");
+        built.gruArgs = {"train", "--dataset", "copy", "--size", "256", "--max-len", "5", "--arch", "gru", "--hidden",
+                     "16", "--epochs", "2", "--batch", "16", "--lr", "0.01", "--out", built.gru};
         const std::string data = scratch().file("copy-sample.tsv");
-        ProcessRunner gru(kCli, m.gruArgs, userOptions());
+        ProcessRunner gru(kCli, built.gruArgs, userOptions());
         gru.start();
         auto results = cliAll({{"train", "--dataset", "copy", "--size", "300", "--max-len", "5", "--arch",
                                 "transformer", "--hidden", "16", "--heads", "2", "--ff", "32", "--layers", "2",
                                 "--dropout", "0", "--epochs", "6", "--batch", "16", "--lr", "0.01", "--out",
-                                m.transformer},
+                                built.transformer},
                                {"train", "--dataset", "copy", "--size", "32", "--max-len", "5", "--arch", "gru",
-                                "--attention", "none", "--hidden", "8", "--epochs", "1", "--out", m.none},
+                                "--attention", "none", "--hidden", "8", "--epochs", "1", "--out", built.none},
                                {"datasets", "--write", "copy", "--size", "1", "--max-len", "5", "--seed", "7",
                                 "--out", data}});
-        m.gruRun = gru.wait();
-        m.transformerRun = results[0];
-        m.noneRun = results[1];
+        built.gruRun = gru.wait();
+        built.transformerRun = results[0];
+        built.noneRun = results[1];
         const std::string sample = readBytes(data);
-        m.sentence = sample.substr(0, sample.find('\t'));
-        results = cliAll({{"translate", "--model", m.gru, "--json", m.sentence},
-                          {"translate", "--model", m.transformer, "--json", m.sentence}});
-        m.gruTranslation = results[0];
-        m.transformerTranslation = results[1];
-        return m;
+        built.sentence = sample.substr(0, sample.find('\t'));
+        results = cliAll({{"translate", "--model", built.gru, "--json", built.sentence},
+                          {"translate", "--model", built.transformer, "--json", built.sentence}});
+        built.gruTranslation = results[0];
+        built.transformerTranslation = results[1];
+        return built;
     }();
     INFO(describe(m.gruArgs, m.gruRun));
     REQUIRE(m.gruRun.exitCode == 0);
@@ -529,6 +531,8 @@ TEST_CASE("usage errors exit 2 with one line naming the flag", "[cli]") {
         CHECK_THAT(results[i].err, Contains(cases[i].flag));
         CHECK(results[i].out.empty());
     }
+    // Core reports the setting at fault as data; the CLI words it with its flags.
+    CHECK(results[3].err == "error: --heads 3 does not divide --hidden 128\n");
     INFO(describe(invocations.back(), results.back()));
     CHECK(results.back().exitCode == 2);
     CHECK(isOneErrorLine(results.back().err));
@@ -608,39 +612,65 @@ TEST_CASE("translate --json gives tokens and attention indexed [layer][head][tar
     CHECK(lines(plain.out) == std::vector<std::string>{join(output, " "), join(output, " ")});
 }
 
+// Why one model's `translate --json` of "tom chases jerry" is not the classic picture (empty: it
+// is): the output 汤姆 追逐 杰瑞, and each word's row with its largest weight, and most of the row,
+// on its English word (the same position).
+std::string whyNotDiagonal(const Json& j) {
+    if (!j.contains("output_tokens") || j.at("output_tokens") != Json{"汤姆", "追逐", "杰瑞"})
+        return "output " + (j.contains("output_tokens") ? j.at("output_tokens").dump() : std::string("missing"));
+    if (!j.contains("attention") || !j.at("attention").contains("cross")) return "no cross-attention";
+    const Json& rows = j.at("attention").at("cross").at(0).at(0);
+    if (rows.size() != 3) return "rows " + rows.dump();
+    for (std::size_t word = 0; word < rows.size(); ++word) {
+        const auto weights = rows[word].get<std::vector<double>>();
+        const std::string row = j.at("output_tokens")[word].get<std::string>() + ": " + rows[word].dump();
+        if (weights.size() != 4) return row;
+        if (std::max_element(weights.begin(), weights.end()) - weights.begin() != static_cast<long>(word) ||
+            weights[word] <= 0.5)
+            return row;
+    }
+    return {};
+}
+
 // The teaching lab's classic example, with the lesson's model: GRU + additive attention, hidden
-// 128, a bidirectional encoder and no dropout, seed 1, on toy-en-zh's Chinese words. The lesson
-// trains longer (--size 5000 --epochs 8: each of seeds 1-10 clean); this short schedule of small
-// batches gets the same picture for this seed (0.77, 0.92, 0.86 on the diagonal when written) in
-// a quarter of the time, though not for every seed.
+// 128, a bidirectional encoder and no dropout, on toy-en-zh's Chinese words. The lesson trains
+// longer (--size 5000 --epochs 8: each of seeds 1-10 clean). This short schedule of small batches
+// (a quarter of the lesson's time; 900 steps, near the ~1,100 of the 2000-pair, 20-epoch schedule
+// that was clean for 9 seeds of 10) gave the picture for seed 1 with room to spare (0.77, 0.92,
+// 0.86 on the diagonal when written), though not for every seed. So the claim is the schedule's,
+// not one seed's: seeds 1-3 train at once (on two cores about 1.5 times one run) and at least two
+// of the three must show the diagonal.
 TEST_CASE("the classic example: tom chases jerry becomes 汤姆 追逐 杰瑞 on a diagonal", "[cli]") {
-    const std::string model = scratch().file("classic.safetensors");
-    const Args train{"train", "--dataset", "toy-en-zh", "--arch", "gru", "--attention", "additive",
-                     "--bidirectional", "--dropout", "0", "--seed", "1", "--batch", "4", "--epochs", "2",
-                     "--out", model};
+    const std::vector<std::string> seeds{"1", "2", "3"};
+    std::vector<Args> trainings, translations;
+    for (const std::string& seed : seeds) {
+        const std::string model = scratch().file("classic-" + seed + ".safetensors");
+        trainings.push_back({"train", "--dataset", "toy-en-zh", "--arch", "gru", "--attention", "additive",
+                             "--bidirectional", "--dropout", "0", "--seed", seed, "--batch", "4", "--epochs", "2",
+                             "--out", model});
+        translations.push_back({"translate", "--model", model, "--json", "tom chases jerry"});
+    }
     ProcessOptions options = userOptions();
     options.timeout = 300.0;
-    const ProcessResult trained = cli(train, options);
-    INFO(describe(train, trained));
-    REQUIRE(trained.exitCode == 0);
-    const Args translate{"translate", "--model", model, "--json", "tom chases jerry"};
-    const ProcessResult translated = cli(translate);
-    INFO(describe(translate, translated));
-    REQUIRE(translated.exitCode == 0);
-
-    const Json j = parseTranslation(translated);
-    CHECK(j["source_tokens"] == Json{"tom", "chases", "jerry", "</s>"});
-    REQUIRE(j["output_tokens"] == Json{"汤姆", "追逐", "杰瑞"});
-    const Json& rows = j["attention"]["cross"][0][0];
-    REQUIRE(rows.size() == 3);
-    for (std::size_t word = 0; word < rows.size(); ++word) {
-        INFO(j["output_tokens"][word].get<std::string>() << ": " << rows[word].dump());
-        const auto weights = rows[word].get<std::vector<double>>();
-        REQUIRE(weights.size() == 4);
-        // Its English word (the same position) holds the largest weight, and most of the row.
-        CHECK(std::max_element(weights.begin(), weights.end()) - weights.begin() == static_cast<long>(word));
-        CHECK(weights[word] > 0.5);
+    const auto trained = cliAll(trainings, options);
+    for (std::size_t i = 0; i < trainings.size(); ++i) {
+        INFO(describe(trainings[i], trained[i]));
+        REQUIRE(trained[i].exitCode == 0);
     }
+    const auto translated = cliAll(translations);
+    int diagonals = 0;
+    std::string report;
+    for (std::size_t i = 0; i < translations.size(); ++i) {
+        INFO(describe(translations[i], translated[i]));
+        REQUIRE(translated[i].exitCode == 0);
+        const Json j = parseTranslation(translated[i]);
+        CHECK(j["source_tokens"] == Json{"tom", "chases", "jerry", "</s>"});  // every seed: the tokenizer's
+        const std::string why = whyNotDiagonal(j);
+        report += "seed " + seeds[i] + ": " + (why.empty() ? std::string("diagonal") : why) + "\n";
+        if (why.empty()) ++diagonals;
+    }
+    INFO(report);
+    CHECK(diagonals >= 2);
 }
 
 TEST_CASE("a corrupt or missing model file is exit 4 with one line naming the file", "[cli]") {
@@ -726,26 +756,93 @@ TEST_CASE("SIGINT during training saves the model and exits 130", "[cli]") {
     CHECK(t.exitCode == 0);
 }
 
-TEST_CASE("SIGKILL during training leaves no model or a whole one, never a torn file", "[cli]") {
-    const Models& m = models();
-    // Killed right after an epoch's line, while that epoch's save is most likely running: after
-    // the first epoch there is no model yet, after the second one is being replaced.
-    for (int epoch : {1, 2}) {
-        const std::string out = scratch().file("killed-" + std::to_string(epoch) + ".safetensors");
-        ProcessRunner runner(kCli, longRun(out), defaultOptions());
-        runner.start();
-        REQUIRE(runner.waitForOutput("\"epoch\":" + std::to_string(epoch) + ",", 30.0));
-        runner.sendSignal(SIGKILL);
-        const ProcessResult r = runner.wait();
-        INFO("killed after epoch " << epoch);
-        CHECK(r.signal == SIGKILL);
-        if (epoch == 2) CHECK(fs::exists(out));
-        if (fs::exists(out)) {
-            const ProcessResult t = cli({"translate", "--model", out, m.sentence});
-            INFO(describe({"translate", "--model", out}, t));
-            CHECK(t.exitCode == 0);
+// The temporary files writeFileAtomically writes next to `path` (".NAME.tmp-PID-N").
+std::vector<fs::path> temporaryFilesOf(const std::string& path) {
+    const fs::path target(path);
+    const std::string prefix = "." + target.filename().string() + ".tmp-";
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(target.parent_path(), ec); !ec && it != fs::directory_iterator();
+         it.increment(ec))
+        if (it->path().filename().string().rfind(prefix, 0) == 0) found.push_back(it->path());
+    return found;
+}
+
+// Reads the child's output until a temporary file of `path` holds bytes. With
+// ATTNLAB_TEST_SAVE_PAUSE_MS set, the save then sleeps with half of that file written, so a signal
+// sent now lands in the middle of the save. Empty if `timeout` seconds pass first.
+fs::path waitForHalfWrittenSave(ProcessRunner& runner, const std::string& path, double timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
+    while (std::chrono::steady_clock::now() < deadline) {
+        for (const fs::path& tmp : temporaryFilesOf(path)) {
+            std::error_code ec;
+            const auto size = fs::file_size(tmp, ec);
+            if (!ec && size > 0) return tmp;
         }
+        runner.waitForOutput(std::string(1, '\x01'), 0.005);  // drains the pipes meanwhile; never printed
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    return {};
+}
+
+// A save killed halfway through, every time: ATTNLAB_TEST_SAVE_PAUSE_MS makes the atomic write
+// (core/base/FileUtil.cpp) sleep with half of its temporary file written, and SIGKILL is sent once
+// that half is on disk. Killed in the first epoch's save there is no model yet and none may appear;
+// killed in the second epoch's save, the first epoch's model must still be there, whole. The torn
+// temporary file stays behind, as after a real crash, and must not get in the way of the next save.
+TEST_CASE("SIGKILL in the middle of a save leaves no model or the whole previous one, never a torn file",
+          "[cli]") {
+    const Models& m = models();
+    ProcessOptions slowSaves = defaultOptions();
+    slowSaves.environment["ATTNLAB_TEST_SAVE_PAUSE_MS"] = "2500";  // far longer than a poll below
+    const std::string first = scratch().file("killed-in-first-save.safetensors");
+    const std::string second = scratch().file("killed-in-second-save.safetensors");
+    // Both at once: the second run spends its first save's pause while the first one is killed.
+    ProcessRunner inFirst(kCli, longRun(first), slowSaves);
+    ProcessRunner inSecond(kCli, longRun(second), slowSaves);
+    inFirst.start();
+    inSecond.start();
+
+    const fs::path firstTmp = waitForHalfWrittenSave(inFirst, first, 30.0);
+    REQUIRE_FALSE(firstTmp.empty());
+    inFirst.sendSignal(SIGKILL);
+    const ProcessResult r1 = inFirst.wait();
+    INFO(describe(longRun(first), r1));
+    CHECK(r1.signal == SIGKILL);
+
+    // The second epoch's line is printed once the first epoch's save has been renamed into place:
+    // a temporary file seen after it belongs to the second save.
+    REQUIRE(inSecond.waitForOutput("\"epoch\":2,", 30.0));
+    const fs::path secondTmp = waitForHalfWrittenSave(inSecond, second, 30.0);
+    REQUIRE_FALSE(secondTmp.empty());
+    inSecond.sendSignal(SIGKILL);
+    const ProcessResult r2 = inSecond.wait();
+    INFO(describe(longRun(second), r2));
+    CHECK(r2.signal == SIGKILL);
+
+    // No model from the run killed in its first save; the other keeps its first epoch's model.
+    CHECK_FALSE(fs::exists(first));
+    REQUIRE(fs::exists(second));
+    // The kills did land mid-write: both temporary files hold part of a model of the same shape.
+    REQUIRE(fs::exists(firstTmp));
+    REQUIRE(fs::exists(secondTmp));
+    CHECK(fs::file_size(firstTmp) < fs::file_size(second));
+    CHECK(fs::file_size(secondTmp) < fs::file_size(second));
+
+    // The model left in place loads; a new save next to a stale temporary file succeeds.
+    Args again = longRun(first);
+    *(std::find(again.begin(), again.end(), std::string("--epochs")) + 1) = "1";
+    const std::vector<Args> invocations{{"translate", "--model", second, m.sentence}, again};
+    const auto results = cliAll(invocations);
+    for (std::size_t i = 0; i < invocations.size(); ++i) {
+        INFO(describe(invocations[i], results[i]));
+        CHECK(results[i].exitCode == 0);
+    }
+    REQUIRE(fs::exists(first));
+    const ProcessResult t = cli({"translate", "--model", first, m.sentence});
+    INFO(describe({"translate", "--model", first}, t));
+    CHECK(t.exitCode == 0);
+    for (const fs::path& tmp : temporaryFilesOf(first)) CHECK(tmp.string() == firstTmp.string());  // the stale one only
 }
 
 TEST_CASE("a model that cannot be written is exit 1 and an existing model stays as it was", "[cli]") {

@@ -12,6 +12,8 @@
 #include "base/Safetensors.h"
 #include "engine/Trainer.h"
 
+#include "TinyModels.h"
+
 using namespace attnlab;
 
 namespace {
@@ -27,9 +29,7 @@ const SafetensorsContent& savedModel() {
         DatasetOptions o;
         o.size = 40;
         o.maxLen = 5;
-        ModelConfig c;
-        c.attention = AttentionKind::Additive;
-        c.hidden = 8;
+        ModelConfig c = test::tinyGru(AttentionKind::Additive, 8);
         c.maxLength = 16;
         TrainingOptions t;
         t.epochs = 1;

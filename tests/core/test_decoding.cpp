@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "base/Datasets.h"
-#include "engine/ModelImpl.h"
+#include "engine/detail/ModelAccess.h"
 #include "engine/Trainer.h"
+
+#include "TinyModels.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;
@@ -31,11 +33,7 @@ std::vector<Case> everyArchitecture() {
     std::vector<Case> cases;
     for (auto kind : {AttentionKind::None, AttentionKind::Dot, AttentionKind::ScaledDot, AttentionKind::General,
                       AttentionKind::Additive, AttentionKind::LocalM, AttentionKind::LocalP}) {
-        ModelConfig c;
-        c.architecture = Architecture::Gru;
-        c.attention = kind;
-        c.hidden = 16;
-        c.maxLength = 32;
+        ModelConfig c = test::tinyGru(kind);
         c.localWindow = 2;
         cases.push_back({"gru " + toString(kind), c});
     }
@@ -43,13 +41,7 @@ std::vector<Case> everyArchitecture() {
     deep.layers = 2;
     deep.bidirectional = true;
     cases.push_back({"gru additive 2 layers bidirectional", deep});
-    ModelConfig tr;
-    tr.architecture = Architecture::Transformer;
-    tr.hidden = 16;
-    tr.heads = 4;
-    tr.layers = 2;
-    tr.feedForward = 32;
-    tr.maxLength = 32;
+    ModelConfig tr = test::tinyTransformer(2, 4);
     cases.push_back({"transformer", tr});
     return cases;
 }
@@ -117,8 +109,9 @@ std::vector<int64_t> fullRecomputeBeam(nn::Seq2SeqNet& net, const Tensor& src, c
                 next.push_back(h);
             }
         }
-        if (static_cast<int>(finished.size()) >= beam) break;
         alive = next;
+        // Enough finished hypotheses: only they compete (the open ones lack their </s>).
+        if (static_cast<int>(finished.size()) >= beam) alive.clear();
     }
     for (auto& h : alive) finished.push_back(h);
     const Hypothesis* best = nullptr;
@@ -134,7 +127,7 @@ TEST_CASE("decoding steps give forward's log-probabilities and attention at ever
     for (const Case& c : everyArchitecture()) {
         INFO(c.name);
         auto trainer = trainedOn(c.config);
-        nn::Seq2SeqNet& net = *trainer->model().impl().net;
+        nn::Seq2SeqNet& net = *attnlab::detail::ModelAccess::impl(trainer->model()).net;
         REQUIRE(trainer->model().config().sourceVocab > 9);  // the ids below
         REQUIRE(trainer->model().config().targetVocab > 9);
         net.eval();
@@ -150,7 +143,7 @@ TEST_CASE("decoding steps give forward's log-probabilities and attention at ever
 
         nn::Captured encoder;
         auto state = net.start(src, srcLen, &encoder);
-        if (full.count("encoder")) requireClose(encoder.at("encoder"), full.at("encoder"), 1e-5);
+        if (full.count(MapKind::Encoder)) requireClose(encoder.at(MapKind::Encoder), full.at(MapKind::Encoder), 1e-5);
         for (int64_t t = 0; t < tgtIn.size(1); ++t) {
             INFO("step " << t);
             nn::StepCapture step;
@@ -179,7 +172,7 @@ TEST_CASE("translate (greedy and beam) equals beam search over full recomputes, 
         for (bool trained : {true, false}) {
             auto trainer = trainedOn(c.config, trained);
             Seq2SeqModel& model = trainer->model();
-            nn::Seq2SeqNet& net = *model.impl().net;
+            nn::Seq2SeqNet& net = *attnlab::detail::ModelAccess::impl(model).net;
             for (const std::string& sentence : sentences) {
                 for (int beam : {1, 3}) {
                     INFO(c.name << (trained ? "" : " untrained") << ", \"" << sentence << "\", beam " << beam);
@@ -200,6 +193,20 @@ TEST_CASE("translate (greedy and beam) equals beam search over full recomputes, 
                     for (auto id : ref) refTokens.push_back(model.targetVocabulary().token(id));
                     REQUIRE(fast.outputTokens == refTokens);
                     CHECK_THAT(fast.logProbability, WithinAbs(refLogp, 1e-4));
+                    if (beam == 1 && ref.size() < 12) {
+                        // Greedy's score by hand: the log-probabilities forward gives the output's
+                        // tokens and then its </s>.
+                        std::vector<int64_t> in{Vocabulary::kBos};
+                        in.insert(in.end(), ref.begin(), ref.end());
+                        net.eval();
+                        Tensor logp = torch::log_softmax(
+                            net.forward(src, srcLen, torch::tensor(in, torch::kLong).unsqueeze(0), nullptr, 1.0)[0], 1);
+                        net.train();
+                        double sum = logp[static_cast<int64_t>(ref.size())][Vocabulary::kEos].item<double>();
+                        for (std::size_t t = 0; t < ref.size(); ++t)
+                            sum += logp[static_cast<int64_t>(t)][ref[t]].item<double>();
+                        CHECK_THAT(fast.logProbability, WithinAbs(sum, 1e-4));
+                    }
                     if (ref.empty()) continue;
 
                     // The attention a teacher-forced pass over the output captures.

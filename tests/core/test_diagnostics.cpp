@@ -46,7 +46,7 @@ TEST_CASE("an identity map has entropy 0, diagonality 1 and raises nothing", "[d
     CHECK(d.contentKeys == 4);
     CHECK(d.uncovered.empty());
     for (double r : d.received) CHECK_THAT(r, WithinAbs(1.0, 1e-12));
-    const HeadDiagnostics h = judge("cross", 0, 0, d);
+    const HeadDiagnostics h = judge(MapKind::Cross, 0, 0, d);
     CHECK_FALSE(h.anyRaised());
 }
 
@@ -61,14 +61,14 @@ TEST_CASE("a uniform map has entropy 1 and is flagged as dispersed", "[diagnosti
     CHECK(d.contentKeys == 3);  // </s> does not count for coverage
     CHECK(d.uncovered.empty());
     CHECK_THAT(d.received[3], WithinAbs(0.75, 1e-6));
-    const HeadDiagnostics h = judge("cross", 0, 0, d);
+    const HeadDiagnostics h = judge(MapKind::Cross, 0, 0, d);
     CHECK(h.entropy.level == DiagnosticLevel::Warn);
     CHECK(h.entropy.finding == Finding::Dispersed);
     CHECK_FALSE(h.diagonality.raised());  // 0.5 is not below 0.5
     CHECK_FALSE(h.sink.raised());
     CHECK_FALSE(h.coverage.raised());
     // The same numbers for an encoder head are "broad", not "dispersed".
-    CHECK(judge("encoder", 0, 0, d).entropy.finding == Finding::BroadHeads);
+    CHECK(judge(MapKind::Encoder, 0, 0, d).entropy.finding == Finding::BroadHeads);
 }
 
 TEST_CASE("entropy is normalised by log(cols) per row, rows scaled to sum 1", "[diagnostics]") {
@@ -94,13 +94,13 @@ TEST_CASE("all mass on </s> gives sink 1, flagged, and leaves the words uncovere
     CHECK(d.uncovered == std::vector<int>{0, 1, 2});
     CHECK(d.uncoveredTokens == Tokens{"tom", "chases", "jerry"});
     CHECK_THAT(d.uncoveredFraction(), WithinAbs(1.0, 1e-12));
-    const HeadDiagnostics h = judge("cross", 0, 0, d);
+    const HeadDiagnostics h = judge(MapKind::Cross, 0, 0, d);
     CHECK(h.sink.level == DiagnosticLevel::Warn);
     CHECK(h.sink.finding == Finding::SinkCross);
     // Sharp but parked on </s>: not a reordering, no alignment at all.
     CHECK(h.diagonality.finding == Finding::Unaligned);
     CHECK(h.coverage.finding == Finding::Uncovered);
-    CHECK(judge("decoder", 0, 0, d).sink.finding == Finding::SinkSelf);
+    CHECK(judge(MapKind::Decoder, 0, 0, d).sink.finding == Finding::SinkSelf);
 }
 
 TEST_CASE("an anti-diagonal map has low diagonality and reads as a reordering", "[diagnostics]") {
@@ -108,14 +108,14 @@ TEST_CASE("an anti-diagonal map has low diagonality and reads as a reordering", 
     const MapDiagnostics six = diagnoseMap(antiDiagonal(6), letters(6));
     CHECK_THAT(six.diagonality, WithinAbs(2.0 / 6.0, 1e-12));
     CHECK_THAT(six.entropy, WithinAbs(0.0, 1e-12));
-    const HeadDiagnostics h = judge("cross", 0, 0, six);
+    const HeadDiagnostics h = judge(MapKind::Cross, 0, 0, six);
     CHECK(h.diagonality.level == DiagnosticLevel::Warn);
     CHECK(h.diagonality.finding == Finding::Reordered);
     CHECK_FALSE(h.entropy.raised());
     // n = 5: only the middle row (|4 - 2r| <= 1 -> r = 2) -> 1/5.
     CHECK_THAT(diagnoseMap(antiDiagonal(5), letters(5)).diagonality, WithinAbs(0.2, 1e-12));
     // Self-attention is not judged on diagonality.
-    CHECK_FALSE(judge("encoder", 0, 0, six).diagonality.raised());
+    CHECK_FALSE(judge(MapKind::Encoder, 0, 0, six).diagonality.raised());
 }
 
 TEST_CASE("a diffuse off-diagonal map reads as unaligned", "[diagnostics]") {
@@ -130,7 +130,7 @@ TEST_CASE("a diffuse off-diagonal map reads as unaligned", "[diagnostics]") {
     // w = 1, d(r) = r. Row 0: keys {0,1} -> 0.12 (its 0.7 is on key 5); row 1: keys
     // {0,1,2} -> 0.18; row 2: {1,2,3} holds the 0.7 -> 0.82; rows 3..5 mirror 2..0.
     CHECK_THAT(d.diagonality, WithinAbs((0.12 + 0.18 + 0.82) * 2 / 6.0, 1e-6));
-    CHECK(judge("cross", 0, 0, d).diagonality.finding == Finding::Unaligned);
+    CHECK(judge(MapKind::Cross, 0, 0, d).diagonality.finding == Finding::Unaligned);
 }
 
 TEST_CASE("a never-attended column is reported with its token", "[diagnostics]") {
@@ -144,14 +144,14 @@ TEST_CASE("a never-attended column is reported with its token", "[diagnostics]")
     CHECK(d.uncoveredTokens == Tokens{"the"});
     CHECK(d.contentKeys == 3);
     CHECK_THAT(d.uncoveredFraction(), WithinAbs(1.0 / 3.0, 1e-12));
-    const HeadDiagnostics h = judge("cross", 0, 0, d);
+    const HeadDiagnostics h = judge(MapKind::Cross, 0, 0, d);
     CHECK(h.coverage.level == DiagnosticLevel::Warn);
     CHECK(h.coverage.finding == Finding::Uncovered);
     // A stricter rule (two uncovered tokens needed) keeps it quiet; self-attention is never judged on it.
     DiagnosticThresholds lenient;
     lenient.coverageWarnCount = 2;
-    CHECK_FALSE(judge("cross", 0, 0, d, lenient).coverage.raised());
-    CHECK_FALSE(judge("encoder", 0, 0, d).coverage.raised());
+    CHECK_FALSE(judge(MapKind::Cross, 0, 0, d, lenient).coverage.raised());
+    CHECK_FALSE(judge(MapKind::Encoder, 0, 0, d).coverage.raised());
     // Missing labels are content tokens named by index: key 3 now counts, and is covered (0.9).
     const MapDiagnostics unlabelled = diagnoseMap(m, {});
     CHECK(unlabelled.uncoveredTokens == Tokens{"#0"});
@@ -184,7 +184,7 @@ TEST_CASE("empty rows are skipped and bad shapes are refused", "[diagnostics]") 
     CHECK(d.rowsUsed == 1);
     CHECK_THAT(d.entropy, WithinAbs(0.0, 1e-12));
     CHECK_FALSE(diagnoseMap(AttentionMap{2, 2, {0, 0, 0, 0}}, letters(2)).valid);
-    CHECK_FALSE(judge("cross", 0, 0, diagnoseMap(AttentionMap{0, 0, {}}, {})).anyRaised());
+    CHECK_FALSE(judge(MapKind::Cross, 0, 0, diagnoseMap(AttentionMap{0, 0, {}}, {})).anyRaised());
     // NaN and negative weights carry no mass.
     const AttentionMap odd{1, 3, {std::nanf(""), -1.0f, 2.0f}};
     CHECK_THAT(diagnoseMap(odd, letters(3)).entropy, WithinAbs(0.0, 1e-12));
@@ -210,19 +210,19 @@ TEST_CASE("a translation is diagnosed per head and per kind", "[diagnostics]") {
     // Cross-attention, one layer, two heads: head 0 looks only at "tom", head 1 only at "runs".
     const AttentionMap onTom{2, 3, {1, 0, 0, 1, 0, 0}};
     const AttentionMap onRuns{2, 3, {0, 1, 0, 0, 1, 0}};
-    t.attention["cross"] = {{onTom, onRuns}};
+    t.attention[MapKind::Cross] = {{onTom, onRuns}};
     // Decoder self-attention, keys <s> x: row 0 can only see <s>; row 1 splits 0.5 / 0.5.
-    t.attention["decoder"] = {{AttentionMap{2, 2, {1, 0, 0.5f, 0.5f}}}};
-    CHECK(keyTokensFor(t, "decoder") == Tokens{"<s>", "x"});
-    CHECK(queryTokensFor(t, "decoder") == Tokens{"x", "y"});
-    CHECK(keyTokensFor(t, "cross") == t.sourceTokens);
-    CHECK(queryTokensFor(t, "encoder") == t.sourceTokens);
+    t.attention[MapKind::Decoder] = {{AttentionMap{2, 2, {1, 0, 0.5f, 0.5f}}}};
+    CHECK(keyTokensFor(t, MapKind::Decoder) == Tokens{"<s>", "x"});
+    CHECK(queryTokensFor(t, MapKind::Decoder) == Tokens{"x", "y"});
+    CHECK(keyTokensFor(t, MapKind::Cross) == t.sourceTokens);
+    CHECK(queryTokensFor(t, MapKind::Encoder) == t.sourceTokens);
 
     const ModelDiagnostics m = diagnoseTranslation(t);
     REQUIRE(m.heads.size() == 3);
-    CHECK(m.heads[0].kind == "cross");
+    CHECK(m.heads[0].kind == MapKind::Cross);
     CHECK(m.heads[1].head == 1);
-    CHECK(m.heads[2].kind == "decoder");
+    CHECK(m.heads[2].kind == MapKind::Decoder);
     // Each cross head alone leaves the other word uncovered ...
     CHECK(m.heads[0].values.uncoveredTokens == Tokens{"runs"});
     CHECK(m.heads[1].values.uncoveredTokens == Tokens{"tom"});
@@ -231,7 +231,7 @@ TEST_CASE("a translation is diagnosed per head and per kind", "[diagnostics]") {
     REQUIRE(m.summaries.size() == 2);
     const HeadDiagnostics& cross = m.summaries[0];
     CHECK(cross.isSummary());
-    CHECK(cross.kind == "cross");
+    CHECK(cross.kind == MapKind::Cross);
     CHECK(cross.values.uncovered.empty());
     CHECK_THAT(cross.values.received[0], WithinAbs(1.0, 1e-6));
     CHECK_FALSE(cross.coverage.raised());
@@ -243,7 +243,7 @@ TEST_CASE("a translation is diagnosed per head and per kind", "[diagnostics]") {
     CHECK_THAT(cross.values.entropy, WithinAbs(0.0, 1e-12));
     // Decoder: sink mass (1 + 0.5) / 2 = 0.75 on <s> -> flagged as a self-attention sink; entropy (0 + 1) / 2.
     const HeadDiagnostics& decoder = m.summaries[1];
-    CHECK(decoder.kind == "decoder");
+    CHECK(decoder.kind == MapKind::Decoder);
     CHECK_THAT(decoder.values.sinkMass, WithinAbs(0.75, 1e-9));
     CHECK_THAT(decoder.values.entropy, WithinAbs(0.5, 1e-9));
     CHECK(decoder.sink.finding == Finding::SinkSelf);
@@ -258,7 +258,7 @@ TEST_CASE("a translation without attention or with broken maps has no diagnostic
     none.outputTokens = {"b"};
     CHECK(diagnoseTranslation(none).summaries.empty());
     Translation broken = none;
-    broken.attention["cross"] = {{AttentionMap{1, 2, {1.0f}}}};  // 1 weight for 1 x 2: skipped
+    broken.attention[MapKind::Cross] = {{AttentionMap{1, 2, {1.0f}}}};  // 1 weight for 1 x 2: skipped
     const ModelDiagnostics m = diagnoseTranslation(broken);
     CHECK(m.heads.empty());
     CHECK(m.summaries.empty());

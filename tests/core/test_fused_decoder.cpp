@@ -17,6 +17,8 @@
 #include "engine/nn/FusedAttentionDecoder.h"
 #include "engine/nn/GruSeq2Seq.h"
 
+#include "TinyModels.h"
+
 using namespace attnlab;
 using attnlab::test::graphContains;
 
@@ -25,10 +27,7 @@ namespace {
 using torch::Tensor;
 
 ModelConfig smallConfig(AttentionKind kind, float dropout, int layers = 1) {
-    ModelConfig c;
-    c.architecture = Architecture::Gru;
-    c.attention = kind;
-    c.hidden = 8;
+    ModelConfig c = test::tinyGru(kind, 8);
     c.embedding = 6;  // differs from hidden: the embedding projection is E -> 3H
     c.layers = layers;
     c.dropout = dropout;
@@ -166,8 +165,8 @@ TEST_CASE("fused GRU training: captured attention during training is a distribut
     const TestBatch batch = makeBatch();
     nn::Captured captured;
     net->forward(batch.src, batch.srcLen, batch.tgtIn, &captured, 1.0);
-    REQUIRE(captured.count("cross"));
-    Tensor w = captured["cross"];
+    REQUIRE(captured.count(MapKind::Cross));
+    Tensor w = captured[MapKind::Cross];
     REQUIRE(w.sizes() == torch::IntArrayRef({4, 1, 1, 4, 5}));
     Tensor rows = w.squeeze(1).squeeze(1);  // [B, T, S]
     CHECK((rows.sum(-1) - 1).abs().max().item<double>() < 1e-5);

@@ -84,53 +84,53 @@ TEST_CASE("validate names the flag and the value at fault", "[model_config]") {
     ModelConfig c = validConfig();
     SECTION("hidden") {
         c.hidden = 0;
-        CHECK(attnlab::validate(c) == "--hidden must be between 1 and 4096, got 0");
+        CHECK(attnlab::validate(c) == "hidden size must be between 1 and 4096, got 0");
         c.hidden = 4097;
-        CHECK(attnlab::validate(c) == "--hidden must be between 1 and 4096, got 4097");
+        CHECK(attnlab::validate(c) == "hidden size must be between 1 and 4096, got 4097");
     }
     SECTION("embedding") {
         c.embedding = -1;
-        CHECK(attnlab::validate(c) == "--embedding must be between 0 and 4096, got -1");
+        CHECK(attnlab::validate(c) == "embedding size must be between 0 and 4096, got -1");
     }
     SECTION("layers") {
         c.layers = 17;
-        CHECK(attnlab::validate(c) == "--layers must be between 1 and 16, got 17");
+        CHECK(attnlab::validate(c) == "number of layers must be between 1 and 16, got 17");
     }
     SECTION("heads") {
         c.heads = 0;
-        CHECK(attnlab::validate(c) == "--heads must be between 1 and 64, got 0");
+        CHECK(attnlab::validate(c) == "number of heads must be between 1 and 64, got 0");
         c.heads = 65;
-        CHECK(attnlab::validate(c) == "--heads must be between 1 and 64, got 65");
+        CHECK(attnlab::validate(c) == "number of heads must be between 1 and 64, got 65");
     }
     SECTION("heads must divide hidden for the Transformer only") {
         c.heads = 3;
         CHECK(attnlab::validate(c).empty());  // GRU ignores heads
         c.architecture = Architecture::Transformer;
-        CHECK(attnlab::validate(c) == "--heads 3 does not divide --hidden 128");
+        CHECK(attnlab::validate(c) == "number of heads 3 does not divide hidden size 128");
     }
     SECTION("feed-forward") {
         c.feedForward = 0;
-        CHECK(attnlab::validate(c) == "--ff must be between 1 and 16384, got 0");
+        CHECK(attnlab::validate(c) == "feed-forward size must be between 1 and 16384, got 0");
     }
     SECTION("dropout") {
         c.dropout = 1.0f;
-        CHECK(attnlab::validate(c) == "--dropout must be at least 0 and below 1, got 1");
+        CHECK(attnlab::validate(c) == "dropout must be at least 0 and below 1, got 1");
         c.dropout = -0.5f;
-        CHECK(attnlab::validate(c) == "--dropout must be at least 0 and below 1, got -0.5");
+        CHECK(attnlab::validate(c) == "dropout must be at least 0 and below 1, got -0.5");
         c.dropout = std::numeric_limits<float>::quiet_NaN();
-        CHECK_THAT(attnlab::validate(c), Contains("--dropout"));
+        CHECK_THAT(attnlab::validate(c), Contains("dropout must be at least 0"));
     }
     SECTION("local window") {
         c.localWindow = 0;
-        CHECK(attnlab::validate(c) == "--window must be between 1 and 100, got 0");
+        CHECK(attnlab::validate(c) == "local window must be between 1 and 100, got 0");
         c.localWindow = 101;
-        CHECK(attnlab::validate(c) == "--window must be between 1 and 100, got 101");
+        CHECK(attnlab::validate(c) == "local window must be between 1 and 100, got 101");
     }
     SECTION("max length") {
         c.maxLength = 1;
-        CHECK(attnlab::validate(c) == "--max-len must be between 2 and 8192, got 1");
+        CHECK(attnlab::validate(c) == "maximum length must be between 2 and 8192, got 1");
         c.maxLength = 8193;
-        CHECK(attnlab::validate(c) == "--max-len must be between 2 and 8192, got 8193");
+        CHECK(attnlab::validate(c) == "maximum length must be between 2 and 8192, got 8193");
     }
     SECTION("vocabularies need the 4 specials and a word") {
         c.sourceVocab = 4;
@@ -208,12 +208,48 @@ TEST_CASE("Model config JSON: each malformed input is a ConfigError naming the f
                Contains("unknown attention 'foo' (expected one of: none, dot,"));
     CHECK_THAT(fromJsonError(jsonWith("architecture", "rnn\n")), Contains("unknown architecture 'rnn?'"));
     // Well-formed but invalid: validate()'s message.
-    CHECK(fromJsonError(jsonWith("hidden", 0)) == "--hidden must be between 1 and 4096, got 0");
-    CHECK(fromJsonError(jsonWith("dropout", 1)) == "--dropout must be at least 0 and below 1, got 1");
+    CHECK(fromJsonError(jsonWith("hidden", 0)) == "hidden size must be between 1 and 4096, got 0");
+    CHECK(fromJsonError(jsonWith("dropout", 1)) == "dropout must be at least 0 and below 1, got 1");
     CHECK_THAT(fromJsonError(jsonWith("source_vocab", 2)), Contains("source vocabulary"));
     nlohmann::json t = nlohmann::json::parse(jsonWith("architecture", "transformer"));
     t["heads"] = 3;
-    CHECK(fromJsonError(t.dump()) == "--heads 3 does not divide --hidden 128");
+    CHECK(fromJsonError(t.dump()) == "number of heads 3 does not divide hidden size 128");
 }
 
 }  // namespace
+
+TEST_CASE("a setting at fault is reported as data, for each front end to word", "[config]") {
+    attnlab::ModelConfig c;
+    c.architecture = attnlab::Architecture::Transformer;
+    c.hidden = 30;
+    c.heads = 4;
+    c.sourceVocab = c.targetVocab = 10;
+    const auto problem = attnlab::settingProblem(c);
+    REQUIRE(problem);
+    CHECK(problem->setting == attnlab::Setting::Heads);
+    CHECK(problem->kind == attnlab::SettingProblem::Kind::MustDivide);
+    CHECK(problem->value == "4");
+    CHECK(problem->other == attnlab::Setting::Hidden);
+    CHECK(problem->otherValue == "30");
+    // The CLI names flags: describe() with its own names gives its message.
+    auto flags = [](attnlab::Setting s) { return s == attnlab::Setting::Heads ? std::string("--heads") : std::string("--hidden"); };
+    CHECK(attnlab::describe(*problem, flags) == "--heads 4 does not divide --hidden 30");
+    try {
+        attnlab::checkConfig(c);
+        FAIL("checkConfig accepted heads that do not divide the hidden size");
+    } catch (const attnlab::ConfigError& e) {
+        REQUIRE(e.problem());
+        CHECK(e.problem()->setting == attnlab::Setting::Heads);
+        CHECK(std::string(e.what()) == "number of heads 4 does not divide hidden size 30");  // neutral
+    }
+    c.heads = 2;
+    c.dropout = 1.0f;
+    const auto dropout = attnlab::settingProblem(c);
+    REQUIRE(dropout);
+    CHECK(dropout->setting == attnlab::Setting::Dropout);
+    CHECK(dropout->highOpen);
+    CHECK_FALSE(dropout->lowOpen);
+    c.dropout = 0.1f;
+    CHECK_FALSE(attnlab::settingProblem(c));
+    CHECK_NOTHROW(attnlab::checkConfig(c));
+}

@@ -11,8 +11,12 @@
 #include "base/InputError.h"
 #include "engine/Trainer.h"
 
+#include "TinyModels.h"
+
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;
+using test::tinyGru;
+using test::tinyTransformer;
 
 namespace {
 
@@ -29,26 +33,6 @@ Corpus smallDataset(const std::string& name, std::size_t size = 200, int maxLen 
     return generateDataset(name, o);
 }
 
-ModelConfig gruConfig(AttentionKind kind, int hidden = 16) {
-    ModelConfig c;
-    c.architecture = Architecture::Gru;
-    c.attention = kind;
-    c.hidden = hidden;
-    c.maxLength = 32;
-    return c;
-}
-
-ModelConfig transformerConfig(int layers = 2, int heads = 2) {
-    ModelConfig c;
-    c.architecture = Architecture::Transformer;
-    c.hidden = 16;
-    c.heads = heads;
-    c.layers = layers;
-    c.feedForward = 32;
-    c.maxLength = 32;
-    return c;
-}
-
 TrainingOptions quickOptions(int epochs = 1) {
     TrainingOptions o;
     o.epochs = epochs;
@@ -63,11 +47,11 @@ TEST_CASE("every GRU attention variant captures one [target x source] map", "[mo
     for (auto kind : {AttentionKind::Dot, AttentionKind::General, AttentionKind::ScaledDot, AttentionKind::Additive,
                       AttentionKind::LocalM, AttentionKind::LocalP}) {
         INFO(toString(kind));
-        Trainer trainer(corpus, gruConfig(kind), quickOptions());
+        Trainer trainer(corpus, tinyGru(kind), quickOptions());
         Translation t = trainer.model().translate("a b c d", {1, 6, true});
         REQUIRE(t.sourceTokens.size() == 5);  // four tokens and </s>
-        REQUIRE(t.attention.count("cross") == 1);
-        const LayeredAttention& cross = t.attention.at("cross");
+        REQUIRE(t.attention.count(MapKind::Cross) == 1);
+        const LayeredAttention& cross = t.attention.at(MapKind::Cross);
         REQUIRE(cross.size() == 1);
         REQUIRE(cross[0].size() == 1);
         const AttentionMap& m = cross[0][0];
@@ -82,41 +66,40 @@ TEST_CASE("every GRU attention variant captures one [target x source] map", "[mo
 }
 
 TEST_CASE("attention none has no map: the decoder sees one fixed context", "[models]") {
-    Trainer trainer(smallDataset("copy", 60), gruConfig(AttentionKind::None), quickOptions());
+    Trainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::None), quickOptions());
     Translation t = trainer.model().translate("a b c", {1, 5, true});
-    CHECK(t.attention.count("cross") == 0);
+    CHECK(t.attention.count(MapKind::Cross) == 0);
     CHECK(t.outputTokens.size() <= 5);
 }
 
 TEST_CASE("the Transformer captures every layer and head of each kind", "[models]") {
-    Trainer trainer(smallDataset("reverse", 60), transformerConfig(2, 4), quickOptions());
+    Trainer trainer(smallDataset("reverse", 60), tinyTransformer(2, 4), quickOptions());
     Translation t = trainer.model().translate("a b c", {1, 4, true});
     const int S = static_cast<int>(t.sourceTokens.size());
     const int T = static_cast<int>(t.outputTokens.size());
     REQUIRE(T > 0);
-    for (const char* kind : {"encoder", "decoder", "cross"}) {
-        INFO(kind);
+    for (const MapKind kind : {MapKind::Encoder, MapKind::Decoder, MapKind::Cross}) {
+        INFO(toString(kind));
         REQUIRE(t.attention.count(kind) == 1);
         const LayeredAttention& maps = t.attention.at(kind);
         REQUIRE(maps.size() == 2);
         for (const auto& layer : maps) {
             REQUIRE(layer.size() == 4);
             for (const auto& m : layer) {
-                const std::string k = kind;
-                CHECK(m.rows == (k == "encoder" ? S : T));
-                CHECK(m.cols == (k == "encoder" ? S : k == "decoder" ? T : S));
+                CHECK(m.rows == (kind == MapKind::Encoder ? S : T));
+                CHECK(m.cols == (kind == MapKind::Encoder ? S : kind == MapKind::Decoder ? T : S));
             }
         }
     }
     // Decoder self-attention is causal: no weight on later positions.
-    const AttentionMap& self = t.attention.at("decoder")[0][0];
+    const AttentionMap& self = t.attention.at(MapKind::Decoder)[0][0];
     for (int r = 0; r < self.rows; ++r)
         for (int c = r + 1; c < self.cols; ++c) CHECK(self.at(r, c) == 0.0f);
 }
 
 TEST_CASE("loss falls when training on copy", "[models]") {
     TrainingOptions o = quickOptions(3);
-    Trainer trainer(smallDataset("copy", 300), gruConfig(AttentionKind::Additive, 32), o);
+    Trainer trainer(smallDataset("copy", 300), tinyGru(AttentionKind::Additive, 32), o);
     const double untrained = trainer.evaluate().validationLoss;
     std::vector<double> losses;
     trainer.run(nullptr, [&](const EpochMetrics& m) { losses.push_back(m.validationLoss); });
@@ -147,7 +130,7 @@ TEST_CASE("AER scores attention against the gold links over the tokens the model
         TrainingOptions o = quickOptions();
         o.validationFraction = 0.5;
         o.tokenizer.splitCjkCharacters = splitCjk;
-        Trainer trainer(corpus, gruConfig(AttentionKind::Additive), o);
+        Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
         CHECK(trainer.model().targetVocabulary().contains(splitCjk ? "汤" : "汤姆"));
         CHECK_THAT(trainer.evaluate().alignmentErrorRate, WithinAbs(0.0, 1e-12));
     }
@@ -155,13 +138,13 @@ TEST_CASE("AER scores attention against the gold links over the tokens the model
     for (auto& p : corpus.pairs) p.alignment = {{0, 1}};
     TrainingOptions o = quickOptions();
     o.validationFraction = 0.5;
-    Trainer trainer(corpus, gruConfig(AttentionKind::Additive), o);
+    Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
     CHECK(std::isnan(trainer.evaluate().alignmentErrorRate));
 }
 
 TEST_CASE("training is deterministic on one thread", "[models]") {
     auto once = [] {
-        Trainer trainer(smallDataset("reverse", 80), gruConfig(AttentionKind::Additive), quickOptions(1));
+        Trainer trainer(smallDataset("reverse", 80), tinyGru(AttentionKind::Additive), quickOptions(1));
         std::vector<double> losses;
         trainer.run([&](const BatchReport& r) { losses.push_back(r.loss); }, nullptr);
         return losses;
@@ -172,7 +155,7 @@ TEST_CASE("training is deterministic on one thread", "[models]") {
 }
 
 TEST_CASE("beam search with K = 1 is exactly greedy decoding", "[models]") {
-    for (const ModelConfig& config : {gruConfig(AttentionKind::General), transformerConfig(1, 2)}) {
+    for (const ModelConfig& config : {tinyGru(AttentionKind::General), tinyTransformer(1, 2)}) {
         Trainer trainer(smallDataset("reverse", 100), config, quickOptions(2));
         trainer.run(nullptr, nullptr);
         const std::vector<std::string> sentences{"a b c", "d e", "f g h i", "b"};
@@ -187,7 +170,7 @@ TEST_CASE("beam search with K = 1 is exactly greedy decoding", "[models]") {
 }
 
 TEST_CASE("save and load give identical outputs", "[models][checkpoint]") {
-    for (const ModelConfig& config : {gruConfig(AttentionKind::LocalP), transformerConfig(1, 2)}) {
+    for (const ModelConfig& config : {tinyGru(AttentionKind::LocalP), tinyTransformer(1, 2)}) {
         Trainer trainer(smallDataset("toy-en-fr", 80, 8), config, quickOptions(1));
         trainer.run(nullptr, nullptr);
         const std::string path = tempPath("roundtrip.safetensors");
@@ -200,20 +183,20 @@ TEST_CASE("save and load give identical outputs", "[models][checkpoint]") {
         Translation b = loaded.translate("the cat sees the red house", {2, 0, true});
         CHECK(a.outputTokens == b.outputTokens);
         CHECK(a.logProbability == b.logProbability);
-        REQUIRE(a.attention.count("cross") == 1);
-        CHECK(a.attention.at("cross")[0][0].weights == b.attention.at("cross")[0][0].weights);
+        REQUIRE(a.attention.count(MapKind::Cross) == 1);
+        CHECK(a.attention.at(MapKind::Cross)[0][0].weights == b.attention.at(MapKind::Cross)[0][0].weights);
     }
 }
 
 TEST_CASE("unknown words stay visible as <unk>", "[models]") {
-    Trainer trainer(smallDataset("copy", 60), gruConfig(AttentionKind::Dot), quickOptions());
+    Trainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::Dot), quickOptions());
     Translation t = trainer.model().translate("a zebra b", {1, 5, true});
     CHECK(t.sourceTokens == std::vector<std::string>{"a", "<unk>", "b", "</s>"});
     CHECK_THROWS_AS(trainer.model().translate("   ", {}), ConfigError);
 }
 
 TEST_CASE("a sentence longer than the model's maximum is truncated, not refused", "[models]") {
-    Trainer trainer(smallDataset("copy", 60), gruConfig(AttentionKind::Dot), quickOptions());
+    Trainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::Dot), quickOptions());
     std::string longSentence;
     for (int i = 0; i < 5000; ++i) longSentence += "a ";
     Translation t = trainer.model().translate(longSentence, {1, 3, true});
@@ -224,7 +207,7 @@ TEST_CASE("a sentence longer than the model's maximum is truncated, not refused"
 TEST_CASE("a non-finite loss stops training and keeps the last good weights", "[models]") {
     TrainingOptions o = quickOptions(1);
     o.injectNonFiniteAtBatch = 3;
-    Trainer trainer(smallDataset("copy", 100), gruConfig(AttentionKind::Dot), o);
+    Trainer trainer(smallDataset("copy", 100), tinyGru(AttentionKind::Dot), o);
     trainer.trainBatch();
     trainer.trainBatch();
     Translation before = trainer.model().translate("a b c", {1, 5, true});
@@ -237,20 +220,20 @@ TEST_CASE("a non-finite loss stops training and keeps the last good weights", "[
         CHECK(std::string(e.what()).find("epoch 1, batch 3") != std::string::npos);
     }
     Translation after = trainer.model().translate("a b c", {1, 5, true});
-    CHECK(before.attention.at("cross")[0][0].weights == after.attention.at("cross")[0][0].weights);
+    CHECK(before.attention.at(MapKind::Cross)[0][0].weights == after.attention.at(MapKind::Cross)[0][0].weights);
 }
 
 TEST_CASE("invalid configurations are refused before any work", "[models]") {
     Corpus corpus = smallDataset("copy", 20);
-    ModelConfig c = transformerConfig(1, 3);  // 3 heads do not divide 16
+    ModelConfig c = tinyTransformer(1, 3);  // 3 heads do not divide 16
     CHECK_THROWS_AS(Trainer(corpus, c, quickOptions()), ConfigError);
-    ModelConfig z = gruConfig(AttentionKind::Dot);
+    ModelConfig z = tinyGru(AttentionKind::Dot);
     z.hidden = 0;
     CHECK_THROWS_AS(Trainer(corpus, z, quickOptions()), ConfigError);
     TrainingOptions o = quickOptions();
     o.batchSize = 0;
-    CHECK_THROWS_AS(Trainer(corpus, gruConfig(AttentionKind::Dot), o), ConfigError);
-    ModelConfig huge = gruConfig(AttentionKind::Additive, 4096);
+    CHECK_THROWS_AS(Trainer(corpus, tinyGru(AttentionKind::Dot), o), ConfigError);
+    ModelConfig huge = tinyGru(AttentionKind::Additive, 4096);
     huge.layers = 16;
     huge.maxLength = 8192;
     TrainingOptions big = quickOptions();

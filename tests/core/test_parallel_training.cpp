@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "base/Datasets.h"
-#include "engine/ModelImpl.h"
+#include "engine/detail/ModelAccess.h"
 #include "engine/Trainer.h"
 #include "engine/nn/Random.h"
+
+#include "TinyModels.h"
 
 using namespace attnlab;
 
@@ -28,21 +30,12 @@ struct Case {
 std::vector<Case> cases(float dropout) {
     std::vector<Case> out;
     for (auto kind : {AttentionKind::Additive, AttentionKind::LocalP}) {  // fused and step-by-step decoder
-        ModelConfig c;
-        c.attention = kind;
-        c.hidden = 16;
-        c.maxLength = 32;
+        ModelConfig c = test::tinyGru(kind);
         c.dropout = dropout;
         out.push_back({"gru " + toString(kind), c});
     }
     out.push_back({"gru additive, teacher forcing 0.5", out[0].config, 0.5});
-    ModelConfig tr;
-    tr.architecture = Architecture::Transformer;
-    tr.hidden = 16;
-    tr.heads = 2;
-    tr.layers = 2;
-    tr.feedForward = 32;
-    tr.maxLength = 32;
+    ModelConfig tr = test::tinyTransformer(2, 2);
     tr.dropout = dropout;
     out.push_back({"transformer", tr});
     return out;
@@ -66,7 +59,7 @@ Trainer makeTrainer(const Case& c, int threads) {
 
 std::vector<torch::Tensor> gradients(Trainer& trainer) {
     std::vector<torch::Tensor> g;
-    for (const auto& p : trainer.model().impl().net->parameters()) g.push_back(p.grad());
+    for (const auto& p : attnlab::detail::ModelAccess::impl(trainer.model()).net->parameters()) g.push_back(p.grad());
     return g;
 }
 
@@ -109,7 +102,7 @@ TEST_CASE("training on two threads repeats exactly, dropout and sampled inputs i
             std::vector<double> losses;
             for (int b = 0; b < 3; ++b) losses.push_back(t.trainBatch().loss);
             std::vector<torch::Tensor> params;
-            for (const auto& p : t.model().impl().net->parameters()) params.push_back(p.detach().clone());
+            for (const auto& p : attnlab::detail::ModelAccess::impl(t.model()).net->parameters()) params.push_back(p.detach().clone());
             return std::make_pair(losses, params);
         };
         auto [lossesA, paramsA] = run();

@@ -12,6 +12,8 @@
 #include "engine/AttentionTrace.h"
 #include "engine/Trainer.h"
 
+#include "TinyModels.h"
+
 using namespace attnlab;
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
@@ -38,23 +40,13 @@ TrainingOptions quickOptions() {
 }
 
 ModelConfig gruConfig(AttentionKind kind) {
-    ModelConfig c;
-    c.architecture = Architecture::Gru;
-    c.attention = kind;
-    c.hidden = 16;
-    c.maxLength = 32;
+    ModelConfig c = test::tinyGru(kind);
     c.dropout = 0.2f;  // the trace runs in eval mode: dropout must not show up in it
     return c;
 }
 
 ModelConfig transformerConfig() {
-    ModelConfig c;
-    c.architecture = Architecture::Transformer;
-    c.hidden = 16;
-    c.heads = 2;
-    c.layers = 2;
-    c.feedForward = 32;
-    c.maxLength = 32;
+    ModelConfig c = test::tinyTransformer(2, 2);
     c.dropout = 0.2f;
     return c;
 }
@@ -130,7 +122,7 @@ TEST_CASE("a GRU trace is the heatmap row, and its scores follow the formula by 
         const Seq2SeqModel& model = trainer.model();
         const Translation translation = model.translate(kSentence);
         REQUIRE_FALSE(translation.outputTokens.empty());
-        const AttentionMap& heatmap = translation.attention.at("cross")[0][0];
+        const AttentionMap& heatmap = translation.attention.at(MapKind::Cross)[0][0];
         const int H = model.config().hidden;
 
         for (int step = 0; step < heatmap.rows; ++step) {
@@ -210,7 +202,7 @@ TEST_CASE("a GRU trace with a deep bidirectional encoder matches its heatmap", "
     trainer.run(nullptr, nullptr);
     const Translation translation = trainer.model().translate(kSentence);
     REQUIRE_FALSE(translation.outputTokens.empty());
-    const AttentionMap& heatmap = translation.attention.at("cross")[0][0];
+    const AttentionMap& heatmap = translation.attention.at(MapKind::Cross)[0][0];
     TraceRequest request;
     request.step = heatmap.rows - 1;
     checkCommon(traceAttention(trainer.model(), kSentence, request), heatmap);
@@ -228,12 +220,12 @@ TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, mask
     const int dk = model.config().hidden / model.config().heads;
     REQUIRE(dk == 8);
 
-    for (const std::string kind : {"cross", "encoder", "decoder"}) {
+    for (const MapKind kind : kMapKinds) {
         for (int layer = 0; layer < model.config().layers; ++layer) {
             for (int head = 0; head < model.config().heads; ++head) {
                 const AttentionMap& heatmap = translation.attention.at(kind)[layer][head];
                 for (int step = 0; step < heatmap.rows; ++step) {
-                    INFO(kind << " layer " << layer << " head " << head << " step " << step);
+                    INFO(toString(kind) << " layer " << layer << " head " << head << " step " << step);
                     TraceRequest request;
                     request.kind = kind;
                     request.layer = layer;
@@ -256,16 +248,16 @@ TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, mask
                         CHECK_THAT(t.rawScores[j],
                                    WithinAbs(dot(t.query.data(), &t.keys[static_cast<std::size_t>(j) * dk], dk), 1e-4));
                     for (int j = 0; j < K; ++j) {
-                        const bool future = kind == "decoder" && j > step;
+                        const bool future = kind == MapKind::Decoder && j > step;
                         CHECK(t.mask[j] == (future ? TraceMask::Future : TraceMask::Kept));
                     }
-                    if (kind == "encoder") {
+                    if (kind == MapKind::Encoder) {
                         CHECK(t.queryTokens == translation.sourceTokens);
                         CHECK(t.keyTokens == translation.sourceTokens);
                     } else {
                         CHECK(t.queryTokens == translation.outputTokens);
                     }
-                    if (kind == "decoder") {
+                    if (kind == MapKind::Decoder) {
                         REQUIRE(t.keyTokens.size() == translation.outputTokens.size());
                         CHECK(t.keyTokens[0] == "<s>");
                         for (std::size_t j = 1; j < t.keyTokens.size(); ++j)
@@ -289,7 +281,7 @@ TEST_CASE("a trace replays the beam search output when asked to", "[trace]") {
     request.step = static_cast<int>(translation.outputTokens.size()) - 1;
     const AttentionTrace t = traceAttention(trainer.model(), kSentence, request);
     CHECK(t.outputTokens == translation.outputTokens);
-    checkCommon(t, translation.attention.at("cross")[0][0]);
+    checkCommon(t, translation.attention.at(MapKind::Cross)[0][0]);
 }
 
 TEST_CASE("a trace of a step, layer, head or kind the model lacks is a one-line ConfigError", "[trace]") {
@@ -299,7 +291,7 @@ TEST_CASE("a trace of a step, layer, head or kind the model lacks is a one-line 
     const Translation translation = gru.model().translate(kSentence);
     const int rows = static_cast<int>(translation.outputTokens.size());
     REQUIRE(rows > 0);
-    auto trace = [&](const Seq2SeqModel& m, const std::string& kind, int step, int layer = 0, int head = 0) {
+    auto trace = [&](const Seq2SeqModel& m, MapKind kind, int step, int layer = 0, int head = 0) {
         TraceRequest r;
         r.kind = kind;
         r.step = step;
@@ -307,25 +299,25 @@ TEST_CASE("a trace of a step, layer, head or kind the model lacks is a one-line 
         r.head = head;
         return traceAttention(m, kSentence, r);
     };
-    CHECK_THROWS_MATCHES(trace(gru.model(), "cross", rows), ConfigError,
+    CHECK_THROWS_MATCHES(trace(gru.model(), MapKind::Cross, rows), ConfigError,
                          Catch::Matchers::Message("output step " + std::to_string(rows) +
                                                   " does not exist: the translation has " + std::to_string(rows) +
                                                   (rows == 1 ? " token (0)" : " tokens (0 to " + std::to_string(rows - 1) + ")")));
-    CHECK_THROWS_AS(trace(gru.model(), "cross", -1), ConfigError);
-    CHECK_THROWS_WITH(trace(gru.model(), "encoder", 0), Contains("only cross attention"));
-    CHECK_THROWS_WITH(trace(gru.model(), "sideways", 0), Contains("'sideways' is not one of cross, encoder, decoder"));
+    CHECK_THROWS_AS(trace(gru.model(), MapKind::Cross, -1), ConfigError);
+    CHECK_THROWS_WITH(trace(gru.model(), MapKind::Encoder, 0), Contains("only cross attention"));
+    CHECK_FALSE(parseMapKind("sideways"));  // a kind outside the enum cannot be asked for
     CHECK_THROWS_WITH(traceAttention(gru.model(), "  ", TraceRequest{}), Contains("empty"));
 
     Trainer bottleneck(reverseCorpus(), gruConfig(AttentionKind::None), none);
-    CHECK_THROWS_WITH(trace(bottleneck.model(), "cross", 0), Contains("attention 'none'"));
+    CHECK_THROWS_WITH(trace(bottleneck.model(), MapKind::Cross, 0), Contains("attention 'none'"));
 
     Trainer transformer(reverseCorpus(), transformerConfig(), none);
-    CHECK_THROWS_WITH(trace(transformer.model(), "cross", 0, 2), "layer 2 does not exist: the model has 2 layers (0 to 1)");
-    CHECK_THROWS_WITH(trace(transformer.model(), "encoder", 0, 0, 2),
+    CHECK_THROWS_WITH(trace(transformer.model(), MapKind::Cross, 0, 2), "layer 2 does not exist: the model has 2 layers (0 to 1)");
+    CHECK_THROWS_WITH(trace(transformer.model(), MapKind::Encoder, 0, 0, 2),
                       "head 2 does not exist: the model has 2 heads per layer (0 to 1)");
-    CHECK_THROWS_WITH(trace(transformer.model(), "encoder", 6),  // "a b c d e </s>"
+    CHECK_THROWS_WITH(trace(transformer.model(), MapKind::Encoder, 6),  // "a b c d e </s>"
                       "source position 6 does not exist: the sentence has 6 tokens (0 to 5)");
-    CHECK_NOTHROW(trace(transformer.model(), "encoder", 5));
+    CHECK_NOTHROW(trace(transformer.model(), MapKind::Encoder, 5));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "TinyModels.h"
 #include "ui/UiTestSupport.h"
 
 using namespace attnlab;
@@ -33,28 +34,15 @@ QString writeModel(const QTemporaryDir& dir, const QString& name, const ModelCon
     return path;
 }
 
-ModelConfig gru(AttentionKind kind) {
-    ModelConfig c;
-    c.architecture = Architecture::Gru;
-    c.attention = kind;
-    c.hidden = 16;
-    return c;
-}
-
 double largest(const AttentionMap& map) { return *std::max_element(map.weights.begin(), map.weights.end()); }
 
 }  // namespace
 
 TEST_CASE("compare shows two model files on one colour scale with the models' own attention", "[ui][compare]") {
     QTemporaryDir dir;
-    const QString dotPath = writeModel(dir, QStringLiteral("dot.safetensors"), gru(AttentionKind::Dot), 1);
-    ModelConfig transformer;
-    transformer.architecture = Architecture::Transformer;
-    transformer.hidden = 16;
-    transformer.heads = 2;
-    transformer.layers = 1;
-    transformer.feedForward = 32;
-    const QString transformerPath = writeModel(dir, QStringLiteral("transformer.safetensors"), transformer, 2);
+    const QString dotPath = writeModel(dir, QStringLiteral("dot.safetensors"), test::tinyGru(AttentionKind::Dot), 1);
+    const QString transformerPath =
+        writeModel(dir, QStringLiteral("transformer.safetensors"), test::tinyTransformer(1, 2), 2);
 
     TrainingController controller;
     CompareView view(&controller);
@@ -78,8 +66,8 @@ TEST_CASE("compare shows two model files on one colour scale with the models' ow
     const Translation expected = dot.translate("the cat sees a red car");
     const Translation& shown = view.translation(0);
     REQUIRE(shown.outputTokens == expected.outputTokens);
-    const AttentionMap& a = shown.attention.at("cross")[0][0];
-    const AttentionMap& e = expected.attention.at("cross")[0][0];
+    const AttentionMap& a = shown.attention.at(MapKind::Cross)[0][0];
+    const AttentionMap& e = expected.attention.at(MapKind::Cross)[0][0];
     REQUIRE(a.weights.size() == e.weights.size());
     for (std::size_t i = 0; i < a.weights.size(); ++i) CHECK(a.weights[i] == Approx(e.weights[i]).margin(1e-6));
 
@@ -118,7 +106,7 @@ TEST_CASE("compare shows two model files on one colour scale with the models' ow
 
 TEST_CASE("compare reports a broken model file and keeps the side's model", "[ui][compare]") {
     QTemporaryDir dir;
-    const QString good = writeModel(dir, QStringLiteral("additive.safetensors"), gru(AttentionKind::Additive), 3);
+    const QString good = writeModel(dir, QStringLiteral("additive.safetensors"), test::tinyGru(AttentionKind::Additive), 3);
     const QString bad = dir.filePath(QStringLiteral("broken.safetensors"));
     {
         QFile f(bad);

@@ -16,27 +16,16 @@
 #include <vector>
 
 #include "ui/UiTestSupport.h"
+#include "ui/WindowFixture.h"
 
 using namespace attnlab;
 using test::waitUntil;
 
 namespace {
 
-// A main window with its settings in a temporary folder, errors recorded, questions answered Discard.
-struct LessonWindow {
-    QTemporaryDir dir;
-    std::unique_ptr<MainWindow> window;
-    QStringList errors;
-
-    LessonWindow() {
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
-        window = std::make_unique<MainWindow>();
-        window->setErrorReporter([this](const QString& t, const QString& m) { errors << t + QStringLiteral(": ") + m; });
-        window->setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
-        REQUIRE(waitUntil([&] { return window->corpus().corpus != nullptr && !window->isLoadingCorpus(); }));
-    }
-    ~LessonWindow() { window->close(); }
-
+// The shared window fixture (settings in a temporary folder, errors recorded, questions answered
+// Discard), with a lesson's first losses.
+struct LessonWindow : test::WindowFixture {
     // The first losses of a lesson's run, then the run is stopped.
     std::vector<double> firstLosses(const QString& lesson, int batches) {
         std::vector<double> losses;

@@ -30,7 +30,9 @@
 #include "base/Tokenizer.h"
 #include "engine/Seq2SeqModel.h"
 
+#include "TinyModels.h"
 #include "ui/UiTestSupport.h"
+#include "ui/WindowFixture.h"
 
 using namespace attnlab;
 using State = TrainingController::State;
@@ -39,48 +41,11 @@ namespace {
 
 using test::waitUntil;
 
-struct Reported {
-    QString title;
-    QString message;
-};
-
-// A window with its settings in a temporary folder, errors recorded instead of shown, and every
-// question answered "Discard".
-struct Fixture {
-    QTemporaryDir dir;
-    std::unique_ptr<MainWindow> window;
-    QList<Reported> errors;
-
-    Fixture() {
-        REQUIRE(dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
-        window = std::make_unique<MainWindow>();
-        window->setErrorReporter([this](const QString& t, const QString& m) { errors.append({t, m}); });
-        window->setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) {
-            return QMessageBox::Discard;
-        });
-        // The default dataset loads at start; wait for it so that it cannot land after ours.
-        REQUIRE(waitUntil([&] { return window->corpus().corpus != nullptr && !window->isLoadingCorpus(); }));
-    }
-    ~Fixture() { window->close(); }
-
-    void loadTinyCopy() {
-        DatasetOptions data;
-        data.size = 64;
-        data.maxLen = 5;
-        window->loadCorpus(CorpusSource::builtin(QStringLiteral("copy"), data));
-        REQUIRE(waitUntil([&] { return window->corpus().source.dataset == QLatin1String("copy") &&
-                                       !window->isLoadingCorpus(); }));
-    }
-
+// The shared window fixture (settings in a temporary folder, errors recorded, every question
+// answered "Discard") with the tiny model these tests train.
+struct Fixture : test::WindowFixture {
     void tinyModel(Architecture architecture, int epochs) {
-        ModelConfig config;
-        config.architecture = architecture;
-        config.attention = AttentionKind::Dot;
-        config.hidden = 16;
-        config.layers = architecture == Architecture::Transformer ? 2 : 1;
-        config.heads = 2;
-        config.feedForward = 32;
+        ModelConfig config = test::tinyModel(architecture, AttentionKind::Dot);
         config.dropout = 0.0f;
         config.maxLength = 16;
         window->modelSettings()->setConfig(config);
@@ -91,8 +56,6 @@ struct Fixture {
         options.learningRate = 0.01;
         window->trainingSettings()->setOptions(options);
     }
-
-    QString firstSource() const { return QString::fromStdString(window->corpus().corpus->pairs.at(0).source); }
 };
 
 TEST_CASE("a training run driven through the window fills the charts and redraws the probe", "[ui][mainwindow]") {
@@ -220,7 +183,7 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     f.window->show();
     REQUIRE(f.window->showTab(QStringLiteral("heads")));
     HeadsView* heads = f.window->headsView();
-    heads->setKind(QStringLiteral("encoder"));  // shown whatever the young model outputs
+    heads->setKind(MapKind::Encoder);  // shown whatever the young model outputs
     heads->setSentence(f.firstSource());
     f.window->startTraining();
     REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }));

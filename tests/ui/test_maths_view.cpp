@@ -21,7 +21,9 @@
 
 #include <memory>
 
+#include "TinyModels.h"
 #include "ui/UiTestSupport.h"
+#include "ui/WindowFixture.h"
 
 using namespace attnlab;
 using Catch::Matchers::Contains;
@@ -39,14 +41,8 @@ TrainingRequest reverseRequest(Architecture architecture, AttentionKind attentio
     data.seed = 3;
     TrainingRequest request;
     request.corpus = std::make_shared<const Corpus>(generateDataset("reverse", data));
-    request.config.architecture = architecture;
-    request.config.attention = attention;
-    request.config.hidden = 16;
-    request.config.layers = architecture == Architecture::Transformer ? 2 : 1;
-    request.config.heads = 2;
-    request.config.feedForward = 32;
+    request.config = test::tinyModel(architecture, attention);
     request.config.dropout = 0.1f;
-    request.config.maxLength = 32;
     request.options.epochs = epochs;
     request.options.batchSize = 16;
     request.options.learningRate = 0.01;
@@ -92,7 +88,7 @@ struct WiredView {
     }
 
     // Waits for the answer to the request the selectors make now.
-    void waitFor(const std::string& kind, int layer, int head, int step) {
+    void waitFor(MapKind kind, int layer, int head, int step) {
         REQUIRE(waitUntil([&] {
             const AttentionTrace& t = view.trace();
             return !error.isEmpty() ||
@@ -141,13 +137,13 @@ TEST_CASE("the Step by Step view shows a GRU's weights as its heatmap row, for e
     train(controller, reverseRequest(Architecture::Gru, AttentionKind::Additive, 3));
     const Translation translation = translate(controller, kSentence);
     REQUIRE(translation.outputTokens.size() >= 2);
-    const AttentionMap& heatmap = translation.attention.at("cross")[0][0];
+    const AttentionMap& heatmap = translation.attention.at(MapKind::Cross)[0][0];
 
     WiredView wired(controller);
     MathsView& view = wired.view;
     view.setSentence(kSentence);
     view.requestTrace();
-    wired.waitFor("cross", 0, 0, 0);
+    wired.waitFor(MapKind::Cross, 0, 0, 0);
     CHECK(view.transformerControls()->isHidden());
     REQUIRE(view.tokenChooser()->count() == static_cast<int>(translation.outputTokens.size()));
     CHECK(view.tokenChooser()->currentIndex() == 0);
@@ -159,7 +155,7 @@ TEST_CASE("the Step by Step view shows a GRU's weights as its heatmap row, for e
     // Another output token: another row of the same map.
     const int last = view.tokenChooser()->count() - 1;
     view.tokenChooser()->setCurrentIndex(last);
-    wired.waitFor("cross", 0, 0, last);
+    wired.waitFor(MapKind::Cross, 0, 0, last);
     checkRowShown(view, heatmap, last, translation.sourceTokens);
 
     // The context table: one row per source token and the weighted sum below, first dimensions shown.
@@ -194,31 +190,31 @@ TEST_CASE("the Step by Step view's Transformer selectors pick the kind, layer, h
     MathsView& view = wired.view;
     view.setSentence(kSentence);
     view.requestTrace();
-    wired.waitFor("cross", 0, 0, 0);
+    wired.waitFor(MapKind::Cross, 0, 0, 0);
     CHECK_FALSE(view.transformerControls()->isHidden());
     REQUIRE(view.layerChooser()->count() == 2);
     REQUIRE(view.headChooser()->count() == 2);
-    checkRowShown(view, translation.attention.at("cross")[0][0], 0, translation.sourceTokens);
+    checkRowShown(view, translation.attention.at(MapKind::Cross)[0][0], 0, translation.sourceTokens);
     INFO(view.caption(2).toStdString());
     CHECK(view.caption(2).contains(QStringLiteral("√8")));
 
     view.layerChooser()->setCurrentIndex(1);
-    wired.waitFor("cross", 1, 0, 0);
+    wired.waitFor(MapKind::Cross, 1, 0, 0);
     view.headChooser()->setCurrentIndex(1);
-    wired.waitFor("cross", 1, 1, 0);
+    wired.waitFor(MapKind::Cross, 1, 1, 0);
     view.tokenChooser()->setCurrentIndex(1);
-    wired.waitFor("cross", 1, 1, 1);
-    checkRowShown(view, translation.attention.at("cross")[1][1], 1, translation.sourceTokens);
+    wired.waitFor(MapKind::Cross, 1, 1, 1);
+    checkRowShown(view, translation.attention.at(MapKind::Cross)[1][1], 1, translation.sourceTokens);
 
     // Decoder self-attention starts again from the first token; at the second, the third and later
     // decoder inputs are masked as not written yet.
-    view.kindChooser()->setCurrentIndex(view.kindChooser()->findData(QStringLiteral("decoder")));
-    wired.waitFor("decoder", 1, 1, 0);
+    view.kindChooser()->setCurrentIndex(view.kindChooser()->findData(static_cast<int>(MapKind::Decoder)));
+    wired.waitFor(MapKind::Decoder, 1, 1, 0);
     view.tokenChooser()->setCurrentIndex(1);
-    wired.waitFor("decoder", 1, 1, 1);
+    wired.waitFor(MapKind::Decoder, 1, 1, 1);
     std::vector<std::string> decoderInputs{"<s>"};
     decoderInputs.insert(decoderInputs.end(), translation.outputTokens.begin(), translation.outputTokens.end() - 1);
-    checkRowShown(view, translation.attention.at("decoder")[1][1], 1, decoderInputs);
+    checkRowShown(view, translation.attention.at(MapKind::Decoder)[1][1], 1, decoderInputs);
     const QTableWidget* table = view.table();
     for (int j = 0; j < table->rowCount(); ++j) {
         INFO("key " << j);
@@ -228,19 +224,15 @@ TEST_CASE("the Step by Step view's Transformer selectors pick the kind, layer, h
     }
     CHECK(view.caption(3).contains(QLatin1String("causal")));
 
-    view.kindChooser()->setCurrentIndex(view.kindChooser()->findData(QStringLiteral("encoder")));
-    wired.waitFor("encoder", 1, 1, 0);
+    view.kindChooser()->setCurrentIndex(view.kindChooser()->findData(static_cast<int>(MapKind::Encoder)));
+    wired.waitFor(MapKind::Encoder, 1, 1, 0);
     CHECK(view.tokenChooser()->count() == static_cast<int>(translation.sourceTokens.size()));
-    checkRowShown(view, translation.attention.at("encoder")[1][1], 0, translation.sourceTokens);
+    checkRowShown(view, translation.attention.at(MapKind::Encoder)[1][1], 0, translation.sourceTokens);
 }
 
 TEST_CASE("the main window opens Step by Step as the maths tab with the Translate view's sentence", "[ui][maths]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
-    MainWindow window;
-    window.setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
-    REQUIRE(waitUntil([&] { return window.corpus().corpus != nullptr && !window.isLoadingCorpus(); }));
+    test::WindowFixture f;
+    MainWindow& window = *f.window;
     REQUIRE(window.tabNames().contains(QLatin1String("maths")));
     CHECK(window.navigator()->titleOf(QStringLiteral("maths")) == QLatin1String("Step by Step"));
 

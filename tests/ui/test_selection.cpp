@@ -251,7 +251,7 @@ TEST_CASE("the attention panel sums the selected tokens in a line under the map"
     Translation t;
     t.sourceTokens = {"a", "b", "c", "d"};
     t.outputTokens = {"x", "y", "z"};
-    t.attention["cross"] = {{sample()}};
+    t.attention[MapKind::Cross] = {{sample()}};
     panel.setTranslation(t);
     panel.resize(600, 480);
     panel.show();

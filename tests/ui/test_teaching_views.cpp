@@ -19,7 +19,9 @@
 
 #include <memory>
 
+#include "TinyModels.h"
 #include "ui/UiTestSupport.h"
+#include "ui/WindowFixture.h"
 
 using namespace attnlab;
 
@@ -37,8 +39,8 @@ Translation transformerTranslation() {
     t.outputTokens = {"a", "b", "c"};
     const AttentionMap aligned{3, 4, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}};
     const AttentionMap sink{3, 4, {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}};
-    t.attention["cross"] = {{aligned, sink}, {sink, sink}};
-    t.attention["encoder"] = {{AttentionMap{4, 4, std::vector<float>(16, 0.25f)}}};
+    t.attention[MapKind::Cross] = {{aligned, sink}, {sink, sink}};
+    t.attention[MapKind::Encoder] = {{AttentionMap{4, 4, std::vector<float>(16, 0.25f)}}};
     return t;
 }
 
@@ -47,7 +49,7 @@ Translation gruTranslation() {
     t.sourceTokens = {"the", "cat", "sleeps", "</s>"};
     t.outputTokens = {"le", "chat", "dort"};
     // "the" receives 0.06 in total: uncovered.
-    t.attention["cross"] = {{AttentionMap{3, 4, {0.02f, 0.90f, 0.08f, 0.0f, 0.02f, 0.08f, 0.90f, 0.0f,
+    t.attention[MapKind::Cross] = {{AttentionMap{3, 4, {0.02f, 0.90f, 0.08f, 0.0f, 0.02f, 0.08f, 0.90f, 0.0f,
                                                  0.02f, 0.0f, 0.08f, 0.90f}}}};
     return t;
 }
@@ -203,27 +205,13 @@ TEST_CASE("positions view shows the model's sinusoidal table and the position si
 }
 
 TEST_CASE("the main window's Diagnostics and Positions tabs follow training", "[ui][diagnostics][positions]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
-    MainWindow window;
-    QStringList errors;
-    window.setErrorReporter([&errors](const QString&, const QString& m) { errors << m; });
-    window.setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
-    REQUIRE(waitUntil([&] { return window.corpus().corpus != nullptr && !window.isLoadingCorpus(); }));
-    DatasetOptions data;
-    data.size = 64;
-    data.maxLen = 5;
-    window.loadCorpus(CorpusSource::builtin(QStringLiteral("copy"), data));
-    REQUIRE(waitUntil([&] { return window.corpus().source.dataset == QLatin1String("copy") && !window.isLoadingCorpus(); }));
-    ModelConfig config;
-    config.architecture = Architecture::Transformer;
-    config.hidden = 16;
-    config.layers = 2;
-    config.heads = 2;
-    config.feedForward = 32;
+    test::WindowFixture f;
+    MainWindow& window = *f.window;
+    const auto& errors = f.errors;
+    f.loadTinyCopy();
+    ModelConfig config = test::tinyTransformer(2, 2);
     config.dropout = 0.0f;
-    config.maxLength = 16;
+    config.maxLength = 16;  // positions() below is the model's maximum length
     window.modelSettings()->setConfig(config);
     TrainingOptions options = window.trainingSettings()->options();
     options.epochs = 1;

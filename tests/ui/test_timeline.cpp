@@ -22,7 +22,9 @@
 #include <memory>
 #include <set>
 
+#include "TinyModels.h"
 #include "ui/UiTestSupport.h"
+#include "ui/WindowFixture.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;
@@ -43,7 +45,7 @@ ProbeResult probe(int epoch, std::int64_t batches, float weight = 0.25f, int lay
     for (int l = 0; l < layers; ++l)
         for (int h = 0; h < heads; ++h)
             cross[static_cast<std::size_t>(l)].push_back(AttentionMap{2, 3, std::vector<float>(6, weight)});
-    r.translation.attention["cross"] = cross;
+    r.translation.attention[MapKind::Cross] = cross;
     return r;
 }
 
@@ -115,7 +117,7 @@ TEST_CASE("the timeline records probe results and the slider scrubs through them
 TEST_CASE("the timeline shows the chosen layer and head of a Transformer", "[ui][timeline]") {
     TimelineView view;
     ProbeResult r = probe(1, 10, 0.0f, 2, 2);
-    auto& cross = r.translation.attention["cross"];
+    auto& cross = r.translation.attention[MapKind::Cross];
     // Layer 0: head 0 all 0.2, head 1 all 0.6; layer 1 keeps 0.
     std::fill(cross[0][0].weights.begin(), cross[0][0].weights.end(), 0.2f);
     std::fill(cross[0][1].weights.begin(), cross[0][1].weights.end(), 0.6f);
@@ -187,7 +189,7 @@ TEST_CASE("the small-multiples export has the grid's size and a fixed colour sca
     view.setBatchesPerEpoch(10);
     for (int i = 0; i < 5; ++i) {
         ProbeResult r = probe(i, i * 10, 0.0f);
-        r.translation.attention["cross"][0][0].weights[0] = 1.0f;  // row x, column a
+        r.translation.attention[MapKind::Cross][0][0].weights[0] = 1.0f;  // row x, column a
         view.addSnapshot(r);
     }
     view.addSnapshot(probe(5, 55, 0.5f));  // all 0.5: drawn as 0.5, never as the top of the scale
@@ -257,22 +259,11 @@ TEST_CASE("the frames export writes one numbered PNG per snapshot", "[ui][timeli
 }
 
 TEST_CASE("the window's timeline records a run's probe and a new run clears it", "[ui][timeline]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
-    auto window = std::make_unique<MainWindow>();
-    QStringList errors;
-    window->setErrorReporter([&errors](const QString& t, const QString& m) { errors << t + QStringLiteral(": ") + m; });
-    window->setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
-    REQUIRE(waitUntil([&] { return window->corpus().corpus != nullptr && !window->isLoadingCorpus(); }));
-    DatasetOptions data;
-    data.size = 64;
-    data.maxLen = 5;
-    window->loadCorpus(CorpusSource::builtin(QStringLiteral("copy"), data));
-    REQUIRE(waitUntil([&] { return window->corpus().source.dataset == QLatin1String("copy") && !window->isLoadingCorpus(); }));
-    ModelConfig config;
-    config.attention = AttentionKind::Dot;
-    config.hidden = 16;
+    test::WindowFixture f;
+    MainWindow* window = f.window.get();
+    const auto& errors = f.errors;
+    f.loadTinyCopy();
+    ModelConfig config = test::tinyGru(AttentionKind::Dot);
     config.dropout = 0.0f;
     config.maxLength = 16;
     window->modelSettings()->setConfig(config);

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 
+#include "TinyModels.h"
 #include "ui/UiTestSupport.h"
 
 using namespace attnlab;
@@ -27,9 +28,7 @@ TrainingRequest tinyRequest(int epochs, int batch = 16) {
     data.maxLen = 5;
     TrainingRequest request;
     request.corpus = std::make_shared<const Corpus>(generateDataset("copy", data));
-    request.config.architecture = Architecture::Gru;
-    request.config.attention = AttentionKind::Dot;
-    request.config.hidden = 16;
+    request.config = test::tinyGru(AttentionKind::Dot);
     request.config.dropout = 0.0f;
     request.config.maxLength = 16;
     request.options.epochs = epochs;
@@ -39,6 +38,23 @@ TrainingRequest tinyRequest(int epochs, int batch = 16) {
 }
 
 using test::waitUntil;
+
+// A round trip through the worker's queue. The worker runs what the controller queues in order, one
+// call at a time, and its signals reach the controller in the order it sent them; so once the answer
+// to a request queued now has arrived, every call queued before it (pause, step, stop) has run and
+// every batch the worker trained before reaching the request has been counted. Past a pause, step or
+// stop nothing else is queued to train, so a batch count read after this is final.
+void roundTrip(TrainingController& controller) {
+    QSignalSpy answered(&controller, &TrainingController::translated);
+    QSignalSpy refused(&controller, &TrainingController::translationFailed);
+    const quint64 id = controller.translate(QStringLiteral("a b c"));
+    auto answeredWith = [id](const QSignalSpy& spy) {
+        for (const auto& args : spy)
+            if (args.at(0).value<quint64>() == id) return true;
+        return false;
+    };
+    REQUIRE(waitUntil([&] { return answeredWith(answered) || answeredWith(refused); }));
+}
 
 TEST_CASE("a run trains every batch of every epoch and finishes with a model", "[ui][controller]") {
     TrainingController controller;
@@ -78,14 +94,16 @@ TEST_CASE("pause, step, resume and stop take effect at batch boundaries", "[ui][
 
     controller.pause();
     CHECK(controller.state() == State::Paused);
-    QTest::qWait(200);  // at most the batch in flight when pause was queued arrives
+    roundTrip(controller);  // the worker has paused: the batches in flight when pause was queued are in
     const int afterPause = batches.count();
-    QTest::qWait(300);
+    CHECK(controller.batchesTrained() == afterPause);
+    roundTrip(controller);  // the worker had its turn to train again and did not
     CHECK(batches.count() == afterPause);
+    CHECK(controller.state() == State::Paused);
 
     controller.step();
-    REQUIRE(waitUntil([&] { return batches.count() == afterPause + 1; }));
-    QTest::qWait(200);
+    REQUIRE(waitUntil([&] { return batches.count() >= afterPause + 1; }));
+    roundTrip(controller);  // the step has run to its end: one batch, then paused
     CHECK(batches.count() == afterPause + 1);
     CHECK(controller.state() == State::Paused);
 
@@ -95,10 +113,11 @@ TEST_CASE("pause, step, resume and stop take effect at batch boundaries", "[ui][
 
     controller.stop();
     CHECK(controller.state() == State::Finished);
+    // The worker sends finished when it runs stop: every batch it trained before is counted by then.
     REQUIRE(waitUntil([&] { return finished.count() == 1; }));
     CHECK(finished.at(0).at(0).toBool());  // stopped early
     const int afterStop = batches.count();
-    QTest::qWait(200);
+    roundTrip(controller);  // the worker had its turn to train again and did not
     CHECK(batches.count() == afterStop);
     CHECK(controller.hasModel());
 
@@ -114,9 +133,10 @@ TEST_CASE("step from a paused start trains exactly one batch", "[ui][controller]
     controller.start(tinyRequest(3), true);
     CHECK(controller.state() == State::Paused);
     controller.step();
-    REQUIRE(waitUntil([&] { return batches.count() == 1; }));
-    QTest::qWait(150);
+    REQUIRE(waitUntil([&] { return batches.count() >= 1; }));
+    roundTrip(controller);  // the step has run to its end and nothing else was queued to train
     CHECK(batches.count() == 1);
+    CHECK(controller.state() == State::Paused);
     CHECK(prepared.count() == 1);
     const auto report = batches.at(0).at(0).value<BatchReport>();
     CHECK(report.epoch == 1);
@@ -140,7 +160,7 @@ TEST_CASE("translation requests are answered while training runs", "[ui][control
     CHECK(translated.at(0).at(0).value<quint64>() == id);
     const auto translation = translated.at(0).at(1).value<Translation>();
     CHECK(translation.sourceTokens.size() == 6);  // five letters and </s>
-    CHECK(translation.attention.count("cross") == 1);
+    CHECK(translation.attention.count(MapKind::Cross) == 1);
 
     const quint64 bad = controller.translate(QStringLiteral("   "));
     REQUIRE(waitUntil([&] { return failedTranslation.count() == 1; }));
@@ -151,7 +171,7 @@ TEST_CASE("translation requests are answered while training runs", "[ui][control
     REQUIRE(waitUntil([&] { return probes.count() >= 3; }));
     const auto probe = probes.last().at(0).value<ProbeResult>();
     CHECK(probe.batches % 2 == 0);
-    CHECK_FALSE(probe.translation.attention.at("cross").empty());
+    CHECK_FALSE(probe.translation.attention.at(MapKind::Cross).empty());
     controller.stop();
 }
 
@@ -162,7 +182,8 @@ TEST_CASE("a configuration the engine rejects fails without leaving a model", "[
     request.options.learningRate = -1.0;
     controller.start(request);
     REQUIRE(waitUntil([&] { return failed.count() == 1; }));
-    CHECK(failed.at(0).at(0).toString().contains(QStringLiteral("--lr")));
+    // The GUI names the control, not the CLI's flag.
+    CHECK(failed.at(0).at(0).toString() == QStringLiteral("Learning rate must be above 0 and at most 10; it is -1"));
     CHECK(controller.state() == State::Idle);
     CHECK_FALSE(controller.hasModel());
 }

@@ -19,6 +19,8 @@
 #include <set>
 #include <vector>
 
+#include "ui/WindowFixture.h"
+
 using namespace attnlab;
 
 namespace {
@@ -81,15 +83,16 @@ std::multiset<QString> placeholders(const QString& text) {
     return found;
 }
 
-// Settings in a temporary folder, so the stored language of the machine is neither read nor changed.
-struct TempSettings {
-    QTemporaryDir dir;
-    TempSettings() {
-        REQUIRE(dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
-        QSettings().clear();
-    }
-};
+// The shared window fixture keeps the settings in a temporary folder, so the stored language of the
+// machine is neither read nor changed. The windows here are opened by the tests themselves (after a
+// translation is installed) and do not wait for the default dataset.
+test::WindowOptions laterWindows(QMessageBox::StandardButton answer = QMessageBox::Discard) {
+    test::WindowOptions options;
+    options.createWindow = false;
+    options.waitForCorpus = false;
+    options.answer = answer;
+    return options;
+}
 
 QString menuTitle(const MainWindow& window, int index) {
     const QList<QAction*> menus = window.menuBar()->actions();
@@ -100,12 +103,12 @@ QString menuTitle(const MainWindow& window, int index) {
 }  // namespace
 
 TEST_CASE("the zh_CN catalogue translates the main window, and removing it brings English back", "[translation]") {
-    TempSettings settings;
+    test::WindowFixture f(laterWindows());
     {
         Translations translations;
         REQUIRE(translations.install(QStringLiteral("zh_CN")));
         CHECK(translations.language() == QLatin1String("zh_CN"));
-        MainWindow window;
+        const MainWindow& window = f.openWindow();
         CHECK(menuTitle(window, 0) == QStringLiteral("文件(&F)"));
         CHECK(menuTitle(window, 1) == QStringLiteral("训练(&T)"));
         CHECK(window.navigator()->titleOf(QStringLiteral("translate")) == QStringLiteral("翻译"));
@@ -120,8 +123,9 @@ TEST_CASE("the zh_CN catalogue translates the main window, and removing it bring
         // buttons are translated too.
         if (QFile::exists(QLibraryInfo::path(QLibraryInfo::TranslationsPath) + QStringLiteral("/qtbase_zh_CN.qm")))
             CHECK(QCoreApplication::translate("QPlatformTheme", "Cancel") == QStringLiteral("取消"));
+        f.closeWindow();  // before the catalogue is removed, as when the window went out of scope
     }
-    MainWindow english;
+    const MainWindow& english = f.openWindow();
     CHECK(menuTitle(english, 0) == QLatin1String("&File"));
     CHECK(english.navigator()->titleOf(QStringLiteral("translate")) == QLatin1String("Translate"));
     DatasetInfo unknown;
@@ -150,13 +154,9 @@ TEST_CASE("the language follows the system locale unless the user chose one", "[
 }
 
 TEST_CASE("View > Language stores the choice for the next start", "[translation]") {
-    TempSettings settings;
-    MainWindow window;
-    QStringList told;
-    window.setPrompt([&told](const QString&, const QString& text, QMessageBox::StandardButtons) {
-        told << text;
-        return QMessageBox::Ok;
-    });
+    test::WindowFixture f(laterWindows(QMessageBox::Ok));
+    MainWindow& window = f.openWindow();
+    const QStringList& told = f.questions;
     CHECK(Translations::storedLanguage().isEmpty());
     window.setLanguage(QStringLiteral("zh_CN"));
     CHECK(QSettings().value(QLatin1String(Translations::kSettingsKey)).toString() == QLatin1String("zh_CN"));

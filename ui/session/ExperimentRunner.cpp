@@ -1,5 +1,7 @@
 #include "session/ExperimentRunner.h"
 
+#include "session/SettingNames.h"
+
 #include <algorithm>
 #include <exception>
 #include <map>
@@ -45,7 +47,7 @@ void ExperimentRunner::report(quint64 run, const std::function<bool()>& body) {
         Q_EMIT finished(run, stopped);
     } catch (const std::exception& e) {
         running_.store(false);
-        Q_EMIT failed(run, QString::fromUtf8(e.what()));
+        Q_EMIT failed(run, SettingNames::messageOf(e));
     } catch (...) {
         running_.store(false);
         Q_EMIT failed(run, tr("the experiment failed with an unknown error"));

@@ -1,5 +1,7 @@
 #include "session/TrainingWorker.h"
 
+#include "session/SettingNames.h"
+
 #include "base/InputError.h"
 #include "engine/AttentionTrace.h"
 #include "engine/Seq2SeqModel.h"
@@ -15,7 +17,8 @@ namespace attnlab {
 
 namespace {
 
-QString messageOf(const std::exception& e) { return QString::fromUtf8(e.what()); }
+// Setting problems in the words of the setup panel (SettingNames), the rest as core wrote them.
+QString messageOf(const std::exception& e) { return SettingNames::messageOf(e); }
 
 QString unknownError() { return TrainingWorker::tr("an unknown internal error occurred"); }
 

@@ -154,7 +154,7 @@ void AttentionPanel::refresh() {
                        "for. Train it a little longer."));
         return;
     }
-    const auto found = t.attention.find("cross");
+    const auto found = t.attention.find(MapKind::Cross);
     if (found == t.attention.end() || found->second.empty()) {
         selectors_->setVisible(false);
         showMessage(t.sourceTokens.empty()

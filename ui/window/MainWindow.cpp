@@ -20,6 +20,7 @@
 #include "window/FigureExport.h"
 #include "window/RecentFiles.h"
 #include "window/TrainingSession.h"
+#include "window/Tasks.h"
 #include "window/Translations.h"
 #include "window/WindowActions.h"
 #include "window/WindowSettings.h"
@@ -28,6 +29,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -102,9 +104,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setup_->addItem(scrolling(dataPanel_), style()->standardIcon(QStyle::SP_DriveHDIcon), tr("Data"));
     setup_->addItem(scrolling(modelSettings_), style()->standardIcon(QStyle::SP_ComputerIcon), tr("Model"));
     setup_->addItem(scrolling(trainingSettings_), style()->standardIcon(QStyle::SP_MediaPlay), tr("Training"));
+    // The task chosen first, then its data, model and training settings.
+    auto* setupPage = new QWidget;
+    auto* setupLayout = new QVBoxLayout(setupPage);
+    setupLayout->setContentsMargins(0, 0, 0, 0);
+    auto* taskRow = new QHBoxLayout;
+    taskRow->setContentsMargins(8, 6, 8, 2);
+    auto* taskLabel = new QLabel(tr("Task:"));
+    task_ = new QComboBox;
+    for (const TaskInfo& task : Tasks::all()) {
+        task_->addItem(task.title, task.id);
+        task_->setItemData(task_->count() - 1, task.summary, Qt::ToolTipRole);
+    }
+    task_->setToolTip(tr("What you work on: its data, models and views. Translation today; text "
+                         "classification, images and time series are planned."));
+    taskLabel->setBuddy(task_);
+    taskRow->addWidget(taskLabel);
+    taskRow->addWidget(task_, 1);
+    setupLayout->addLayout(taskRow);
+    setupLayout->addWidget(setup_, 1);
     auto* dock = new QDockWidget(tr("Setup"), this);
     dock->setObjectName(QStringLiteral("setupDock"));
-    dock->setWidget(setup_);
+    dock->setWidget(setupPage);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
     dock->setMinimumWidth(300);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
@@ -150,14 +171,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     // 1400 x 900 where the screen has room; never larger than the screen (1366 x 768 laptops, projectors).
     resize(screen() != nullptr ? QSize(1400, 900).boundedTo(screen()->availableGeometry().size()) : QSize(1400, 900));
-    WindowSettings settings;
-    settings.window = this;
-    settings.recent = recent_;
-    settings.data = dataPanel_;
-    settings.model = modelSettings_;
-    settings.training = trainingSettings_;
-    settings.probe = probeView_;
-    settings.navigator = navigator_;
+    WindowSettings settings = windowSettings();
     settings.restore();
     lastDirectory_ = settings.lastDirectory;
     colormap_ = settings.colormap;
@@ -174,6 +188,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
     if (!shuttingDown_) controller_->shutdown(kShutdownTimeoutMs);
+}
+
+WindowSettings MainWindow::windowSettings() {
+    WindowSettings settings;
+    settings.window = this;
+    settings.recent = recent_;
+    settings.data = dataPanel_;
+    settings.model = modelSettings_;
+    settings.training = trainingSettings_;
+    settings.probe = probeView_;
+    settings.navigator = navigator_;
+    settings.lastDirectory = lastDirectory_;
+    settings.colormap = colormap_;
+    settings.showNumbers = showNumbers_;
+    settings.logScale = chartsView_->logScale();
+    return settings;
 }
 
 void MainWindow::createViews() {
@@ -733,19 +763,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             return;
         }
     }
-    WindowSettings settings;
-    settings.window = this;
-    settings.recent = recent_;
-    settings.data = dataPanel_;
-    settings.model = modelSettings_;
-    settings.training = trainingSettings_;
-    settings.probe = probeView_;
-    settings.navigator = navigator_;
-    settings.lastDirectory = lastDirectory_;
-    settings.colormap = colormap_;
-    settings.showNumbers = showNumbers_;
-    settings.logScale = chartsView_->logScale();
-    settings.save();
+    windowSettings().save();
     shuttingDown_ = true;
     experimentsView_->stop();  // winds down while training stops; its destructor joins the thread
     showStatus(tr("Stopping training…"), 0);

@@ -46,6 +46,7 @@ class TrainingSession;
 class TrainingSettingsWidget;
 class TranslateView;
 class WindowActions;
+struct WindowSettings;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -74,6 +75,7 @@ public:
     QString currentTabName() const;
     QStringList tabNames() const;  // in navigation order
     ViewNavigator* navigator() const { return navigator_; }
+    QComboBox* taskChooser() const { return task_; }
     // "data", "model" or "training": the page of the setup panel to show.
     bool showSetupPage(const QString& name);
     // Writes the figure of the current view (PNG at scale, SVG, PDF; CSV/NPY for heatmaps).
@@ -127,6 +129,7 @@ protected:
 
 private:
     void createViews();
+    WindowSettings windowSettings();  // the settings kept between runs, and where they live
     QWidget* createLessonBar();
     void createStatusBar();
     void connectActions();
@@ -170,6 +173,7 @@ private:
     ErrorReporter errorReporter_;
     Prompt prompt_;
 
+    QComboBox* task_;
     QFrame* lessonBar_;
     QLabel* lessonText_;
     QToolBox* setup_;

@@ -2,6 +2,8 @@
 
 #include "views/View.h"
 
+#include <QFrame>
+#include <QScrollArea>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -50,9 +52,15 @@ QTabWidget* ViewNavigator::page(ViewGroup group) {
 
 void ViewNavigator::add(ViewGroup group, const QString& name, QWidget* widget, View* view) {
     QTabWidget* tabs = page(group);
-    const int index = tabs->addTab(widget, view->viewTitle());
+    // Each view in a frameless scroll area: a view wider or taller than a small screen (1024 x 768
+    // with large fonts) scrolls instead of pushing the window past the screen's edge.
+    auto* area = new QScrollArea;
+    area->setWidget(widget);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    const int index = tabs->addTab(area, view->viewTitle());
     tabs->setTabToolTip(index, view->viewToolTip());
-    entries_.push_back({name, group, widget, view});
+    entries_.push_back({name, group, widget, area, view});
     // Navigation order: group by group, then as added.
     std::stable_sort(entries_.begin(), entries_.end(),
                      [](const Entry& a, const Entry& b) { return a.group < b.group; });
@@ -71,29 +79,33 @@ bool ViewNavigator::show(const QString& name) {
     if (e == nullptr) return false;
     for (std::size_t i = 0; i < pages_.size(); ++i) {
         if (pages_[i].first != e->group) continue;
-        pages_[i].second->setCurrentWidget(e->widget);
+        pages_[i].second->setCurrentWidget(e->page);
         groups_->setCurrentIndex(static_cast<int>(i));
     }
     return true;
 }
 
-QWidget* ViewNavigator::currentWidget() const {
+const ViewNavigator::Entry* ViewNavigator::current() const {
     const auto* tabs = qobject_cast<QTabWidget*>(groups_->currentWidget());
-    return tabs ? tabs->currentWidget() : nullptr;
+    const QWidget* page = tabs ? tabs->currentWidget() : nullptr;
+    for (const Entry& e : entries_)
+        if (e.page == page) return &e;
+    return nullptr;
+}
+
+QWidget* ViewNavigator::currentWidget() const {
+    const Entry* e = current();
+    return e ? e->widget : nullptr;
 }
 
 QString ViewNavigator::currentName() const {
-    const QWidget* current = currentWidget();
-    for (const Entry& e : entries_)
-        if (e.widget == current) return e.name;
-    return QString();
+    const Entry* e = current();
+    return e ? e->name : QString();
 }
 
 View* ViewNavigator::currentView() const {
-    const QWidget* current = currentWidget();
-    for (const Entry& e : entries_)
-        if (e.widget == current) return e.view;
-    return nullptr;
+    const Entry* e = current();
+    return e ? e->view : nullptr;
 }
 
 QStringList ViewNavigator::names() const {

@@ -32,7 +32,7 @@ public:
 
     bool show(const QString& name);  // case-insensitive; false for an unknown name
     QString currentName() const;
-    QWidget* currentWidget() const;
+    QWidget* currentWidget() const;  // the view shown (not its scroll area)
     View* currentView() const;
     QStringList names() const;  // in navigation order: group by group
     QString titleOf(const QString& name) const;  // the label the user sees; empty for an unknown name
@@ -50,13 +50,15 @@ private:
     struct Entry {
         QString name;
         ViewGroup group;
-        QWidget* widget;
+        QWidget* widget;  // the view
+        QWidget* page;    // its tab: the scroll area around it
         View* view;
     };
 
     void add(ViewGroup group, const QString& name, QWidget* widget, View* view);
     QTabWidget* page(ViewGroup group);
     const Entry* find(const QString& name) const;
+    const Entry* current() const;
 
     QTabWidget* groups_;
     std::vector<std::pair<ViewGroup, QTabWidget*>> pages_;

@@ -3,8 +3,8 @@
 // files include it.
 #include <torch/torch.h>
 
-#include "Seq2SeqModel.h"
-#include "nn/Seq2SeqNet.h"
+#include "engine/Seq2SeqModel.h"
+#include "engine/nn/Seq2SeqNet.h"
 
 namespace attnlab {
 

@@ -167,7 +167,7 @@ Tensor GruSeq2Seq::stepFused(GruState& s, const Tensor& prevTokens, StepCapture*
     }
     s.hidden = nextHidden;
     ++s.t;
-    if (capture && weights.defined()) (*capture)["cross"] = weights.view({B, 1, 1, S});  // [B, 1, 1, S]
+    if (capture && weights.defined()) (*capture)[MapKind::Cross] = weights.view({B, 1, 1, S});  // [B, 1, 1, S]
     return logp;
 }
 

@@ -141,7 +141,7 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
     }
     torch::Tensor logits = output_(torch::stack(tops, 1));  // [B, T, V]
     if (capture && !weights.empty())
-        (*capture)["cross"] = torch::stack(weights, 1).unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
+        (*capture)[MapKind::Cross] = torch::stack(weights, 1).unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
     return logits;
 }
 
@@ -183,7 +183,7 @@ torch::Tensor GruSeq2Seq::forwardFused(const Encoded& enc, const torch::Tensor& 
     in.hiddenBias = hiddenProj_[0]->bias;
     in.dropout = config_.dropout;
     FusedDecoderOutputs out = FusedAttentionDecoder::run(in);
-    if (capture) (*capture)["cross"] = out.weights.unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
+    if (capture) (*capture)[MapKind::Cross] = out.weights.unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
     return output_(out.states);                                                // [B, T, V]
 }
 
@@ -201,7 +201,7 @@ torch::Tensor GruSeq2Seq::step(DecoderState& base, const torch::Tensor& prevToke
     torch::Tensor embProj = rowLinear(embInput_, drop(tgtEmbedding_(prevTokens)));
     torch::Tensor w;
     torch::Tensor top = decodeStep(s.enc, embProj, s.hidden, s.t, capture ? &w : nullptr);
-    if (capture && w.defined()) (*capture)["cross"] = w.view({w.size(0), 1, 1, w.size(1)});  // [B, 1, 1, S]
+    if (capture && w.defined()) (*capture)[MapKind::Cross] = w.view({w.size(0), 1, 1, w.size(1)});  // [B, 1, 1, S]
     ++s.t;
     return torch::log_softmax(rowLinear(output_, top), 1);
 }

@@ -4,18 +4,20 @@
 #include <torch/torch.h>
 
 #include <map>
+
+#include "base/AttentionMap.h"
 #include <memory>
 #include <string>
 
 namespace attnlab::nn {
 
-// Attention captured by a forward pass: kind ("cross", "encoder", "decoder") ->
+// Attention captured by a forward pass: kind (cross, encoder, decoder) ->
 // tensor [batch, layers, heads, queries, keys].
-using Captured = std::map<std::string, torch::Tensor>;
+using Captured = std::map<MapKind, torch::Tensor>;
 
-// Attention of one decoding step (the new query row only): kind ("cross", "decoder") ->
+// Attention of one decoding step (the new query row only): kind (cross, decoder) ->
 // tensor [batch, layers, heads, keys].
-using StepCapture = std::map<std::string, torch::Tensor>;
+using StepCapture = std::map<MapKind, torch::Tensor>;
 
 // Per-sentence decoding state (encoder memory, hidden states, prefix, ...).
 struct DecoderState {

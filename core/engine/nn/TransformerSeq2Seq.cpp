@@ -111,7 +111,7 @@ torch::Tensor TransformerSeq2Seq::encode(const torch::Tensor& src, const torch::
     for (std::size_t l = 0; l < encoderLayers_.size(); ++l) {
         torch::Tensor w;
         x = encoderLayers_[l]->forward(x, padMask, weights ? &w : nullptr,
-                                       tracing ? tracing->at("encoder", l) : nullptr);
+                                       tracing ? tracing->at(MapKind::Encoder, l) : nullptr);
         if (weights) weights->push_back(w);
     }
     return x;
@@ -125,8 +125,8 @@ torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& tgtIn, const torch
     for (std::size_t l = 0; l < decoderLayers_.size(); ++l) {
         torch::Tensor sw, cw;
         y = decoderLayers_[l]->forward(y, tgtPadMask, memory, srcPadMask, selfWeights ? &sw : nullptr,
-                                       crossWeights ? &cw : nullptr, tracing ? tracing->at("decoder", l) : nullptr,
-                                       tracing ? tracing->at("cross", l) : nullptr);
+                                       crossWeights ? &cw : nullptr, tracing ? tracing->at(MapKind::Decoder, l) : nullptr,
+                                       tracing ? tracing->at(MapKind::Cross, l) : nullptr);
         if (selfWeights) selfWeights->push_back(sw);
         if (crossWeights) crossWeights->push_back(cw);
     }
@@ -140,9 +140,9 @@ torch::Tensor TransformerSeq2Seq::forward(const torch::Tensor& src, const torch:
     torch::Tensor memory = encode(src, srcPadMask, capture ? &enc : nullptr);
     torch::Tensor logits = decode(tgtIn, memory, srcPadMask, capture ? &self : nullptr, capture ? &cross : nullptr);
     if (capture) {  // each [B, heads, Tq, Tk] per layer -> [B, layers, heads, Tq, Tk]
-        (*capture)["encoder"] = torch::stack(enc, 1);
-        (*capture)["decoder"] = torch::stack(self, 1);
-        (*capture)["cross"] = torch::stack(cross, 1);
+        (*capture)[MapKind::Encoder] = torch::stack(enc, 1);
+        (*capture)[MapKind::Decoder] = torch::stack(self, 1);
+        (*capture)[MapKind::Cross] = torch::stack(cross, 1);
     }
     return logits;
 }
@@ -153,7 +153,7 @@ std::unique_ptr<DecoderState> TransformerSeq2Seq::start(const torch::Tensor& src
     torch::Tensor srcPadMask = src.eq(0);
     std::vector<torch::Tensor> enc;
     torch::Tensor memory = encode(src, srcPadMask, capture ? &enc : nullptr);
-    if (capture) (*capture)["encoder"] = torch::stack(enc, 1);  // [B, L, H, S, S]
+    if (capture) (*capture)[MapKind::Encoder] = torch::stack(enc, 1);  // [B, L, H, S, S]
     if (srcPadMask.any().item<bool>()) state->srcPadMask = srcPadMask;
     for (auto& layer : decoderLayers_) {
         auto [k, v] = layer->crossAttention->keysValues(memory);
@@ -191,22 +191,20 @@ torch::Tensor TransformerSeq2Seq::step(DecoderState& base, const torch::Tensor& 
         }
     }
     if (capture) {
-        (*capture)["decoder"] = torch::stack(self, 1);  // [B, L, H, t + 1]
-        (*capture)["cross"] = torch::stack(cross, 1);   // [B, L, H, S]
+        (*capture)[MapKind::Decoder] = torch::stack(self, 1);  // [B, L, H, t + 1]
+        (*capture)[MapKind::Cross] = torch::stack(cross, 1);   // [B, L, H, S]
     }
     return torch::log_softmax(rowLinear(output_, y.squeeze(1)), 1);
 }
 
 HeadTrace TransformerSeq2Seq::traceAttention(const torch::Tensor& src, const torch::Tensor& tgtIn,
-                                             const std::string& kind, int64_t layer) {
-    if (kind != "encoder" && kind != "decoder" && kind != "cross")
-        throw std::invalid_argument("no attention kind '" + kind + "'");
+                                             MapKind kind, int64_t layer) {
     if (layer < 0 || layer >= config_.layers) throw std::out_of_range("no such layer");
     HeadTrace trace;
     const TracePoint point{kind, layer, &trace};
     torch::Tensor srcPadMask = src.eq(0);
     torch::Tensor memory = encode(src, srcPadMask, nullptr, &point);
-    if (kind != "encoder") decode(tgtIn, memory, srcPadMask, nullptr, nullptr, &point);
+    if (kind != MapKind::Encoder) decode(tgtIn, memory, srcPadMask, nullptr, nullptr, &point);
     return trace;
 }
 

@@ -85,20 +85,18 @@ public:
     void reorder(DecoderState& state, const torch::Tensor& index) override;
 
     // The intermediate numbers of one attention module (step-by-step maths view): replays
-    // the teacher-forced pass over tgtIn [1, T] and returns the trace of `kind` ("encoder",
-    // "decoder" or "cross") in `layer`, all heads. Throws std::out_of_range for a bad layer
-    // and std::invalid_argument for a bad kind.
-    HeadTrace traceAttention(const torch::Tensor& src, const torch::Tensor& tgtIn, const std::string& kind,
-                             int64_t layer);
+    // the teacher-forced pass over tgtIn [1, T] and returns the trace of `kind` in `layer`,
+    // all heads. Throws std::out_of_range for a bad layer.
+    HeadTrace traceAttention(const torch::Tensor& src, const torch::Tensor& tgtIn, MapKind kind, int64_t layer);
 
 private:
     struct TransformerState;
     // Which module's trace a pass records (traceAttention).
     struct TracePoint {
-        std::string kind;
+        MapKind kind = MapKind::Cross;
         int64_t layer = 0;
         HeadTrace* trace = nullptr;
-        HeadTrace* at(const std::string& k, std::size_t l) const {
+        HeadTrace* at(MapKind k, std::size_t l) const {
             return k == kind && static_cast<int64_t>(l) == layer ? trace : nullptr;
         }
     };

@@ -205,10 +205,10 @@ void CompareView::runInBackground(std::function<void()> work) {
 }
 
 void CompareView::loadModelFile(int side, const QString& path) {
-    Side& s = sides_.at(static_cast<std::size_t>(side));
-    const quint64 generation = ++s.generation;
-    s.pending = true;
-    s.info->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    Side& entry = sides_.at(static_cast<std::size_t>(side));
+    const quint64 generation = ++entry.generation;
+    entry.pending = true;
+    entry.info->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
     updateBusy();
     QPointer<CompareView> self(this);
     runInBackground([self, side, generation, path] {
@@ -417,8 +417,7 @@ bool CompareView::exportsFigure() const {
 }
 
 bool CompareView::exportView(const QString& path, double scale, QString* error) const {
-    if (isMatrixPath(path)) return fail(error, tr("a comparison is exported as PNG, SVG or PDF"));
-    return exportFigure(path, error, scale);
+    return exportFigure(path, error, scale);  // FigureWriter refuses .csv and .npy for a figure
 }
 
 }  // namespace attnlab

@@ -178,18 +178,16 @@ const HeadDiagnostics* DiagnosticsView::headAt(int tableRow) const {
                                                                       : nullptr;
 }
 
-QString DiagnosticsView::kindShortName(const std::string& kind) {
-    if (kind == "cross") return tr("cross", "attention kind");
-    if (kind == "encoder") return tr("encoder", "attention kind");
-    if (kind == "decoder") return tr("decoder", "attention kind");
-    return QString::fromStdString(kind);
+QString DiagnosticsView::kindShortName(MapKind kind) {
+    if (kind == MapKind::Encoder) return tr("encoder", "attention kind");
+    if (kind == MapKind::Decoder) return tr("decoder", "attention kind");
+    return tr("cross", "attention kind");
 }
 
-QString DiagnosticsView::kindName(const std::string& kind) {
-    if (kind == "cross") return tr("cross-attention");
-    if (kind == "encoder") return tr("encoder self-attention");
-    if (kind == "decoder") return tr("decoder self-attention");
-    return QString::fromStdString(kind);
+QString DiagnosticsView::kindName(MapKind kind) {
+    if (kind == MapKind::Encoder) return tr("encoder self-attention");
+    if (kind == MapKind::Decoder) return tr("decoder self-attention");
+    return tr("cross-attention");
 }
 
 void DiagnosticsView::refresh() {
@@ -288,7 +286,7 @@ void DiagnosticsView::fillTable() {
                 item->setToolTip(tr("Not judged for self-attention."));
             }
         };
-        const bool cross = h.kind == "cross";
+        const bool cross = h.kind == MapKind::Cross;
         auto* kind = text(KindColumn, kindShortName(h.kind));
         kind->setToolTip(kindName(h.kind));
         text(LayerColumn, h.isSummary() ? (heads > 1 ? tr("all") : QStringLiteral("0")) : QString::number(h.layer));
@@ -337,8 +335,8 @@ void DiagnosticsView::showRow(int tableRow) {
         map = found->second[static_cast<std::size_t>(h->layer)][static_cast<std::size_t>(h->head)];
         previewCaption_->setText(tr("%1, layer %2, head %3").arg(kindName(h->kind)).arg(h->layer).arg(h->head));
     }
-    preview_->setAxisTitles(h->kind == "encoder" ? tr("source") : tr("output"),
-                            h->kind == "decoder" ? tr("decoder input") : tr("source"));
+    preview_->setAxisTitles(h->kind == MapKind::Encoder ? tr("source") : tr("output"),
+                            h->kind == MapKind::Decoder ? tr("decoder input") : tr("source"));
     preview_->setAttention(map, queryTokensFor(shown_, h->kind), keyTokensFor(shown_, h->kind));
 }
 

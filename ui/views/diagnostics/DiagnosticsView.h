@@ -50,8 +50,8 @@ public:
     HeatmapWidget* preview() const { return preview_; }
     QLabel* summary() const { return summary_; }
 
-    static QString kindName(const std::string& kind);       // "cross-attention", "encoder self-attention", ...
-    static QString kindShortName(const std::string& kind);  // "cross", "encoder", "decoder"
+    static QString kindName(MapKind kind);       // "cross-attention", "encoder self-attention", ...
+    static QString kindShortName(MapKind kind);  // "cross", "encoder", "decoder"
     static QString findingTitle(Finding finding);
     // tokens: the uncovered tokens, for Finding::Uncovered.
     static QString findingExplanation(Finding finding, const DiagnosticThresholds& thresholds,
@@ -76,7 +76,7 @@ private:
     ModelDiagnostics diagnostics_;
     std::vector<const HeadDiagnostics*> rows_;  // table row -> diagnostics_ entry
     QString explanationsShown_;
-    std::string selectedKind_;  // the head shown in the preview, kept across updates
+    MapKind selectedKind_ = MapKind::Cross;  // the head shown in the preview, kept across updates
     int selectedLayer_ = -1;
     int selectedHead_ = -1;
 

@@ -514,8 +514,7 @@ bool ExperimentsView::exportsFigure() const {
 }
 
 bool ExperimentsView::exportView(const QString& path, double scale, QString* error) const {
-    if (isMatrixPath(path)) return fail(error, tr("charts are exported as PNG, SVG or PDF"));
-    return exportImage(path, error, scale);
+    return exportImage(path, error, scale);  // FigureWriter refuses .csv and .npy for a chart
 }
 
 }  // namespace attnlab

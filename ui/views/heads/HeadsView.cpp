@@ -29,11 +29,10 @@ QLabel* sectionLabel(const QString& text) {
 }
 
 // The kind as the English figure title writes it ("cross attention, layer 0, head 1"), translatable.
-QString kindWord(const QString& kind) {
-    if (kind == QLatin1String("encoder")) return HeadsView::tr("encoder", "attention kind in a figure title");
-    if (kind == QLatin1String("decoder")) return HeadsView::tr("decoder", "attention kind in a figure title");
-    if (kind == QLatin1String("cross")) return HeadsView::tr("cross", "attention kind in a figure title");
-    return kind;
+QString kindWord(MapKind kind) {
+    if (kind == MapKind::Encoder) return HeadsView::tr("encoder", "attention kind in a figure title");
+    if (kind == MapKind::Decoder) return HeadsView::tr("decoder", "attention kind in a figure title");
+    return HeadsView::tr("cross", "attention kind in a figure title");
 }
 
 }  // namespace
@@ -56,9 +55,9 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
     auto* controls = new QHBoxLayout(transformerControls_);
     controls->setContentsMargins(0, 0, 0, 0);
     kind_ = new QComboBox;
-    kind_->addItem(tr("Cross-attention (decoder → encoder)"), QStringLiteral("cross"));
-    kind_->addItem(tr("Encoder self-attention"), QStringLiteral("encoder"));
-    kind_->addItem(tr("Decoder self-attention"), QStringLiteral("decoder"));
+    kind_->addItem(tr("Cross-attention (decoder → encoder)"), static_cast<int>(MapKind::Cross));
+    kind_->addItem(tr("Encoder self-attention"), static_cast<int>(MapKind::Encoder));
+    kind_->addItem(tr("Decoder self-attention"), static_cast<int>(MapKind::Decoder));
     kind_->setToolTip(tr("Which attention of the Transformer to show."));
     layer_ = new QComboBox;
     layer_->setToolTip(tr("The layer whose heads are shown large; the overview below shows every layer."));
@@ -176,10 +175,10 @@ QString HeadsView::sentence() const { return input_->text(); }
 
 void HeadsView::setSentence(const QString& sentence) { input_->setText(sentence); }
 
-QString HeadsView::kind() const { return kind_->currentData().toString(); }
+MapKind HeadsView::kind() const { return static_cast<MapKind>(kind_->currentData().toInt()); }
 
-void HeadsView::setKind(const QString& kind) {
-    const int index = kind_->findData(kind);
+void HeadsView::setKind(MapKind kind) {
+    const int index = kind_->findData(static_cast<int>(kind));
     if (index >= 0) kind_->setCurrentIndex(index);
 }
 
@@ -226,13 +225,13 @@ void HeadsView::clear() {
     stack_->setCurrentWidget(message_);
 }
 
-void HeadsView::labelsFor(const Translation& t, const QString& kind, QStringList* rows, QStringList* columns) {
+void HeadsView::labelsFor(const Translation& t, MapKind kind, QStringList* rows, QStringList* columns) {
     const QStringList source = HeatmapRenderer::toStringList(t.sourceTokens);
     const QStringList output = HeatmapRenderer::toStringList(t.outputTokens);
-    if (kind == QLatin1String("encoder")) {
+    if (kind == MapKind::Encoder) {
         *rows = source;
         *columns = source;
-    } else if (kind == QLatin1String("decoder")) {
+    } else if (kind == MapKind::Decoder) {
         *rows = output;
         *columns = QStringList{QStringLiteral("<s>")} + output.mid(0, std::max<qsizetype>(0, output.size() - 1));
     } else {
@@ -242,15 +241,15 @@ void HeadsView::labelsFor(const Translation& t, const QString& kind, QStringList
 }
 
 const LayeredAttention* HeadsView::currentLayers() const {
-    const auto found = translation_.attention.find(kind().toStdString());
+    const auto found = translation_.attention.find(kind());
     if (found == translation_.attention.end() || found->second.empty()) return nullptr;
     return &found->second;
 }
 
 QString HeadsView::kindTitle() const {
-    const QString k = kind();
-    if (k == QLatin1String("encoder")) return tr("Encoder self-attention");
-    if (k == QLatin1String("decoder")) return tr("Decoder self-attention");
+    const MapKind k = kind();
+    if (k == MapKind::Encoder) return tr("Encoder self-attention");
+    if (k == MapKind::Decoder) return tr("Decoder self-attention");
     return tr("Cross-attention");
 }
 
@@ -280,7 +279,7 @@ void HeadsView::refresh() {
         return;
     }
     // A Transformer reports its self-attention too; a GRU only cross-attention (or none at all).
-    const bool transformer = architecture_ == Architecture::Transformer || t.attention.count("encoder") > 0;
+    const bool transformer = architecture_ == Architecture::Transformer || t.attention.count(MapKind::Encoder) > 0;
     transformerControls_->setVisible(transformer);
     if (t.outputTokens.empty()) {
         // The engine captures attention along the output; with no output token there is none.
@@ -290,7 +289,7 @@ void HeadsView::refresh() {
         return;
     }
     if (!transformer) {
-        const auto cross = t.attention.find("cross");
+        const auto cross = t.attention.find(MapKind::Cross);
         if (cross == t.attention.end() || cross->second.empty() || cross->second.front().empty()) {
             message_->setText(tr("This GRU has no attention: the decoder only sees one fixed vector that sums up "
                                  "the whole sentence. Choose an attention variant (e.g. additive) and train again "
@@ -333,9 +332,9 @@ void HeadsView::showHead(int l, int head) {
     const QString title = tr("%1, layer %2, head %3").arg(kindTitle()).arg(l).arg(head);
     enlargedCaption_->setText(tr("Enlarged: layer %1, head %2 (click a thumbnail to choose)").arg(l).arg(head));
     enlarged_->setTitle(title);
-    const QString k = kind();
-    enlarged_->setAxisTitles(k == QLatin1String("encoder") ? tr("source") : tr("output"),
-                             k == QLatin1String("decoder") ? tr("decoder input") : tr("source"));
+    const MapKind k = kind();
+    enlarged_->setAxisTitles(k == MapKind::Encoder ? tr("source") : tr("output"),
+                             k == MapKind::Decoder ? tr("decoder input") : tr("source"));
     enlarged_->setAttention(heads[static_cast<std::size_t>(head)], rows, columns);
 }
 
@@ -360,14 +359,14 @@ bool HeadsView::exportAllHeads(const QString& directory, const QString& extensio
                                QStringList* written, QString* error) const {
     const LayeredAttention* layers = showsTransformer() || showsGru() ? currentLayers() : nullptr;
     if (showsGru()) {
-        const auto cross = translation_.attention.find("cross");
+        const auto cross = translation_.attention.find(MapKind::Cross);
         layers = cross != translation_.attention.end() ? &cross->second : nullptr;
     }
     if (!layers) {
         if (error) *error = tr("there is no attention to export yet");
         return false;
     }
-    const QString k = showsGru() ? QStringLiteral("cross") : kind();
+    const MapKind k = showsGru() ? MapKind::Cross : kind();
     QStringList rows, columns;
     labelsFor(translation_, k, &rows, &columns);
     const QDir dir(directory);
@@ -376,11 +375,11 @@ bool HeadsView::exportAllHeads(const QString& directory, const QString& extensio
             HeatmapOptions options;
             options.colormap = colormap_;
             options.title = tr("%1 attention, layer %2, head %3").arg(kindWord(k)).arg(l).arg(h);
-            options.rowAxisTitle = k == QLatin1String("encoder") ? tr("source") : tr("output");
-            options.columnAxisTitle = k == QLatin1String("decoder") ? tr("decoder input") : tr("source");
+            options.rowAxisTitle = k == MapKind::Encoder ? tr("source") : tr("output");
+            options.columnAxisTitle = k == MapKind::Decoder ? tr("decoder input") : tr("source");
             HeatmapRenderer renderer(options);
             renderer.setMap((*layers)[l][h], rows, columns);
-            const QString name = QStringLiteral("%1-layer%2-head%3.%4").arg(k).arg(l).arg(h).arg(extension);
+            const QString name = QStringLiteral("%1-layer%2-head%3.%4").arg(QLatin1String(toString(k))).arg(l).arg(h).arg(extension);
             const QString path = dir.filePath(name);
             if (!renderer.exportFile(path, error, scale)) return false;
             if (written) *written << path;

@@ -48,8 +48,8 @@ public:
     void setColormap(ColormapId id);
     void setShowNumbers(bool on);
 
-    QString kind() const;  // "cross", "encoder" or "decoder"
-    void setKind(const QString& kind);
+    MapKind kind() const;
+    void setKind(MapKind kind);
     int layer() const;
     int selectedHead() const { return selectedHead_; }
     bool showsTransformer() const;
@@ -69,7 +69,7 @@ public:
 
     // Row and column labels of a kind of attention (e.g. decoder self-attention columns are "<s>"
     // followed by the output but its last token).
-    static void labelsFor(const Translation& t, const QString& kind, QStringList* rows, QStringList* columns);
+    static void labelsFor(const Translation& t, MapKind kind, QStringList* rows, QStringList* columns);
 
 Q_SIGNALS:
     void translateRequested(const QString& sentence, int beam);

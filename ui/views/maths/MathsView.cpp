@@ -140,9 +140,9 @@ MathsView::MathsView(QWidget* parent) : QWidget(parent) {
     auto* controls = new QHBoxLayout(transformerControls_);
     controls->setContentsMargins(12, 0, 0, 0);
     kind_ = new QComboBox;
-    kind_->addItem(tr("Cross-attention (decoder → encoder)"), QStringLiteral("cross"));
-    kind_->addItem(tr("Encoder self-attention"), QStringLiteral("encoder"));
-    kind_->addItem(tr("Decoder self-attention"), QStringLiteral("decoder"));
+    kind_->addItem(tr("Cross-attention (decoder → encoder)"), static_cast<int>(MapKind::Cross));
+    kind_->addItem(tr("Encoder self-attention"), static_cast<int>(MapKind::Encoder));
+    kind_->addItem(tr("Decoder self-attention"), static_cast<int>(MapKind::Decoder));
     kind_->setToolTip(tr("Which attention of the Transformer to take apart."));
     layer_ = new QComboBox;
     layer_->setToolTip(tr("The layer, counted from 0 at the bottom."));
@@ -245,7 +245,7 @@ TraceRequest MathsView::request() const {
     TraceRequest r;
     // A GRU has only cross-attention; before the first answer the architecture is not known yet.
     const bool transformer = hasTrace_ && trace_.architecture == Architecture::Transformer;
-    r.kind = transformer ? kind_->currentData().toString().toStdString() : std::string("cross");
+    r.kind = transformer ? static_cast<MapKind>(kind_->currentData().toInt()) : MapKind::Cross;
     r.layer = std::max(0, layer_->currentIndex());
     r.head = std::max(0, head_->currentIndex());
     r.step = std::max(0, token_->currentIndex());
@@ -324,7 +324,7 @@ void MathsView::updateSelectors() {
     const bool transformer = trace_.architecture == Architecture::Transformer;
     transformerControls_->setVisible(transformer);
     if (transformer) {
-        kind_->setCurrentIndex(std::max(0, kind_->findData(QString::fromStdString(trace_.kind))));
+        kind_->setCurrentIndex(std::max(0, kind_->findData(static_cast<int>(trace_.kind))));
         if (layer_->count() != trace_.layerCount) {
             layer_->clear();
             for (int l = 0; l < trace_.layerCount; ++l) layer_->addItem(QString::number(l));
@@ -336,7 +336,7 @@ void MathsView::updateSelectors() {
         layer_->setCurrentIndex(trace_.layer);
         head_->setCurrentIndex(trace_.head);
     }
-    tokenLabel_->setText(trace_.kind == "encoder" ? tr("Query token:") : tr("Output token:"));
+    tokenLabel_->setText(trace_.kind == MapKind::Encoder ? tr("Query token:") : tr("Output token:"));
     QStringList items;
     for (std::size_t i = 0; i < trace_.queryTokens.size(); ++i)
         items << QStringLiteral("%1 · %2").arg(i + 1).arg(QString::fromStdString(trace_.queryTokens[i]));
@@ -364,7 +364,7 @@ QString MathsView::tokenLine() const {
         }
         return parts.join(QStringLiteral("&nbsp; "));
     };
-    if (trace_.kind == "encoder") return tokens(trace_.sourceTokens, trace_.step, true);
+    if (trace_.kind == MapKind::Encoder) return tokens(trace_.sourceTokens, trace_.step, true);
     return tokens(trace_.sourceTokens, -1, false) + QStringLiteral("&nbsp;&nbsp;→&nbsp;&nbsp;") +
            tokens(trace_.outputTokens, trace_.step, true);
 }
@@ -403,13 +403,13 @@ QString MathsView::stageCaption(int stage) const {
                 trace_.step == 0 ? QStringLiteral("&lt;s&gt;")
                                  : QString::fromStdString(trace_.outputTokens[trace_.step - 1]).toHtmlEscaped();
             QString query;
-            if (trace_.kind == "encoder") {
+            if (trace_.kind == MapKind::Encoder) {
                 query = tr("source token “%1”, as the layer below left it,").arg(chosen);
             } else {
                 query = tr("the decoder's state at this position (it reads “%1” and predicts “%2”)").arg(reads).arg(chosen);
             }
-            const QString keys = trace_.kind == "decoder" ? tr("the state of every decoder position")
-                                 : trace_.kind == "encoder" ? tr("every source token")
+            const QString keys = trace_.kind == MapKind::Decoder ? tr("the state of every decoder position")
+                                 : trace_.kind == MapKind::Encoder ? tr("every source token")
                                                             : tr("the encoder's output for every source token");
             how = tr("Head %1 turns %2 into a query q, and %3 into a key k_j, each with its own learned matrix. The "
                      "score is the dot product q · k_j: large when the query and the key point the same way.")
@@ -471,7 +471,7 @@ QString MathsView::stageCaption(int stage) const {
                       "outside get −∞, and those inside lose (j − p_t)² / (2 (D/2)²), which favours the centre.")
                        .arg(formatNumber(trace_.center))
                        .arg(trace_.window);
-        } else if (trace_.kind == "decoder") {
+        } else if (trace_.kind == MapKind::Decoder) {
             text = tr("A decoder position must not look ahead at tokens that are not written yet: later positions "
                       "get −∞ (the causal mask).");
         } else {
@@ -528,7 +528,7 @@ void MathsView::showTrace() {
 
 void MathsView::fillStageTable() {
     const int K = trace_.keyCount();
-    const QString keyTitle = trace_.kind == "decoder" ? tr("Decoder input") : tr("Source token");
+    const QString keyTitle = trace_.kind == MapKind::Decoder ? tr("Decoder input") : tr("Source token");
     table_->setHorizontalHeaderLabels({keyTitle, tr("1. Score\n%1").arg(scoreSymbol()),
                                        tr("2. Scaled\n× %1").arg(formatNumber(trace_.scale)), tr("3. Mask"),
                                        tr("Softmax input\n= 2 + 3"), tr("4. Weight a_j")});
@@ -588,7 +588,7 @@ void MathsView::fillContextTable() {
     const bool transformer = trace_.architecture == Architecture::Transformer;
     const QString vectorName = transformer ? QStringLiteral("v_j") : QStringLiteral("h_j");
     context_->setColumnCount(2 + n);
-    QStringList headers{trace_.kind == "decoder" ? tr("Decoder input") : tr("Source token"), tr("Weight a_j")};
+    QStringList headers{trace_.kind == MapKind::Decoder ? tr("Decoder input") : tr("Source token"), tr("Weight a_j")};
     for (int i = 0; i < n; ++i) headers << QStringLiteral("%1[%2]").arg(vectorName).arg(i);
     context_->setHorizontalHeaderLabels(headers);
     context_->setRowCount(K + 1);

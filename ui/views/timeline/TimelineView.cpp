@@ -179,7 +179,7 @@ void TimelineView::addSnapshot(const ProbeResult& result) {
     s.arrival = arrivals_++;
     s.sourceTokens = result.translation.sourceTokens;
     s.outputTokens = result.translation.outputTokens;
-    if (const auto found = result.translation.attention.find("cross"); found != result.translation.attention.end())
+    if (const auto found = result.translation.attention.find(MapKind::Cross); found != result.translation.attention.end())
         s.cross = found->second;
     const std::int64_t size = bytesOf(s);
 
@@ -346,7 +346,7 @@ void TimelineView::showCurrent() {
     Translation t;
     t.sourceTokens = s.sourceTokens;
     t.outputTokens = s.outputTokens;
-    if (!s.cross.empty()) t.attention["cross"] = s.cross;
+    if (!s.cross.empty()) t.attention[MapKind::Cross] = s.cross;
     attention_->setTranslation(t);
     const QString output = s.outputTokens.empty() ? tr("(empty output)") : joined(s.outputTokens);
     sentence_->setText(QStringLiteral("%1  \u2192  %2").arg(sourceText(s.sourceTokens), output));

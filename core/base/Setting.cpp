@@ -1,0 +1,42 @@
+#include "base/Setting.h"
+
+namespace attnlab {
+
+const char* settingName(Setting setting) {
+    switch (setting) {
+    case Setting::Hidden: return "hidden size";
+    case Setting::Embedding: return "embedding size";
+    case Setting::Layers: return "number of layers";
+    case Setting::Heads: return "number of heads";
+    case Setting::FeedForward: return "feed-forward size";
+    case Setting::Dropout: return "dropout";
+    case Setting::LocalWindow: return "local window";
+    case Setting::MaxLength: return "maximum length";
+    case Setting::SourceVocabulary: return "source vocabulary size";
+    case Setting::TargetVocabulary: return "target vocabulary size";
+    case Setting::Epochs: return "number of epochs";
+    case Setting::BatchSize: return "batch size";
+    case Setting::LearningRate: return "learning rate";
+    case Setting::Clip: return "gradient clipping";
+    case Setting::TeacherForcing: return "teacher forcing";
+    case Setting::Threads: return "number of threads";
+    case Setting::ValidationFraction: return "validation fraction";
+    case Setting::MinFrequency: return "minimum word frequency";
+    }
+    return "setting";
+}
+
+std::string describe(const SettingProblem& p, const std::function<std::string(Setting)>& nameOf) {
+    const std::string name = nameOf(p.setting);
+    if (p.kind == SettingProblem::Kind::MustDivide)
+        return name + " " + p.value + " does not divide " + nameOf(p.other) + " " + p.otherValue;
+    std::string range;
+    if (!p.lowOpen && !p.highOpen) {
+        range = "between " + p.low + " and " + p.high;
+    } else {
+        range = (p.lowOpen ? "above " : "at least ") + p.low + (p.highOpen ? " and below " : " and at most ") + p.high;
+    }
+    return name + " must be " + range + ", got " + p.value;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,54 @@
+#pragma once
+// What is wrong with which setting, as data. Core says which setting and why; each front end words
+// it: the CLI names its flag ("--hidden must be between 1 and 4096, got 0"), the GUI names its
+// control in the user's language. ConfigError carries one when a setting is at fault.
+#include <functional>
+#include <string>
+
+namespace attnlab {
+
+enum class Setting {
+    Hidden,
+    Embedding,
+    Layers,
+    Heads,
+    FeedForward,
+    Dropout,
+    LocalWindow,
+    MaxLength,
+    SourceVocabulary,
+    TargetVocabulary,
+    Epochs,
+    BatchSize,
+    LearningRate,
+    Clip,
+    TeacherForcing,
+    Threads,
+    ValidationFraction,
+    MinFrequency,
+};
+
+struct SettingProblem {
+    enum class Kind {
+        OutOfRange,  // value outside [low, high] (an end is excluded where lowOpen / highOpen)
+        MustDivide,  // `other` (otherValue) must be a multiple of the setting (value)
+    };
+    Setting setting = Setting::Hidden;
+    Kind kind = Kind::OutOfRange;
+    std::string value;  // as given
+    std::string low, high;
+    bool lowOpen = false;
+    bool highOpen = false;
+    Setting other = Setting::Hidden;
+    std::string otherValue;
+};
+
+// A neutral English name ("hidden size"), for messages no front end has worded.
+const char* settingName(Setting setting);
+
+// The problem as one English line, with the setting named by nameOf: "NAME must be between LOW and
+// HIGH, got VALUE", "NAME must be above LOW and at most HIGH, got VALUE", "NAME VALUE does not
+// divide OTHER OTHERVALUE".
+std::string describe(const SettingProblem& problem, const std::function<std::string(Setting)>& nameOf);
+
+}  // namespace attnlab

@@ -1,0 +1,42 @@
+#pragma once
+// The tiny models the core and GUI tests train or build: small enough that a batch takes a few
+// milliseconds. Each function fixes only what makes the model tiny; a test whose assertions depend
+// on another value (dropout, maxLength, a particular hidden size) sets it explicitly after the call.
+#include "base/ModelConfig.h"
+
+namespace attnlab::test {
+
+// A one-layer GRU encoder-decoder with the given attention: hidden 16 (or `hidden`), positions up
+// to 32, the default dropout.
+inline ModelConfig tinyGru(AttentionKind attention = AttentionKind::Dot, int hidden = 16) {
+    ModelConfig c;
+    c.architecture = Architecture::Gru;
+    c.attention = attention;
+    c.hidden = hidden;
+    c.layers = 1;
+    c.maxLength = 32;
+    return c;
+}
+
+// A Transformer with d_model 16, `layers` encoder and decoder layers, `heads` heads, a
+// feed-forward width of 32, positions up to 32 and the default dropout.
+inline ModelConfig tinyTransformer(int layers = 2, int heads = 2) {
+    ModelConfig c;
+    c.architecture = Architecture::Transformer;
+    c.hidden = 16;
+    c.layers = layers;
+    c.heads = heads;
+    c.feedForward = 32;
+    c.maxLength = 32;
+    return c;
+}
+
+// tinyTransformer() or tinyGru(attention) by architecture (the Transformer keeps `attention` too,
+// which it ignores, so that a config compared field by field is the one asked for).
+inline ModelConfig tinyModel(Architecture architecture, AttentionKind attention = AttentionKind::Dot) {
+    ModelConfig c = architecture == Architecture::Transformer ? tinyTransformer() : tinyGru(attention);
+    c.attention = attention;
+    return c;
+}
+
+}  // namespace attnlab::test

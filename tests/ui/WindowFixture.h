@@ -1,0 +1,98 @@
+#pragma once
+// The main window as the GUI tests drive it: its settings in a temporary folder (the machine's own
+// settings are neither read nor changed), errors recorded instead of shown in message boxes, and
+// every question answered without a dialog. One fixture for every test that opens a MainWindow.
+#include "window/MainWindow.h"
+
+#include "base/Datasets.h"
+
+#include <catch2/catch.hpp>
+
+#include <QList>
+#include <QMessageBox>
+#include <QSettings>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+#include "ui/UiTestSupport.h"
+
+namespace attnlab::test {
+
+struct ReportedError {
+    QString title;
+    QString message;
+};
+
+struct WindowOptions {
+    // False: only the settings folder is set up; the test opens the window with openWindow() when
+    // it is ready (e.g. after installing a translation).
+    bool createWindow = true;
+    // The default dataset loads at start; waiting for it means it cannot land after the test's own.
+    bool waitForCorpus = true;
+    // The answer to every question (unsaved training: Discard; the language notice: Ok).
+    QMessageBox::StandardButton answer = QMessageBox::Discard;
+};
+
+class WindowFixture {
+public:
+    QTemporaryDir dir;  // the settings live in dir/settings; tests may put their files here too
+    std::unique_ptr<MainWindow> window;
+    QList<ReportedError> errors;  // what the window reported, in order
+    QStringList questions;        // the text of every question it asked, in order
+
+    explicit WindowFixture(const WindowOptions& options = WindowOptions()) : options_(options) {
+        REQUIRE(dir.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+        QSettings().clear();  // a fresh folder is empty already; this makes it certain
+        if (options_.createWindow) openWindow();
+    }
+    ~WindowFixture() { closeWindow(); }
+    WindowFixture(const WindowFixture&) = delete;
+    WindowFixture& operator=(const WindowFixture&) = delete;
+
+    // A new window (closing and destroying the previous one), wired to record errors and answer
+    // questions; with waitForCorpus, returns once the default dataset has loaded.
+    MainWindow& openWindow() {
+        closeWindow();
+        window = std::make_unique<MainWindow>();
+        window->setErrorReporter([this](const QString& title, const QString& message) {
+            errors.append({title, message});
+        });
+        const QMessageBox::StandardButton answer = options_.answer;
+        window->setPrompt([this, answer](const QString&, const QString& text, QMessageBox::StandardButtons) {
+            questions << text;
+            return answer;
+        });
+        if (options_.waitForCorpus)
+            REQUIRE(waitUntil([&] { return window->corpus().corpus != nullptr && !window->isLoadingCorpus(); }));
+        return *window;
+    }
+
+    // Closes the window (answering its question, if it asks) and destroys it.
+    void closeWindow() {
+        if (!window) return;
+        window->close();
+        window.reset();
+    }
+
+    // The 64 pairs of five-letter "copy" the window-level training tests run on.
+    void loadTinyCopy() {
+        DatasetOptions data;
+        data.size = 64;
+        data.maxLen = 5;
+        window->loadCorpus(CorpusSource::builtin(QStringLiteral("copy"), data));
+        REQUIRE(waitUntil([&] {
+            return window->corpus().source.dataset == QLatin1String("copy") && !window->isLoadingCorpus();
+        }));
+    }
+
+    QString firstSource() const { return QString::fromStdString(window->corpus().corpus->pairs.at(0).source); }
+
+private:
+    WindowOptions options_;
+};
+
+}  // namespace attnlab::test
