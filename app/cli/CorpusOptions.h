@@ -18,6 +18,8 @@ const std::set<std::string>& corpusValueFlags();
 // Loads the corpus the flags name; `maxLen` (0 = dataset default) bounds generated
 // sentences. Throws UsageError, InputError or ConfigError.
 Corpus loadCorpus(const ArgParser& args, int maxLen);
+// The same without --alignments.
+Corpus loadCorpusOnly(const ArgParser& args, int maxLen);
 
 // --split-cjk / --no-split-cjk (also used by `datasets` and `experiment`).
 const std::set<std::string>& splitCjkSwitches();

@@ -47,12 +47,13 @@ Without options, lists the built-in datasets. With --write, generates one.
     {"inspect", R"(Usage: attnlab-cli inspect (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
                            [--size N] [--data-seed S] [--max-len N] [--no-lowercase]
                            [--no-split-punct] [--split-cjk|--no-split-cjk]
-                           [--min-freq N] [--max-vocab N]
+                           [--min-freq N] [--max-vocab N] [--alignments FILE]
 
 Reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
 tokenizer options used.
   --size N --data-seed S --max-len N   options for --dataset (defaults 2000, 1, per dataset)
+  --alignments FILE    check gold word links for the corpus file (Pharaoh format, as for train)
   tokenizer switches as for train
 )"},
     {"train", R"(Usage: attnlab-cli train (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
@@ -63,6 +64,10 @@ Data:
   --src F --tgt F      two line-aligned files
   --dataset NAME       a built-in dataset (see: attnlab-cli datasets)
   --size N --data-seed S --max-len N   options for --dataset (defaults 2000, 1, per dataset)
+  --alignments FILE    gold word links for a corpus file, in the Pharaoh format fast_align
+                       and GIZA++ write: one line per corpus line, "i-j" (sure) or "i?j"
+                       (possible) over space-separated words from 0; the epochs' "aer" then
+                       measures the attention against them (sure links)
   --val-fraction F     share held out for validation (default 0.1)
   --min-freq N         drop tokens seen fewer times (default 1)
   --no-lowercase, --no-split-punct      tokenizer switches

@@ -564,6 +564,66 @@ TEST_CASE("train prints one JSON object per epoch with the contract keys and sav
     CHECK(readBytes(m.gru).find("__metadata__") != std::string::npos);
 }
 
+TEST_CASE("train --alignments measures AER against a Pharaoh file; a bad one is exit 3 naming file and line", "[cli]") {
+    // The built-in dataset writes its gold links in the Pharaoh format beside the TSV.
+    const std::string tsv = scratch().file("pharaoh.tsv"), gold = scratch().file("pharaoh.align");
+    const auto written = cli({"datasets", "--write", "toy-en-zh", "--out", tsv, "--alignments", gold, "--size", "200",
+                              "--seed", "3"});
+    INFO(written.err);
+    REQUIRE(written.exitCode == 0);
+    const std::string model = scratch().file("pharaoh.safetensors");
+    const Args train{"train", "--corpus", tsv, "--no-split-cjk", "--alignments", gold, "--arch", "gru", "--hidden",
+                     "16", "--epochs", "1", "--batch", "16", "--out", model};
+    // Gold that does not fit the corpus: an index past a sentence, too few lines, junk.
+    const std::string small = scratch().file("pharaoh-small.tsv");
+    writeBytes(small, "a b\tx y\nc\tz\n");
+    struct Bad {
+        const char* name;
+        std::string bytes;
+        long line;
+    };
+    const std::vector<Bad> bad{
+        {"past-the-end", "0-0 1-1\n0-5\n", 2},
+        {"too-few-lines", "0-0\n", 2},
+        {"junk", "0-0 zero-one\n0-0\n", 1},
+        {"possible-past-the-end", "0-0 1?7\n0-0\n", 1},
+    };
+    std::vector<Args> invocations{train};
+    std::vector<std::string> paths;
+    for (const Bad& b : bad) {
+        paths.push_back(scratch().file(std::string("pharaoh-") + b.name + ".align"));
+        writeBytes(paths.back(), b.bytes);
+        invocations.push_back({"inspect", "--corpus", small, "--alignments", paths.back()});
+    }
+    invocations.push_back({"inspect", "--dataset", "copy", "--alignments", gold});
+    const std::string good = scratch().file("pharaoh-good.align");
+    writeBytes(good, "0-0 1?1\n\n");
+    invocations.push_back({"inspect", "--corpus", small, "--alignments", good});
+    const auto results = cliAll(invocations);
+
+    INFO(describe(train, results[0]));
+    REQUIRE(results[0].exitCode == 0);
+    const auto epochs = lines(results[0].out);
+    REQUIRE(epochs.size() == 1);
+    const Json j = Json::parse(epochs[0]);
+    REQUIRE(j["aer"].is_number());
+    CHECK(j["aer"].get<double>() >= 0.0);
+    CHECK(j["aer"].get<double>() <= 1.0);
+    for (std::size_t i = 0; i < bad.size(); ++i) {
+        const ProcessResult& r = results[i + 1];
+        INFO(bad[i].name << "\n" << describe(invocations[i + 1], r));
+        CHECK(r.exitCode == 3);
+        CHECK(isOneErrorLine(r.err));
+        CHECK_THAT(r.err, StartsWith("error: " + paths[i] + ":" + std::to_string(bad[i].line) + ": "));
+    }
+    const ProcessResult& dataset = results[bad.size() + 1];
+    INFO(describe(invocations[bad.size() + 1], dataset));
+    CHECK(dataset.exitCode == 2);
+    CHECK_THAT(dataset.err, Contains("--alignments"));
+    INFO(describe(invocations.back(), results.back()));
+    CHECK(results.back().exitCode == 0);
+}
+
 void checkAttention(const Json& kind, std::size_t layers, std::size_t heads, std::size_t rows, std::size_t cols) {
     REQUIRE(kind.is_array());
     REQUIRE(kind.size() == layers);
