@@ -16,6 +16,7 @@
 #include "base/Alignments.h"
 #include "base/InputError.h"
 #include "base/Metrics.h"
+#include "TempDir.h"
 
 namespace {
 
@@ -29,27 +30,7 @@ using Catch::Matchers::WithinAbs;
 using Lengths = std::vector<std::pair<int, int>>;
 using Links = std::vector<AlignmentLink>;
 
-// A fresh directory per test, removed afterwards.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("attnlab-alignments-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    std::string file(const std::string& name, const std::string& bytes) const {
-        const fs::path p = path / name;
-        std::ofstream(p, std::ios::binary) << bytes;
-        return p.string();
-    }
-    std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using attnlab::test::TempDir;
 
 // What readPharaoh threw: the kind, and for an InputError its file, line and message.
 struct Thrown {

@@ -11,6 +11,7 @@
 #include "base/Corpus.h"
 #include "base/FileUtil.h"
 #include "base/InputError.h"
+#include "TempDir.h"
 
 namespace {
 
@@ -18,29 +19,7 @@ namespace fs = std::filesystem;
 using attnlab::Corpus;
 using attnlab::InputError;
 
-// A fresh directory per test, removed afterwards.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("attnlab-corpus-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(path, ec);
-    }
-    std::string file(const std::string& name, const std::string& bytes) const {
-        const fs::path p = path / name;
-        std::ofstream(p, std::ios::binary) << bytes;
-        return p.string();
-    }
-    std::string operator/(const std::string& name) const { return (path / name).string(); }
-    std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(path), {})); }
-};
+using attnlab::test::TempDir;
 
 std::string readAll(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -14,6 +14,7 @@
 
 #include "base/InputError.h"
 #include "base/Safetensors.h"
+#include "TempDir.h"
 
 namespace {
 
@@ -24,27 +25,7 @@ using attnlab::TensorRecord;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
-// A fresh directory under the system temp dir, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        static int counter = 0;
-        path_ = fs::temp_directory_path() /
-                ("attnlab_test_safetensors_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
+using attnlab::test::TempDir;
 
 std::string readBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -110,7 +91,7 @@ SafetensorsContent sampleContent() {
 
 TEST_CASE("Safetensors round trip keeps names, order, shapes, bits and metadata", "[safetensors]") {
     TempDir dir;
-    const std::string path = dir.file("model.safetensors");
+    const std::string path = (dir / "model.safetensors");
     const SafetensorsContent original = sampleContent();
     attnlab::writeSafetensors(path, original);
     const SafetensorsContent loaded = attnlab::readSafetensors(path);
@@ -142,7 +123,7 @@ TEST_CASE("Safetensors round trip keeps names, order, shapes, bits and metadata"
 
 TEST_CASE("Safetensors byte layout follows the format specification", "[safetensors]") {
     TempDir dir;
-    const std::string path = dir.file("model.safetensors");
+    const std::string path = (dir / "model.safetensors");
     attnlab::writeSafetensors(path, sampleContent());
     const std::string bytes = readBytes(path);
     REQUIRE(bytes.size() >= 8);
@@ -268,7 +249,7 @@ TEST_CASE("Safetensors reader refuses every kind of corrupt file", "[safetensors
 
 TEST_CASE("Safetensors reader refuses a truncated file", "[safetensors]") {
     TempDir dir;
-    const std::string path = dir.file("model.safetensors");
+    const std::string path = (dir / "model.safetensors");
     attnlab::writeSafetensors(path, sampleContent());
     const std::string bytes = readBytes(path);
     writeBytes(path, bytes.substr(0, bytes.size() - 4));
@@ -279,8 +260,8 @@ TEST_CASE("Safetensors reader refuses a truncated file", "[safetensors]") {
 
 TEST_CASE("Safetensors reader names a missing file, a directory and a special file", "[safetensors]") {
     TempDir dir;
-    CHECK(readError(dir.file("nope.safetensors")) == dir.file("nope.safetensors") + ": no such file");
-    CHECK(readError(dir.path().string()) == dir.path().string() + ": is a directory");
+    CHECK(readError((dir / "nope.safetensors")) == (dir / "nope.safetensors") + ": no such file");
+    CHECK(readError(dir.path.string()) == dir.path.string() + ": is a directory");
     CHECK(readError("/dev/null") == "/dev/null: not a regular file");
     CHECK_THAT(readError(""), Contains("no such file"));
 }
@@ -301,7 +282,7 @@ TEST_CASE("Safetensors reader survives random and mutated bytes", "[safetensors]
 
     // Flipping bytes of a valid file: it either still loads or is refused cleanly.
     TempDir dir;
-    const std::string path = dir.file("model.safetensors");
+    const std::string path = (dir / "model.safetensors");
     attnlab::writeSafetensors(path, sampleContent());
     const std::string valid = readBytes(path);
     std::uniform_int_distribution<std::size_t> position(0, valid.size() - 1);
@@ -320,7 +301,7 @@ TEST_CASE("Safetensors reader survives random and mutated bytes", "[safetensors]
 
 TEST_CASE("Safetensors writer refuses content it cannot represent", "[safetensors]") {
     TempDir dir;
-    const std::string path = dir.file("model.safetensors");
+    const std::string path = (dir / "model.safetensors");
     auto writeError = [&](const SafetensorsContent& c) -> std::string {
         try {
             attnlab::writeSafetensors(path, c);
@@ -342,27 +323,27 @@ TEST_CASE("Safetensors writer refuses content it cannot represent", "[safetensor
     c.tensors[1] = {"bad\xff", {1}, {2}};
     CHECK_THAT(writeError(c), Contains("valid UTF-8"));
     // None of the refused writes left a file or a temporary file behind.
-    CHECK(fs::is_empty(dir.path()));
+    CHECK(fs::is_empty(dir.path));
 }
 
 TEST_CASE("Safetensors writer failures leave the old file and no temporary file", "[safetensors]") {
     TempDir dir;
     SECTION("missing directory") {
-        const fs::path missing = dir.path() / "no-such-dir";
+        const fs::path missing = dir.path / "no-such-dir";
         CHECK_THROWS_AS(attnlab::writeSafetensors((missing / "m.safetensors").string(), sampleContent()),
                         std::runtime_error);
         CHECK(!fs::exists(missing));
-        CHECK(fs::is_empty(dir.path()));
+        CHECK(fs::is_empty(dir.path));
     }
     SECTION("target is a directory") {
-        const std::string target = dir.file("taken");
+        const std::string target = (dir / "taken");
         fs::create_directory(target);
         CHECK_THROWS_AS(attnlab::writeSafetensors(target, sampleContent()), std::runtime_error);
         CHECK(fs::is_directory(target));
-        CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
+        CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
     }
     SECTION("invalid content does not clobber an existing model") {
-        const std::string path = dir.file("model.safetensors");
+        const std::string path = (dir / "model.safetensors");
         attnlab::writeSafetensors(path, sampleContent());
         const std::string before = readBytes(path);
         SafetensorsContent bad;
@@ -375,16 +356,16 @@ TEST_CASE("Safetensors writer failures leave the old file and no temporary file"
             WARN("skipped: root ignores directory permissions");
             return;
         }
-        const std::string path = dir.file("model.safetensors");
+        const std::string path = (dir / "model.safetensors");
         attnlab::writeSafetensors(path, sampleContent());
         const std::string before = readBytes(path);
-        fs::permissions(dir.path(), fs::perms::owner_read | fs::perms::owner_exec);
+        fs::permissions(dir.path, fs::perms::owner_read | fs::perms::owner_exec);
         SafetensorsContent other;
         other.tensors.push_back({"x", {1}, {1}});
         CHECK_THROWS_AS(attnlab::writeSafetensors(path, other), std::runtime_error);
-        fs::permissions(dir.path(), fs::perms::owner_all);
+        fs::permissions(dir.path, fs::perms::owner_all);
         CHECK(readBytes(path) == before);
-        CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
+        CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
     }
 }
 
