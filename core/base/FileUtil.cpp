@@ -149,14 +149,11 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode))
         ::fchmod(fd.get(), existing.st_mode & 07777);
 
-    if (const int pauseMs = testSavePauseMs(); pauseMs > 0) {
-        const std::size_t half = bytes.size() / 2;
-        if (!writeAll(fd.get(), bytes.data(), half)) fail("cannot write", errno);
-        std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
-        if (!writeAll(fd.get(), bytes.data() + half, bytes.size() - half)) fail("cannot write", errno);
-    } else if (!writeAll(fd.get(), bytes.data(), bytes.size())) {
-        fail("cannot write", errno);
-    }
+    const int pauseMs = testSavePauseMs();
+    const std::size_t first = pauseMs > 0 ? bytes.size() / 2 : bytes.size();
+    if (!writeAll(fd.get(), bytes.data(), first)) fail("cannot write", errno);
+    if (pauseMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
+    if (!writeAll(fd.get(), bytes.data() + first, bytes.size() - first)) fail("cannot write", errno);
     if (::fsync(fd.get()) != 0) fail("cannot sync", errno);
     if (::close(fd.release()) != 0) {
         int err = errno;

@@ -6,14 +6,14 @@
 #include "window/MainWindow.h"
 #include "window/ViewNavigator.h"
 
+#include "ui/WindowFixture.h"
+
 #include <catch2/catch.hpp>
 
 #include <QApplication>
 #include <QComboBox>
-#include <QSettings>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QTemporaryDir>
 
 #include "base/InputError.h"
 
@@ -52,9 +52,8 @@ void requireTabsFit(MainWindow& window) {
 }  // namespace
 
 TEST_CASE("the navigator groups every view and shows each by name", "[window]") {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
-    MainWindow window;
+    test::WindowFixture f;
+    MainWindow& window = *f.window;
     const QStringList names = window.tabNames();
     CHECK(names == QStringList{"corpus", "translate", "probe", "heads", "curves", "timeline", "maths", "diagnostics",
                                "positions", "compare", "experiments"});
@@ -74,7 +73,8 @@ TEST_CASE("the navigator groups every view and shows each by name", "[window]") 
 
 // The window's smallest size fits the screen, and its tab rows fit the window at that screen's size.
 static void requireFits(QSize screen) {
-    MainWindow window;
+    test::WindowFixture f;
+    MainWindow& window = *f.window;
     const QSize minimum = window.minimumSizeHint();
     INFO("minimum size " << minimum.width() << " x " << minimum.height() << " for a " << screen.width() << " x "
                          << screen.height() << " screen");
@@ -87,8 +87,6 @@ static void requireFits(QSize screen) {
 }
 
 TEST_CASE("the window fits 1366 x 768, and 1024 x 768 with fonts a quarter larger", "[window]") {
-    QTemporaryDir dir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
     SECTION("1366 x 768") { requireFits(QSize(1366, 740)); }  // less a panel's 28 px
     SECTION("1024 x 768, large fonts") {
         ScopedFont large(1.25);

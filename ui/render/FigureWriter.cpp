@@ -34,11 +34,6 @@ QString quoteCsv(const QString& field) {
     return QLatin1Char('"') + escaped + QLatin1Char('"');
 }
 
-bool isValidMap(const AttentionMap& map) {
-    return map.rows >= 0 && map.cols >= 0 &&
-           map.weights.size() == static_cast<std::size_t>(map.rows) * static_cast<std::size_t>(map.cols);
-}
-
 // Paints into a vector device (SVG or PDF) that writes to file; commit after the painter has ended.
 std::optional<FigureError> paintInto(QPaintDevice& device, const QString& path, const Figure& figure,
                                      const char* format) {

@@ -53,6 +53,11 @@ public:
     static constexpr int kMaxImageSide = 16384;
 
     static std::optional<ExportFormat> formatForPath(const QString& path);  // by extension, case-insensitive
+    // rows * cols weights, neither negative.
+    static bool isValidMap(const AttentionMap& map) {
+        return map.rows >= 0 && map.cols >= 0 &&
+               map.weights.size() == static_cast<std::size_t>(map.rows) * static_cast<std::size_t>(map.cols);
+    }
     static bool isImage(ExportFormat format) {
         return format == ExportFormat::Png || format == ExportFormat::Svg || format == ExportFormat::Pdf;
     }

@@ -60,12 +60,7 @@ QColor HeatmapRenderer::contrastingTextColor(QRgb background) {
     return luminance < 0.179 ? QColor(Qt::white) : QColor(0x1a, 0x1a, 0x1a);
 }
 
-bool HeatmapRenderer::isValidMap(const AttentionMap& map) {
-    if (map.rows < 0 || map.cols < 0) {
-        return false;
-    }
-    return map.weights.size() == static_cast<std::size_t>(map.rows) * static_cast<std::size_t>(map.cols);
-}
+bool HeatmapRenderer::isValidMap(const AttentionMap& map) { return FigureWriter::isValidMap(map); }
 
 QStringList HeatmapRenderer::toStringList(const std::vector<std::string>& items) {
     QStringList list;

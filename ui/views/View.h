@@ -14,6 +14,7 @@
 namespace attnlab {
 
 class AttentionPanel;
+class HeatmapWidget;
 struct ModelSummary;
 
 class View {
@@ -37,6 +38,9 @@ public:
     // The heatmap look the View menu sets, for views that draw heatmaps.
     virtual void applyColormap(ColormapId id) { (void)id; }
     virtual void applyShowNumbers(bool on) { (void)on; }
+
+    // The heatmap the View menu's Zoom In / Zoom Out / Fit act on, if the view shows one.
+    virtual HeatmapWidget* zoomableHeatmap() const { return nullptr; }
 
     // What Export Image (PNG, SVG, PDF) and Export Matrix (CSV, NPY) write for this view.
     virtual bool exportsFigure() const { return false; }

@@ -51,6 +51,9 @@ QChartView* makeChartView(QChart* chart) {
 
 bool exportCharts(const QList<QChart*>& charts, const QList<double>& shares, QSize size, const QString& title,
                   const QString& path, double scale, QString* error) {
+    const std::optional<ExportFormat> format = FigureWriter::formatForPath(path);
+    if (!format || !FigureWriter::isImage(*format))  // refused before the charts are laid out for it
+        return FigureWriter::report(FigureWriter::write(path, Figure{}, scale), error);
     double total = 0.0;
     for (double share : shares) total += share;
     QList<QRectF> boxes;  // in a unit-less target of the export size

@@ -343,12 +343,8 @@ void MainWindow::connectActions() {
 }
 
 HeatmapWidget* MainWindow::currentHeatmap() const {
-    QWidget* view = navigator_->currentWidget();
-    if (view == translateView_) return translateView_->attention()->heatmap();
-    if (view == probeView_) return probeView_->attention()->heatmap();
-    if (view == headsView_) return headsView_->currentHeatmap();
-    if (view == timelineView_) return timelineView_->attention()->heatmap();
-    return nullptr;
+    const View* view = navigator_->currentView();
+    return view != nullptr ? view->zoomableHeatmap() : nullptr;
 }
 
 void MainWindow::connectController() {

@@ -28,6 +28,7 @@ public:
     // View
     QString viewTitle() const override;
     QString viewToolTip() const override;
+    HeatmapWidget* zoomableHeatmap() const override { return currentHeatmap(); }
     void clearView() override;
     void modelChanged(const ModelSummary* summary) override;
     void modelAvailable(bool available) override;

@@ -1,5 +1,8 @@
 #include "views/timeline/TimelineView.h"
 
+#include "widgets/AttentionPanel.h"
+#include "widgets/HeatmapWidget.h"
+
 #include "widgets/FigureDialog.h"
 #include "render/HeatmapRenderer.h"
 #include "widgets/WidgetStyle.h"
@@ -638,5 +641,7 @@ bool TimelineView::exportsMatrix() const {
 bool TimelineView::exportView(const QString& path, double scale, QString* error) const {
     return exportPanel(attention(), path, scale, error);
 }
+
+HeatmapWidget* TimelineView::zoomableHeatmap() const { return attention()->heatmap(); }
 
 }  // namespace attnlab

@@ -1,5 +1,8 @@
 #include "views/translate/ProbeView.h"
 
+#include "widgets/AttentionPanel.h"
+#include "widgets/HeatmapWidget.h"
+
 #include "widgets/WidgetStyle.h"
 
 #include <QComboBox>
@@ -127,5 +130,7 @@ bool ProbeView::exportsMatrix() const {
 bool ProbeView::exportView(const QString& path, double scale, QString* error) const {
     return exportPanel(attention(), path, scale, error);
 }
+
+HeatmapWidget* ProbeView::zoomableHeatmap() const { return attention()->heatmap(); }
 
 }  // namespace attnlab

@@ -22,6 +22,7 @@ public:
     // View
     QString viewTitle() const override;
     QString viewToolTip() const override;
+    HeatmapWidget* zoomableHeatmap() const override;
     void clearView() override;
     void runStarted() override;
     void applyColormap(ColormapId id) override;

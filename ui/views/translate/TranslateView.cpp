@@ -1,5 +1,8 @@
 #include "views/translate/TranslateView.h"
 
+#include "widgets/AttentionPanel.h"
+#include "widgets/HeatmapWidget.h"
+
 #include "widgets/WidgetStyle.h"
 
 #include <QCheckBox>
@@ -167,5 +170,7 @@ bool TranslateView::exportsMatrix() const {
 bool TranslateView::exportView(const QString& path, double scale, QString* error) const {
     return exportPanel(attention(), path, scale, error);
 }
+
+HeatmapWidget* TranslateView::zoomableHeatmap() const { return attention()->heatmap(); }
 
 }  // namespace attnlab

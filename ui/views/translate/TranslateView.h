@@ -23,6 +23,7 @@ public:
     // View
     QString viewTitle() const override;
     QString viewToolTip() const override;
+    HeatmapWidget* zoomableHeatmap() const override;
     void clearView() override;
     void modelAvailable(bool available) override;
     void applyColormap(ColormapId id) override;
