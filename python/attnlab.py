@@ -46,6 +46,8 @@ SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<unk>")
 MAX_HEADER_BYTES = 16 * 1024 * 1024
 ARCHITECTURES = ("gru", "transformer")
 ATTENTION_KINDS = ("none", "dot", "general", "scaled-dot", "additive", "local-m", "local-p")
+QUERY_ORDERS = ("before", "after")
+DROPOUT_PLACEMENTS = ("embeddings", "attention", "both")
 
 
 class ModelFileError(Exception):
@@ -304,8 +306,8 @@ def write_safetensors(path, tensors, metadata):
 class ModelConfig:
     """The model's configuration, as the checkpoint's 'config' metadata holds it."""
 
-    KEYS = ("architecture", "attention", "hidden", "embedding", "layers", "bidirectional", "heads",
-            "feed_forward", "dropout", "local_window", "max_length", "source_vocab", "target_vocab")
+    KEYS = ("architecture", "attention", "hidden", "embedding", "layers", "bidirectional", "query", "heads",
+            "feed_forward", "dropout", "dropout_on", "local_window", "max_length", "source_vocab", "target_vocab")
 
     def __init__(self, **values):
         self.architecture = "gru"
@@ -314,9 +316,11 @@ class ModelConfig:
         self.embedding = 0
         self.layers = 1
         self.bidirectional = False
+        self.query = "before"
         self.heads = 4
         self.feed_forward = 512
         self.dropout = 0.1
+        self.dropout_on = "both"
         self.local_window = 3
         self.max_length = 256
         self.source_vocab = 0
@@ -403,6 +407,14 @@ class ModelConfig:
         if not isinstance(member("bidirectional"), bool):
             malformed("'bidirectional' must be true or false")
         c.bidirectional = j["bidirectional"]
+        # Optional: checkpoints from before these choices existed query before, drop out on both.
+        c.query = string("query") if "query" in j else "before"
+        if c.query not in QUERY_ORDERS:
+            malformed("unknown query order '%s' (expected one of: %s)" % (c.query[:40], ", ".join(QUERY_ORDERS)))
+        c.dropout_on = string("dropout_on") if "dropout_on" in j else "both"
+        if c.dropout_on not in DROPOUT_PLACEMENTS:
+            malformed("unknown dropout placement '%s' (expected one of: %s)"
+                      % (c.dropout_on[:40], ", ".join(DROPOUT_PLACEMENTS)))
         c.heads = integer("heads")
         c.feed_forward = integer("feed_forward")
         dropout = member("dropout")
@@ -444,7 +456,8 @@ def parameter_count(c):
         n += 2 * linear(2 * H, H)
     n += {"general": H * H, "local-m": H * H, "local-p": 2 * H * H + H,
           "additive": linear(H, H) + H * H + H}.get(c.attention, 0)
-    n += linear(E, 3 * H) + 3 * H * H
+    n += linear(E, 3 * H)                                                  # layer 0's embedding input
+    n += 3 * H * H if c.query == "before" else linear(2 * H, H)            # its context input, or W_c
     n += (L - 1) * linear(H, 3 * H) + L * linear(H, 3 * H)
     return n + linear(H, Vt)
 
@@ -782,25 +795,31 @@ class GruAttention(nn.Module):
 
 
 class GruSeq2Seq(nn.Module):
-    """GRU encoder-decoder (GruSeq2Seq.cpp). Each step, Bahdanau order:
-    c_t = attention(s_{t-1}, h), s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}), logits = W_o s_t."""
+    """GRU encoder-decoder (GruSeq2Seq.cpp). Each step, in the config's query order:
+    before (Bahdanau): c_t = attention(s_{t-1}, h), s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}), logits = W_o s_t;
+    after (Luong): s_t = GRU(emb(y_{t-1}), s_{t-1}), c_t = attention(s_t, h), logits = W_o tanh(W_c [s_t; c_t])."""
 
     def __init__(self, c):
         super().__init__()
         self.config = c
         H, E, L = c.hidden, c.embedding_size, c.layers
         self.p = c.dropout
+        self.p_embeddings = c.dropout if c.dropout_on != "attention" else 0.0
+        self.p_attention = c.dropout if c.dropout_on != "embeddings" else 0.0
         self.src_embedding = nn.Embedding(c.source_vocab, E, padding_idx=0)
         self.tgt_embedding = nn.Embedding(c.target_vocab, E, padding_idx=0)
         self.encoder = nn.GRU(E, H, num_layers=L, batch_first=True, bidirectional=c.bidirectional,
-                              dropout=c.dropout if L > 1 else 0.0)
+                              dropout=self.p_embeddings if L > 1 else 0.0)
         if c.bidirectional:
             self.bridge_outputs = nn.Linear(2 * H, H)
             self.bridge_hidden = nn.Linear(2 * H, H)
         if c.attention != "none":
             self.attention = GruAttention(c.attention, H, c.local_window)
         self.dec_emb_input = nn.Linear(E, 3 * H, bias=True)
-        self.dec_ctx_input = nn.Linear(H, 3 * H, bias=False)
+        if c.query == "before":
+            self.dec_ctx_input = nn.Linear(H, 3 * H, bias=False)
+        else:
+            self.dec_combine = nn.Linear(2 * H, H, bias=True)
         for l in range(L):
             if l > 0:
                 setattr(self, "dec_input_%d" % l, nn.Linear(H, 3 * H, bias=True))
@@ -808,7 +827,17 @@ class GruSeq2Seq(nn.Module):
         self.output = nn.Linear(H, c.target_vocab)
 
     def drop(self, x):
-        return F.dropout(x, self.p, self.training) if self.p > 0 else x
+        """Dropout on embeddings and between layers, where the config places it."""
+        return F.dropout(x, self.p_embeddings, self.training) if self.p_embeddings > 0 else x
+
+    def attend(self, enc, query, t):
+        """(context [B, H], weights [B, S] or None) for query [B, H] at step t."""
+        attention = getattr(self, "attention", None)
+        if attention is None:
+            return enc["context"], None
+        w = attention.weights(query, enc, t)
+        wd = F.dropout(w, self.p_attention, self.training) if self.p_attention > 0 else w
+        return torch.bmm(wd.unsqueeze(1), enc["keys"]).squeeze(1), w
 
     def encode(self, src, src_len):
         c = self.config
@@ -835,18 +864,15 @@ class GruSeq2Seq(nn.Module):
         }
 
     def decode_step(self, enc, emb_proj, hidden, t):
-        """One step given layer 0's embedding projection [B, 3H]; returns (top state, new
-        hidden [L, B, H], attention weights [B, S] or None)."""
+        """One step given layer 0's embedding projection [B, 3H]; returns (what the output
+        layer reads: the top state, or tanh(W_c [s_t; c_t]) after; new hidden [L, B, H];
+        attention weights [B, S] or None)."""
         L = self.config.layers
-        attention = getattr(self, "attention", None)
-        w = None
-        if attention is not None:
-            w = attention.weights(hidden[L - 1], enc, t)
-            wd = self.drop(w)
-            context = torch.bmm(wd.unsqueeze(1), enc["keys"]).squeeze(1)
-        else:
-            context = enc["context"]
-        gi = emb_proj + self.dec_ctx_input(context)
+        after = self.config.query == "after"
+        gi = emb_proj
+        if not after:
+            context, w = self.attend(enc, hidden[L - 1], t)
+            gi = gi + self.dec_ctx_input(context)
         states = []
         for l in range(L):
             h = hidden[l]
@@ -859,7 +885,11 @@ class GruSeq2Seq(nn.Module):
             z = torch.sigmoid(iz + hz)
             n = torch.tanh(inn + r * hn)
             states.append(n + z * (h - n))
-        return states[-1], torch.stack(states, 0), w
+        top = states[-1]
+        if after:
+            context, w = self.attend(enc, top, t)
+            top = torch.tanh(self.dec_combine(torch.cat([top, context], 1)))
+        return top, torch.stack(states, 0), w
 
     def forward(self, src, src_len, tgt_in, capture=None):
         """Teacher-forced logits [B, T, V]; with capture (a dict) also 'cross' [B, 1, 1, T, S]."""
@@ -992,6 +1022,8 @@ class TransformerSeq2Seq(nn.Module):
         self.config = c
         d = c.hidden
         self.p = c.dropout
+        self.p_embeddings = c.dropout if c.dropout_on != "attention" else 0.0
+        self.p_attention = c.dropout if c.dropout_on != "embeddings" else 0.0
         self.src_embedding = nn.Embedding(c.source_vocab, d, padding_idx=0)
         self.tgt_embedding = nn.Embedding(c.target_vocab, d, padding_idx=0)
         for l in range(c.layers):

@@ -15,36 +15,6 @@ const std::set<std::string>& corpusValueFlags() {
     return flags;
 }
 
-namespace {
-
-// Words as aligners count them: runs of text between white space (Pharaoh's convention).
-int wordCount(const std::string& text) {
-    int words = 0;
-    bool inWord = false;
-    for (std::size_t pos = 0; pos < text.size();) {
-        const bool space = isWhitespaceCodePoint(decodeUtf8(text, pos));
-        if (!space && !inWord) ++words;
-        inWord = !space;
-    }
-    return words;
-}
-
-// Gold word links for a corpus read from a file (--alignments FILE, Pharaoh format): one line per
-// line of the corpus file, as fast_align and GIZA++ write them; a line the corpus reader skipped
-// (blank, an empty side) has its links read but not placed. The per-epoch AER counts sure links.
-void attachAlignments(Corpus& corpus, const std::string& path) {
-    long lines = 0;
-    for (const SentencePair& p : corpus.pairs) lines = std::max(lines, p.line);
-    for (const SkippedLine& s : corpus.skipped) lines = std::max(lines, s.line);
-    std::vector<std::pair<int, int>> lengths(static_cast<std::size_t>(lines), {INT_MAX, INT_MAX});
-    for (const SentencePair& p : corpus.pairs)
-        lengths[static_cast<std::size_t>(p.line - 1)] = {wordCount(p.source), wordCount(p.target)};
-    const std::vector<SentenceAlignment> gold = readPharaoh(path, lengths);
-    for (SentencePair& p : corpus.pairs) p.alignment = gold[static_cast<std::size_t>(p.line - 1)].sure;
-    corpus.hasAlignments = true;
-}
-
-}  // namespace
 
 Corpus loadCorpus(const ArgParser& args, int maxLen) {
     Corpus corpus = loadCorpusOnly(args, maxLen);

@@ -54,36 +54,55 @@ private:
     std::chrono::steady_clock::time_point epochStart_ = std::chrono::steady_clock::now();
 };
 
+// A named choice (--arch, --attention, --query, --dropout-on): a bad value is a usage error
+// that names the flag.
+template <typename Parse>
+auto parseChoice(const ArgParser& args, const char* flag, const std::string& fallback, Parse parse) {
+    try {
+        return parse(args.text(flag, fallback));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string(flag) + ": " + e.what());
+    }
+}
+
 }  // namespace
 
 int runTrain(const Args& argv) {
     std::set<std::string> valueFlags = corpusValueFlags();
-    valueFlags.insert({"--arch", "--attention", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
+    valueFlags.insert({"--arch", "--attention", "--query", "--dropout-on", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
                        "--threads", "--val-fraction", "--max-len", "--min-freq", "--max-vocab", "--out",
                        "--debug-nan-at-batch"});
     std::set<std::string> switches = tokenizerSwitches();
-    switches.insert("--bidirectional");
+    switches.insert({"--bidirectional", "--no-bidirectional"});
     ArgParser args(argv, valueFlags, switches);
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
 
     const std::string out = args.required("--out");
+    const ModelConfig defaults;  // the GRU defaults, chosen by measurement (docs/defaults.md)
     ModelConfig config;
-    config.architecture = parseArchitecture(args.required("--arch"));
+    config.architecture = parseChoice(args, "--arch", args.required("--arch"), parseArchitecture);
     const bool transformer = config.architecture == Architecture::Transformer;
     if (transformer && args.has("--attention"))
         throw UsageError("--attention applies to --arch gru (a Transformer uses multi-head attention)");
+    for (const char* flag : {"--query", "--dropout-on", "--bidirectional", "--no-bidirectional"})
+        if (transformer && args.has(flag)) throw UsageError(std::string(flag) + " applies to --arch gru");
+    if (args.has("--bidirectional") && args.has("--no-bidirectional"))
+        throw UsageError("--bidirectional and --no-bidirectional exclude each other");
     if (!transformer && (args.has("--heads") || args.has("--ff")))
         throw UsageError(std::string(args.has("--heads") ? "--heads" : "--ff") + " applies to --arch transformer");
-    config.attention = parseAttentionKind(args.text("--attention", "additive"));
-    config.hidden = static_cast<int>(args.integer("--hidden", 128, 1, 4096));
+    config.attention = parseChoice(args, "--attention", toString(defaults.attention), parseAttentionKind);
+    config.query = parseChoice(args, "--query", toString(defaults.query), parseQueryOrder);
+    config.dropoutOn = parseChoice(args, "--dropout-on", toString(defaults.dropoutOn), parseDropoutPlacement);
+    config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 4096));
     config.embedding = static_cast<int>(args.integer("--embedding", 0, 0, 4096));
     config.layers = static_cast<int>(args.integer("--layers", transformer ? 2 : 1, 1, 16));
-    config.bidirectional = args.has("--bidirectional");
+    config.bidirectional = !transformer && (args.has("--bidirectional") ||
+                                            (defaults.bidirectional && !args.has("--no-bidirectional")));
     config.heads = static_cast<int>(args.integer("--heads", 4, 1, 64));
     config.feedForward = static_cast<int>(args.integer("--ff", 512, 1, 16384));
     config.localWindow = static_cast<int>(args.integer("--window", 3, 1, 100));
-    config.dropout = static_cast<float>(args.real("--dropout", 0.1, 0.0, 0.95));
+    config.dropout = static_cast<float>(args.real("--dropout", defaults.dropout, 0.0, 0.95));
     const int maxLen = static_cast<int>(args.integer("--max-len", 0, 0, 8191));
     config.maxLength = maxLen > 0 ? maxLen + 1 : 256;
 
@@ -115,7 +134,9 @@ int runTrain(const Args& argv) {
         std::cerr << "warning: skipped " << trainer.skippedTooLong() << " pairs longer than "
                   << trainer.model().config().maxLength - 1 << " tokens\n";
     std::cerr << "training " << toString(config.architecture)
-              << (transformer ? "" : " + " + toString(config.attention)) << " (" << trainer.model().parameterCount()
+              << (transformer ? "" : " + " + toString(config.attention) + ", query " + toString(config.query) +
+                                         (config.bidirectional ? ", bidirectional encoder" : ""))
+              << " (" << trainer.model().parameterCount()
               << " parameters) on " << trainer.trainingPairs() << " pairs, validating on "
               << trainer.validationPairs() << "\n";
 
@@ -136,6 +157,8 @@ int runTrain(const Args& argv) {
                                                    {"val_bleu", round4(m.bleu)},
                                                    {"attention_entropy", number(round4(m.attentionEntropy))},
                                                    {"aer", number(round4(m.alignmentErrorRate))},
+                                                   {"align_precision", number(round4(m.alignmentPrecision))},
+                                                   {"align_recall", number(round4(m.alignmentRecall))},
                                                    {"pairs_per_sec", std::round(m.pairsPerSecond * 10) / 10},
                                                    {"seconds", std::round(m.seconds * 100) / 100}};
                                   std::cout << j.dump() << std::endl;

@@ -225,4 +225,48 @@ AlignmentScore scoreAlignments(const std::vector<std::vector<AlignmentLink>>& pr
     return score;
 }
 
+namespace {
+
+// Words as aligners count them: runs of text between white space (Pharaoh's convention).
+int wordCount(const std::string& text) {
+    int words = 0;
+    bool inWord = false;
+    for (std::size_t pos = 0; pos < text.size();) {
+        const bool space = isWhitespaceCodePoint(decodeUtf8(text, pos));
+        if (!space && !inWord) ++words;
+        inWord = !space;
+    }
+    return words;
+}
+
+}  // namespace
+
+void attachAlignments(Corpus& corpus, const std::string& path) {
+    long lines = 0;
+    for (const SentencePair& p : corpus.pairs) lines = std::max(lines, p.line);
+    for (const SkippedLine& s : corpus.skipped) lines = std::max(lines, s.line);
+    // A skipped line's links are read against no sentence: any index is accepted there.
+    std::vector<std::pair<int, int>> lengths(static_cast<std::size_t>(lines), {INT_MAX, INT_MAX});
+    for (const SentencePair& p : corpus.pairs)
+        lengths[static_cast<std::size_t>(p.line - 1)] = {wordCount(p.source), wordCount(p.target)};
+    const std::vector<SentenceAlignment> gold = readPharaoh(path, lengths);
+    for (SentencePair& p : corpus.pairs) {
+        const SentenceAlignment& links = gold[static_cast<std::size_t>(p.line - 1)];
+        p.alignment = links.sure;
+        p.possibleAlignment = links.possible;
+    }
+    corpus.hasAlignments = true;
+}
+
+SentenceAlignment goldOverTokens(const SentencePair& pair, const Tokenizer& tokenizer) {
+    SentenceAlignment gold;
+    gold.sure = alignmentOverTokens(pair, tokenizer);
+    if (pair.possibleAlignment.empty()) return gold;
+    SentencePair possible = pair;
+    possible.alignment = pair.possibleAlignment;
+    for (const AlignmentLink& link : alignmentOverTokens(possible, tokenizer))
+        if (std::find(gold.sure.begin(), gold.sure.end(), link) == gold.sure.end()) gold.possible.push_back(link);
+    return gold;
+}
+
 }  // namespace attnlab

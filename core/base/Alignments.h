@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Corpus.h"  // AlignmentLink {source, target}
+#include "Tokenizer.h"
 
 namespace attnlab {
 
@@ -81,5 +82,15 @@ struct AlignmentScore {
 // two lists differ in size.
 AlignmentScore scoreAlignments(const std::vector<std::vector<AlignmentLink>>& predicted,
                                const std::vector<SentenceAlignment>& gold);
+
+// Reads the Pharaoh file at path for a corpus read from a file (one line per line of the corpus
+// file, SentencePair::line; the links of a line the reader skipped are checked but not placed) and
+// puts each line's sure and possible links into its pair. Throws InputError naming the file and
+// line, as readPharaoh.
+void attachAlignments(Corpus& corpus, const std::string& path);
+
+// A pair's gold links (sure and possible, over its words) mapped onto the tokens the model sees
+// (alignmentOverTokens, Corpus.h); a link that becomes sure and possible is sure only.
+SentenceAlignment goldOverTokens(const SentencePair& pair, const Tokenizer& tokenizer);
 
 }  // namespace attnlab

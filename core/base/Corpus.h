@@ -22,6 +22,9 @@ struct SentencePair {
     // Gold links between the white-space-separated words of source and target (Pharaoh's
     // convention: aligners read text tokenized with spaces); empty if unknown.
     std::vector<AlignmentLink> alignment;
+    // Links marked possible but not sure ("i?j" in a Pharaoh file), same convention; they count
+    // for AER's precision, not against its recall (Alignments.h).
+    std::vector<AlignmentLink> possibleAlignment;
 };
 
 struct SkippedLine {

@@ -116,6 +116,16 @@ double attentionEntropy(const AttentionMap& map) {
     return sum / map.rows;
 }
 
+std::vector<AlignmentLink> argmaxLinks(const AttentionMap& map, int rowLimit, int colLimit) {
+    checkShape(map);
+    rowLimit = std::clamp(rowLimit, 0, map.rows);
+    colLimit = std::clamp(colLimit, 0, map.cols);
+    std::vector<AlignmentLink> links;
+    for (int r = 0; r < rowLimit; ++r)
+        if (const int c = argmaxColumn(map, r, colLimit); c >= 0) links.push_back({c, r});
+    return links;
+}
+
 double alignmentErrorRate(const AttentionMap& map, const std::vector<AlignmentLink>& gold, int rowLimit,
                           int colLimit) {
     checkShape(map);

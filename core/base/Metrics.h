@@ -24,6 +24,11 @@ double corpusBleu(const std::vector<Tokens>& hypotheses, const std::vector<Token
 // The functions below throw std::invalid_argument if weights.size() != rows * cols.
 double attentionEntropy(const AttentionMap& map);
 
+// The argmax links of a map: for each of the first rowLimit rows (target tokens), the column
+// (source token) with the most weight among the first colLimit, as {source, target}; a row whose
+// weights are all NaN or -inf gives none.
+std::vector<AlignmentLink> argmaxLinks(const AttentionMap& map, int rowLimit, int colLimit);
+
 // Alignment error rate of argmax-attention links (for each target row, the column
 // with most weight) against gold links (all treated as sure): 1 - 2|A∩S|/(|A|+|S|).
 // Rows >= rowLimit or columns >= colLimit (e.g. </s>) are ignored: the argmax is taken

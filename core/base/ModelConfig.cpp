@@ -28,6 +28,17 @@ const std::pair<AttentionKind, const char*> kAttentionKinds[] = {
     {AttentionKind::LocalP, "local-p"},
 };
 
+const std::pair<QueryOrder, const char*> kQueryOrders[] = {
+    {QueryOrder::Before, "before"},
+    {QueryOrder::After, "after"},
+};
+
+const std::pair<DropoutPlacement, const char*> kDropoutPlacements[] = {
+    {DropoutPlacement::Embeddings, "embeddings"},
+    {DropoutPlacement::Attention, "attention"},
+    {DropoutPlacement::Both, "both"},
+};
+
 // The shortest decimal that reads back as the float: 0.1f prints as "0.1".
 std::string shortestText(float f) {
     char buffer[64];
@@ -94,9 +105,18 @@ std::string stringMember(const Json& j, const char* key) {
 
 std::string toString(Architecture a) { return nameOf(kArchitectures, a); }
 std::string toString(AttentionKind k) { return nameOf(kAttentionKinds, k); }
+std::string toString(QueryOrder q) { return nameOf(kQueryOrders, q); }
+std::string toString(DropoutPlacement p) { return nameOf(kDropoutPlacements, p); }
 
 Architecture parseArchitecture(const std::string& s) { return parseEnum(kArchitectures, s, "architecture"); }
 AttentionKind parseAttentionKind(const std::string& s) { return parseEnum(kAttentionKinds, s, "attention"); }
+QueryOrder parseQueryOrder(const std::string& s) { return parseEnum(kQueryOrders, s, "query order"); }
+DropoutPlacement parseDropoutPlacement(const std::string& s) {
+    return parseEnum(kDropoutPlacements, s, "dropout placement");
+}
+
+bool dropsEmbeddings(const ModelConfig& c) { return c.dropoutOn != DropoutPlacement::Attention; }
+bool dropsAttention(const ModelConfig& c) { return c.dropoutOn != DropoutPlacement::Embeddings; }
 
 std::optional<SettingProblem> settingProblem(const ModelConfig& c) {
     constexpr std::int64_t kMinVocab = 5;  // <pad> <s> </s> <unk> and at least one word
@@ -143,12 +163,16 @@ std::optional<SettingProblem> settingProblem(const ModelConfig& c) {
 std::string validate(const ModelConfig& c) {
     if (toString(c.architecture).empty()) return "unknown architecture";
     if (toString(c.attention).empty()) return "unknown attention";
+    if (toString(c.query).empty()) return "unknown query order";
+    if (toString(c.dropoutOn).empty()) return "unknown dropout placement";
     if (const auto problem = settingProblem(c)) return describe(*problem, settingName);
     return {};
 }
 
 void checkConfig(const ModelConfig& c) {
-    if (toString(c.architecture).empty() || toString(c.attention).empty()) throw ConfigError(validate(c));
+    if (toString(c.architecture).empty() || toString(c.attention).empty() || toString(c.query).empty() ||
+        toString(c.dropoutOn).empty())
+        throw ConfigError(validate(c));
     if (const auto problem = settingProblem(c)) throw ConfigError(*problem);
 }
 
@@ -160,9 +184,11 @@ std::string toJson(const ModelConfig& c) {
         {"embedding", c.embedding},
         {"layers", c.layers},
         {"bidirectional", c.bidirectional},
+        {"query", toString(c.query)},
         {"heads", c.heads},
         {"feed_forward", c.feedForward},
         {"dropout", shortestDecimal(c.dropout)},
+        {"dropout_on", toString(c.dropoutOn)},
         {"local_window", c.localWindow},
         {"max_length", c.maxLength},
         {"source_vocab", c.sourceVocab},
@@ -195,6 +221,15 @@ ModelConfig modelConfigFromJson(const std::string& json) {
     const Json& bidirectional = member(j, "bidirectional");
     if (!bidirectional.is_boolean()) malformed("'bidirectional' must be true or false");
     c.bidirectional = bidirectional.get<bool>();
+    // Optional: checkpoints from before the choices existed query before and drop out on both.
+    try {
+        c.query = j.contains("query") ? parseQueryOrder(stringMember(j, "query")) : QueryOrder::Before;
+        c.dropoutOn = j.contains("dropout_on") ? parseDropoutPlacement(stringMember(j, "dropout_on"))
+                                               : DropoutPlacement::Both;
+    } catch (const ConfigError& e) {
+        if (std::string(e.what()).rfind("model config: ", 0) == 0) throw;
+        malformed(e.what());
+    }
     c.heads = intMember(j, "heads");
     c.feedForward = intMember(j, "feed_forward");
     const Json& dropout = member(j, "dropout");

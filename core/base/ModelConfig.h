@@ -10,6 +10,15 @@ namespace attnlab {
 
 enum class Architecture { Gru, Transformer };
 enum class AttentionKind { None, Dot, General, ScaledDot, Additive, LocalM, LocalP };
+// Which decoder state a GRU's attention queries (docs/defaults.md measures both):
+//   Before (Bahdanau): c_t = attention(s_{t-1}), s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}), logits = W_o s_t.
+//   After (Luong):     s_t = GRU(emb(y_{t-1}), s_{t-1}), c_t = attention(s_t),
+//                      logits = W_o tanh(W_c [s_t; c_t]).
+// Checkpoints written before the choice existed load as Before.
+enum class QueryOrder { Before, After };
+// Where a GRU model's dropout applies: the embeddings (and between stacked layers), the
+// attention weights, or both. Checkpoints written before the choice existed load as Both.
+enum class DropoutPlacement { Embeddings, Attention, Both };
 
 struct ModelConfig {
     Architecture architecture = Architecture::Gru;
@@ -18,9 +27,11 @@ struct ModelConfig {
     int embedding = 0;       // embedding size; 0 = hidden
     int layers = 1;          // GRU layers, or Transformer encoder and decoder layers each
     bool bidirectional = false;  // GRU encoder
+    QueryOrder query = QueryOrder::Before;  // GRU decoder
     int heads = 4;           // Transformer
     int feedForward = 512;   // Transformer d_ff
     float dropout = 0.1f;
+    DropoutPlacement dropoutOn = DropoutPlacement::Both;  // GRU
     int localWindow = 3;     // D for local-m / local-p
     int maxLength = 256;     // longest source/target in tokens (positional table size)
     std::int64_t sourceVocab = 0;
@@ -29,9 +40,16 @@ struct ModelConfig {
 
 std::string toString(Architecture a);
 std::string toString(AttentionKind k);
+std::string toString(QueryOrder q);        // "before", "after"
+std::string toString(DropoutPlacement p);  // "embeddings", "attention", "both"
 // Throws ConfigError naming the accepted values.
 Architecture parseArchitecture(const std::string& s);
 AttentionKind parseAttentionKind(const std::string& s);
+QueryOrder parseQueryOrder(const std::string& s);
+DropoutPlacement parseDropoutPlacement(const std::string& s);
+// Whether dropout (config.dropout) applies to the embeddings / to the attention weights.
+bool dropsEmbeddings(const ModelConfig& c);
+bool dropsAttention(const ModelConfig& c);
 
 // Empty if valid; otherwise a one-line reason in neutral words ("number of heads 3 does not divide
 // hidden size 128"). Front ends word settingProblem() themselves.

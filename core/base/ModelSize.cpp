@@ -33,7 +33,8 @@ std::int64_t parameterCount(const ModelConfig& c) {
     case AttentionKind::Additive: n += linear(H, H) + H * H + H; break;
     default: break;
     }
-    n += linear(E, 3 * H) + 3 * H * H;           // decoder layer 0 input (embedding, context)
+    n += linear(E, 3 * H);  // decoder layer 0's embedding input
+    n += c.query == QueryOrder::Before ? 3 * H * H : linear(2 * H, H);  // its context input, or W_c (after)
     n += (L - 1) * linear(H, 3 * H) + L * linear(H, 3 * H);  // upper inputs, hidden projections
     n += linear(H, Vt);
     return n;

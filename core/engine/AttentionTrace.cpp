@@ -47,7 +47,10 @@ std::string gruFormula(const AttentionTrace& t) {
         break;
     case AttentionKind::None: break;
     }
-    return score + "\na_j = exp(score_j) / Σ_k exp(score_k)\nc = Σ_j a_j h_j";
+    const std::string weights = "\na_j = exp(score_j) / Σ_k exp(score_k)\nc = Σ_j a_j h_j";
+    if (t.queryOrder == QueryOrder::Before) return score + weights;
+    // Luong's order: the state has read the previous output token; the output reads [s; c].
+    return "s = GRU(emb(y_t−1), s_t−1)\n" + score + weights + "\no = tanh(W_c [s; c]),   logits = W_o o";
 }
 
 std::string transformerFormula(const AttentionTrace& t) {
@@ -89,6 +92,7 @@ void traceGru(nn::GruSeq2Seq& net, const ModelConfig& config, const torch::Tenso
         out.center = t.center[0].item<double>();
         out.window = config.localWindow;
     }
+    out.queryOrder = config.query;
     out.formula = gruFormula(out);
 }
 

@@ -50,7 +50,10 @@ struct AttentionTrace {
     std::string formula;
 
     int dimension = 0;                 // length of the query and key vectors: H (GRU) or d_k (head)
-    std::vector<float> query;          // [d] decoder state s_{t-1} (GRU), or this head's q_i
+    // GRU: which decoder state is the query: s_{t-1}, before reading the previous output token
+    // (Bahdanau), or s_t, after reading it (Luong). The Transformer's queries are Before's kind.
+    QueryOrder queryOrder = QueryOrder::Before;
+    std::vector<float> query;          // [d] decoder state (GRU, see queryOrder), or this head's q_i
     std::vector<float> keys;           // [K * d] row-major: encoder states h_j (GRU), or this head's k_j
     std::vector<float> values;         // [K * d] what the weights average: h_j again (GRU), or v_j
     std::vector<float> projectedKeys;  // GRU general/local: W h_j; additive: U h_j + b; else empty

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "detail/ModelAccess.h"
+#include "base/Alignments.h"
 #include "base/Batching.h"
 #include "base/InputError.h"
 #include "base/Memory.h"
@@ -131,7 +132,7 @@ struct Trainer::Impl {
     std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
     std::vector<std::vector<std::size_t>> parameterGroups;  // each optimizer's, as indices into parameters()
     std::vector<EncodedPair> pairs;
-    std::vector<std::vector<AlignmentLink>> gold;  // per pair; empty if none
+    std::vector<SentenceAlignment> gold;  // per pair, over its tokens; empty if none
     std::vector<std::vector<std::string>> targetTokens;
     std::vector<std::size_t> train, validation;
     std::size_t skippedTooLong = 0;
@@ -246,7 +247,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
 
     Tokenizer tokenizer(options.tokenizer);
     std::vector<std::vector<std::string>> src, tgt;
-    std::vector<std::vector<AlignmentLink>> gold;
+    std::vector<SentenceAlignment> gold;
     const std::size_t limit = static_cast<std::size_t>(std::max(2, config.maxLength)) - 1;  // room for </s>
     for (const auto& p : corpus.pairs) {
         auto s = tokenizer.tokenize(p.source);
@@ -258,7 +259,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
         }
         src.push_back(std::move(s));
         tgt.push_back(std::move(t));
-        gold.push_back(alignmentOverTokens(p, tokenizer));  // word links onto the tokens the model sees
+        gold.push_back(goldOverTokens(p, tokenizer));  // word links onto the tokens the model sees
     }
     if (src.empty())
         throw InputError(corpus.name, 0,
@@ -409,8 +410,11 @@ EpochMetrics Trainer::evaluate() {
     c10::InferenceMode inference;
     const Vocabulary& tv = d.model->targetVocabulary();
 
-    double lossSum = 0.0, entropySum = 0.0, aerSum = 0.0;
-    std::int64_t tokenCount = 0, entropyRows = 0, aerCount = 0, correct = 0, refTokens = 0, exact = 0;
+    double lossSum = 0.0, entropySum = 0.0;
+    std::int64_t tokenCount = 0, entropyRows = 0, correct = 0, refTokens = 0, exact = 0;
+    // Argmax attention links and gold of the validation pairs that have gold, for AER.
+    std::vector<std::vector<AlignmentLink>> predictedLinks;
+    std::vector<SentenceAlignment> goldLinks;
     std::vector<Tokens> hypotheses, references;
     const int64_t maxLength = d.model->config().maxLength;
     for (const Batch& batch : makeBatches(d.pairs, d.validation, 64)) {
@@ -431,15 +435,15 @@ EpochMetrics Trainer::evaluate() {
             entropySum += rowEntropy.masked_select(rowMask).sum().item<double>();
             entropyRows += rowMask.sum().item<int64_t>();
             for (int64_t b = 0; b < batch.size; ++b) {
-                const auto& links = d.gold[batch.indices[b]];
-                if (links.empty()) continue;
+                const SentenceAlignment& gold = d.gold[batch.indices[b]];
+                if (gold.sure.empty() && gold.possible.empty()) continue;
                 const int rows = static_cast<int>(batch.targetLengths[b]) - 1;  // without </s>
                 const int cols = static_cast<int>(batch.sourceLengths[b]) - 1;
                 if (rows <= 0 || cols <= 0) continue;
                 using torch::indexing::Slice;
                 AttentionMap map = toAttentionMap(w[b].index({Slice(0, rows), Slice(0, cols)}));
-                aerSum += alignmentErrorRate(map, links, rows, cols);
-                ++aerCount;
+                predictedLinks.push_back(argmaxLinks(map, rows, cols));
+                goldLinks.push_back(gold);
             }
         }
 
@@ -467,7 +471,12 @@ EpochMetrics Trainer::evaluate() {
     m.exactMatch = static_cast<double>(exact) / static_cast<double>(d.validation.size());
     m.bleu = corpusBleu(hypotheses, references);
     if (entropyRows) m.attentionEntropy = entropySum / static_cast<double>(entropyRows);
-    if (aerCount) m.alignmentErrorRate = aerSum / static_cast<double>(aerCount);
+    if (!goldLinks.empty()) {
+        const AlignmentScore score = scoreAlignments(predictedLinks, goldLinks);  // over the whole set
+        m.alignmentErrorRate = score.aer;
+        m.alignmentPrecision = score.precision;
+        m.alignmentRecall = score.recall;
+    }
     return m;
 }
 

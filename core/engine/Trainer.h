@@ -46,7 +46,11 @@ struct EpochMetrics {
     double exactMatch = 0.0;
     double bleu = 0.0;             // corpus BLEU-4, 0..100
     double attentionEntropy = std::numeric_limits<double>::quiet_NaN();   // nats, cross-attention rows
-    double alignmentErrorRate = std::numeric_limits<double>::quiet_NaN(); // when the corpus has gold alignments
+    // When the validation pairs have gold links (Alignments.h, Och & Ney over the whole validation
+    // set): the argmax of each cross-attention row (last layer, heads averaged) as the predicted link.
+    double alignmentErrorRate = std::numeric_limits<double>::quiet_NaN();
+    double alignmentPrecision = std::numeric_limits<double>::quiet_NaN();
+    double alignmentRecall = std::numeric_limits<double>::quiet_NaN();
     double pairsPerSecond = 0.0;   // training throughput of the epoch
     double seconds = 0.0;          // wall time of the epoch, evaluation included
 };

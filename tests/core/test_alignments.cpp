@@ -352,7 +352,7 @@ TEST_CASE("Alignment scores of empty link sets are defined by convention", "[ali
 
 // The links alignmentErrorRate predicts: for each target row < rowLimit, the column < colLimit
 // with most weight (the first on ties) as the source word.
-Links argmaxLinks(const AttentionMap& map, int rowLimit, int colLimit) {
+Links handArgmaxLinks(const AttentionMap& map, int rowLimit, int colLimit) {
     Links links;
     for (int r = 0; r < rowLimit; ++r) {
         int best = -1;
@@ -374,10 +374,10 @@ TEST_CASE("With sure links only, the AER is the one alignmentErrorRate computes"
         for (const Links& gold : {Links{{0, 0}, {1, 1}}, Links{{0, 0}, {1, 1}, {2, 1}}, Links{{0, 0}, {2, 1}},
                                   Links{{1, 1}}, Links{}}) {
             const AlignmentScore s =
-                attnlab::scoreAlignments({argmaxLinks(map, 2, 3)}, {SentenceAlignment{gold, {}}});
+                attnlab::scoreAlignments({handArgmaxLinks(map, 2, 3)}, {SentenceAlignment{gold, {}}});
             CHECK_THAT(s.aer, WithinAbs(attnlab::alignmentErrorRate(map, gold, 2, 3), 1e-12));
         }
-        CHECK_THAT(attnlab::scoreAlignments({argmaxLinks(map, 2, 3)}, {SentenceAlignment{{{0, 0}, {1, 1}}, {}}}).aer,
+        CHECK_THAT(attnlab::scoreAlignments({handArgmaxLinks(map, 2, 3)}, {SentenceAlignment{{{0, 0}, {1, 1}}, {}}}).aer,
                    WithinAbs(0.5, 1e-12));
     }
     SECTION("random maps and gold, per sentence and summed over the corpus") {
@@ -399,7 +399,7 @@ TEST_CASE("With sure links only, the AER is the one alignmentErrorRate computes"
             for (int k = 0; k < goldLinks; ++k)
                 sure.push_back({std::uniform_int_distribution<int>(0, colLimit - 1)(rng),
                                 std::uniform_int_distribution<int>(0, rowLimit - 1)(rng)});
-            const Links a = argmaxLinks(map, rowLimit, colLimit);
+            const Links a = handArgmaxLinks(map, rowLimit, colLimit);
             const AlignmentScore s = attnlab::scoreAlignments({a}, {SentenceAlignment{sure, {}}});
             INFO("trial " << trial);
             CHECK_THAT(s.aer, WithinAbs(attnlab::alignmentErrorRate(map, sure, rowLimit, colLimit), 1e-12));

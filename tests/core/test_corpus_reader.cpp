@@ -219,8 +219,8 @@ TEST_CASE("Each of two files is checked like a TSV file", "[corpus]") {
 TEST_CASE("writeTsvCorpus writes a file the reader reads back, with alignments", "[corpus]") {
     TempDir dir;
     Corpus c;
-    c.pairs.push_back({"tom chases jerry", "\u6C64\u59C6 \u8FFD\u9010 \u6770\u745E", 0, {{0, 0}, {1, 1}, {2, 2}}});
-    c.pairs.push_back({"a b", "b a", 0, {{0, 1}, {1, 0}}});
+    c.pairs.push_back({"tom chases jerry", "\u6C64\u59C6 \u8FFD\u9010 \u6770\u745E", 0, {{0, 0}, {1, 1}, {2, 2}}, {}});
+    c.pairs.push_back({"a b", "b a", 0, {{0, 1}, {1, 0}}, {}});
     const std::string tsv = dir / "out.tsv", align = dir / "out.align";
     attnlab::writeTsvCorpus(c, tsv, align);
     CHECK(readAll(align) == "0-0 1-1 2-2\n0-1 1-0\n");
@@ -236,7 +236,7 @@ TEST_CASE("A failed write leaves the existing file untouched and no temporary fi
     TempDir dir;
     const std::string tsv = dir.file("keep.tsv", "old\tcontent\n");
     Corpus c;
-    c.pairs.push_back({"has\ta tab", "x", 0, {}});
+    c.pairs.push_back({"has\ta tab", "x", 0, {}, {}});
     CHECK_THROWS_WITH(attnlab::writeTsvCorpus(c, tsv), Catch::StartsWith(tsv + ": pair 1 contains a tab"));
     CHECK(readAll(tsv) == "old\tcontent\n");
 

@@ -35,12 +35,19 @@ std::vector<Case> everyArchitecture() {
                       AttentionKind::Additive, AttentionKind::LocalM, AttentionKind::LocalP}) {
         ModelConfig c = test::tinyGru(kind);
         c.localWindow = 2;
+        c.bidirectional = false;
+        c.query = QueryOrder::Before;
         cases.push_back({"gru " + toString(kind), c});
+        c.query = QueryOrder::After;  // Luong's order: the GRU first, then attention, output from [s; c]
+        cases.push_back({"gru " + toString(kind) + " query after", c});
     }
-    ModelConfig deep = cases[4].config;  // additive, two layers, bidirectional encoder
+    ModelConfig deep = test::tinyGru(AttentionKind::Additive);  // two layers, bidirectional encoder
     deep.layers = 2;
     deep.bidirectional = true;
+    deep.query = QueryOrder::Before;
     cases.push_back({"gru additive 2 layers bidirectional", deep});
+    deep.query = QueryOrder::After;
+    cases.push_back({"gru additive 2 layers bidirectional query after", deep});
     ModelConfig tr = test::tinyTransformer(2, 4);
     cases.push_back({"transformer", tr});
     return cases;

@@ -21,13 +21,17 @@
 
 using namespace attnlab;
 using attnlab::test::graphContains;
+using attnlab::test::graphCount;
 
 namespace {
 
 using torch::Tensor;
 
-ModelConfig smallConfig(AttentionKind kind, float dropout, int layers = 1) {
+ModelConfig smallConfig(AttentionKind kind, float dropout, int layers = 1, QueryOrder query = QueryOrder::Before) {
     ModelConfig c = test::tinyGru(kind, 8);
+    c.bidirectional = false;
+    c.query = query;
+    c.dropoutOn = DropoutPlacement::Both;
     c.embedding = 6;  // differs from hidden: the embedding projection is E -> 3H
     c.layers = layers;
     c.dropout = dropout;
@@ -66,6 +70,7 @@ struct Pass {
     std::map<std::string, Tensor> grads;
     bool fusedDecoder = false;
     bool fusedEncoder = false;
+    int fusedRecurrences = 0;  // FusedGruEncoder nodes: one per encoder direction, one for an `after` decoder
 };
 
 // One training forward/backward with a fixed random weighting of every logit as the loss,
@@ -79,6 +84,7 @@ Pass trainingPass(nn::GruSeq2Seq& net, const TestBatch& batch, bool fused, uint6
     p.logits = net.forward(batch.src, batch.srcLen, batch.tgtIn, nullptr, 1.0);
     p.fusedDecoder = graphContains(p.logits, "FusedAttentionDecoder");
     p.fusedEncoder = graphContains(p.logits, "FusedGruEncoder");
+    p.fusedRecurrences = graphCount(p.logits, "FusedGruEncoder");
     torch::manual_seed(99);
     Tensor lossWeights = torch::randn(p.logits.sizes(), p.logits.options());
     (p.logits * lossWeights).sum().backward();
@@ -95,17 +101,22 @@ double relativeError(const Tensor& got, const Tensor& want) {
 
 // Runs the same batch through the autograd path and the fused path of one model (double
 // precision, same seed, so that dropout draws the same masks) and compares everything.
-void requireSameAsReference(const ModelConfig& config, bool decoderFused, bool encoderFused) {
+// fusedRecurrences: how many FusedGruEncoder nodes the fused pass must hold (-1: any).
+void requireSameAsReference(const ModelConfig& config, bool decoderFused, bool encoderFused,
+                            int fusedRecurrences = -1) {
     auto net = std::make_shared<nn::GruSeq2Seq>(config);
     net->to(torch::kDouble);
     const TestBatch batch = makeBatch();
     const Pass reference = trainingPass(*net, batch, false, 5);
     const Pass fused = trainingPass(*net, batch, true, 5);
-    INFO(toString(config.attention) << " dropout " << config.dropout << (config.bidirectional ? " bidirectional" : ""));
+    INFO(toString(config.attention) << " dropout " << config.dropout << " on " << toString(config.dropoutOn)
+                                    << (config.bidirectional ? " bidirectional" : "") << " query "
+                                    << toString(config.query));
     REQUIRE_FALSE(reference.fusedDecoder);
     REQUIRE_FALSE(reference.fusedEncoder);
     REQUIRE(fused.fusedDecoder == decoderFused);
     REQUIRE(fused.fusedEncoder == encoderFused);
+    if (fusedRecurrences >= 0) REQUIRE(fused.fusedRecurrences == fusedRecurrences);
     CHECK(relativeError(fused.logits, reference.logits) < 1e-10);
     // Every parameter has the same gradient both ways (the embeddings' padding rows and
     // unused tokens included).
@@ -125,13 +136,37 @@ TEST_CASE("fused GRU training: outputs and every gradient equal the autograd pat
         // Dropout on the attention weights draws the same masks in the same order.
         requireSameAsReference(smallConfig(kind, 0.3f), true, true);
     }
-    // The decoder alone: a bidirectional encoder stays a torch GRU (bridged keys).
+    // A bidirectional encoder: each direction one node, the backward one over each row reversed
+    // within its length (bridged keys).
     ModelConfig bidirectional = smallConfig(AttentionKind::Additive, 0.3f);
     bidirectional.bidirectional = true;
-    requireSameAsReference(bidirectional, true, false);
+    requireSameAsReference(bidirectional, true, true, 2);
     // The encoder alone: local attention and `none` keep the step-by-step decoder.
-    requireSameAsReference(smallConfig(AttentionKind::LocalP, 0.3f), false, true);
-    requireSameAsReference(smallConfig(AttentionKind::None, 0.3f), false, true);
+    requireSameAsReference(smallConfig(AttentionKind::LocalP, 0.3f), false, true, 1);
+    requireSameAsReference(smallConfig(AttentionKind::None, 0.3f), false, true, 1);
+    // Dropout on the embeddings only, or on the attention weights only.
+    for (DropoutPlacement placement : {DropoutPlacement::Embeddings, DropoutPlacement::Attention}) {
+        ModelConfig c = smallConfig(AttentionKind::Additive, 0.3f);
+        c.dropoutOn = placement;
+        requireSameAsReference(c, true, true, 1);
+    }
+}
+
+TEST_CASE("fused GRU training, query after: the decoder's GRU as one node from the encoder's state, same numbers",
+          "[fused]") {
+    // Every kind, local and `none` included: the attention follows the recurrence, so it never
+    // blocks the fused GRU. The decoder's initial state (the encoder's final one) gets its
+    // gradient through the node, which the encoder's parameters' gradients check.
+    for (AttentionKind kind : {AttentionKind::Additive, AttentionKind::Dot, AttentionKind::ScaledDot,
+                               AttentionKind::General, AttentionKind::LocalM, AttentionKind::LocalP,
+                               AttentionKind::None}) {
+        for (float dropout : {0.0f, 0.3f})
+            requireSameAsReference(smallConfig(kind, dropout, 1, QueryOrder::After), false, true, 2);
+    }
+    ModelConfig bidirectional = smallConfig(AttentionKind::Additive, 0.3f, 1, QueryOrder::After);
+    bidirectional.bidirectional = true;
+    bidirectional.dropoutOn = DropoutPlacement::Embeddings;
+    requireSameAsReference(bidirectional, false, true, 3);
 }
 
 TEST_CASE("fused GRU training: only teacher-forced one-layer training uses it", "[fused]") {
@@ -150,6 +185,18 @@ TEST_CASE("fused GRU training: only teacher-forced one-layer training uses it", 
     CHECK(fusedParts(additive, true, 0.5) == "encoder");
     CHECK(fusedParts(smallConfig(AttentionKind::Additive, 0.1f, 2), true, 1.0) == "");
     CHECK(fusedParts(smallConfig(AttentionKind::LocalM, 0.1f), true, 1.0) == "encoder");
+    // Query after: no FusedAttentionDecoder (its GRU is a FusedGruEncoder), and none with sampled inputs.
+    auto recurrences = [&](const ModelConfig& c, double teacherForcing) {
+        auto net = std::make_shared<nn::GruSeq2Seq>(c);
+        net->train();
+        return graphCount(net->forward(batch.src, batch.srcLen, batch.tgtIn, nullptr, teacherForcing),
+                          "FusedGruEncoder");
+    };
+    const ModelConfig after = smallConfig(AttentionKind::Additive, 0.1f, 1, QueryOrder::After);
+    CHECK(fusedParts(after, true, 1.0) == "encoder");
+    CHECK(recurrences(after, 1.0) == 2);
+    CHECK(recurrences(after, 0.5) == 1);
+    CHECK(recurrences(smallConfig(AttentionKind::Additive, 0.1f, 2, QueryOrder::After), 1.0) == 0);
     {
         torch::NoGradGuard noGrad;
         CHECK(fusedParts(additive, true, 1.0) == "");

@@ -13,6 +13,8 @@ namespace {
 using attnlab::Architecture;
 using attnlab::AttentionKind;
 using attnlab::ConfigError;
+using attnlab::DropoutPlacement;
+using attnlab::QueryOrder;
 using attnlab::ModelConfig;
 using Catch::Matchers::Contains;
 
@@ -160,6 +162,8 @@ TEST_CASE("Model config JSON round trip", "[model_config]") {
     c.maxLength = 300;
     c.sourceVocab = 1234;
     c.targetVocab = 987;
+    c.query = QueryOrder::After;
+    c.dropoutOn = DropoutPlacement::Embeddings;
     const std::string json = attnlab::toJson(c);
 
     const auto j = nlohmann::json::parse(json);
@@ -183,6 +187,18 @@ TEST_CASE("Model config JSON round trip", "[model_config]") {
     CHECK(back.maxLength == c.maxLength);
     CHECK(back.sourceVocab == c.sourceVocab);
     CHECK(back.targetVocab == c.targetVocab);
+    CHECK(j["query"] == "after");
+    CHECK(j["dropout_on"] == "embeddings");
+    CHECK(back.query == QueryOrder::After);
+    CHECK(back.dropoutOn == DropoutPlacement::Embeddings);
+    // Checkpoints from before the query order and the dropout placement existed: Bahdanau's
+    // order and dropout on both, as those models were trained.
+    nlohmann::json older = nlohmann::json::parse(attnlab::toJson(c));
+    older.erase("query");
+    older.erase("dropout_on");
+    const ModelConfig old = attnlab::modelConfigFromJson(older.dump());
+    CHECK(old.query == QueryOrder::Before);
+    CHECK(old.dropoutOn == DropoutPlacement::Both);
     // Keys a later version may add are ignored.
     CHECK(attnlab::modelConfigFromJson(jsonWith("future_option", 7)).hidden == 128);
 }
@@ -196,6 +212,10 @@ TEST_CASE("Model config JSON: each malformed input is a ConfigError naming the f
     CHECK_THAT(fromJsonError(jsonWith("hidden", missing)), Contains("missing key 'hidden'"));
     CHECK_THAT(fromJsonError(jsonWith("target_vocab", missing)), Contains("missing key 'target_vocab'"));
     CHECK_THAT(fromJsonError(jsonWith("hidden", "128")), Contains("'hidden' must be an integer"));
+    CHECK_THAT(fromJsonError(jsonWith("query", "sideways")),
+               Contains("model config: unknown query order 'sideways' (expected one of: before, after)"));
+    CHECK_THAT(fromJsonError(jsonWith("query", 1)), Contains("'query' must be a string"));
+    CHECK_THAT(fromJsonError(jsonWith("dropout_on", "weights")), Contains("unknown dropout placement 'weights'"));
     CHECK_THAT(fromJsonError(jsonWith("layers", 1.5)), Contains("'layers' must be an integer"));
     CHECK_THAT(fromJsonError(jsonWith("heads", 4294967296LL)), Contains("'heads' is out of range"));
     CHECK_THAT(fromJsonError(jsonWith("source_vocab", 18446744073709551615ULL)),

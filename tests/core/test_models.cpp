@@ -142,6 +142,41 @@ TEST_CASE("AER scores attention against the gold links over the tokens the model
     CHECK(std::isnan(trainer.evaluate().alignmentErrorRate));
 }
 
+TEST_CASE("AER counts possible links as Och and Ney do, over the whole validation set", "[models]") {
+    // One source word, so every row's argmax is on it: the predicted links are (0,0) and (0,1).
+    // Gold: "0-0" sure and "0?1" possible. |A| = 2, |S| = 1, |A∩S| = 1, |A∩P| = 2, so
+    // AER = 1 - (1 + 2) / (2 + 1) = 0, precision = 2/2, recall = 1/1. Without the possible link,
+    // (0,1) is wrong: AER = 1 - (1 + 1) / 3 = 1/3, precision 1/2, recall 1.
+    Corpus corpus;
+    corpus.name = "names";
+    corpus.hasAlignments = true;
+    const char* names[][2] = {{"tom", "汤姆 来"}, {"jerry", "杰瑞 来"}, {"mary", "玛丽 来"}, {"lily", "莉莉 来"}};
+    for (int i = 0; i < 40; ++i) {
+        SentencePair p;
+        p.source = names[i % 4][0];
+        p.target = names[i % 4][1];
+        p.alignment = {{0, 0}};
+        p.possibleAlignment = {{0, 1}};
+        corpus.pairs.push_back(p);
+    }
+    TrainingOptions o = quickOptions();
+    o.validationFraction = 0.5;
+    o.tokenizer.splitCjkCharacters = false;
+    {
+        Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
+        const EpochMetrics m = trainer.evaluate();
+        CHECK_THAT(m.alignmentErrorRate, WithinAbs(0.0, 1e-12));
+        CHECK_THAT(m.alignmentPrecision, WithinAbs(1.0, 1e-12));
+        CHECK_THAT(m.alignmentRecall, WithinAbs(1.0, 1e-12));
+    }
+    for (auto& p : corpus.pairs) p.possibleAlignment.clear();
+    Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
+    const EpochMetrics m = trainer.evaluate();
+    CHECK_THAT(m.alignmentErrorRate, WithinAbs(1.0 / 3.0, 1e-12));
+    CHECK_THAT(m.alignmentPrecision, WithinAbs(0.5, 1e-12));
+    CHECK_THAT(m.alignmentRecall, WithinAbs(1.0, 1e-12));
+}
+
 TEST_CASE("training is deterministic on one thread", "[models]") {
     auto once = [] {
         Trainer trainer(smallDataset("reverse", 80), tinyGru(AttentionKind::Additive), quickOptions(1));

@@ -41,6 +41,7 @@ TrainingOptions quickOptions() {
 
 ModelConfig gruConfig(AttentionKind kind) {
     ModelConfig c = test::tinyGru(kind);
+    c.query = QueryOrder::Before;  // the query-after test sets its own
     c.dropout = 0.2f;  // the trace runs in eval mode: dropout must not show up in it
     return c;
 }
@@ -206,6 +207,34 @@ TEST_CASE("a GRU trace with a deep bidirectional encoder matches its heatmap", "
     TraceRequest request;
     request.step = heatmap.rows - 1;
     checkCommon(traceAttention(trainer.model(), kSentence, request), heatmap);
+}
+
+TEST_CASE("a GRU trace of a query-after model: its heatmap row, scored with the state that read the last token",
+          "[trace]") {
+    for (auto kind : {AttentionKind::Dot, AttentionKind::LocalP}) {
+        INFO(toString(kind));
+        ModelConfig config = gruConfig(kind);
+        config.query = QueryOrder::After;
+        Trainer trainer(reverseCorpus(), config, quickOptions());
+        trainer.run(nullptr, nullptr);
+        const Translation translation = trainer.model().translate(kSentence);
+        REQUIRE_FALSE(translation.outputTokens.empty());
+        const AttentionMap& heatmap = translation.attention.at(MapKind::Cross)[0][0];
+        for (int step = 0; step < heatmap.rows; ++step) {
+            INFO("step " << step);
+            TraceRequest request;
+            request.step = step;
+            const AttentionTrace t = traceAttention(trainer.model(), kSentence, request);
+            CHECK(t.queryOrder == QueryOrder::After);
+            CHECK_THAT(t.formula, Contains("s = GRU(emb(y_t−1), s_t−1)") && Contains("tanh(W_c [s; c])"));
+            checkCommon(t, heatmap);
+            if (kind == AttentionKind::Dot)
+                for (int j = 0; j < t.keyCount(); ++j)
+                    CHECK_THAT(t.rawScores[j], WithinAbs(dot(t.query.data(), &t.keys[static_cast<std::size_t>(j) * t.dimension],
+                                                             t.dimension),
+                                                         1e-4));
+        }
+    }
 }
 
 TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, masks, softmax, weights·V", "[trace]") {

@@ -195,17 +195,21 @@ def main():
             tokenizer_models.append((what, W("tricky-%d.safetensors" % i)))
 
     # -- models ----------------------------------------------------------------------
-    common = ["--corpus", W("train.tsv"), "--hidden", "32", "--epochs", "6", "--seed", "1", "--batch", "32"]
+    # Both query orders (the default is after), one- and two-way encoders, each dropout placement.
+    common = ["--corpus", W("train.tsv"), "--hidden", "32", "--epochs", "4", "--seed", "1", "--batch", "32"]
     models = [
         ("gru-none", ["--arch", "gru", "--attention", "none", "--no-split-cjk"]),
-        ("gru-dot", ["--arch", "gru", "--attention", "dot", "--no-split-cjk"]),
-        ("gru-general", ["--arch", "gru", "--attention", "general", "--no-split-cjk"]),
+        ("gru-dot", ["--arch", "gru", "--attention", "dot", "--query", "before", "--no-bidirectional",
+                     "--no-split-cjk"]),
+        ("gru-general", ["--arch", "gru", "--attention", "general", "--query", "before", "--dropout-on", "both",
+                         "--no-split-cjk"]),
         ("gru-scaled-dot", ["--arch", "gru", "--attention", "scaled-dot", "--no-split-cjk"]),
         ("gru-additive", ["--arch", "gru", "--attention", "additive", "--no-split-cjk"]),
-        ("gru-local-m", ["--arch", "gru", "--attention", "local-m", "--window", "2", "--no-split-cjk"]),
+        ("gru-local-m", ["--arch", "gru", "--attention", "local-m", "--window", "2", "--query", "before",
+                         "--no-bidirectional", "--dropout-on", "attention", "--no-split-cjk"]),
         ("gru-local-p", ["--arch", "gru", "--attention", "local-p", "--split-cjk"]),  # characters
         ("gru-bi2", ["--arch", "gru", "--attention", "additive", "--bidirectional", "--layers", "2",
-                     "--embedding", "24", "--dropout", "0.2", "--no-split-cjk"]),
+                     "--embedding", "24", "--dropout", "0.2", "--query", "before", "--no-split-cjk"]),
         ("gru-local-p-bi2", ["--arch", "gru", "--attention", "local-p", "--bidirectional", "--layers", "2",
                              "--window", "4", "--no-split-cjk", "--no-split-punct"]),
         ("transformer", ["--arch", "transformer", "--layers", "2", "--heads", "2", "--ff", "64",
@@ -378,8 +382,8 @@ def main():
         tensors, metadata, data = read_raw(W(base + ".safetensors"))
         named = [(name, attnlab.TensorRecord(name, shape, dtype, raw).tensor()) for name, dtype, shape, raw in tensors]
         wrong = [(name, t.reshape(list(reversed(t.shape))) if name == "output.weight" else t) for name, t in named]
-        renamed = [("dec_ctx_input.weights" if name == "dec_ctx_input.weight" else name, t) for name, t in named]
-        dropped = [(name, t) for name, t in named if name != "dec_ctx_input.weight"]
+        renamed = [("dec_emb_input.weights" if name == "dec_emb_input.weight" else name, t) for name, t in named]
+        dropped = [(name, t) for name, t in named if name != "dec_emb_input.weight"]
         attnlab.write_safetensors(W("bad-shape.safetensors"), wrong, metadata)
         attnlab.write_safetensors(W("bad-missing.safetensors"), renamed, metadata)
         attnlab.write_safetensors(W("bad-dropped.safetensors"), dropped, metadata)

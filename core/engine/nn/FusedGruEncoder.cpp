@@ -10,7 +10,7 @@ using torch::autograd::variable_list;
 
 namespace {
 
-// hs [S + 1, B, H] (hs[0] = 0), gh [S, B, 3H], rz [S, B, 2H], n [S, B, H]; out [B, S, H].
+// hs [S + 1, B, H] (hs[0] = the initial state), gh [S, B, 3H], rz [S, B, 2H], n [S, B, H]; out [B, S, H].
 template <typename T>
 void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weightT, const Tensor& bias, Tensor& hs,
                    Tensor& gh, Tensor& rz, Tensor& n, Tensor& out) {
@@ -40,7 +40,8 @@ void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weightT,
 
 template <typename T>
 void encodeBackward(const Tensor& dOut, const Tensor& valid, const Tensor& weight, const Tensor& hs,
-                    const Tensor& gh, const Tensor& rz, const Tensor& n, Tensor& carry, Tensor& dgi, Tensor& dgh) {
+                    const Tensor& gh, const Tensor& rz, const Tensor& n, bool initialNeedsGradient, Tensor& carry,
+                    Tensor& dgi, Tensor& dgh) {
     const int64_t S = gh.size(0), B = gh.size(1), H = hs.size(2);
     const T* dOutData = dOut.data_ptr<T>();
     const bool* validData = valid.data_ptr<bool>();
@@ -55,29 +56,34 @@ void encodeBackward(const Tensor& dOut, const Tensor& valid, const Tensor& weigh
         kernels::updateBackward<T>(carryData, dOutData + t * H, S * H, validData + t, S, rzData + t * B * 2 * H,
                                    nData + t * B * H, ghData + t * B * 3 * H + 2 * H, 3 * H, hsData + t * B * H,
                                    dgiData + t * B * 3 * H, dghData + t * B * 3 * H, 3 * H, B, H);
-        if (t > 0) carry.addmm_(dgh[t], weight);  // s_0 is zero, not an input: no gradient needed
+        // Without an initial state s_0 is zero, not an input: it needs no gradient.
+        if (t > 0 || initialNeedsGradient) carry.addmm_(dgh[t], weight);
     }
 }
 
 }  // namespace
 
 std::pair<Tensor, Tensor> FusedGruEncoder::run(const Tensor& inputProj, const Tensor& valid, const Tensor& hiddenWeight,
-                                               const Tensor& hiddenBias) {
-    variable_list out = apply(inputProj, valid, hiddenWeight, hiddenBias);
+                                               const Tensor& hiddenBias, const Tensor& initial) {
+    // (An undefined tensor cannot pass through apply(): zeros stand for "no initial state".)
+    variable_list out = apply(inputProj, valid, hiddenWeight, hiddenBias,
+                              initial.defined() ? initial
+                                                : torch::zeros({inputProj.size(0), hiddenWeight.size(1)},
+                                                               inputProj.options().requires_grad(false)));
     return {out[0], out[1]};
 }
 
 variable_list FusedGruEncoder::forward(AutogradContext* ctx, Tensor inputProj, Tensor valid, Tensor hiddenWeight,
-                                       Tensor hiddenBias) {
+                                       Tensor hiddenBias, Tensor initial) {
     const int64_t B = inputProj.size(0), S = inputProj.size(1), H = hiddenWeight.size(1);
     TORCH_CHECK(inputProj.size(2) == 3 * H && hiddenWeight.size(0) == 3 * H && valid.size(0) == B &&
-                    valid.size(1) == S,
+                    valid.size(1) == S && initial.size(0) == B && initial.size(1) == H,
                 "FusedGruEncoder: inconsistent shapes");
     const auto opts = inputProj.options();
     Tensor gi = inputProj.transpose(0, 1).contiguous();  // [S, B, 3H]
     valid = valid.to(torch::kBool).contiguous();
     Tensor hs = torch::empty({S + 1, B, H}, opts);
-    hs[0].zero_();
+    hs[0].copy_(initial);
     Tensor gh = torch::empty({S, B, 3 * H}, opts);
     Tensor rz = torch::empty({S, B, 2 * H}, opts);
     Tensor n = torch::empty({S, B, H}, opts);
@@ -102,20 +108,22 @@ variable_list FusedGruEncoder::backward(AutogradContext* ctx, variable_list grad
     const Tensor valid = d["valid"].toTensor(), hs = d["hs"].toTensor(), gh = d["gh"].toTensor();
     const Tensor rz = d["rz"].toTensor(), n = d["n"].toTensor();
     const int64_t S = gh.size(0), B = gh.size(1), H = hs.size(2);
+    const bool hasInitial = ctx->needs_input_grad(4);  // a decoder's state from the encoder
     const auto opts = hs.options();
     Tensor dOut = gradOutputs[0].contiguous();  // [B, S, H]
     // The final state of a row is its state at its last token, and rows past their end
     // carry their state unchanged: so its gradient simply enters at the last step.
-    Tensor carry = gradOutputs[1].clone();
+    // (Undefined when the final state is not used, as in the query-after decoder.)
+    Tensor carry = gradOutputs[1].defined() ? gradOutputs[1].clone() : torch::zeros({B, H}, opts);
     Tensor dgi = torch::empty({S, B, 3 * H}, opts);
     Tensor dgh = torch::empty({S, B, 3 * H}, opts);
     AT_DISPATCH_FLOATING_TYPES(opts.dtype().toScalarType(), "FusedGruEncoder::backward", [&] {
-        encodeBackward<scalar_t>(dOut, valid, weight, hs, gh, rz, n, carry, dgi, dgh);
+        encodeBackward<scalar_t>(dOut, valid, weight, hs, gh, rz, n, hasInitial, carry, dgi, dgh);
     });
     Tensor dghFlat = dgh.view({S * B, 3 * H});
     Tensor dWeight = torch::mm(dghFlat.t(), hs.narrow(0, 0, S).reshape({S * B, H}));
     Tensor dBias = dghFlat.sum(0);
-    return {dgi.transpose(0, 1), Tensor(), dWeight, dBias};
+    return {dgi.transpose(0, 1), Tensor(), dWeight, dBias, hasInitial ? carry : Tensor()};
 }
 
 }  // namespace attnlab::nn

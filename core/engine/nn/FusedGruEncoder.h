@@ -17,14 +17,17 @@ namespace attnlab::nn {
 class FusedGruEncoder : public torch::autograd::Function<FusedGruEncoder> {
 public:
     // inputProj [B, S, 3H] = W_ih x + b_ih for every step; valid [B, S] bool, true up to
-    // each row's length (at least 1). Returns {outputs [B, S, H], final state [B, H]}.
+    // each row's length (at least 1). initial [B, H] is the state before the first step (a
+    // decoder's, which then gets its gradient too); undefined = zeros (an encoder's).
+    // Returns {outputs [B, S, H], final state [B, H]}.
     static std::pair<torch::Tensor, torch::Tensor> run(const torch::Tensor& inputProj, const torch::Tensor& valid,
                                                        const torch::Tensor& hiddenWeight,
-                                                       const torch::Tensor& hiddenBias);
+                                                       const torch::Tensor& hiddenBias,
+                                                       const torch::Tensor& initial = {});
 
     static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, torch::Tensor inputProj,
                                                   torch::Tensor valid, torch::Tensor hiddenWeight,
-                                                  torch::Tensor hiddenBias);
+                                                  torch::Tensor hiddenBias, torch::Tensor initial);
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                    torch::autograd::variable_list gradOutputs);
 };

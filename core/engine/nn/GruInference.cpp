@@ -1,4 +1,4 @@
-// GruSeq2Seq::stepFused: one decoding step (Bahdanau order, every layer) for each row,
+// GruSeq2Seq::stepFused: one decoding step (either query order, every layer) for each row,
 // as raw loops and direct sgemv calls.
 //
 // Through LibTorch a step of the one-layer GRU with additive attention is ~40 small
@@ -104,10 +104,15 @@ Tensor GruSeq2Seq::stepFused(GruState& s, const Tensor& prevTokens, StepCapture*
     Tensor energies = kind == AttentionKind::Additive ? torch::empty({S, H}, hidden.options()) : Tensor();
     const float* embeddings = tgtEmbedding_->weight.data_ptr<float>();
     const float* v = kind == AttentionKind::Additive ? attention_->scoreWeight().data_ptr<float>() : nullptr;
+    std::vector<float> combined(queryAfter() ? H : 0), pair(queryAfter() ? 2 * H : 0);
     for (int64_t b = 0; b < B; ++b) {
-        const float* top = hidden.data_ptr<float>() + ((L - 1) * B + b) * H;  // s_{t-1}, the attention's query
-        // Attention over the encoder states, then the context.
-        if (attention_) {
+        // Attention over the encoder states for `query` [H]: the weights into row b of
+        // `weights`, then the context.
+        auto attendRow = [&](const float* queryState) {
+            if (!attention_) {
+                std::copy_n(fixedContext.data_ptr<float>() + b * H, H, context.data());
+                return;
+            }
             float* w = weights.data_ptr<float>() + b * S;
             const float* kb = keys.data_ptr<float>() + b * S * H;
             if (kind == AttentionKind::Additive) {
@@ -115,7 +120,7 @@ Tensor GruSeq2Seq::stepFused(GruState& s, const Tensor& prevTokens, StepCapture*
                 // LibTorch call (libm's tanhf one element at a time took a third of the step).
                 const float* pb = projected.data_ptr<float>() + b * S * H;
                 cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(H), static_cast<int>(H), 1.0f,
-                            attention_->queryWeight().data_ptr<float>(), static_cast<int>(H), top, 1, 0.0f,
+                            attention_->queryWeight().data_ptr<float>(), static_cast<int>(H), queryState, 1, 0.0f,
                             query.data(), 1);
                 float* e = energies.data_ptr<float>();
                 for (int64_t j = 0; j < S; ++j)
@@ -127,20 +132,21 @@ Tensor GruSeq2Seq::stepFused(GruState& s, const Tensor& prevTokens, StepCapture*
                 // dot / scaled-dot: s · h_j; general: s · (W h_j)
                 const float* against = kind == AttentionKind::General ? projected.data_ptr<float>() + b * S * H : kb;
                 cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(S), static_cast<int>(H), scale, against,
-                            static_cast<int>(H), top, 1, 0.0f, w, 1);
+                            static_cast<int>(H), queryState, 1, 0.0f, w, 1);
             }
             decode::maskedSoftmax(w, S, pad.defined() ? pad.data_ptr<bool>() + b * S : nullptr);
             // context = Σ_j w_j h_j
             cblas_sgemv(CblasRowMajor, CblasTrans, static_cast<int>(S), static_cast<int>(H), 1.0f, kb,
                         static_cast<int>(H), w, 1, 0.0f, context.data(), 1);
-        } else {
-            std::copy_n(fixedContext.data_ptr<float>() + b * H, H, context.data());
-        }
+        };
 
-        // Layer 0's input: the embedding's projection (b_ih included) plus the context's.
+        // Before: the query is s_{t-1}, and the context enters layer 0's input.
+        if (!queryAfter()) attendRow(hidden.data_ptr<float>() + ((L - 1) * B + b) * H);
+
+        // Layer 0's input: the embedding's projection (b_ih included), plus the context's (before).
         const int64_t token = tokens.data_ptr<int64_t>()[b];
         linear(embInput_, embeddings + token * E, gi.data());
-        linear(ctxInput_, context.data(), gi.data(), /*accumulate=*/true);
+        if (!queryAfter()) linear(ctxInput_, context.data(), gi.data(), /*accumulate=*/true);
         const float* below = nullptr;
         for (int64_t l = 0; l < L; ++l) {
             const float* h = hidden.data_ptr<float>() + (l * B + b) * H;
@@ -154,6 +160,16 @@ Tensor GruSeq2Seq::stepFused(GruState& s, const Tensor& prevTokens, StepCapture*
                 out[c] = n + z * (h[c] - n);
             }
             below = out;
+        }
+
+        // After: the query is the new s_t; the output layer reads tanh(W_c [s_t; c_t]).
+        if (queryAfter()) {
+            attendRow(below);
+            std::copy_n(below, H, pair.data());
+            std::copy_n(context.data(), H, pair.data() + H);
+            linear(combine_, pair.data(), combined.data());
+            for (int64_t c = 0; c < H; ++c) combined[c] = std::tanh(combined[c]);
+            below = combined.data();
         }
 
         // log_softmax(W_o s_t + b_o)

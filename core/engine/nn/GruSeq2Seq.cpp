@@ -22,7 +22,7 @@ GruSeq2Seq::GruSeq2Seq(const ModelConfig& c) : config_(c) {
                                                   .num_layers(c.layers)
                                                   .batch_first(true)
                                                   .bidirectional(c.bidirectional)
-                                                  .dropout(c.layers > 1 ? c.dropout : 0.0)));
+                                                  .dropout(c.layers > 1 && dropsEmbeddings(c) ? c.dropout : 0.0)));
     if (c.bidirectional) {
         bridgeOutputs_ = register_module("bridge_outputs", Linear(2 * H, H));
         bridgeHidden_ = register_module("bridge_hidden", Linear(2 * H, H));
@@ -30,7 +30,10 @@ GruSeq2Seq::GruSeq2Seq(const ModelConfig& c) : config_(c) {
     if (c.attention != AttentionKind::None)
         attention_ = register_module("attention", GruAttention(c.attention, H, c.localWindow));
     embInput_ = register_module("dec_emb_input", Linear(LinearOptions(E, 3 * H).bias(true)));
-    ctxInput_ = register_module("dec_ctx_input", Linear(LinearOptions(H, 3 * H).bias(false)));
+    if (c.query == QueryOrder::Before)
+        ctxInput_ = register_module("dec_ctx_input", Linear(LinearOptions(H, 3 * H).bias(false)));
+    else
+        combine_ = register_module("dec_combine", Linear(LinearOptions(2 * H, H).bias(true)));
     for (int l = 0; l < c.layers; ++l) {
         const std::string n = std::to_string(l);
         if (l > 0) upperInput_.push_back(register_module("dec_input_" + n, Linear(LinearOptions(H, 3 * H).bias(true))));
@@ -47,7 +50,9 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     torch::Tensor out, h;
     if (canEncodeFused(emb)) {
         std::tie(out, h) = encodeFused(emb, srcLen);
-    } else if (fusedTrainingApplies() && L == 1 && !config_.bidirectional) {
+    } else if (fusedTrainingApplies() && L == 1 && config_.bidirectional) {
+        std::tie(out, h) = encodeBidirectionalFused(emb, srcLen, padMask.logical_not());
+    } else if (fusedTrainingApplies() && L == 1) {
         auto p = encoder_->named_parameters(/*recurse=*/false);
         torch::Tensor inputProj = F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]);  // [B, S, 3H], all steps at once
         auto [outputs, last] = FusedGruEncoder::run(inputProj, padMask.logical_not(), p["weight_hh_l0"],
@@ -80,21 +85,42 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     return enc;
 }
 
+std::pair<torch::Tensor, torch::Tensor> GruSeq2Seq::encodeBidirectionalFused(const torch::Tensor& emb,
+                                                                         const torch::Tensor& srcLen,
+                                                                         const torch::Tensor& valid) {
+    auto p = encoder_->named_parameters(/*recurse=*/false);
+    const int64_t S = emb.size(1);
+    // reversal[b, s] = len_b - 1 - s inside the row, s past its end: its own inverse.
+    torch::Tensor positions = torch::arange(S, srcLen.options()).unsqueeze(0);  // [1, S]
+    torch::Tensor lengths = srcLen.unsqueeze(1);                                 // [B, 1]
+    torch::Tensor reversal = torch::where(positions < lengths, lengths - 1 - positions, positions);
+    auto reverse = [&](const torch::Tensor& x) {  // x [B, S, D]
+        return x.gather(1, reversal.unsqueeze(2).expand({x.size(0), S, x.size(2)}));
+    };
+    auto [forwardOut, forwardLast] = FusedGruEncoder::run(F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]), valid,
+                                                          p["weight_hh_l0"], p["bias_hh_l0"]);
+    auto [backwardOut, backwardLast] =
+        FusedGruEncoder::run(F::linear(reverse(emb), p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]), valid,
+                             p["weight_hh_l0_reverse"], p["bias_hh_l0_reverse"]);
+    return {torch::cat({forwardOut, reverse(backwardOut)}, 2), torch::stack({forwardLast, backwardLast}, 0)};
+}
+
+torch::Tensor GruSeq2Seq::attend(const Encoded& enc, const torch::Tensor& query, int64_t t, torch::Tensor* weightsOut,
+                                 AttentionTrace* trace) {
+    if (!attention_) return enc.context;
+    torch::Tensor w = attention_->weights(query, enc.keys, t, trace);  // [B, S]
+    if (weightsOut) *weightsOut = w;
+    torch::Tensor wd = dropsAttention(config_) ? applyDropout(w, config_.dropout, is_training()) : w;
+    // One sentence (decoding): a matrix-vector product; sgemm would pack the keys every step.
+    return w.size(0) == 1 ? torch::mv(enc.keys.keys[0].t(), wd[0]).unsqueeze(0)
+                          : torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
+}
+
 torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& embProj, torch::Tensor& hidden,
                                      int64_t t, torch::Tensor* weightsOut, AttentionTrace* trace) {
     const int L = config_.layers;
-    torch::Tensor context;  // [B, H]
-    if (attention_) {
-        torch::Tensor w = attention_->weights(hidden[L - 1], enc.keys, t, trace);  // [B, S]
-        if (weightsOut) *weightsOut = w;
-        torch::Tensor wd = applyDropout(w, config_.dropout, is_training());
-        // One sentence (decoding): a matrix-vector product; sgemm would pack the keys every step.
-        context = w.size(0) == 1 ? torch::mv(enc.keys.keys[0].t(), wd[0]).unsqueeze(0)
-                                 : torch::bmm(wd.unsqueeze(1), enc.keys.keys).squeeze(1);
-    } else {
-        context = enc.context;
-    }
-    torch::Tensor gi = embProj + rowLinear(ctxInput_, context);  // [B, 3H]
+    torch::Tensor gi = embProj;  // [B, 3H]
+    if (!queryAfter()) gi = gi + rowLinear(ctxInput_, attend(enc, hidden[L - 1], t, weightsOut, trace));
     std::vector<torch::Tensor> next;
     next.reserve(L);
     for (int l = 0; l < L; ++l) {
@@ -109,7 +135,9 @@ torch::Tensor GruSeq2Seq::decodeStep(const Encoded& enc, const torch::Tensor& em
         next.push_back(n + z * (h - n));  // (1 - z) * n + z * h
     }
     hidden = L == 1 ? next[0].unsqueeze(0) : torch::stack(next, 0);
-    return next.back();
+    if (!queryAfter()) return next.back();
+    torch::Tensor context = attend(enc, next.back(), t, weightsOut, trace);
+    return torch::tanh(rowLinear(combine_, torch::cat({next.back(), context}, 1)));
 }
 
 torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
@@ -118,7 +146,8 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
     const int64_t T = tgtIn.size(1);
     // The embedding half of layer 0's input projection, for every step at once.
     torch::Tensor embProjAll = embInput_(drop(tgtEmbedding_(tgtIn)));  // [B, T, 3H]
-    if (fusedDecoderApplies(teacherForcing)) return forwardFused(enc, embProjAll, capture);
+    if (fusedDecoderApplies(teacherForcing))
+        return queryAfter() ? forwardAfterFused(enc, embProjAll, capture) : forwardFused(enc, embProjAll, capture);
     const bool sampleInputs = is_training() && teacherForcing < 1.0;
     torch::Tensor hidden = enc.hidden;
     std::vector<torch::Tensor> tops, weights;
@@ -150,9 +179,9 @@ bool GruSeq2Seq::fusedTrainingApplies() const {
 }
 
 bool GruSeq2Seq::fusedDecoderApplies(double teacherForcing) const {
-    if (!fusedTrainingApplies() || teacherForcing < 1.0 || config_.layers != 1 || !attention_ ||
-        config_.dropout >= 1.0)
-        return false;
+    if (!fusedTrainingApplies() || teacherForcing < 1.0 || config_.layers != 1) return false;
+    if (queryAfter()) return true;  // any attention: it runs after the recurrence (forwardAfterFused)
+    if (!attention_ || config_.dropout >= 1.0) return false;
     switch (attention_->kind()) {
     case AttentionKind::Additive:
     case AttentionKind::Dot:
@@ -181,10 +210,31 @@ torch::Tensor GruSeq2Seq::forwardFused(const Encoded& enc, const torch::Tensor& 
     in.contextWeight = ctxInput_->weight;
     in.hiddenWeight = hiddenProj_[0]->weight;
     in.hiddenBias = hiddenProj_[0]->bias;
-    in.dropout = config_.dropout;
+    in.dropout = dropsAttention(config_) ? config_.dropout : 0.0;
     FusedDecoderOutputs out = FusedAttentionDecoder::run(in);
     if (capture) (*capture)[MapKind::Cross] = out.weights.unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
     return output_(out.states);                                                // [B, T, V]
+}
+
+torch::Tensor GruSeq2Seq::forwardAfterFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture) {
+    const int64_t B = embProjAll.size(0), T = embProjAll.size(1);
+    // Teacher forcing: the decoder's inputs are known, so its GRU runs as one node from the
+    // encoder's state; every step then attends with its new state.
+    torch::Tensor valid = torch::ones({B, T}, embProjAll.options().dtype(torch::kBool));
+    torch::Tensor states = FusedGruEncoder::run(embProjAll, valid, hiddenProj_[0]->weight, hiddenProj_[0]->bias,
+                                                enc.hidden[0])
+                               .first;  // [B, T, H]
+    std::vector<torch::Tensor> contexts, weights;
+    contexts.reserve(T);
+    for (int64_t t = 0; t < T; ++t) {
+        torch::Tensor w;
+        contexts.push_back(attend(enc, states.select(1, t), t, capture ? &w : nullptr));
+        if (w.defined()) weights.push_back(w);
+    }
+    torch::Tensor combined = torch::tanh(combine_(torch::cat({states, torch::stack(contexts, 1)}, 2)));  // [B, T, H]
+    if (capture && !weights.empty())
+        (*capture)[MapKind::Cross] = torch::stack(weights, 1).unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
+    return output_(combined);                                                           // [B, T, V]
 }
 
 std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen,
@@ -232,7 +282,7 @@ AttentionTrace GruSeq2Seq::traceStep(const torch::Tensor& src, const torch::Tens
         decodeStep(enc, embProj, hidden, i, &w, i == t ? &trace : nullptr);
         if (i == t) {
             if (weightsOut) *weightsOut = w;
-            if (contextOut) *contextOut = torch::bmm(w.unsqueeze(1), enc.keys.keys).squeeze(1);
+            if (contextOut) *contextOut = torch::bmm(w.unsqueeze(1), enc.keys.keys).squeeze(1);  // without dropout
         }
     }
     return trace;

@@ -5,16 +5,21 @@
 // projection is computed once per batch for all steps, and the attention's key
 // projection once per batch too; only the query-dependent part runs per step.
 //
-// Each step t (Bahdanau order): c_t = attention(s_{t-1}, h_1..S),
-// s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}), logits_t = W_o s_t.
+// Each step t, in the configured query order (ModelConfig::query):
+//   before (Bahdanau): c_t = attention(s_{t-1}, h_1..S), s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}),
+//                      logits_t = W_o s_t;
+//   after (Luong):     s_t = GRU(emb(y_{t-1}), s_{t-1}), c_t = attention(s_t, h_1..S),
+//                      logits_t = W_o tanh(W_c [s_t; c_t]).
 // With attention `none`, c_t is the encoder's final state at every step: the
 // fixed-size context whose bottleneck the attention variants remove.
 //
-// Training (grad mode on) with one layer runs a one-direction encoder, and with teacher
-// forcing 1 and additive/dot/general/scaled-dot attention the decoder, as single nodes
-// with hand-written backward passes (FusedGruEncoder, FusedAttentionDecoder): same
-// parameters, same numbers. The step-by-step path (decodeStep) remains the reference
-// they are tested against, and serves everything else.
+// Training (grad mode on) with one layer runs the encoder (each direction), and with teacher
+// forcing 1 the decoder, as single nodes with hand-written backward passes (FusedGruEncoder;
+// FusedAttentionDecoder for additive/dot/general/scaled-dot before; for `after` the decoder's
+// GRU does not depend on the attention, so it is a FusedGruEncoder started from the encoder's
+// state, and the attention follows for all steps): same parameters, same numbers. The
+// step-by-step path (decodeStep) remains the reference they are tested against, and serves
+// everything else.
 #include "GruAttention.h"
 #include "Random.h"
 #include "Seq2SeqNet.h"
@@ -51,10 +56,22 @@ private:
     bool fusedTrainingApplies() const;
     bool fusedDecoderApplies(double teacherForcing) const;
     torch::Tensor forwardFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture);
+    torch::Tensor forwardAfterFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture);
+    // The fused bidirectional encoder (training, one layer): each direction a FusedGruEncoder,
+    // the backward one over each row reversed within its length. -> {outputs [B, S, 2H], h [2, B, H]}
+    std::pair<torch::Tensor, torch::Tensor> encodeBidirectionalFused(const torch::Tensor& emb,
+                                                                     const torch::Tensor& srcLen,
+                                                                     const torch::Tensor& valid);
     // One decoder step given the precomputed embedding projection of layer 0
-    // embProj [B, 3H]; updates hidden [L, B, H]; returns the top state [B, H].
+    // embProj [B, 3H]; updates hidden [L, B, H]; returns what the output layer reads [B, H]:
+    // the top state (before) or tanh(W_c [s_t; c_t]) (after).
     torch::Tensor decodeStep(const Encoded& enc, const torch::Tensor& embProj, torch::Tensor& hidden, int64_t t,
                              torch::Tensor* weightsOut, AttentionTrace* trace = nullptr);
+    // The context for query [B, H] at step t (the fixed context for `none`); the weights [B, S]
+    // into weightsOut. Dropout on the weights where the config places it.
+    torch::Tensor attend(const Encoded& enc, const torch::Tensor& query, int64_t t, torch::Tensor* weightsOut,
+                         AttentionTrace* trace = nullptr);
+    bool queryAfter() const { return config_.query == QueryOrder::After; }
 
     // step() without autograd, float32, for every kind but the local ones (decoding): the
     // same numbers from raw loops and direct sgemv calls instead of ~40 LibTorch
@@ -66,9 +83,10 @@ private:
     bool canEncodeFused(const torch::Tensor& emb) const;
     std::pair<torch::Tensor, torch::Tensor> encodeFused(const torch::Tensor& emb, const torch::Tensor& srcLen);
     torch::Tensor stepFused(GruState& state, const torch::Tensor& prevTokens, StepCapture* capture);
-    // Dropout through applyDropout (draws from the thread's generator, Random.h).
+    // Dropout on embeddings and between layers, where the config places it (applyDropout draws
+    // from the thread's generator, Random.h).
     torch::Tensor drop(const torch::Tensor& x) {
-        return applyDropout(x, dropout_->options.p(), dropout_->is_training());
+        return dropsEmbeddings(config_) ? applyDropout(x, dropout_->options.p(), dropout_->is_training()) : x;
     }
 
     ModelConfig config_;
@@ -80,7 +98,8 @@ private:
     torch::nn::Linear bridgeHidden_{nullptr};
     GruAttention attention_{nullptr};
     torch::nn::Linear embInput_{nullptr};    // layer 0: embedding -> 3H (with bias b_ih)
-    torch::nn::Linear ctxInput_{nullptr};    // layer 0: context -> 3H
+    torch::nn::Linear ctxInput_{nullptr};    // layer 0: context -> 3H (query before)
+    torch::nn::Linear combine_{nullptr};     // [s_t; c_t] -> H, Luong's W_c (query after)
     std::vector<torch::nn::Linear> upperInput_;  // layers 1..L-1: H -> 3H
     std::vector<torch::nn::Linear> hiddenProj_;  // every layer: H -> 3H (with bias b_hh)
     torch::nn::Linear output_{nullptr};
