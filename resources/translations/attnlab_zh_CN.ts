@@ -447,6 +447,38 @@
         <source>On, every Chinese, Japanese or Korean character is a token: this works for text written without spaces between words. Off, words separated by spaces stay whole, so each attention row is a word (toy-en-zh is written that way). Changing it counts the corpus again; the next training run uses it.</source>
         <translation>开启时，每个中文、日文或韩文字符都是一个词元：适用于词与词之间没有空格的文本。关闭时，以空格分隔的词保持完整，因此每一行注意力对应一个词（toy-en-zh 就是这样书写的）。更改后会重新统计语料；下一次训练将使用新的设置。</translation>
     </message>
+    <message>
+        <source>Gold word links of the corpus: with them, training measures how often the attention points at the right word (AER on the Curves view).</source>
+        <translation>语料的标准词对齐：有了它，训练时会测量注意力指向正确词语的频率（曲线视图中的 AER）。</translation>
+    </message>
+    <message>
+        <source>Add Word Alignments…</source>
+        <translation>添加词对齐…</translation>
+    </message>
+    <message>
+        <source>A Pharaoh file for this corpus, as fast_align and GIZA++ write it: one line per corpus line, links &quot;i-j&quot; (sure) or &quot;i?j&quot; (possible) between space-separated words counted from 0.</source>
+        <translation>本语料的 Pharaoh 文件（fast_align 与 GIZA++ 的格式）：每个语料行一行，链接写作 &quot;i-j&quot;（确定）或 &quot;i?j&quot;（可能），词以空格分隔、从 0 开始计数。</translation>
+    </message>
+    <message>
+        <source>Word links:</source>
+        <translation>词对齐：</translation>
+    </message>
+    <message>
+        <source>Add Word Alignments</source>
+        <translation>添加词对齐</translation>
+    </message>
+    <message>
+        <source>Pharaoh alignments (*.align *.txt *.a);;All files (*)</source>
+        <translation>Pharaoh 对齐文件 (*.align *.txt *.a);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>built in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::DiagnosticsView</name>
@@ -1963,6 +1995,14 @@ The current model stays loaded.</source>
         <source>How one output token&apos;s attention is computed, with the model&apos;s numbers.</source>
         <translation>用模型的实际数值，展示一个输出词元的注意力是如何计算的。</translation>
     </message>
+    <message>
+        <source>This model queries after: s has already read the previous output token (Luong&apos;s order), and the output layer reads s together with the context c.</source>
+        <translation>该模型在读入之后查询：s 已经读过上一个输出词（Luong 的顺序），输出层同时读取 s 和上下文 c。</translation>
+    </message>
+    <message>
+        <source>Decoder state after reading the previous token: s = %1</source>
+        <translation>读入上一个词之后的解码器状态：s = %1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelSettingsWidget</name>
@@ -2017,10 +2057,6 @@ The current model stays loaded.</source>
     <message>
         <source>Bidirectional encoder</source>
         <translation>双向编码器</translation>
-    </message>
-    <message>
-        <source>The GRU encoder reads the sentence in both directions, so every position knows its right context too.</source>
-        <translation>GRU 编码器从两个方向读取句子，因此每个位置也能了解其右侧的上下文。</translation>
     </message>
     <message>
         <source>Width of the hidden states (d_model of a Transformer); larger learns more but trains slower.</source>
@@ -2093,6 +2129,46 @@ The current model stays loaded.</source>
     <message>
         <source>About %1 parameters with this corpus.</source>
         <translation>使用此语料时约有 %1 个参数。</translation>
+    </message>
+    <message>
+        <source>The GRU encoder reads the sentence in both directions, so every position knows its right context too. On by default: measured over five seeds, its attention points at the right words far more often.</source>
+        <translation>GRU 编码器从两个方向读句子，每个位置也知道右侧的上下文。默认开启：在五个随机种子上测得，它的注意力指向正确词语的频率高得多。</translation>
+    </message>
+    <message>
+        <source>after reading the last word (Luong)</source>
+        <translation>读入上一个词之后（Luong）</translation>
+    </message>
+    <message>
+        <source>before reading the last word (Bahdanau)</source>
+        <translation>读入上一个词之前（Bahdanau）</translation>
+    </message>
+    <message>
+        <source>Which decoder state asks where to look: the one that has already read the previous output word (Luong) or the one before it (Bahdanau). &apos;After&apos; is the default: over five seeds its maps matched the gold word links best.</source>
+        <translation>由哪个解码器状态决定看向哪里：已经读过上一个输出词的状态（Luong），或读入之前的状态（Bahdanau）。默认为“之后”：在五个随机种子上，它的注意力图与标准词对齐最吻合。</translation>
+    </message>
+    <message>
+        <source>embeddings and attention weights</source>
+        <translation>词向量和注意力权重</translation>
+    </message>
+    <message>
+        <source>embeddings only</source>
+        <translation>仅词向量</translation>
+    </message>
+    <message>
+        <source>attention weights only</source>
+        <translation>仅注意力权重</translation>
+    </message>
+    <message>
+        <source>Query:</source>
+        <translation>查询：</translation>
+    </message>
+    <message>
+        <source>Dropout on:</source>
+        <translation>Dropout 作用于：</translation>
+    </message>
+    <message>
+        <source>Where the GRU model&apos;s dropout applies. Embeddings only is the default: over five seeds, dropping attention weights too blurred the maps without gaining accuracy.</source>
+        <translation>GRU 模型的 dropout 作用在哪里。默认仅作用于词向量：在五个随机种子上，同时丢弃注意力权重会使注意力图变模糊，而准确率并无提高。</translation>
     </message>
 </context>
 <context>
@@ -2610,6 +2686,14 @@ The current model stays loaded.</source>
     <message>
         <source>Loss, accuracy and BLEU as training goes on.</source>
         <translation>训练过程中的损失、准确率和 BLEU。</translation>
+    </message>
+    <message>
+        <source>Alignment error (AER, %)</source>
+        <translation>对齐错误率（AER，%）</translation>
+    </message>
+    <message>
+        <source>AER %1%</source>
+        <translation>AER %1%</translation>
     </message>
 </context>
 <context>

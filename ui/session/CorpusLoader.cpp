@@ -1,5 +1,6 @@
 #include "session/CorpusLoader.h"
 
+#include "base/Alignments.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 
@@ -79,6 +80,8 @@ LoadedCorpus CorpusLoader::loadNow(const CorpusSource& source) {
         corpus = readParallelCorpus(source.path.toStdString(), source.targetPath.toStdString());
         break;
     }
+    if (source.isFile() && !source.alignmentPath.isEmpty())
+        attachAlignments(corpus, source.alignmentPath.toStdString());  // InputError naming file and line
     // The same tokenization the trainer applies, so the counts match what the model will see.
     const Tokenizer tokenizer(source.tokenizer);
     std::unordered_set<std::string> sourceTypes, targetTypes;

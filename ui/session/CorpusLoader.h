@@ -22,6 +22,9 @@ struct CorpusSource {
     DatasetOptions options;  // Builtin
     QString path;            // Tsv, or the source side of Parallel
     QString targetPath;      // Parallel
+    // Tsv or Parallel: gold word links in the Pharaoh format (one line per corpus line), or empty.
+    // With them, training reports the alignment error rate of the attention (AER).
+    QString alignmentPath;
     // How the text becomes tokens: for the counts here and for training on this corpus.
     TokenizerOptions tokenizer;
 

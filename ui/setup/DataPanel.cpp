@@ -2,6 +2,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -139,12 +141,22 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
                              "so each attention row is a word (toy-en-zh is written that way). Changing it "
                              "counts the corpus again; the next training run uses it."));
     splitCjk_->setEnabled(false);
+    alignments_ = valueLabel();
+    alignments_->setToolTip(tr("Gold word links of the corpus: with them, training measures how often the "
+                               "attention points at the right word (AER on the Curves view)."));
+    openAlignments_ = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Add Word Alignments…"));
+    openAlignments_->setToolTip(tr("A Pharaoh file for this corpus, as fast_align and GIZA++ write it: one line "
+                                   "per corpus line, links \"i-j\" (sure) or \"i?j\" (possible) between "
+                                   "space-separated words counted from 0."));
+    openAlignments_->setEnabled(false);
     loadedForm->addRow(name_);
     loadedForm->addRow(tr("Pairs:"), pairs_);
     loadedForm->addRow(tr("Skipped lines:"), skipped_);
     loadedForm->addRow(tr("Source words:"), sourceVocabulary_);
     loadedForm->addRow(tr("Target words:"), targetVocabulary_);
     loadedForm->addRow(tr("Length:"), lengths_);
+    loadedForm->addRow(tr("Word links:"), alignments_);
+    loadedForm->addRow(openAlignments_);
     loadedForm->addRow(splitCjk_);
     loadedForm->addRow(warnings_);
     layout->addWidget(loadedBox);
@@ -158,9 +170,22 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
         if (!hasLoaded_) return;
         CorpusSource source = loadedSource_;
         source.tokenizer.splitCjkCharacters = split;
-        Q_EMIT retokenizeRequested(source);
+        Q_EMIT reloadRequested(source);
+    });
+    connect(openAlignments_, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileInfo(loadedSource_.path).absolutePath();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Add Word Alignments"), dir,
+                                                          tr("Pharaoh alignments (*.align *.txt *.a);;All files (*)"));
+        if (!path.isEmpty()) addAlignments(path);
     });
     updateDescription();
+}
+
+void DataPanel::addAlignments(const QString& path) {
+    if (!hasLoaded_ || !loadedSource_.isFile()) return;
+    CorpusSource source = loadedSource_;
+    source.alignmentPath = path;
+    Q_EMIT reloadRequested(source);
 }
 
 void DataPanel::updateDescription() {
@@ -208,10 +233,12 @@ void DataPanel::setLoading(const QString& name) {
     name_->setText(tr("Loading %1…").arg(name));
     generate_->setEnabled(false);
     splitCjk_->setEnabled(false);
+    openAlignments_->setEnabled(false);
 }
 
 void DataPanel::setLoadFailed() {
     generate_->setEnabled(true);
+    openAlignments_->setEnabled(hasLoaded_ && loadedSource_.isFile());
     splitCjk_->setEnabled(hasLoaded_);
 }
 
@@ -226,6 +253,12 @@ void DataPanel::setLoaded(const LoadedCorpus& loaded) {
     }
     splitCjk_->setEnabled(true);
     const Corpus& corpus = *loaded.corpus;
+    openAlignments_->setEnabled(loaded.source.isFile());
+    if (!loaded.source.alignmentPath.isEmpty())
+        alignments_->setText(QFileInfo(loaded.source.alignmentPath).fileName());
+    else
+        alignments_->setText(corpus.hasAlignments ? tr("built in") : tr("none"));
+    alignments_->setToolTip(loaded.source.alignmentPath);
     const QLocale locale;
     QString name = loaded.source.displayName();
     if (loaded.source.kind == CorpusSource::Kind::Builtin)

@@ -27,6 +27,10 @@ public:
     void setLoading(const QString& name);
     void setLoadFailed();
     QCheckBox* splitCjkBox() const { return splitCjk_; }  // for tests
+    QPushButton* alignmentButton() const { return openAlignments_; }  // for tests
+    QLabel* alignmentLabel() const { return alignments_; }            // for tests
+    // The loaded file corpus again, with gold links from a Pharaoh file (reloadRequested).
+    void addAlignments(const QString& path);
 
     // A built-in dataset's name and description in the interface language; core's English text
     // where the table below knows no translation (an unknown or new dataset).
@@ -37,8 +41,9 @@ Q_SIGNALS:
     void generateRequested(const attnlab::CorpusSource& source);
     void openTsvRequested();
     void openParallelRequested();
-    // The user switched how the loaded corpus is tokenized: `source` is it with the new options.
-    void retokenizeRequested(const attnlab::CorpusSource& source);
+    // The user changed how the loaded corpus is read (its tokenizer, or gold word links added
+    // to a file corpus): `source` is it with the new choice.
+    void reloadRequested(const attnlab::CorpusSource& source);
 
 private:
     void updateDescription();
@@ -57,6 +62,8 @@ private:
     QLabel* lengths_;
     QLabel* warnings_;
     QCheckBox* splitCjk_;
+    QLabel* alignments_;
+    QPushButton* openAlignments_;
     CorpusSource loadedSource_;
     bool hasLoaded_ = false;
 };

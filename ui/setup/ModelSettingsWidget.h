@@ -40,11 +40,13 @@ private:
     QComboBox* attention_;
     QSpinBox* window_;
     QCheckBox* bidirectional_;
+    QComboBox* query_;
     QSpinBox* hidden_;
     QSpinBox* layers_;
     QComboBox* heads_;
     QSpinBox* feedForward_;
     QDoubleSpinBox* dropout_;
+    QComboBox* dropoutOn_;
     QSpinBox* maxLength_;
     QLabel* estimate_;
     std::size_t sourceVocabulary_ = 0;

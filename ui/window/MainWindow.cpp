@@ -430,7 +430,7 @@ void MainWindow::connectViews() {
     connect(dataPanel_, &DataPanel::generateRequested, this, &MainWindow::loadCorpus);
     connect(dataPanel_, &DataPanel::openTsvRequested, this, &MainWindow::openCorpusDialog);
     connect(dataPanel_, &DataPanel::openParallelRequested, this, &MainWindow::openParallelDialog);
-    connect(dataPanel_, &DataPanel::retokenizeRequested, this, &MainWindow::loadCorpus);
+    connect(dataPanel_, &DataPanel::reloadRequested, this, &MainWindow::loadCorpus);
     connect(corpusView_, &CorpusView::sentenceChosen, this, [this](const QString& sentence) {
         translateView_->setSentence(sentence);
         headsView_->setSentence(sentence);

@@ -18,6 +18,7 @@
 #include <QScatterSeries>
 #include <QLogValueAxis>
 #include <QPainter>
+#include <QPen>
 #include <QSplitter>
 #include <QToolTip>
 #include <QValueAxis>
@@ -95,8 +96,11 @@ TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
     tokenAccuracy_ = makeSeries(tr("Token accuracy (%)"), QColor(0x2c, 0xa0, 0x2c), 2.8, true);
     exactMatch_ = makeSeries(tr("Exact match (%)"), QColor(0xd6, 0x27, 0x28), 2.8, true);
     bleu_ = makeSeries(tr("BLEU"), QColor(0x94, 0x67, 0xbd), 2.8, true);
-    for (auto* s : {tokenAccuracy_, exactMatch_, bleu_}) qualityChart_->addSeries(s);
-    for (auto* s : {tokenAccuracy_, exactMatch_, bleu_}) addMarkers(qualityChart_, s);
+    // Shown only for a corpus with gold word links (a built-in grammar, or an alignment file).
+    alignmentError_ = makeSeries(tr("Alignment error (AER, %)"), QColor(0x8c, 0x56, 0x4b), 2.8, true);
+    alignmentError_->setPen(QPen(QColor(0x8c, 0x56, 0x4b), 2.8, Qt::DashLine));
+    for (auto* s : {tokenAccuracy_, exactMatch_, bleu_, alignmentError_}) qualityChart_->addSeries(s);
+    for (auto* s : {tokenAccuracy_, exactMatch_, bleu_, alignmentError_}) addMarkers(qualityChart_, s);
     qualityAxisX_ = new QValueAxis;
     qualityAxisX_->setLabelFormat(QStringLiteral("%d"));
     qualityAxisX_->setTickType(QValueAxis::TicksDynamic);  // a tick every tickInterval() epochs from 0
@@ -132,6 +136,8 @@ TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
     attachHover(markersOf(tokenAccuracy_), QStringLiteral("%"), 1);
     attachHover(markersOf(exactMatch_), QStringLiteral("%"), 1);
     attachHover(markersOf(bleu_), QString(), 2);
+    attachHover(alignmentError_, QStringLiteral("%"), 1);
+    attachHover(markersOf(alignmentError_), QStringLiteral("%"), 1);
 
     flushTimer_.setInterval(200);  // a few redraws per second, however fast the batches come
     connect(&flushTimer_, &QTimer::timeout, this, &TrainingChartsView::flushBatches);
@@ -229,7 +235,14 @@ void TrainingChartsView::clear() {
     lossMin_ = lossMax_ = 0.0;
     lastX_ = 0.0;
     summary_->setText(tr("Curves appear here as the model trains."));
+    setAlignmentShown(false);
     updateRanges();
+}
+
+void TrainingChartsView::setAlignmentShown(bool shown) {
+    alignmentError_->setVisible(shown);
+    markersOf(alignmentError_)->setVisible(shown);
+    for (QLegendMarker* marker : qualityChart_->legend()->markers(alignmentError_)) marker->setVisible(shown);
 }
 
 void TrainingChartsView::setPlannedEpochs(int epochs) {
@@ -319,15 +332,22 @@ void TrainingChartsView::addEpoch(const EpochMetrics& m) {
     append(tokenAccuracy_, x, 100.0 * m.tokenAccuracy);
     append(exactMatch_, x, 100.0 * m.exactMatch);
     append(bleu_, x, m.bleu);
+    const bool aligned = std::isfinite(m.alignmentErrorRate);
+    if (aligned) {
+        append(alignmentError_, x, 100.0 * m.alignmentErrorRate);
+        setAlignmentShown(true);
+    }
     lastX_ = std::max(lastX_, x);
-    summary_->setText(tr("Epoch %1:  validation loss %2 · token accuracy %3% · exact match %4% · BLEU %5 · "
+    QString summary = tr("Epoch %1:  validation loss %2 · token accuracy %3% · exact match %4% · BLEU %5 · "
                          "%6 pairs/s")
                           .arg(m.epoch)
                           .arg(m.validationLoss, 0, 'f', 3)
                           .arg(100.0 * m.tokenAccuracy, 0, 'f', 1)
                           .arg(100.0 * m.exactMatch, 0, 'f', 1)
                           .arg(m.bleu, 0, 'f', 1)
-                          .arg(m.pairsPerSecond, 0, 'f', 0));
+                          .arg(m.pairsPerSecond, 0, 'f', 0);
+    if (aligned) summary += QStringLiteral(" · ") + tr("AER %1%").arg(100.0 * m.alignmentErrorRate, 0, 'f', 1);
+    summary_->setText(summary);
     updateRanges();
 }
 

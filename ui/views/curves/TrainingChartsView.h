@@ -51,6 +51,7 @@ public:
     QLineSeries* trainLossSeries() const { return trainLoss_; }
     QLineSeries* validationLossSeries() const { return validationLoss_; }
     QLineSeries* bleuSeries() const { return bleu_; }
+    QLineSeries* alignmentErrorSeries() const { return alignmentError_; }
     QAbstractAxis* lossAxis() const { return lossAxisY_; }
     QValueAxis* epochAxis() const { return lossAxisX_; }  // the quality chart's follows it
     QScatterSeries* markersOf(QLineSeries* line) const { return lines_.value(line).markers; }
@@ -65,6 +66,7 @@ private:
     void attachHover(QXYSeries* series, const QString& unit, int decimals);
     void addMarkers(QChart* chart, QLineSeries* line);
     void append(QLineSeries* line, double x, double y);
+    void setAlignmentShown(bool shown);
 
     QChart* lossChart_;
     QChart* qualityChart_;
@@ -76,6 +78,7 @@ private:
     QLineSeries* tokenAccuracy_;
     QLineSeries* exactMatch_;
     QLineSeries* bleu_;
+    QLineSeries* alignmentError_;  // AER in %, for a corpus with gold links
     QValueAxis* lossAxisX_;
     QAbstractAxis* lossAxisY_ = nullptr;
     QValueAxis* qualityAxisX_;

@@ -439,6 +439,10 @@ QString MathsView::stageCaption(int stage) const {
             case AttentionKind::None: break;
             }
         }
+        if (!transformer && trace_.queryOrder == QueryOrder::After)
+            how += QStringLiteral(" ") +
+                   tr("This model queries after: s has already read the previous output token (Luong's order), "
+                      "and the output layer reads s together with the context c.");
         return lead(1, tr("Score every token.")) + how;
     }
     case 2: {
@@ -519,7 +523,9 @@ void MathsView::showTrace() {
     const QString vector = QStringLiteral("[%1]").arg(numbers.join(QStringLiteral(", ")));
     query_->setText(trace_.architecture == Architecture::Transformer
                         ? tr("Query of head %1 at this position: q = %2").arg(trace_.head).arg(vector)
-                        : tr("Decoder state before this token: s = %1").arg(vector));
+                        : trace_.queryOrder == QueryOrder::After
+                              ? tr("Decoder state after reading the previous token: s = %1").arg(vector)
+                              : tr("Decoder state before this token: s = %1").arg(vector));
 
     for (int stage = 1; stage <= 5; ++stage) stages_[stage - 1]->setText(stageCaption(stage));
     fillStageTable();
