@@ -42,7 +42,8 @@ declare -A samples
 for ((r = 1; r <= ROUNDS; r++)); do
   echo "round $r/$ROUNDS ..." >&2
   samples[ref_gru]+="$(ref gru) "
-  samples[our_gru]+="$(ours gru --attention additive --threads 1) "
+  # The reference's model: a one-way encoder, Bahdanau's order, dropout on embeddings and weights.
+  samples[our_gru]+="$(ours gru --attention additive --no-bidirectional --query before --dropout-on both --threads 1) "
   samples[ref_tr]+="$(ref transformer) "
   samples[our_tr]+="$(ours transformer --heads 4 --layers 2 --ff 512 --threads 1) "
 done

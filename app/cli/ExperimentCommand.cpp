@@ -54,7 +54,7 @@ int runBottleneck(const Args& argv) {
     if (auto l = args.value("--lengths")) o.lengths = parseLengths(*l);
     o.epochs = static_cast<int>(args.integer("--epochs", o.epochs, 1, 1000));
     o.hidden = static_cast<int>(args.integer("--hidden", o.hidden, 1, 4096));
-    o.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
+    o.seed = static_cast<std::uint64_t>(args.integer("--seed", static_cast<long long>(o.seed), 0, 1LL << 62));
     o.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
     o.pairs = static_cast<std::size_t>(args.integer("--pairs", static_cast<long long>(o.pairs), 20, 1000000));
     o.learningRate = args.real("--lr", o.learningRate, 1e-6, 1.0);
@@ -69,6 +69,12 @@ int runBottleneck(const Args& argv) {
     preferFastBlasKernels(programArguments());
     std::signal(SIGINT, onExperimentInterrupt);
     const bool tty = isatty(STDERR_FILENO) != 0;
+    {
+        std::string lengths;
+        for (int len : o.lengths) lengths += (lengths.empty() ? "" : ",") + std::to_string(len);
+        std::cerr << "bottleneck: " << o.dataset << ", lengths " << lengths << ", none against " << o.attentions[1]
+                  << ", " << o.pairs << " pairs, " << o.epochs << " epochs, seed " << o.seed << "\n";
+    }
     BottleneckResult r = runBottleneckExperiment(
         o,
         [&](int done, int total, const std::string& message) {
@@ -83,7 +89,7 @@ int runBottleneck(const Args& argv) {
         for (double v : values) a.push_back(round4(v));
         accuracy[name] = a;
     }
-    std::cout << nlohmann::json{{"lengths", r.lengths}, {"accuracy", accuracy}}.dump() << std::endl;
+    std::cout << nlohmann::json{{"lengths", r.lengths}, {"accuracy", accuracy}, {"seed", o.seed}}.dump() << std::endl;
     return gStop.load() ? kInterrupted : kOk;
 }
 

@@ -67,7 +67,8 @@ Data:
   --alignments FILE    gold word links for a corpus file, in the Pharaoh format fast_align
                        and GIZA++ write: one line per corpus line, "i-j" (sure) or "i?j"
                        (possible) over space-separated words from 0; the epochs' "aer" then
-                       measures the attention against them (sure links)
+                       measures the attention against them, with "align_precision" and
+                       "align_recall" (Och & Ney: possible links count for precision only)
   --val-fraction F     share held out for validation (default 0.1)
   --min-freq N         drop tokens seen fewer times (default 1)
   --no-lowercase, --no-split-punct      tokenizer switches
@@ -79,11 +80,18 @@ Model:
   --attention K        none, dot, general, scaled-dot, additive, local-m, local-p (GRU; default additive)
   --hidden N           hidden size / d_model (default 128)
   --layers N           layers (default 1 for GRU, 2 for Transformer)
-  --bidirectional      bidirectional GRU encoder
+  --bidirectional, --no-bidirectional
+                       GRU encoder reading both ways (default on: with it the attention
+                       points at the right words far more often; docs/defaults.md)
+  --query Q            after or before: the GRU decoder's attention asks with the state
+                       after reading the previous word (Luong) or before it (Bahdanau).
+                       Default after: its maps matched the gold word links best
   --heads N            attention heads (Transformer, default 4)
   --ff N               feed-forward size (Transformer, default 512)
   --window D           local attention half-width (default 3)
   --dropout F          dropout (default 0.1)
+  --dropout-on P       embeddings, attention or both (GRU). Default embeddings: dropping
+                       attention weights too blurred the maps without gaining accuracy
 Training:
   --epochs N (10)  --batch N (32)  --lr F (0.001)  --clip F (1.0)
   --teacher-forcing F (1.0)  --seed N (1)  --threads N (1)
@@ -137,10 +145,13 @@ header row, .npy is a float32 matrix [rows, columns].
 bottleneck  trains a GRU without attention ('none') and one with attention
             (default additive) on the same task at each sentence length, and prints
             the held-out token accuracy per length as one JSON line:
-            {"lengths": [...], "accuracy": {"none": [...], "additive": [...]}}
+            {"lengths": [...], "accuracy": {"none": [...], "additive": [...]},
+             "seed": S}
             Defaults: copy, lengths 5,10,20,40, 10 epochs, hidden 128, 3000 pairs
-            per length, learning rate 0.003, the dataset's tokens (--split-cjk
-            and --no-split-cjk as for train). Progress goes to stderr.
+            per length, learning rate 0.003, seed 1, a one-way encoder (so that
+            'none' has one fixed vector) and train's other model defaults, the
+            dataset's tokens (--split-cjk and --no-split-cjk as for train).
+            The settings, seed included, and progress go to stderr.
 complexity  times full softmax attention, a local window (2W+1 keys per query) and
             linear (kernelised) attention for N = 64, 128, ... up to --max-len
             (default 8192) and prints seconds, bytes of intermediates and the fitted

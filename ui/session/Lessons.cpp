@@ -27,18 +27,18 @@ std::vector<Lesson> lessons() {
                        "a diagonal. Watch it form in Live Probe and Timeline, then translate \"tom chases jerry "
                        "in the park now\": Chinese moves the place and the time before the verb, and the "
                        "attention follows them off the diagonal.");
-        // Measured (seeds 1-10): a bidirectional encoder without dropout on 5000 pairs gives the
-        // clean diagonal in 10 of 10 runs after 8 epochs; a one-way encoder or dropout 0.1 spreads
-        // the first rows (0 of 5).
+        // The model is the defaults (ModelConfig: bidirectional encoder, query after, dropout on
+        // the embeddings; docs/defaults.md), so what the lesson shows is what a new model does.
+        // Measured: with the defaults, 2000 pairs and 4 epochs, seeds 1-5 each gave the clean
+        // diagonal for "tom chases jerry" (smallest weight on it 0.83); the lesson trains 6.
         l.dataset = QStringLiteral("toy-en-zh");
-        l.data.size = 5000;
+        l.data.size = 2000;
         l.data.seed = 1;
+        l.config = ModelConfig{};
         l.config.architecture = Architecture::Gru;
         l.config.attention = AttentionKind::Additive;
         l.config.hidden = 128;
-        l.config.bidirectional = true;
-        l.config.dropout = 0.0f;
-        l.options.epochs = 8;
+        l.options.epochs = 6;
         l.options.learningRate = 1e-3;
         l.options.seed = 1;
         l.probeSentence = QStringLiteral("tom chases jerry");
