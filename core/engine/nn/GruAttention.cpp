@@ -117,4 +117,33 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
     return torch::softmax(scores, 1);
 }
 
+bool GruAttentionImpl::hasWeightsAll() const {
+    return kind_ == AttentionKind::Dot || kind_ == AttentionKind::ScaledDot || kind_ == AttentionKind::General ||
+           kind_ == AttentionKind::Additive;
+}
+
+torch::Tensor GruAttentionImpl::weightsAll(const torch::Tensor& queries, const AttentionKeys& k) {
+    torch::Tensor scores;  // [B, T, S]
+    switch (kind_) {
+    case AttentionKind::Dot:
+        scores = torch::bmm(queries, k.keys.transpose(1, 2));
+        break;
+    case AttentionKind::ScaledDot:
+        scores = torch::bmm(queries, k.keys.transpose(1, 2)) / std::sqrt(static_cast<double>(hidden_));
+        break;
+    case AttentionKind::General:
+        scores = torch::bmm(queries, k.projected.transpose(1, 2));
+        break;
+    case AttentionKind::Additive:
+        // [B, 1, S, H] + [B, T, 1, H] -> tanh -> v -> [B, T, S]
+        scores = torch::matmul(torch::tanh(k.projected.unsqueeze(1) + queryProj_->forward(queries).unsqueeze(2)),
+                               v_->weight.view({hidden_}));
+        break;
+    default:
+        throw std::logic_error("weightsAll: attention '" + toString(kind_) + "' scores step by step");
+    }
+    if (k.padded) scores = scores.masked_fill(k.padMask.unsqueeze(1), kNegInf);
+    return torch::softmax(scores, 2);
+}
+
 }  // namespace attnlab::nn

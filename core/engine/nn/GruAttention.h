@@ -51,6 +51,12 @@ public:
     torch::Tensor weights(const torch::Tensor& query, const AttentionKeys& keys, int64_t step,
                           AttentionTrace* trace = nullptr);
 
+    // Every step at once, for queries that do not depend on earlier weights (query after, teacher
+    // forcing): queries [B, T, H] -> weights [B, T, S], the same numbers as weights() at each t.
+    // Dot, scaled-dot, general and additive only (local attention's window moves with t).
+    bool hasWeightsAll() const;
+    torch::Tensor weightsAll(const torch::Tensor& queries, const AttentionKeys& keys);
+
     AttentionKind kind() const { return kind_; }
     // Additive only: W_q [H, H] and v [1, H] (the fused training decoder takes them as inputs).
     const torch::Tensor& queryWeight() const { return queryProj_->weight; }

@@ -224,17 +224,30 @@ torch::Tensor GruSeq2Seq::forwardAfterFused(const Encoded& enc, const torch::Ten
     torch::Tensor states = FusedGruEncoder::run(embProjAll, valid, hiddenProj_[0]->weight, hiddenProj_[0]->bias,
                                                 enc.hidden[0])
                                .first;  // [B, T, H]
-    std::vector<torch::Tensor> contexts, weights;
-    contexts.reserve(T);
-    for (int64_t t = 0; t < T; ++t) {
-        torch::Tensor w;
-        contexts.push_back(attend(enc, states.select(1, t), t, capture ? &w : nullptr));
-        if (w.defined()) weights.push_back(w);
+    torch::Tensor contexts;  // [B, T, H]
+    torch::Tensor weights;   // [B, T, S], undefined for `none`
+    const bool dropsWeights = dropsAttention(config_) && config_.dropout > 0.0f;
+    if (attention_ && attention_->hasWeightsAll() && !dropsWeights) {
+        // Every step's attention at once: a few batched products instead of T rounds of them.
+        weights = attention_->weightsAll(states, enc.keys);
+        contexts = torch::bmm(weights, enc.keys.keys);
+    } else {
+        // Step by step: local windows move with t, and dropout on the weights draws its masks
+        // step by step as decodeStep does (same numbers, same random draws).
+        std::vector<torch::Tensor> perStep, perStepWeights;
+        perStep.reserve(T);
+        for (int64_t t = 0; t < T; ++t) {
+            torch::Tensor w;
+            perStep.push_back(attend(enc, states.select(1, t), t, &w));
+            if (w.defined()) perStepWeights.push_back(w);
+        }
+        contexts = torch::stack(perStep, 1);
+        if (!perStepWeights.empty()) weights = torch::stack(perStepWeights, 1);
     }
-    torch::Tensor combined = torch::tanh(combine_(torch::cat({states, torch::stack(contexts, 1)}, 2)));  // [B, T, H]
-    if (capture && !weights.empty())
-        (*capture)[MapKind::Cross] = torch::stack(weights, 1).unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
-    return output_(combined);                                                           // [B, T, V]
+    torch::Tensor combined = torch::tanh(combine_(torch::cat({states, contexts}, 2)));  // [B, T, H]
+    if (capture && weights.defined())
+        (*capture)[MapKind::Cross] = weights.unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
+    return output_(combined);                                          // [B, T, V]
 }
 
 std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen,
