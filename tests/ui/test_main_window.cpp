@@ -374,6 +374,28 @@ TEST_CASE("the heads combo offers only divisors of the hidden size", "[ui][mainw
     CHECK(64 % settings.config().heads == 0);
 }
 
+TEST_CASE("the model form starts on core's GRU defaults and carries the query order and dropout placement",
+          "[ui][mainwindow]") {
+    ModelSettingsWidget settings;
+    const ModelConfig defaults;
+    CHECK(settings.config().bidirectional == defaults.bidirectional);
+    CHECK(settings.config().query == defaults.query);
+    CHECK(settings.config().dropoutOn == defaults.dropoutOn);
+    CHECK(settings.config().dropout == defaults.dropout);
+    for (QueryOrder query : {QueryOrder::Before, QueryOrder::After})
+        for (DropoutPlacement placement :
+             {DropoutPlacement::Embeddings, DropoutPlacement::Attention, DropoutPlacement::Both}) {
+            ModelConfig config;
+            config.query = query;
+            config.dropoutOn = placement;
+            config.bidirectional = query == QueryOrder::Before;
+            settings.setConfig(config);
+            CHECK(settings.config().query == query);
+            CHECK(settings.config().dropoutOn == placement);
+            CHECK(settings.config().bidirectional == (query == QueryOrder::Before));
+        }
+}
+
 }  // namespace
 
 TEST_CASE("the sentence box keeps its undo history for normal editing but not without bound", "[ui][mainwindow]") {
