@@ -101,6 +101,18 @@ std::string stringMember(const Json& j, const char* key) {
     return v.get<std::string>();
 }
 
+// A named choice (architecture, attention, ...) parsed by parse; an unknown name is malformed.
+// fallback, where given, stands for a key that files written before it existed lack.
+template <typename Parse>
+auto choiceMember(const Json& j, const char* key, Parse parse, const char* fallback = nullptr) {
+    const std::string name = fallback && !j.contains(key) ? std::string(fallback) : stringMember(j, key);
+    try {
+        return parse(name);
+    } catch (const ConfigError& e) {
+        malformed(e.what());
+    }
+}
+
 }  // namespace
 
 std::string toString(Architecture a) { return nameOf(kArchitectures, a); }
@@ -209,27 +221,17 @@ ModelConfig modelConfigFromJson(const std::string& json) {
     if (!j.is_object()) malformed("not a JSON object");
 
     ModelConfig c;
-    try {
-        c.architecture = parseArchitecture(stringMember(j, "architecture"));
-        c.attention = parseAttentionKind(stringMember(j, "attention"));
-    } catch (const ConfigError& e) {
-        malformed(e.what());
-    }
+    c.architecture = choiceMember(j, "architecture", parseArchitecture);
+    c.attention = choiceMember(j, "attention", parseAttentionKind);
     c.hidden = intMember(j, "hidden");
     c.embedding = intMember(j, "embedding");
     c.layers = intMember(j, "layers");
     const Json& bidirectional = member(j, "bidirectional");
     if (!bidirectional.is_boolean()) malformed("'bidirectional' must be true or false");
     c.bidirectional = bidirectional.get<bool>();
-    // Optional: checkpoints from before the choices existed query before and drop out on both.
-    try {
-        c.query = j.contains("query") ? parseQueryOrder(stringMember(j, "query")) : QueryOrder::Before;
-        c.dropoutOn = j.contains("dropout_on") ? parseDropoutPlacement(stringMember(j, "dropout_on"))
-                                               : DropoutPlacement::Both;
-    } catch (const ConfigError& e) {
-        if (std::string(e.what()).rfind("model config: ", 0) == 0) throw;
-        malformed(e.what());
-    }
+    // Checkpoints from before these choices existed query before and drop out on both.
+    c.query = choiceMember(j, "query", parseQueryOrder, "before");
+    c.dropoutOn = choiceMember(j, "dropout_on", parseDropoutPlacement, "both");
     c.heads = intMember(j, "heads");
     c.feedForward = intMember(j, "feed_forward");
     const Json& dropout = member(j, "dropout");

@@ -223,7 +223,7 @@ TEST_CASE("Model config JSON: each malformed input is a ConfigError naming the f
     CHECK_THAT(fromJsonError(jsonWith("bidirectional", 1)), Contains("'bidirectional' must be true or false"));
     CHECK_THAT(fromJsonError(jsonWith("dropout", "0.1")), Contains("'dropout' must be a number"));
     CHECK_THAT(fromJsonError(jsonWith("dropout", 1e300)), Contains("'dropout' is out of range"));
-    CHECK_THAT(fromJsonError(jsonWith("architecture", 1)), Contains("'architecture' must be a string"));
+    CHECK(fromJsonError(jsonWith("architecture", 1)) == "model config: 'architecture' must be a string");
     CHECK_THAT(fromJsonError(jsonWith("attention", "foo")),
                Contains("unknown attention 'foo' (expected one of: none, dot,"));
     CHECK_THAT(fromJsonError(jsonWith("architecture", "rnn\n")), Contains("unknown architecture 'rnn?'"));
