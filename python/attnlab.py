@@ -803,7 +803,6 @@ class GruSeq2Seq(nn.Module):
         super().__init__()
         self.config = c
         H, E, L = c.hidden, c.embedding_size, c.layers
-        self.p = c.dropout
         self.p_embeddings = c.dropout if c.dropout_on != "attention" else 0.0
         self.p_attention = c.dropout if c.dropout_on != "embeddings" else 0.0
         self.src_embedding = nn.Embedding(c.source_vocab, E, padding_idx=0)
@@ -1022,8 +1021,6 @@ class TransformerSeq2Seq(nn.Module):
         self.config = c
         d = c.hidden
         self.p = c.dropout
-        self.p_embeddings = c.dropout if c.dropout_on != "attention" else 0.0
-        self.p_attention = c.dropout if c.dropout_on != "embeddings" else 0.0
         self.src_embedding = nn.Embedding(c.source_vocab, d, padding_idx=0)
         self.tgt_embedding = nn.Embedding(c.target_vocab, d, padding_idx=0)
         for l in range(c.layers):

@@ -128,20 +128,14 @@ std::vector<AlignmentLink> argmaxLinks(const AttentionMap& map, int rowLimit, in
 
 double alignmentErrorRate(const AttentionMap& map, const std::vector<AlignmentLink>& gold, int rowLimit,
                           int colLimit) {
-    checkShape(map);
+    const std::vector<AlignmentLink> predicted = argmaxLinks(map, rowLimit, colLimit);
     rowLimit = std::clamp(rowLimit, 0, map.rows);
     colLimit = std::clamp(colLimit, 0, map.cols);
-    auto sure = goldInside(gold, rowLimit, colLimit);
-    std::size_t predicted = 0;
+    const auto sure = goldInside(gold, rowLimit, colLimit);
     std::size_t hits = 0;
-    for (int r = 0; r < rowLimit; ++r) {
-        int c = argmaxColumn(map, r, colLimit);
-        if (c < 0) continue;
-        ++predicted;
-        hits += sure.count({r, c});
-    }
-    if (predicted + sure.size() == 0) return std::numeric_limits<double>::quiet_NaN();
-    return 1.0 - 2.0 * static_cast<double>(hits) / static_cast<double>(predicted + sure.size());
+    for (const AlignmentLink& link : predicted) hits += sure.count({link.target, link.source});
+    if (predicted.size() + sure.size() == 0) return std::numeric_limits<double>::quiet_NaN();
+    return 1.0 - 2.0 * static_cast<double>(hits) / static_cast<double>(predicted.size() + sure.size());
 }
 
 double alignmentAgreement(const AttentionMap& map, const std::vector<AlignmentLink>& gold, int rowLimit,

@@ -864,23 +864,22 @@ TEST_CASE("SIGKILL in the middle of a save leaves no model or the whole previous
     ProcessRunner inSecond(kCli, longRun(second), slowSaves);
     inFirst.start();
     inSecond.start();
+    // Waits for the run's save to be half on disk, kills it there; returns the torn temporary file.
+    auto killMidSave = [&](ProcessRunner& run, const std::string& model) {
+        const fs::path tmp = waitForHalfWrittenSave(run, model, 30.0);
+        REQUIRE_FALSE(tmp.empty());
+        run.sendSignal(SIGKILL);
+        const ProcessResult r = run.wait();
+        INFO(describe(longRun(model), r));
+        CHECK(r.signal == SIGKILL);
+        return tmp;
+    };
 
-    const fs::path firstTmp = waitForHalfWrittenSave(inFirst, first, 30.0);
-    REQUIRE_FALSE(firstTmp.empty());
-    inFirst.sendSignal(SIGKILL);
-    const ProcessResult r1 = inFirst.wait();
-    INFO(describe(longRun(first), r1));
-    CHECK(r1.signal == SIGKILL);
-
+    const fs::path firstTmp = killMidSave(inFirst, first);
     // The second epoch's line is printed once the first epoch's save has been renamed into place:
     // a temporary file seen after it belongs to the second save.
     REQUIRE(inSecond.waitForOutput("\"epoch\":2,", 30.0));
-    const fs::path secondTmp = waitForHalfWrittenSave(inSecond, second, 30.0);
-    REQUIRE_FALSE(secondTmp.empty());
-    inSecond.sendSignal(SIGKILL);
-    const ProcessResult r2 = inSecond.wait();
-    INFO(describe(longRun(second), r2));
-    CHECK(r2.signal == SIGKILL);
+    const fs::path secondTmp = killMidSave(inSecond, second);
 
     // No model from the run killed in its first save; the other keeps its first epoch's model.
     CHECK_FALSE(fs::exists(first));
