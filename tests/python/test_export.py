@@ -3,15 +3,16 @@
 
     python3 tests/python/test_export.py --cli PATH/attnlab-cli --workdir DIR
 
-1. For every architecture and attention kind, trains a tiny model with the CLI, exports it
-   (`attnlab-cli export --model M --pytorch DIR` where the CLI has that command, else a copy
-   of python/*.py) and checks that the module's translate() gives what
+1. For every architecture and attention kind, trains a tiny model with the CLI, exports the
+   package (`attnlab-cli export --model M --pytorch DIR` for a GRU and the Transformer, where
+   the CLI has that command, else a copy of python/*.py) and checks that the module's translate() gives what
    `attnlab-cli translate --json` gives, greedy and with --beam 3: the same source and output
    tokens and every attention map within 1e-4.
 2. Round trip: load -> save without training gives the same tensors (names, order, dtype,
-   shape, bytes) and metadata, and the CLI translates the saved file identically.
-3. train.py --processes 2 (DistributedDataParallel over gloo on 127.0.0.1) for a few hundred
-   steps, two workers joining through MASTER_ADDR/MASTER_PORT/RANK/WORLD_SIZE, and a
+   shape, bytes) and metadata: the file is byte-identical, and the CLI translates two of them
+   identically.
+3. train.py --processes 2 (DistributedDataParallel over gloo on 127.0.0.1) for two epochs
+   (about 200 steps), two workers joining through MASTER_ADDR/MASTER_PORT/RANK/WORLD_SIZE, and a
    --from-scratch run: each finishes in bounded time and the CLI opens what it saved.
 4. Checkpoints written from Python with a wrong tensor shape, a missing tensor or a broken
    header are refused by the CLI with exit code 4 and one line on stderr starting "error:".
@@ -161,11 +162,11 @@ def main():
     env = dict(os.environ, OMP_NUM_THREADS="1")
 
     # -- corpora ---------------------------------------------------------------------
-    for name, size, seed in (("train", 800, 1), ("heldout", 300, 9), ("ddp", 800, 5)):
-        r = run([cli, "datasets", "--write", "toy-en-zh", "--out", W(name + ".tsv"), "--size", str(size),
-                 "--seed", str(seed)])
-        if not check("write the %s corpus" % name, r.returncode == 0, tail(r.stderr)):
-            break
+    corpora = (("train", 800, 1), ("heldout", 300, 9), ("ddp", 800, 5))
+    for (name, _, _), r in zip(corpora, run_all([[cli, "datasets", "--write", "toy-en-zh", "--out", W(name + ".tsv"),
+                                                   "--size", str(size), "--seed", str(seed)]
+                                                  for name, size, seed in corpora])):
+        check("write the %s corpus" % name, r.returncode == 0, tail(r.stderr))
     if failed:
         print("%d passed, %d failed" % (passed, failed))
         return 1
@@ -196,7 +197,9 @@ def main():
 
     # -- models ----------------------------------------------------------------------
     # Both query orders (the default is after), one- and two-way encoders, each dropout placement.
-    common = ["--corpus", W("train.tsv"), "--hidden", "32", "--epochs", "4", "--seed", "1", "--batch", "32"]
+    # Two epochs: the weights have moved well away from their initial values and the output
+    # stops at </s>; what is compared is the two implementations, not the translation quality.
+    common = ["--corpus", W("train.tsv"), "--hidden", "32", "--epochs", "2", "--seed", "1", "--batch", "32"]
     models = [
         ("gru-none", ["--arch", "gru", "--attention", "none", "--no-split-cjk"]),
         ("gru-dot", ["--arch", "gru", "--attention", "dot", "--query", "before", "--no-bidirectional",
@@ -225,22 +228,25 @@ def main():
     # -- export ----------------------------------------------------------------------
     has_export = run([cli, "export", "--help"]).returncode == 0
     if has_export:
+        # The package does not depend on the model: one GRU and the Transformer are enough to show it.
+        exported = [n for n in trained if n in ("gru-additive", "transformer")] or trained[:1]
         results = run_all([[cli, "export", "--model", W(n + ".safetensors"), "--pytorch", W("export-" + n)]
-                           for n in trained])
-        for n, r in zip(trained, results):
+                           for n in exported])
+        for n, r in zip(exported, results):
             check("attnlab-cli export %s" % n, r.returncode == 0 and all(
                 os.path.isfile(W("export-" + n, f)) for f in ("attnlab.py", "train.py")), tail(r.stderr))
     else:
         log("note: %s has no export command; copying %s/{attnlab,train}.py instead" % (cli, args.package))
-        for n in trained:
+        exported = trained[:1]
+        for n in exported:
             os.makedirs(W("export-" + n))
             for f in ("attnlab.py", "train.py"):
                 shutil.copy(os.path.join(args.package, f), W("export-" + n, f))
-    package = W("export-" + trained[0]) if trained else args.package
+    package = W("export-" + exported[0]) if exported else args.package
     first = [read_bytes(os.path.join(package, f)) for f in ("attnlab.py", "train.py")]
     check("every export writes the same attnlab.py and train.py",
           all([read_bytes(W("export-" + n, f)) for f in ("attnlab.py", "train.py")] == first
-              for n in trained if os.path.isdir(W("export-" + n))))
+              for n in exported if os.path.isdir(W("export-" + n))))
     if has_export and all(os.path.isfile(os.path.join(args.package, f)) for f in ("attnlab.py", "train.py")):
         check("export ships %s/attnlab.py and train.py verbatim" % args.package,
               first == [read_bytes(os.path.join(args.package, f)) for f in ("attnlab.py", "train.py")])
@@ -315,8 +321,9 @@ def main():
               "tensors %s, metadata %s" % ("same" if original == copy else "differ",
                                            "same" if original_meta == copy_meta else "differ"))
         check("round trip %s: the whole file is byte-identical" % n, original_bytes == copy_bytes)
-        commands.append([cli, "translate", "--model", saved, "--json", "--beam", "3", "--"] + sentences)
-        names.append(n)
+        if n in ("gru-additive", "transformer"):  # a byte-identical file translates the same; two show the CLI agrees
+            commands.append([cli, "translate", "--model", saved, "--json", "--beam", "3", "--"] + sentences)
+            names.append(n)
     for n, r in zip(names, run_all(commands)):
         check("CLI translates the round-tripped %s identically" % n,
               r.returncode == 0 and r.stdout == cli_out[(n, 3)].stdout, tail(r.stderr))
@@ -327,17 +334,17 @@ def main():
     if base:
         t0 = time.monotonic()
         r = run([sys.executable, train_py, "--model", W(base + ".safetensors"), "--corpus", W("ddp.tsv"),
-                 "--epochs", "4", "--batch", "8", "--processes", "2", "--timeout", "60",
+                 "--epochs", "2", "--batch", "8", "--processes", "2", "--timeout", "60",
                  "--out", W("ddp.safetensors")], timeout=150, env=env)
         seconds = time.monotonic() - t0
         epochs = [json.loads(l) for l in text(r.stdout).splitlines() if l.startswith("{")]
         steps = epochs[-1]["steps"] if epochs else 0
         check("train.py --processes 2: %d epochs, %d steps per worker (%d in all), %.1f s"
               % (len(epochs), steps, 2 * steps, seconds),
-              r.returncode == 0 and len(epochs) == 4 and steps >= 150 and epochs[-1]["processes"] == 2
+              r.returncode == 0 and len(epochs) == 2 and steps >= 75 and epochs[-1]["processes"] == 2
               and seconds < 150, "exit %d: %s" % (r.returncode, tail(r.stderr)))
         check_trained_file("train.py --processes 2", cli, attnlab, W("ddp.safetensors"), loaded[base], sentences,
-                           expect_epochs=int(loaded[base].metadata.get("epochs_trained", "0")) + 4)
+                           expect_epochs=int(loaded[base].metadata.get("epochs_trained", "0")) + 2)
 
         # Two workers started the way any launcher starts them.
         port = free_port()
