@@ -126,4 +126,27 @@ variable_list FusedGruEncoder::backward(AutogradContext* ctx, variable_list grad
     return {dgi.transpose(0, 1), Tensor(), dWeight, dBias, hasInitial ? carry : Tensor()};
 }
 
+std::pair<torch::Tensor, torch::Tensor> runGruLayerFused(torch::nn::GRU& gru, const torch::Tensor& emb,
+                                                         const torch::Tensor& lengths, const torch::Tensor& valid,
+                                                         bool bidirectional) {
+    namespace F = torch::nn::functional;
+    auto p = gru->named_parameters(/*recurse=*/false);
+    auto [forwardOut, forwardLast] = FusedGruEncoder::run(F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]), valid,
+                                                          p["weight_hh_l0"], p["bias_hh_l0"]);
+    if (!bidirectional) return {forwardOut, forwardLast.unsqueeze(0)};
+    const int64_t S = emb.size(1);
+    // reversal[b, s] = len_b - 1 - s inside the row, s past its end: its own inverse.
+    torch::Tensor positions = torch::arange(S, lengths.options()).unsqueeze(0);  // [1, S]
+    torch::Tensor rowLengths = lengths.unsqueeze(1);                              // [B, 1]
+    torch::Tensor reversal = torch::where(positions < rowLengths, rowLengths - 1 - positions, positions);
+    auto reverse = [&](const torch::Tensor& x) {  // x [B, S, D]
+        return x.gather(1, reversal.unsqueeze(2).expand({x.size(0), S, x.size(2)}));
+    };
+    auto [backwardOut, backwardLast] =
+        FusedGruEncoder::run(F::linear(reverse(emb), p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]), valid,
+                             p["weight_hh_l0_reverse"], p["bias_hh_l0_reverse"]);
+    return {torch::cat({forwardOut, reverse(backwardOut)}, 2), torch::stack({forwardLast, backwardLast}, 0)};
+}
+
 }  // namespace attnlab::nn
+

@@ -32,4 +32,12 @@ public:
                                                    torch::autograd::variable_list gradOutputs);
 };
 
+// One layer of `gru` (its l0 weights, and l0_reverse when bidirectional) over padded rows
+// emb [B, S, E] with lengths [B] and valid [B, S] (true up to each length), each direction a
+// FusedGruEncoder; the backward one runs over each row reversed within its length.
+// -> {outputs [B, S, H * dirs] (0 past each length), final states [dirs, B, H]}
+std::pair<torch::Tensor, torch::Tensor> runGruLayerFused(torch::nn::GRU& gru, const torch::Tensor& emb,
+                                                         const torch::Tensor& lengths, const torch::Tensor& valid,
+                                                         bool bidirectional);
+
 }  // namespace attnlab::nn

@@ -50,15 +50,8 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     torch::Tensor out, h;
     if (canEncodeFused(emb)) {
         std::tie(out, h) = encodeFused(emb, srcLen);
-    } else if (fusedTrainingApplies() && L == 1 && config_.bidirectional) {
-        std::tie(out, h) = encodeBidirectionalFused(emb, srcLen, padMask.logical_not());
     } else if (fusedTrainingApplies() && L == 1) {
-        auto p = encoder_->named_parameters(/*recurse=*/false);
-        torch::Tensor inputProj = F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]);  // [B, S, 3H], all steps at once
-        auto [outputs, last] = FusedGruEncoder::run(inputProj, padMask.logical_not(), p["weight_hh_l0"],
-                                                    p["bias_hh_l0"]);
-        out = outputs;
-        h = last.unsqueeze(0);
+        std::tie(out, h) = runGruLayerFused(encoder_, emb, srcLen, padMask.logical_not(), config_.bidirectional);
     } else {
         auto packed = torch::nn::utils::rnn::pack_padded_sequence(emb, srcLen, /*batch_first=*/true,
                                                                   /*enforce_sorted=*/false);
@@ -83,26 +76,6 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     enc.hidden = h.contiguous();
     enc.context = h[L - 1];  // [B, H] the fixed context of attention `none`
     return enc;
-}
-
-std::pair<torch::Tensor, torch::Tensor> GruSeq2Seq::encodeBidirectionalFused(const torch::Tensor& emb,
-                                                                         const torch::Tensor& srcLen,
-                                                                         const torch::Tensor& valid) {
-    auto p = encoder_->named_parameters(/*recurse=*/false);
-    const int64_t S = emb.size(1);
-    // reversal[b, s] = len_b - 1 - s inside the row, s past its end: its own inverse.
-    torch::Tensor positions = torch::arange(S, srcLen.options()).unsqueeze(0);  // [1, S]
-    torch::Tensor lengths = srcLen.unsqueeze(1);                                 // [B, 1]
-    torch::Tensor reversal = torch::where(positions < lengths, lengths - 1 - positions, positions);
-    auto reverse = [&](const torch::Tensor& x) {  // x [B, S, D]
-        return x.gather(1, reversal.unsqueeze(2).expand({x.size(0), S, x.size(2)}));
-    };
-    auto [forwardOut, forwardLast] = FusedGruEncoder::run(F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]), valid,
-                                                          p["weight_hh_l0"], p["bias_hh_l0"]);
-    auto [backwardOut, backwardLast] =
-        FusedGruEncoder::run(F::linear(reverse(emb), p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]), valid,
-                             p["weight_hh_l0_reverse"], p["bias_hh_l0_reverse"]);
-    return {torch::cat({forwardOut, reverse(backwardOut)}, 2), torch::stack({forwardLast, backwardLast}, 0)};
 }
 
 torch::Tensor GruSeq2Seq::attend(const Encoded& enc, const torch::Tensor& query, int64_t t, torch::Tensor* weightsOut,

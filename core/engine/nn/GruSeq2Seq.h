@@ -57,11 +57,6 @@ private:
     bool fusedDecoderApplies(double teacherForcing) const;
     torch::Tensor forwardFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture);
     torch::Tensor forwardAfterFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture);
-    // The fused bidirectional encoder (training, one layer): each direction a FusedGruEncoder,
-    // the backward one over each row reversed within its length. -> {outputs [B, S, 2H], h [2, B, H]}
-    std::pair<torch::Tensor, torch::Tensor> encodeBidirectionalFused(const torch::Tensor& emb,
-                                                                     const torch::Tensor& srcLen,
-                                                                     const torch::Tensor& valid);
     // One decoder step given the precomputed embedding projection of layer 0
     // embProj [B, 3H]; updates hidden [L, B, H]; returns what the output layer reads [B, H]:
     // the top state (before) or tanh(W_c [s_t; c_t]) (after).

@@ -1,0 +1,48 @@
+#include "CheckpointMetadata.h"
+
+#include <nlohmann/json.hpp>
+
+#include "InputError.h"
+
+namespace attnlab {
+
+std::string tokenizerToJson(const TokenizerOptions& options) {
+    return nlohmann::json{{"lowercase", options.lowercase},
+                          {"split_punctuation", options.splitPunctuation},
+                          {"split_cjk_characters", options.splitCjkCharacters}}
+        .dump();
+}
+
+TokenizerOptions tokenizerFromJson(const std::string& text, const std::string& path) {
+    try {
+        auto tok = nlohmann::json::parse(text);
+        TokenizerOptions options;
+        options.lowercase = tok.at("lowercase").get<bool>();
+        options.splitPunctuation = tok.at("split_punctuation").get<bool>();
+        // Files from before the option split CJK per character, as the tokenizer then always did.
+        options.splitCjkCharacters = tok.value("split_cjk_characters", true);
+        return options;
+    } catch (const nlohmann::json::exception&) {
+        throw ModelFileError(path, "metadata 'tokenizer' is malformed");
+    }
+}
+
+std::string stringsToJson(const std::vector<std::string>& strings) { return nlohmann::json(strings).dump(); }
+
+std::vector<std::string> stringsFromJson(const std::string& text, const std::string& path, const char* key) {
+    try {
+        return nlohmann::json::parse(text).get<std::vector<std::string>>();
+    } catch (const nlohmann::json::exception&) {
+        throw ModelFileError(path, std::string("metadata '") + key + "' is not a list of strings");
+    }
+}
+
+Vocabulary vocabularyFromJson(const std::string& text, const std::string& path, const char* key) {
+    try {
+        return Vocabulary::fromTokens(nlohmann::json::parse(text).get<std::vector<std::string>>());
+    } catch (const std::exception&) {
+        throw ModelFileError(path, std::string("metadata '") + key + "' is not a valid vocabulary");
+    }
+}
+
+}  // namespace attnlab

@@ -1,0 +1,52 @@
+#pragma once
+// A text classifier's configuration: a plain value type, serialized into its checkpoint.
+// The GRU classifier is embedding -> (bidirectional) GRU -> attention pooling -> linear;
+// the pooling's attention over the words is what the explanation lab puts beside the
+// attribution methods.
+#include <cstdint>
+#include <string>
+
+namespace attnlab {
+
+// How a GRU classifier turns its states h_1..h_n into one vector:
+//   Additive  a = softmax(v . tanh(W h_i + b))  (Lin et al. 2017 with r hops: v is [r, A])
+//   Dot       a = softmax(q . h_i)              against a learned query per hop
+//   ScaledDot a = softmax(q . h_i / sqrt(D))
+//   None      the last state (both directions' final states): the baseline without attention
+//   Mean      the mean of the states: uniform weights, the other baseline
+enum class Pooling { Additive, Dot, ScaledDot, None, Mean };
+
+struct ClassifierConfig {
+    Pooling pooling = Pooling::Additive;
+    int hops = 1;             // r: attention rows (Lin et al. 2017); 1 for None and Mean
+    float penalty = 0.0f;     // coefficient of ||A A^T - I||_F^2 (Lin et al.); 0 = off
+    int hidden = 64;          // GRU hidden size per direction
+    int embedding = 0;        // 0 = hidden
+    int attentionSize = 0;    // A, additive pooling's inner size; 0 = hidden
+    bool bidirectional = true;
+    float dropout = 0.1f;     // on the embeddings
+    int maxLength = 256;      // longer texts are truncated
+    std::int64_t vocabulary = 0;
+    int classes = 0;
+};
+
+std::string toString(Pooling p);  // "additive", "dot", "scaled-dot", "none", "mean"
+// Throws ConfigError naming the accepted values.
+Pooling parsePooling(const std::string& s);
+bool poolingAttends(Pooling p);  // Additive, Dot, ScaledDot
+// The states' width: hidden, doubled when bidirectional.
+int stateSize(const ClassifierConfig& c);
+
+// Empty if valid; otherwise a one-line reason.
+std::string validate(const ClassifierConfig& c);
+// Throws ConfigError(validate(c)) if invalid.
+void checkConfig(const ClassifierConfig& c);
+
+std::string toJson(const ClassifierConfig& c);
+// Throws ConfigError for malformed JSON, a missing member or an invalid config.
+ClassifierConfig classifierConfigFromJson(const std::string& json);
+
+// Number of weights the network of this config holds (for checking a file before allocating).
+std::int64_t parameterCount(const ClassifierConfig& c);
+
+}  // namespace attnlab
