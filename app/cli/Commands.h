@@ -17,6 +17,10 @@ int runTranslate(const Args& args);
 int runRender(const Args& args);
 int runExperiment(const Args& args);
 int runExport(const Args& args);
+int runClassify(const Args& args);
+int runExplain(const Args& args);
+// `train --task classify` (runTrain hands over).
+int runTrainClassifier(const Args& args);
 
 // The process's argv, for commands that re-execute the program (see
 // preferFastBlasKernels): they do so only once their arguments are known to be valid,

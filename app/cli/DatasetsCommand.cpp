@@ -11,6 +11,7 @@
 #include "Commands.h"
 #include "CorpusOptions.h"
 #include "base/Corpus.h"
+#include "base/ClassifyDatasets.h"
 #include "base/Datasets.h"
 
 namespace attnlab::cli {
@@ -23,12 +24,22 @@ void printTable(bool json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& d : infos)
             out.push_back({{"name", d.name},
+                           {"task", "translate"},
                            {"default_max_len", d.defaultMaxLen},
                            {"description", d.description},
                            {"tokenizer",
                             {{"lowercase", d.tokenizer.lowercase},
                              {"split_punctuation", d.tokenizer.splitPunctuation},
                              {"split_cjk_characters", d.tokenizer.splitCjkCharacters}}}});
+        const TokenizerOptions tokens;  // the classification sets are read with the default tokenizer
+        for (const auto& d : classificationDatasets())
+            out.push_back({{"name", d.name},
+                           {"task", "classify"},
+                           {"description", d.description},
+                           {"tokenizer",
+                            {{"lowercase", tokens.lowercase},
+                             {"split_punctuation", tokens.splitPunctuation},
+                             {"split_cjk_characters", tokens.splitCjkCharacters}}}});
         std::cout << out.dump(2) << "\n";
         return;
     }
@@ -41,6 +52,10 @@ void printTable(bool json) {
     for (const auto& d : infos)
         std::cout << pad(d.name, nameWidth) << "  " << padLeft(std::to_string(d.defaultMaxLen), lenHeader.size())
                   << "  " << d.description << "\n";
+    std::cout << "\nFor text classification (train --task classify --dataset NAME; each text has its gold rationale):\n";
+    for (const auto& d : classificationDatasets())
+        std::cout << pad(d.name, nameWidth) << "  " << std::string(lenHeader.size(), ' ') << "  " << d.description
+                  << "\n";
 }
 
 }  // namespace
@@ -48,12 +63,12 @@ void printTable(bool json) {
 int runDatasets(const Args& args) {
     std::set<std::string> switches = splitCjkSwitches();
     switches.insert("--json");
-    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments"}, switches);
+    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments", "--length"}, switches);
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
 
     if (!p.has("--write")) {
         for (const char* flag : {"--out", "--size", "--seed", "--max-len", "--alignments", "--split-cjk",
-                                 "--no-split-cjk"})
+                                 "--no-split-cjk", "--length"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " needs --write NAME");
         printTable(p.has("--json"));
         return kOk;
@@ -63,6 +78,19 @@ int runDatasets(const Args& args) {
     const std::string name = p.required("--write");
     const std::string out = p.required("--out");
     if (out.empty()) throw UsageError("--out needs a file name");
+    if (findClassificationDataset(name)) {
+        for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk"})
+            if (p.has(flag)) throw UsageError(std::string(flag) + " applies to translation datasets");
+        const ClassificationCorpus corpus = makeClassificationDataset(
+            name, static_cast<std::size_t>(p.integer("--size", 2000, 2, 1000000)),
+            static_cast<std::uint64_t>(p.integer("--seed", 1, 0, std::numeric_limits<long long>::max())),
+            static_cast<int>(p.integer("--length", 0, kMinNeedleLength, kMaxNeedleLength)));
+        writeClassificationTsv(corpus, out);
+        std::cerr << "wrote " << corpus.examples.size() << " texts in " << corpus.labels.size() << " classes to " << out
+                  << "\n";
+        return kOk;
+    }
+    if (p.has("--length")) throw UsageError("--length applies to --write needle");
     DatasetOptions options;
     options.size = static_cast<std::size_t>(p.integer("--size", 2000, 1, 1000000));
     options.seed = static_cast<std::uint64_t>(p.integer("--seed", 1, 0, std::numeric_limits<long long>::max()));

@@ -14,6 +14,9 @@
 #include "base/Datasets.h"
 #include "base/InputError.h"
 #include "base/ModelConfig.h"
+#include "base/ClassifierConfig.h"
+#include "base/ClassifyDatasets.h"
+#include "engine/ClassifierExperiments.h"
 #include "engine/Experiments.h"
 #include "engine/Runtime.h"
 #include "engine/Trainer.h"
@@ -25,14 +28,15 @@ namespace {
 std::atomic<bool> gStop{false};
 extern "C" void onExperimentInterrupt(int) { gStop.store(true); }
 
-std::vector<int> parseLengths(const std::string& text) {
+std::vector<int> parseLengths(const std::string& text, int low = 1, int high = 200) {
     std::vector<int> out;
     std::stringstream in(text);
     for (std::string item; std::getline(in, item, ',');) {
         char* end = nullptr;
         const long v = std::strtol(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0' || v < 1 || v > 200)
-            throw UsageError("--lengths expects comma-separated lengths between 1 and 200, got '" + text + "'");
+        if (item.empty() || *end != '\0' || v < low || v > high)
+            throw UsageError("--lengths expects comma-separated lengths between " + std::to_string(low) + " and " +
+                             std::to_string(high) + ", got '" + text + "'");
         out.push_back(static_cast<int>(v));
     }
     if (out.empty()) throw UsageError("--lengths expects at least one length");
@@ -119,14 +123,65 @@ int runComplexity(const Args& argv) {
     return kOk;
 }
 
+int runNeedle(const Args& argv) {
+    ArgParser args(argv, {"--lengths", "--epochs", "--size", "--hidden", "--seed", "--attention"}, {"--bidirectional"});
+    if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+    NeedleOptions o;
+    if (auto list = args.value("--lengths")) o.lengths = parseLengths(*list, kMinNeedleLength, kMaxNeedleLength);
+    o.epochs = static_cast<int>(args.integer("--epochs", o.epochs, 1, 1000));
+    o.texts = static_cast<std::size_t>(args.integer("--size", static_cast<long long>(o.texts), 20, 1000000));
+    o.hidden = static_cast<int>(args.integer("--hidden", o.hidden, 1, 4096));
+    o.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
+    o.bidirectional = args.has("--bidirectional");
+    const std::string attention = args.text("--attention", "additive");
+    try {
+        if (!poolingAttends(parsePooling(attention))) throw ConfigError("'" + attention + "' does not attend");
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--attention: ") + e.what() + " (expected additive, dot or scaled-dot)");
+    }
+    o.poolings = {"none", attention};
+
+    preferFastBlasKernels(programArguments());
+    std::signal(SIGINT, onExperimentInterrupt);
+    const bool tty = isatty(STDERR_FILENO) != 0;
+    std::cerr << "needle: last state (none) against " << attention << " pooling, " << o.texts << " texts, "
+              << o.epochs << " epochs, hidden " << o.hidden << (o.bidirectional ? ", bidirectional" : ", one-way")
+              << ", seed " << o.seed << "\n";
+    const NeedleResult r = runNeedleExperiment(
+        o,
+        [&](int done, int total, const std::string& message) {
+            std::cerr << (tty ? "\r\033[K" : "") << "[" << done << "/" << total << "] " << message
+                      << (tty ? "" : "\n") << std::flush;
+        },
+        &gStop);
+    if (tty) std::cerr << "\n";
+    nlohmann::json accuracy = nlohmann::json::object(), byPosition = nlohmann::json::object();
+    for (const auto& [name, values] : r.accuracy) {
+        nlohmann::json a = nlohmann::json::array();
+        for (double v : values) a.push_back(round4(v));
+        accuracy[name] = a;
+    }
+    for (const auto& [name, halves] : r.byPosition) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const auto& [early, late] : halves) a.push_back({{"first_half", round4(early)}, {"second_half", round4(late)}});
+        byPosition[name] = a;
+    }
+    std::cout << nlohmann::json{{"lengths", r.lengths}, {"accuracy", accuracy}, {"by_keyword_position", byPosition},
+                                {"seed", o.seed}}
+                     .dump()
+              << std::endl;
+    return gStop.load() ? kInterrupted : kOk;
+}
+
 }  // namespace
 
 int runExperiment(const Args& args) {
-    if (args.empty()) throw UsageError("name an experiment: bottleneck or complexity");
+    if (args.empty()) throw UsageError("name an experiment: bottleneck, needle or complexity");
     const Args rest(args.begin() + 1, args.end());
     if (args.front() == "bottleneck") return runBottleneck(rest);
     if (args.front() == "complexity") return runComplexity(rest);
-    throw UsageError("unknown experiment '" + args.front() + "' (expected bottleneck or complexity)");
+    if (args.front() == "needle") return runNeedle(rest);
+    throw UsageError("unknown experiment '" + args.front() + "' (expected bottleneck, needle or complexity)");
 }
 
 }  // namespace attnlab::cli

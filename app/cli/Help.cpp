@@ -17,8 +17,10 @@ Commands:
   train        train a GRU or Transformer model and save it (.safetensors)
   translate    translate sentences with a trained model, optionally with attention as JSON
   render       draw a model's attention for a sentence (PNG, SVG, PDF, CSV, NPY)
-  experiment   run a teaching experiment (bottleneck, complexity)
+  experiment   run a teaching experiment (bottleneck, needle, complexity)
   export       write the model's PyTorch package (attnlab.py, train.py) into a directory
+  classify     label texts with a trained classifier (train --task classify), with its attention
+  explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
 
 Options:
   --help       show help (also: attnlab-cli COMMAND --help)
@@ -35,7 +37,9 @@ const std::map<std::string, const char*> kCommandHelp = {
 
 Without options, lists the built-in datasets. With --write, generates one.
 
-  --write NAME        dataset to generate: copy, reverse, sort, dates, toy-en-fr, toy-en-zh
+  --write NAME        dataset to generate: copy, reverse, sort, dates, toy-en-fr, toy-en-zh;
+                      or a classification set: sentiment, topic, needle (text<TAB>label)
+  --length N          needle's words per text (default 50, 5..200)
   --out FILE          output TSV (source<TAB>target per line); written atomically
   --size N            number of pairs (default 2000, 1..1000000)
   --seed S            random seed (default 1); the same seed gives the same file
@@ -99,6 +103,42 @@ Training:
 Prints one JSON object per epoch on stdout; a progress bar on stderr when it is a
 terminal. The model is saved atomically after every epoch and at the end. Ctrl-C
 finishes the current batch, saves, and exits 130.
+
+Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --dataset NAME)
+                         --arch gru --out MODEL.safetensors [options]
+  --corpus FILE.tsv    text<TAB>label per line (two or more classes)
+  --dataset NAME       sentiment, topic or needle (--size N, --data-seed S, --length N for needle)
+  --attention P        pooling: additive (default), dot, scaled-dot, none (last state), mean
+  --hops R             attention rows (Lin et al. 2017; default 1)   --penalty F  ||AA^T - I||^2 weight
+  --hidden N (64)  --embedding N  --attention-size N  --no-bidirectional  --dropout F (0.1)
+  --max-len N (256)  --epochs N (10)  --batch N (32)  --lr F (0.002)  --clip F  --seed N
+  Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, val_macro_f1,
+  attention_entropy, rationale_mass (built-in datasets: mean attention on the deciding
+  words, beside uniform_rationale_mass), pairs_per_sec (texts), seconds.
+)"},
+    {"classify", R"(Usage: attnlab-cli classify --model MODEL.safetensors [--json] TEXT...
+
+Labels each TEXT (or each line of standard input) with a classifier trained by
+`train --task classify`. Plain output: the label and its probability. With --json, one
+object per text:
+{"tokens": [...], "label": "...", "probabilities": {"label": p, ...},
+ "attention": {"pooling": [[...] one row over tokens per hop, each summing to 1]}}
+(no "pooling" for --attention none or mean). A translation model is refused (exit 4).
+)"},
+    {"explain", R"(Usage: attnlab-cli explain --model MODEL.safetensors [--json] [--class LABEL] [--steps N] TEXT
+
+Is attention an explanation? For one TEXT and a class (default: the predicted one),
+one number per token from each method:
+  attention              the pooling weights (mean over hops)
+  gradient               L2 norm of d logit / d embedding
+  grad_x_input           (d logit / d embedding) . embedding
+  integrated_gradients   zero-embedding baseline, N steps (default 64, trapezoid rule)
+  leave_one_out          p(class | text) - p(class | text without the word)
+and Kendall's tau and Spearman's rho between the attention and each method (the
+magnitudes of the gradient methods). ig_completeness compares the attributions' sum with
+logit(text) - logit(baseline). --json prints {"tokens", "label", "attention", "gradient",
+"grad_x_input", "integrated_gradients", "leave_one_out", "kendall_tau", "spearman",
+"ig_completeness"}. Explaining a translation model (--output-token) is not built yet.
 )"},
     {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--json] SENTENCE...
 
@@ -140,6 +180,7 @@ header row, .npy is a float32 matrix [rows, columns].
                               [--epochs N] [--hidden N] [--seed S] [--threads N]
                               [--pairs N] [--attention KIND] [--lr F] [--bidirectional]
                               [--split-cjk|--no-split-cjk]
+       attnlab-cli experiment needle [--lengths 25,50,100] [options below]
        attnlab-cli experiment complexity [--max-len N] [--dim D] [--window W] [--repeats R]
 
 bottleneck  trains a GRU without attention ('none') and one with attention
@@ -152,6 +193,12 @@ bottleneck  trains a GRU without attention ('none') and one with attention
             'none' has one fixed vector) and train's other model defaults, the
             dataset's tokens (--split-cjk and --no-split-cjk as for train).
             The settings, seed included, and progress go to stderr.
+needle      [--lengths 25,50,100] [--epochs 5] [--size 2000] [--hidden 64] [--seed 1]
+            [--attention additive|dot|scaled-dot] [--bidirectional]
+            trains classifiers on `needle` texts (one keyword anywhere among noise words
+            decides the class) at each length: a one-way GRU's last state (none) against
+            attention pooling. Prints {"lengths", "accuracy": {"none": [...], "additive":
+            [...]}, "by_keyword_position": {...: [{"first_half", "second_half"}]}}.
 complexity  times full softmax attention, a local window (2W+1 keys per query) and
             linear (kernelised) attention for N = 64, 128, ... up to --max-len
             (default 8192) and prints seconds, bytes of intermediates and the fitted

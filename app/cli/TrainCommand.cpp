@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
+#include "ClassifierData.h"
 #include "CorpusOptions.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
@@ -68,8 +69,9 @@ auto parseChoice(const ArgParser& args, const char* flag, const std::string& fal
 }  // namespace
 
 int runTrain(const Args& argv) {
+    if (taskOf(argv) == "classify") return runTrainClassifier(argv);
     std::set<std::string> valueFlags = corpusValueFlags();
-    valueFlags.insert({"--arch", "--attention", "--query", "--dropout-on", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
+    valueFlags.insert({"--task", "--arch", "--attention", "--query", "--dropout-on", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
                        "--threads", "--val-fraction", "--max-len", "--min-freq", "--max-vocab", "--out",
                        "--debug-nan-at-batch"});

@@ -1,0 +1,127 @@
+// attnlab-cli train --task classify: one JSON object per epoch on stdout, the model saved
+// atomically after every epoch and at the end (as `train` does for translation).
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "ClassifierData.h"
+#include "Commands.h"
+#include "CorpusOptions.h"
+#include "base/InputError.h"
+#include "engine/ClassifierTrainer.h"
+#include "engine/Runtime.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+std::atomic<bool> gStopClassifier{false};
+extern "C" void onClassifierInterrupt(int) { gStopClassifier.store(true); }
+
+nlohmann::json rounded(double v) {
+    return std::isfinite(v) ? nlohmann::json(std::round(v * 10000.0) / 10000.0) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+int runTrainClassifier(const Args& argv) {
+    std::set<std::string> valueFlags = classifierDataFlags();
+    valueFlags.insert({"--arch", "--attention", "--hops", "--penalty", "--hidden", "--embedding", "--attention-size",
+                       "--dropout", "--batch", "--epochs", "--lr", "--clip", "--seed", "--threads", "--val-fraction",
+                       "--max-len", "--min-freq", "--max-vocab", "--out"});
+    std::set<std::string> switches = tokenizerSwitches();
+    switches.insert({"--bidirectional", "--no-bidirectional"});
+    ArgParser args(argv, valueFlags, switches);
+    if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+    const std::string out = args.required("--out");
+    const std::string arch = args.required("--arch");
+    if (arch == "transformer")
+        throw UsageError("--arch transformer: the Transformer classifier is not built yet (use --arch gru)");
+    if (arch != "gru") throw UsageError("--arch: unknown architecture '" + arch + "' (expected one of: gru)");
+    if (args.has("--bidirectional") && args.has("--no-bidirectional"))
+        throw UsageError("--bidirectional and --no-bidirectional exclude each other");
+
+    const ClassifierConfig defaults;
+    ClassifierConfig config;
+    try {
+        config.pooling = parsePooling(args.text("--attention", toString(defaults.pooling)));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--attention: ") + e.what());
+    }
+    config.hops = static_cast<int>(args.integer("--hops", 1, 1, 32));
+    if (!poolingAttends(config.pooling) && config.hops != 1)
+        throw UsageError("--hops applies to attention pooling (additive, dot, scaled-dot)");
+    config.penalty = static_cast<float>(args.real("--penalty", 0.0, 0.0, 100.0));
+    config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 4096));
+    config.embedding = static_cast<int>(args.integer("--embedding", 0, 0, 4096));
+    config.attentionSize = static_cast<int>(args.integer("--attention-size", 0, 0, 4096));
+    config.bidirectional = !args.has("--no-bidirectional");
+    config.dropout = static_cast<float>(args.real("--dropout", defaults.dropout, 0.0, 0.95));
+    const int maxLen = static_cast<int>(args.integer("--max-len", 0, 0, 8192));
+    config.maxLength = maxLen > 0 ? maxLen : defaults.maxLength;
+
+    ClassifierTrainingOptions options;
+    options.epochs = static_cast<int>(args.integer("--epochs", 10, 1, 100000));
+    options.batchSize = static_cast<int>(args.integer("--batch", 32, 1, 4096));
+    options.learningRate = args.real("--lr", options.learningRate, 1e-9, 10.0);
+    options.clip = args.real("--clip", 1.0, 0.0, 1e6);
+    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
+    options.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
+    options.validationFraction = args.real("--val-fraction", 0.1, 0.0, 0.9);
+    options.minFrequency = static_cast<int>(args.integer("--min-freq", 1, 1, 1000000));
+    options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
+    options.tokenizer = tokenizerOptions(args);
+
+    preferFastBlasKernels(programArguments());
+    const ClassificationCorpus corpus = loadClassificationCorpus(args);
+    for (const auto& w : corpus.warnings) std::cerr << "warning: " << w << "\n";
+    ClassifierTrainer trainer(corpus, config, options);
+    std::cerr << "training a gru classifier + " << toString(config.pooling) << " pooling"
+              << (config.hops > 1 ? " (" + std::to_string(config.hops) + " hops)" : "")
+              << (config.bidirectional ? ", bidirectional" : "") << " (" << trainer.model().parameterCount()
+              << " parameters, " << corpus.labels.size() << " classes) on " << trainer.trainingExamples()
+              << " texts, validating on " << trainer.validationExamples() << "\n";
+
+    std::signal(SIGINT, onClassifierInterrupt);
+    std::signal(SIGTERM, onClassifierInterrupt);
+    auto save = [&] {
+        trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}});
+    };
+    ClassifierTrainer::Outcome outcome;
+    try {
+        outcome = trainer.run(
+            [&](const ClassifierEpochMetrics& m) {
+                nlohmann::json j{{"epoch", m.epoch},
+                                 {"train_loss", rounded(m.trainLoss)},
+                                 {"val_loss", rounded(m.validationLoss)},
+                                 {"val_accuracy", rounded(m.accuracy)},
+                                 {"val_macro_f1", rounded(m.macroF1)},
+                                 {"attention_entropy", rounded(m.attentionEntropy)},
+                                 {"uniform_entropy", rounded(m.uniformEntropy)}};
+                if (corpus.hasRationales) {
+                    j["rationale_mass"] = rounded(m.rationaleMass);
+                    j["uniform_rationale_mass"] = rounded(m.uniformRationaleMass);
+                }
+                j["pairs_per_sec"] = std::round(m.pairsPerSecond * 10) / 10;
+                j["seconds"] = std::round(m.seconds * 100) / 100;
+                std::cout << j.dump() << std::endl;
+                save();
+            },
+            &gStopClassifier);
+    } catch (const ClassifierTrainingDiverged& e) {
+        save();
+        std::cerr << "error: " << e.what() << " (saved to " << out << ")\n";
+        return kInternal;
+    }
+    save();
+    if (outcome == ClassifierTrainer::Outcome::Stopped) {
+        std::cerr << "interrupted: model saved to " << out << "\n";
+        return kInterrupted;
+    }
+    std::cerr << "saved " << out << "\n";
+    return kOk;
+}
+
+}  // namespace attnlab::cli

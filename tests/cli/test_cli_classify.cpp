@@ -1,0 +1,103 @@
+// attnlab-cli's text classification as a script sees it: train --task classify, classify,
+// explain, experiment needle's usage, datasets --write for the classification sets, bad input.
+#include "cli/CliSupport.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace {
+
+using namespace attnlab::test::cli;
+
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+}  // namespace
+
+TEST_CASE("train --task classify, classify and explain keep the JSON contract", "[cli]") {
+    const std::string model = scratch().file("sentiment.safetensors");
+    const Args train{"train", "--task", "classify", "--dataset", "sentiment", "--size", "600", "--arch", "gru",
+                     "--hidden", "16", "--epochs", "2", "--out", model};
+    const ProcessResult trained = cli(train);
+    INFO(describe(train, trained));
+    REQUIRE(trained.exitCode == 0);
+    const auto epochs = lines(trained.out);
+    REQUIRE(epochs.size() == 2);
+    for (const auto& line : epochs) {
+        const Json j = Json::parse(line);
+        for (const char* key : {"epoch", "train_loss", "val_loss", "val_accuracy", "val_macro_f1", "attention_entropy",
+                                "rationale_mass", "pairs_per_sec", "seconds"})
+            CHECK(j.contains(key));
+    }
+
+    const std::string text = "the plot was not dull but the ending was great";
+    const std::vector<Args> runs{{"classify", "--model", model, "--json", text, "a fine film"},
+                                 {"explain", "--model", model, "--json", text},
+                                 {"explain", "--model", model, "--class", "neutral", text},
+                                 {"classify", "--model", model, "a fine film"}};
+    const auto results = cliAll(runs);
+    for (std::size_t i = 0; i < runs.size(); ++i) INFO(describe(runs[i], results[i]));
+
+    REQUIRE(results[0].exitCode == 0);
+    const auto classified = lines(results[0].out);
+    REQUIRE(classified.size() == 2);
+    const Json c = Json::parse(classified[0]);
+    CHECK(c["tokens"].size() == 10);
+    CHECK((c["label"] == "positive" || c["label"] == "negative"));
+    double total = 0;
+    for (const auto& [label, p] : c["probabilities"].items()) total += p.get<double>();
+    CHECK_THAT(total, WithinAbs(1.0, 1e-5));
+    REQUIRE(c["attention"]["pooling"].size() == 1);
+    const auto row = c["attention"]["pooling"][0].get<std::vector<double>>();
+    CHECK(row.size() == 10);
+    CHECK_THAT(sum(row), WithinAbs(1.0, 1e-4));
+
+    REQUIRE(results[1].exitCode == 0);
+    const Json e = Json::parse(results[1].out);
+    for (const char* method : {"attention", "gradient", "grad_x_input", "integrated_gradients", "leave_one_out"}) {
+        INFO(method);
+        CHECK(e[method].size() == 10);
+        CHECK(e["kendall_tau"].contains(method) == (std::string(method) != "attention"));
+    }
+    const double attributions = e["ig_completeness"]["attribution_sum"], difference = e["ig_completeness"]["output_difference"];
+    CHECK(std::fabs(attributions - difference) <= 0.05 * std::fabs(difference) + 1e-3);
+
+    CHECK(results[2].exitCode == 2);
+    CHECK(isOneErrorLine(results[2].err));
+    CHECK_THAT(results[2].err, Contains("--class") && Contains("negative, positive"));
+    REQUIRE(results[3].exitCode == 0);
+    CHECK(std::regex_match(results[3].out, std::regex("(positive|negative)\t[01]\\.\\d{3}\n")));
+}
+
+TEST_CASE("classification input a user can get wrong is one error line with the right exit code", "[cli]") {
+    const std::string noTab = scratch().file("no-tab.tsv"), oneClass = scratch().file("one-class.tsv");
+    writeBytes(noTab, "good film\tpositive\nbad film negative\n");
+    writeBytes(oneClass, "good film\tpositive\nfine film\tpositive\n");
+    const std::string written = scratch().file("topic.tsv");
+    const std::vector<Args> runs{
+        {"train", "--task", "classify", "--corpus", noTab, "--arch", "gru", "--out", scratch().file("x.safetensors")},
+        {"train", "--task", "classify", "--corpus", oneClass, "--arch", "gru", "--out", scratch().file("x.safetensors")},
+        {"train", "--task", "sorting", "--dataset", "sentiment", "--arch", "gru", "--out", scratch().file("x.safetensors")},
+        {"train", "--task", "classify", "--dataset", "sentiment", "--arch", "gru", "--attention", "max", "--out",
+         scratch().file("x.safetensors")},
+        {"train", "--task", "classify", "--dataset", "sentiment", "--arch", "gru", "--length", "40", "--out",
+         scratch().file("x.safetensors")},
+        {"classify", "--model", noTab, "a text"},
+        {"experiment", "needle", "--lengths", "3"},
+        {"datasets", "--write", "topic", "--size", "12", "--seed", "4", "--out", written}};
+    const auto r = cliAll(runs);
+    const int expected[] = {3, 3, 2, 2, 2, 4, 2, 0};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        INFO(describe(runs[i], r[i]));
+        CHECK(r[i].exitCode == expected[i]);
+        if (expected[i] != 0) CHECK(isOneErrorLine(r[i].err));
+    }
+    CHECK_THAT(r[0].err, Contains("no-tab.tsv:2"));
+    CHECK_THAT(r[1].err, Contains("one-class.tsv") && Contains("one class"));
+    CHECK_THAT(r[2].err, Contains("--task"));
+    CHECK_THAT(r[3].err, Contains("--attention"));
+    CHECK_THAT(r[4].err, Contains("--length"));
+    CHECK_THAT(r[6].err, Contains("--lengths"));
+    const auto rows = lines(readBytes(written));
+    CHECK(rows.size() == 12);
+    for (const auto& row : rows) CHECK(std::count(row.begin(), row.end(), '\t') == 1);
+}
