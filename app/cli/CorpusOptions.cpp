@@ -2,16 +2,37 @@
 
 #include "base/Alignments.h"
 #include "base/Datasets.h"
+#include "base/Gettext.h"
 #include "base/Tokenizer.h"
 
 #include <algorithm>
 #include <climits>
+#include <iostream>
 
 namespace attnlab::cli {
 
+Corpus gettextCorpus(const std::string& localeDir, const std::string& lang) {
+    GettextReport report;
+    const std::vector<GettextPair> pairs = gettextTranslationPairs(localeDir, lang, report);
+    Corpus corpus;
+    corpus.name = localeDir + "/" + lang;
+    for (const auto& p : pairs) corpus.pairs.push_back({p.english, p.translation, 0, {}, {}});
+    for (const auto& problem : report.problems) corpus.warnings.push_back("left out " + problem);
+    std::cerr << "gettext " << lang << ": " << corpus.pairs.size() << " English -> " << lang << " pairs from "
+              << report.catalogues << " catalogues (skipped: " << describeSkips(report) << ")\n";
+    return corpus;
+}
+
+std::string describeSkips(const GettextReport& report) {
+    std::string out;
+    for (const auto& [reason, count] : report.skipped)
+        out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + toString(reason);
+    return out.empty() ? "none" : out;
+}
+
 const std::set<std::string>& corpusValueFlags() {
     static const std::set<std::string> flags{"--corpus", "--src", "--tgt", "--dataset", "--size", "--data-seed",
-                                             "--alignments"};
+                                             "--alignments", "--gettext", "--locale-dir"};
     return flags;
 }
 
@@ -28,8 +49,11 @@ Corpus loadCorpus(const ArgParser& args, int maxLen) {
 
 Corpus loadCorpusOnly(const ArgParser& args, int maxLen) {
     const int sources = (args.has("--corpus") ? 1 : 0) + (args.has("--src") || args.has("--tgt") ? 1 : 0) +
-                        (args.has("--dataset") ? 1 : 0);
-    if (sources != 1) throw UsageError("give exactly one of --corpus FILE, --src FILE --tgt FILE, --dataset NAME");
+                        (args.has("--dataset") ? 1 : 0) + (args.has("--gettext") ? 1 : 0);
+    if (sources != 1)
+        throw UsageError("give exactly one of --corpus FILE, --src FILE --tgt FILE, --dataset NAME, --gettext LANG");
+    if (args.has("--locale-dir") && !args.has("--gettext")) throw UsageError("--locale-dir only applies to --gettext");
+    if (auto lang = args.value("--gettext")) return gettextCorpus(args.text("--locale-dir", kDefaultLocaleDir), *lang);
     if (!args.has("--dataset") && (args.has("--size") || args.has("--data-seed")))
         throw UsageError(std::string(args.has("--size") ? "--size" : "--data-seed") + " only applies to --dataset");
     if (auto path = args.value("--corpus")) return readTsvCorpus(*path);

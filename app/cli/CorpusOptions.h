@@ -8,9 +8,18 @@
 
 #include "ArgParser.h"
 #include "base/Corpus.h"
+#include "base/Gettext.h"
 #include "base/Tokenizer.h"
 
 namespace attnlab::cli {
+
+// Where GNU gettext catalogues live on Debian (LANG/LC_MESSAGES/*.mo); --locale-dir changes it.
+inline constexpr const char* kDefaultLocaleDir = "/usr/share/locale";
+
+// English -> LANG pairs from every catalogue of LANG (--gettext LANG), as a translation corpus;
+// says on stderr how many were read and what was skipped.
+Corpus gettextCorpus(const std::string& localeDir, const std::string& lang);
+std::string describeSkips(const GettextReport& report);  // "12 duplicate, 3 plural" or "none"
 
 // Flags this helper reads, to be merged into a command's value flags.
 const std::set<std::string>& corpusValueFlags();

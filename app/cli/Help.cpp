@@ -48,12 +48,13 @@ Without options, lists the built-in datasets. With --write, generates one.
                       indexing the tokens the dataset trains on (toy-en-zh: Chinese words)
   --split-cjk         index Chinese/Japanese/Korean characters instead (--no-split-cjk: words)
 )"},
-    {"inspect", R"(Usage: attnlab-cli inspect (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
+    {"inspect", R"(Usage: attnlab-cli inspect (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME | --gettext LANG|FILE)
                            [--size N] [--data-seed S] [--max-len N] [--no-lowercase]
                            [--no-split-punct] [--split-cjk|--no-split-cjk]
                            [--min-freq N] [--max-vocab N] [--alignments FILE]
 
-Reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
+With --gettext FILE.mo|FILE.po: the message pairs one catalogue gives and what it skipped.
+Otherwise reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
 tokenizer options used.
   --size N --data-seed S --max-len N   options for --dataset (defaults 2000, 1, per dataset)
@@ -66,6 +67,8 @@ tokenizer options used.
 Data:
   --corpus FILE        TSV corpus (source<TAB>target)
   --src F --tgt F      two line-aligned files
+  --gettext LANG       English -> LANG message pairs from this machine's GNU gettext
+                       catalogues (--locale-dir DIR, default /usr/share/locale)
   --dataset NAME       a built-in dataset (see: attnlab-cli datasets)
   --size N --data-seed S --max-len N   options for --dataset (defaults 2000, 1, per dataset)
   --alignments FILE    gold word links for a corpus file, in the Pharaoh format fast_align
@@ -107,7 +110,11 @@ finishes the current batch, saves, and exits 130.
 Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --dataset NAME)
                          --arch gru --out MODEL.safetensors [options]
   --corpus FILE.tsv    text<TAB>label per line (two or more classes)
-  --dataset NAME       sentiment, topic or needle (--size N, --data-seed S, --length N for needle)
+  --dataset NAME       sentiment, topic or needle (--size N, --data-seed S, --length N for needle);
+                       langid: this machine's gettext translations labelled by language
+                       (--languages de,fr,... or all; default 12 common ones; --size N per
+                       language, default 1000; --locale-dir DIR, default /usr/share/locale)
+  --units U            words (default) or characters (default for langid)
   --attention P        pooling: additive (default), dot, scaled-dot, none (last state), mean
   --hops R             attention rows (Lin et al. 2017; default 1)   --penalty F  ||AA^T - I||^2 weight
   --hidden N (64)  --embedding N  --attention-size N  --no-bidirectional  --dropout F (0.1)

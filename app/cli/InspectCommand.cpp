@@ -1,6 +1,7 @@
 // attnlab-cli inspect: reads a corpus the way `train` would and reports what it found,
 // so a user can fix their data before spending time on training.
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <string>
@@ -11,6 +12,7 @@
 #include "Commands.h"
 #include "CorpusOptions.h"
 #include "base/Corpus.h"
+#include "base/Gettext.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
 
@@ -53,6 +55,33 @@ std::size_t longest(const std::vector<std::vector<std::string>>& sentences) {
     return n;
 }
 
+// --gettext names a catalogue file (FILE.mo, FILE.po, or any file that exists) rather than a LANG.
+bool isCatalogueFile(const std::string& value) {
+    auto endsWith = [&](const char* suffix) {
+        const std::string s(suffix);
+        return value.size() >= s.size() && value.compare(value.size() - s.size(), s.size(), s) == 0;
+    };
+    std::error_code ec;
+    return endsWith(".mo") || endsWith(".po") || std::filesystem::is_regular_file(value, ec);
+}
+
+// The pairs one catalogue gives and what it skipped, as JSON.
+void printCatalogue(const std::string& path) {
+    GettextReport report;
+    const std::vector<GettextPair> pairs = readGettextFile(path, report);
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& pair : pairs) list.push_back({{"english", pair.english}, {"translation", pair.translation}});
+    nlohmann::ordered_json skipped = nlohmann::ordered_json::object();
+    for (const auto& [reason, count] : report.skipped) skipped[toString(reason)] = count;
+    nlohmann::ordered_json out;
+    out["file"] = path;
+    out["entries"] = report.entries;
+    out["pairs"] = pairs.size();
+    out["skipped"] = std::move(skipped);
+    out["messages"] = std::move(list);
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+}
+
 }  // namespace
 
 int runInspect(const Args& args) {
@@ -70,6 +99,10 @@ int runInspect(const Args& args) {
         throw UsageError("--max-len only applies to --dataset");
     const int maxLen = static_cast<int>(p.integer("--max-len", 0, 1, 200));
 
+    if (auto catalogue = p.value("--gettext"); catalogue && isCatalogueFile(*catalogue)) {
+        printCatalogue(*catalogue);
+        return kOk;
+    }
     const Corpus corpus = loadCorpus(p, maxLen);
     const Tokenizer tokenizer(tokenization);
     std::vector<std::vector<std::string>> sources, targets;

@@ -30,7 +30,7 @@ int runTrainClassifier(const Args& argv) {
     std::set<std::string> valueFlags = classifierDataFlags();
     valueFlags.insert({"--arch", "--attention", "--hops", "--penalty", "--hidden", "--embedding", "--attention-size",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--seed", "--threads", "--val-fraction",
-                       "--max-len", "--min-freq", "--max-vocab", "--out"});
+                       "--max-len", "--min-freq", "--max-vocab", "--out", "--units"});
     std::set<std::string> switches = tokenizerSwitches();
     switches.insert({"--bidirectional", "--no-bidirectional"});
     ArgParser args(argv, valueFlags, switches);
@@ -59,6 +59,13 @@ int runTrainClassifier(const Args& argv) {
     config.attentionSize = static_cast<int>(args.integer("--attention-size", 0, 0, 4096));
     config.bidirectional = !args.has("--no-bidirectional");
     config.dropout = static_cast<float>(args.real("--dropout", defaults.dropout, 0.0, 0.95));
+    // Language identification reads characters by default (a message's words are mostly unseen).
+    const bool langid = args.text("--dataset", "") == "langid";
+    try {
+        config.units = parseTextUnits(args.text("--units", langid ? "characters" : "words"));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--units: ") + e.what());
+    }
     const int maxLen = static_cast<int>(args.integer("--max-len", 0, 0, 8192));
     config.maxLength = maxLen > 0 ? maxLen : defaults.maxLength;
 
@@ -80,7 +87,8 @@ int runTrainClassifier(const Args& argv) {
     ClassifierTrainer trainer(corpus, config, options);
     std::cerr << "training a gru classifier + " << toString(config.pooling) << " pooling"
               << (config.hops > 1 ? " (" + std::to_string(config.hops) + " hops)" : "")
-              << (config.bidirectional ? ", bidirectional" : "") << " (" << trainer.model().parameterCount()
+              << (config.bidirectional ? ", bidirectional" : "") << ", reading " << toString(config.units) << " ("
+              << trainer.model().parameterCount()
               << " parameters, " << corpus.labels.size() << " classes) on " << trainer.trainingExamples()
               << " texts, validating on " << trainer.validationExamples() << "\n";
 

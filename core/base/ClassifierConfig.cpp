@@ -57,6 +57,29 @@ Pooling parsePooling(const std::string& s) {
     throw ConfigError("unknown pooling '" + s + "' (expected one of: additive, dot, scaled-dot, none, mean)");
 }
 
+std::string toString(TextUnits u) { return u == TextUnits::Characters ? "characters" : "words"; }
+
+TextUnits parseTextUnits(const std::string& s) {
+    if (s == "words") return TextUnits::Words;
+    if (s == "characters") return TextUnits::Characters;
+    throw ConfigError("unknown text units '" + s + "' (expected one of: words, characters)");
+}
+
+std::vector<std::string> classifierTokens(const std::string& text, TextUnits units, const TokenizerOptions& options) {
+    std::vector<std::string> words = Tokenizer(options).tokenize(text);
+    if (units == TextUnits::Words) return words;
+    std::vector<std::string> characters;
+    for (std::size_t w = 0; w < words.size(); ++w) {
+        if (w > 0) characters.emplace_back(kWordBoundary);
+        for (std::size_t pos = 0; pos < words[w].size();) {
+            const std::size_t start = pos;
+            decodeUtf8(words[w], pos);  // the tokenizer's output is valid UTF-8
+            characters.push_back(words[w].substr(start, pos - start));
+        }
+    }
+    return characters;
+}
+
 bool poolingAttends(Pooling p) { return p == Pooling::Additive || p == Pooling::Dot || p == Pooling::ScaledDot; }
 
 int stateSize(const ClassifierConfig& c) { return c.bidirectional ? 2 * c.hidden : c.hidden; }
@@ -92,6 +115,7 @@ std::string toJson(const ClassifierConfig& c) {
                 {"attention_size", c.attentionSize},
                 {"bidirectional", c.bidirectional},
                 {"dropout", c.dropout},
+                {"units", toString(c.units)},
                 {"max_length", c.maxLength},
                 {"vocabulary", c.vocabulary},
                 {"classes", c.classes}}
@@ -127,6 +151,14 @@ ClassifierConfig classifierConfigFromJson(const std::string& json) {
     if (!bidirectional.is_boolean()) malformed("'bidirectional' must be true or false");
     c.bidirectional = bidirectional.get<bool>();
     c.dropout = real(j, "dropout");
+    if (auto units = j.find("units"); units != j.end()) {
+        if (!units->is_string()) malformed("'units' must be a string");
+        try {
+            c.units = parseTextUnits(units->get<std::string>());
+        } catch (const ConfigError& e) {
+            malformed(e.what());
+        }
+    }
     c.maxLength = static_cast<int>(integer(j, "max_length", 2, 8192));
     c.vocabulary = integer(j, "vocabulary", 5, 10'000'000);
     c.classes = static_cast<int>(integer(j, "classes", 2, 1000));

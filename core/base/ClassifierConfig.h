@@ -5,6 +5,9 @@
 // attribution methods.
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "base/Tokenizer.h"
 
 namespace attnlab {
 
@@ -16,6 +19,12 @@ namespace attnlab {
 //   Mean      the mean of the states: uniform weights, the other baseline
 enum class Pooling { Additive, Dot, ScaledDot, None, Mean };
 
+// What the classifier reads: the tokenizer's words, or their characters (each code point a token,
+// "_" between words). Characters suit language identification, where a message's words are mostly
+// unseen but its letters and their order are telling; rationales index words, so they are not
+// scored over characters.
+enum class TextUnits { Words, Characters };
+
 struct ClassifierConfig {
     Pooling pooling = Pooling::Additive;
     int hops = 1;             // r: attention rows (Lin et al. 2017); 1 for None and Mean
@@ -25,7 +34,8 @@ struct ClassifierConfig {
     int attentionSize = 0;    // A, additive pooling's inner size; 0 = hidden
     bool bidirectional = true;
     float dropout = 0.1f;     // on the embeddings
-    int maxLength = 256;      // longer texts are truncated
+    TextUnits units = TextUnits::Words;
+    int maxLength = 256;      // longer texts are truncated (in units)
     std::int64_t vocabulary = 0;
     int classes = 0;
 };
@@ -34,6 +44,13 @@ std::string toString(Pooling p);  // "additive", "dot", "scaled-dot", "none", "m
 // Throws ConfigError naming the accepted values.
 Pooling parsePooling(const std::string& s);
 bool poolingAttends(Pooling p);  // Additive, Dot, ScaledDot
+std::string toString(TextUnits u);  // "words", "characters"
+TextUnits parseTextUnits(const std::string& s);  // throws ConfigError
+// A text as the classifier reads it: Tokenizer(options) words, or their characters.
+std::vector<std::string> classifierTokens(const std::string& text, TextUnits units, const TokenizerOptions& options);
+// The word-boundary token between words when reading characters.
+inline constexpr const char* kWordBoundary = "_";
+
 // The states' width: hidden, doubled when bidirectional.
 int stateSize(const ClassifierConfig& c);
 

@@ -101,14 +101,14 @@ ClassifierTrainer::ClassifierTrainer(const ClassificationCorpus& corpus, Classif
     setThreadCount(options.threads);
 
     const Split split = splitClassification(corpus, options.validationFraction, options.seed);
-    const Tokenizer tokenizer(options.tokenizer);
     std::vector<std::vector<std::string>> words(corpus.examples.size());
-    for (std::size_t i = 0; i < corpus.examples.size(); ++i) words[i] = tokenizer.tokenize(corpus.examples[i].text);
+    for (std::size_t i = 0; i < corpus.examples.size(); ++i)
+        words[i] = classifierTokens(corpus.examples[i].text, config.units, options.tokenizer);
     std::vector<std::vector<std::string>> trainingWords;
     for (auto i : split.train) trainingWords.push_back(words[i]);
     Vocabulary vocabulary = Vocabulary::build(trainingWords, options.minFrequency, options.maxVocabulary);
 
-    impl_->hasRationales = corpus.hasRationales;
+    impl_->hasRationales = corpus.hasRationales && config.units == TextUnits::Words;  // rationales index words
     const auto limit = static_cast<std::size_t>(config.maxLength);
     std::vector<std::size_t> remap(corpus.examples.size(), SIZE_MAX);
     for (std::size_t i = 0; i < corpus.examples.size(); ++i) {
@@ -117,8 +117,9 @@ ClassifierTrainer::ClassifierTrainer(const ClassificationCorpus& corpus, Classif
         e.ids = vocabulary.encode(words[i]);
         if (e.ids.size() > limit) e.ids.resize(limit);
         e.label = labelIndex(corpus, corpus.examples[i].label);
-        for (int r : corpus.examples[i].rationale)
-            if (r >= 0 && static_cast<std::size_t>(r) < e.ids.size()) e.rationale.push_back(r);
+        if (impl_->hasRationales)
+            for (int r : corpus.examples[i].rationale)
+                if (r >= 0 && static_cast<std::size_t>(r) < e.ids.size()) e.rationale.push_back(r);
         remap[i] = impl_->examples.size();
         impl_->examples.push_back(std::move(e));
     }

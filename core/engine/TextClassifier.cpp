@@ -80,13 +80,13 @@ int TextClassifier::labelIndex(const std::string& label) const {
 
 std::vector<std::string> TextClassifier::tokens(const std::string& text) const {
     std::vector<std::string> out;
-    for (auto id : impl_->encode(Tokenizer(impl_->tokenizer).tokenize(text), nullptr))
+    for (auto id : impl_->encode(classifierTokens(text, impl_->config.units, impl_->tokenizer), nullptr))
         out.push_back(impl_->vocabulary.token(id));
     return out;
 }
 
 Classification TextClassifier::classify(const std::string& text) const {
-    const auto words = Tokenizer(impl_->tokenizer).tokenize(text);
+    const auto words = classifierTokens(text, impl_->config.units, impl_->tokenizer);
     if (words.empty()) throw ConfigError("the text is empty: type at least one word");
     Classification result;
     const auto ids = impl_->encode(words, &result.truncated);
@@ -119,12 +119,12 @@ double TextClassifier::logit(const std::vector<std::int64_t>& ids, int classInde
 }
 
 std::vector<std::int64_t> TextClassifier::ids(const std::string& text) const {
-    return impl_->encode(Tokenizer(impl_->tokenizer).tokenize(text), nullptr);
+    return impl_->encode(classifierTokens(text, impl_->config.units, impl_->tokenizer), nullptr);
 }
 
 Explanation TextClassifier::explain(const std::string& text, int classIndex, int igSteps) const {
     if (igSteps < 1 || igSteps > 10000) throw ConfigError("the integrated-gradients steps must be in 1..10000");
-    const auto words = Tokenizer(impl_->tokenizer).tokenize(text);
+    const auto words = classifierTokens(text, impl_->config.units, impl_->tokenizer);
     if (words.empty()) throw ConfigError("the text is empty: type at least one word");
     const Classification classified = classify(text);
     const int classes = static_cast<int>(impl_->labels.size());
