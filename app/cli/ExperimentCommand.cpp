@@ -8,7 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include <algorithm>
+#include <cmath>
+
 #include "ArgParser.h"
+#include "ClassifierData.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
 #include "base/Datasets.h"
@@ -173,15 +177,61 @@ int runNeedle(const Args& argv) {
     return gStop.load() ? kInterrupted : kOk;
 }
 
+int runFaithfulness(const Args& argv) {
+    std::set<std::string> valueFlags = classifierDataFlags();
+    valueFlags.insert({"--model", "--texts", "--permutations", "--steps", "--baseline-epochs", "--seed", "--val-fraction"});
+    ArgParser args(argv, valueFlags, {});
+    if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+    const std::string path = args.required("--model");
+    FaithfulnessOptions o;
+    o.maxTexts = static_cast<std::size_t>(args.integer("--texts", 200, 1, 100000));
+    o.permutations = static_cast<int>(args.integer("--permutations", 20, 1, 1000));
+    o.igSteps = static_cast<int>(args.integer("--steps", 64, 1, 10000));
+    o.baselineEpochs = static_cast<int>(args.integer("--baseline-epochs", 10, 0, 1000));
+    o.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
+    o.validationFraction = args.real("--val-fraction", 0.1, 0.01, 0.9);
+    const TextClassifier model = TextClassifier::load(path);
+    preferFastBlasKernels(programArguments());
+    const ClassificationCorpus corpus = loadClassificationCorpus(args);
+    std::signal(SIGINT, onExperimentInterrupt);
+    std::cerr << "faithfulness: " << path << " on the validation texts of " << corpus.name << " (seed " << o.seed
+              << ", fraction " << o.validationFraction << ": the split train holds out with the same values)\n";
+    const FaithfulnessResult r = runFaithfulnessExperiment(
+        model, corpus, o, [](int done, int total, const std::string& m) {
+            std::cerr << "[" << done << "/" << total << "] " << m << "\n";
+        }, &gStop);
+    auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(round4(v)) : nlohmann::json(nullptr); };
+    nlohmann::json agreement = nlohmann::json::object();
+    for (const auto& [method, a] : r.agreement) {
+        std::vector<int> histogram(20, 0);  // tau in [-1, 1], bins of 0.1
+        for (double t : a.taus) ++histogram[static_cast<std::size_t>(std::clamp(static_cast<int>((t + 1.0) * 10.0), 0, 19))];
+        agreement[method] = {{"mean_tau", finite(a.meanTau)}, {"median_tau", finite(a.medianTau)},
+                             {"mean_spearman", finite(a.meanRho)}, {"tau_histogram", histogram}};
+    }
+    std::cout << nlohmann::json{{"texts", r.texts},
+                                {"accuracy", finite(r.accuracy)},
+                                {"kendall_tau", agreement},
+                                {"top_word_in_rationale", finite(r.topWordInRationale)},
+                                {"permutation", {{"median_output_change", finite(r.permutationMedianChange)},
+                                                 {"share_below_0.05", finite(r.permutationShareSmall)},
+                                                 {"permutations", o.permutations}}},
+                                {"uniform_baseline_accuracy", finite(r.uniformAccuracy)},
+                                {"seed", o.seed}}
+                     .dump()
+              << std::endl;
+    return gStop.load() ? kInterrupted : kOk;
+}
+
 }  // namespace
 
 int runExperiment(const Args& args) {
-    if (args.empty()) throw UsageError("name an experiment: bottleneck, needle or complexity");
+    if (args.empty()) throw UsageError("name an experiment: bottleneck, needle, faithfulness or complexity");
     const Args rest(args.begin() + 1, args.end());
     if (args.front() == "bottleneck") return runBottleneck(rest);
     if (args.front() == "complexity") return runComplexity(rest);
     if (args.front() == "needle") return runNeedle(rest);
-    throw UsageError("unknown experiment '" + args.front() + "' (expected bottleneck, needle or complexity)");
+    if (args.front() == "faithfulness") return runFaithfulness(rest);
+    throw UsageError("unknown experiment '" + args.front() + "' (expected bottleneck, needle, faithfulness or complexity)");
 }
 
 }  // namespace attnlab::cli

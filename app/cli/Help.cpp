@@ -17,7 +17,7 @@ Commands:
   train        train a GRU or Transformer model and save it (.safetensors)
   translate    translate sentences with a trained model, optionally with attention as JSON
   render       draw a model's attention for a sentence (PNG, SVG, PDF, CSV, NPY)
-  experiment   run a teaching experiment (bottleneck, needle, complexity)
+  experiment   run a teaching experiment (bottleneck, needle, faithfulness, complexity)
   export       write the model's PyTorch package (attnlab.py, train.py) into a directory
   classify     label texts with a trained classifier (train --task classify), with its attention
   explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
@@ -188,6 +188,7 @@ header row, .npy is a float32 matrix [rows, columns].
                               [--pairs N] [--attention KIND] [--lr F] [--bidirectional]
                               [--split-cjk|--no-split-cjk]
        attnlab-cli experiment needle [--lengths 25,50,100] [options below]
+       attnlab-cli experiment faithfulness --model M (--corpus F.tsv | --dataset NAME) [options below]
        attnlab-cli experiment complexity [--max-len N] [--dim D] [--window W] [--repeats R]
 
 bottleneck  trains a GRU without attention ('none') and one with attention
@@ -206,6 +207,14 @@ needle      [--lengths 25,50,100] [--epochs 5] [--size 2000] [--hidden 64] [--se
             decides the class) at each length: a one-way GRU's last state (none) against
             attention pooling. Prints {"lengths", "accuracy": {"none": [...], "additive":
             [...]}, "by_keyword_position": {...: [{"first_half", "second_half"}]}}.
+faithfulness --model M (--corpus F.tsv | --dataset NAME) [--texts 200] [--permutations 20]
+            [--steps 64] [--baseline-epochs 10] [--seed 1] [--val-fraction 0.1]
+            is attention an explanation? Over the validation texts (the split train holds
+            out with the same --seed and --val-fraction): Kendall tau between attention and
+            each attribution method (mean, median, histogram over [-1, 1]), the share of
+            texts whose most attended word is a gold rationale word, the permutation test
+            (attention shuffled: median change of the output distribution) and the accuracy
+            of the same model with uniform weights trained the same way.
 complexity  times full softmax attention, a local window (2W+1 keys per query) and
             linear (kernelised) attention for N = 64, 128, ... up to --max-len
             (default 8192) and prints seconds, bytes of intermediates and the fitted

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "base/ClassifyCorpus.h"
+#include "engine/TextClassifier.h"
+
 namespace attnlab {
 
 struct NeedleOptions {
@@ -34,5 +37,44 @@ struct NeedleResult {
 NeedleResult runNeedleExperiment(const NeedleOptions& options,
                                  const std::function<void(int, int, const std::string&)>& progress = {},
                                  const std::atomic<bool>* stop = nullptr);
+
+// Is attention an explanation? Over a corpus' validation texts (the split a trainer with the same
+// seed and fraction holds out), for a trained classifier:
+//  - Kendall's tau (and Spearman's rho) between the attention and each attribution method, as Jain &
+//    Wallace (2019) plot its distribution;
+//  - the share of texts whose most attended word is one of the gold rationale words;
+//  - the permutation test: the attention weights shuffled over the words (`permutations` times per
+//    text), the median total variation distance between the output distributions;
+//  - Wiegreffe & Pinter's (2019) baseline: the same model with uniform weights (mean pooling) trained
+//    the same way, and both accuracies on the same texts.
+struct FaithfulnessOptions {
+    std::size_t maxTexts = 200;  // validation texts explained (the first ones)
+    int permutations = 20;
+    int igSteps = 64;
+    int baselineEpochs = 10;     // 0 = no uniform baseline
+    double validationFraction = 0.1;
+    std::uint64_t seed = 1;
+};
+
+struct MethodAgreement {
+    std::vector<double> taus;  // one per text (texts where tau is defined)
+    double meanTau = 0, medianTau = 0, meanRho = 0;
+};
+
+struct FaithfulnessResult {
+    std::size_t texts = 0;
+    double accuracy = 0;                  // the model on the validation texts
+    std::map<std::string, MethodAgreement> agreement;  // gradient, grad_x_input, integrated_gradients, leave_one_out
+    double topWordInRationale = 0;        // NaN without rationales
+    double permutationMedianChange = 0;   // median over texts of the median TVD under shuffling
+    double permutationShareSmall = 0;     // texts whose median TVD is below 0.05
+    double uniformAccuracy = 0;           // NaN when the baseline is not trained
+};
+
+// Throws ConfigError for a model without attention pooling or a corpus with no validation text.
+FaithfulnessResult runFaithfulnessExperiment(const TextClassifier& model, const ClassificationCorpus& corpus,
+                                             const FaithfulnessOptions& options,
+                                             const std::function<void(int, int, const std::string&)>& progress = {},
+                                             const std::atomic<bool>* stop = nullptr);
 
 }  // namespace attnlab

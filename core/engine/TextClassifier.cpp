@@ -118,6 +118,24 @@ double TextClassifier::logit(const std::vector<std::int64_t>& ids, int classInde
     return impl_->net->forwardEmbedded(emb.to(torch::kFloat), lengthTensor(ids.size())).logits[0][classIndex].item<double>();
 }
 
+std::vector<double> TextClassifier::probabilitiesWithPooling(const std::vector<std::int64_t>& ids,
+                                                             const std::vector<std::vector<float>>& pooling) const {
+    if (!poolingAttends(impl_->config.pooling)) throw ConfigError("the model has no attention pooling");
+    if (ids.empty() || pooling.size() != static_cast<std::size_t>(impl_->config.hops))
+        throw ConfigError("one row of weights per hop");
+    std::vector<float> flat;
+    for (const auto& row : pooling) {
+        if (row.size() != ids.size()) throw ConfigError("one weight per token");
+        flat.insert(flat.end(), row.begin(), row.end());
+    }
+    c10::InferenceMode inference;
+    const ClassifierEvalGuard evalMode(impl_->net);
+    torch::Tensor weights = torch::tensor(flat).view({1, static_cast<int64_t>(pooling.size()), static_cast<int64_t>(ids.size())});
+    nn::ClassifierOutput out =
+        impl_->net->forwardEmbedded(impl_->net->embed(idsTensor(ids)), lengthTensor(ids.size()), weights);
+    return toDoubles(torch::softmax(out.logits[0], 0));
+}
+
 std::vector<std::int64_t> TextClassifier::ids(const std::string& text) const {
     return impl_->encode(classifierTokens(text, impl_->config.units, impl_->tokenizer), nullptr);
 }

@@ -79,6 +79,11 @@ public:
     // logit numerically: d logit / d scales[i] at 1 is grad_x_input[i].
     double logit(const std::vector<std::int64_t>& ids, int classIndex, const std::vector<double>& scales = {}) const;
     std::vector<std::int64_t> ids(const std::string& text) const;  // truncated to the maximum length
+    // Class probabilities when the pooling weights are `pooling` ([hop][token], e.g. the model's own
+    // shuffled: Jain & Wallace's permutation test) instead of the model's. Throws ConfigError for a
+    // model without attention or a shape that does not fit.
+    std::vector<double> probabilitiesWithPooling(const std::vector<std::int64_t>& ids,
+                                                 const std::vector<std::vector<float>>& pooling) const;
 
     const ClassifierConfig& config() const;
     const Vocabulary& vocabulary() const;

@@ -33,7 +33,9 @@ TEST_CASE("train --task classify, classify and explain keep the JSON contract", 
     const std::vector<Args> runs{{"classify", "--model", model, "--json", text, "a fine film"},
                                  {"explain", "--model", model, "--json", text},
                                  {"explain", "--model", model, "--class", "neutral", text},
-                                 {"classify", "--model", model, "a fine film"}};
+                                 {"classify", "--model", model, "a fine film"},
+                                 {"experiment", "faithfulness", "--model", model, "--dataset", "sentiment", "--size", "600",
+                                  "--texts", "6", "--permutations", "3", "--baseline-epochs", "1"}};
     const auto results = cliAll(runs);
     for (std::size_t i = 0; i < runs.size(); ++i) INFO(describe(runs[i], results[i]));
 
@@ -66,6 +68,18 @@ TEST_CASE("train --task classify, classify and explain keep the JSON contract", 
     CHECK_THAT(results[2].err, Contains("--class") && Contains("negative, positive"));
     REQUIRE(results[3].exitCode == 0);
     CHECK(std::regex_match(results[3].out, std::regex("(positive|negative)\t[01]\\.\\d{3}\n")));
+
+    REQUIRE(results[4].exitCode == 0);
+    const Json f = Json::parse(results[4].out);
+    CHECK(f["texts"] == 6);
+    for (const char* method : {"gradient", "grad_x_input", "integrated_gradients", "leave_one_out"}) {
+        INFO(method);
+        const auto histogram = f["kendall_tau"][method]["tau_histogram"].get<std::vector<int>>();
+        CHECK(histogram.size() == 20);
+        CHECK(std::accumulate(histogram.begin(), histogram.end(), 0) <= 6);
+    }
+    for (const char* key : {"accuracy", "top_word_in_rationale", "permutation", "uniform_baseline_accuracy"})
+        CHECK(f.contains(key));
 }
 
 TEST_CASE("classification input a user can get wrong is one error line with the right exit code", "[cli]") {

@@ -36,7 +36,8 @@ ClassifierOutput GruClassifierNetImpl::forward(const torch::Tensor& ids, const t
     return forwardEmbedded(embed(ids), lengths);
 }
 
-ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths) {
+ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths,
+                                                      const torch::Tensor& pooling) {
     const int64_t S = embedded.size(1);
     torch::Tensor emb = applyDropout(embedded, config_.dropout, is_training());
     torch::Tensor valid = torch::arange(S, lengths.options()).unsqueeze(0) < lengths.unsqueeze(1);  // [B, S]
@@ -60,7 +61,7 @@ ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embe
         }
         scores = scores.transpose(1, 2).masked_fill(valid.logical_not().unsqueeze(1),
                                                     -std::numeric_limits<float>::infinity());  // [B, R, S]
-        out.attention = torch::softmax(scores, 2);
+        out.attention = pooling.defined() ? pooling : torch::softmax(scores, 2);
         pooled = torch::bmm(out.attention, states).reshape({embedded.size(0), -1});  // [B, R * D]
     }
     }

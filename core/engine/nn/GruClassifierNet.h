@@ -20,8 +20,10 @@ public:
     // ids [B, S] (0 = padding), lengths [B] (each >= 1).
     ClassifierOutput forward(const torch::Tensor& ids, const torch::Tensor& lengths);
     torch::Tensor embed(const torch::Tensor& ids);  // [B, S, E], no dropout
-    // From embeddings [B, S, E] (dropout is applied here in training mode).
-    ClassifierOutput forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths);
+    // From embeddings [B, S, E] (dropout is applied here in training mode). A defined `pooling`
+    // [B, R, S] replaces the attention the model would compute (the permutation test).
+    ClassifierOutput forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths,
+                                     const torch::Tensor& pooling = {});
     // Lin et al. (2017): ||A A^T - I||_F^2, mean over the batch.
     static torch::Tensor redundancyPenalty(const torch::Tensor& attention);
     const ClassifierConfig& config() const { return config_; }
