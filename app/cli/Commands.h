@@ -21,6 +21,8 @@ int runClassify(const Args& args);
 int runExplain(const Args& args);
 // `train --task classify` (runTrain hands over).
 int runTrainClassifier(const Args& args);
+// The last line of a training run ("saved M" or "interrupted: model saved to M") and its exit code.
+int reportSaved(bool interrupted, const std::string& out);
 
 // The process's argv, for commands that re-execute the program (see
 // preferFastBlasKernels): they do so only once their arguments are known to be valid,

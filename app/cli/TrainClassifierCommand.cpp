@@ -124,12 +124,7 @@ int runTrainClassifier(const Args& argv) {
         return kInternal;
     }
     save();
-    if (outcome == ClassifierTrainer::Outcome::Stopped) {
-        std::cerr << "interrupted: model saved to " << out << "\n";
-        return kInterrupted;
-    }
-    std::cerr << "saved " << out << "\n";
-    return kOk;
+    return reportSaved(outcome == ClassifierTrainer::Outcome::Stopped, out);
 }
 
 }  // namespace attnlab::cli

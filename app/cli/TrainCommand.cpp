@@ -175,7 +175,11 @@ int runTrain(const Args& argv) {
     }
     bar.clear();
     save();
-    if (outcome == Trainer::Outcome::Stopped) {
+    return reportSaved(outcome == Trainer::Outcome::Stopped, out);
+}
+
+int reportSaved(bool interrupted, const std::string& out) {
+    if (interrupted) {
         std::cerr << "interrupted: model saved to " << out << "\n";
         return kInterrupted;
     }

@@ -8,21 +8,13 @@
 #include <string>
 
 #include "InputError.h"
+#include "SeededRandom.h"
 #include "Vocabulary.h"
 
 namespace attnlab {
 
 namespace {
 
-// Uniform in [0, bound) by rejection, so the split is the same with every standard
-// library (std::uniform_int_distribution and std::shuffle are implementation-defined).
-std::uint64_t uniformBelow(std::mt19937_64& rng, std::uint64_t bound) {
-    const std::uint64_t threshold = (0 - bound) % bound;  // 2^64 mod bound
-    for (;;) {
-        const std::uint64_t r = rng();
-        if (r >= threshold) return r % bound;
-    }
-}
 
 }  // namespace
 

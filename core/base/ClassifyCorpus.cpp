@@ -12,6 +12,8 @@
 #include "Corpus.h"  // kMaxLineBytes, kMaxCorpusFileBytes
 #include "FileUtil.h"
 #include "InputError.h"
+#include "SeededRandom.h"
+#include "TextLines.h"
 #include "Tokenizer.h"
 
 namespace attnlab {
@@ -19,12 +21,6 @@ namespace attnlab {
 namespace {
 
 constexpr std::size_t kMaxQuotedBytes = 40;
-
-std::string hexByte(unsigned char b) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "0x%02X", static_cast<unsigned>(b));
-    return buf;
-}
 
 // A label for a message: in single quotes, cut after 40 bytes at a code point boundary (the
 // text has been validated as UTF-8).
@@ -35,100 +31,7 @@ std::string quoted(const std::string& label) {
     return "'" + label.substr(0, end) + "...'";
 }
 
-// The lines of a text with the checks of Corpus.cpp's reader, word for word, so that a file
-// that reads as a translation corpus reads here too (a copy: that cursor is private to Corpus.cpp).
-class LineCursor {
-public:
-    LineCursor(const std::string& text, const std::string& name) : text_(text), name_(name) {
-        auto startsWith = [&](const char* prefix, std::size_t n) { return text_.compare(0, n, prefix, n) == 0; };
-        if (startsWith("\xFF\xFE", 2) || startsWith("\xFE\xFF", 2))
-            throw InputError(name_, 1, "looks like UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8");
-        if (startsWith("\x1F\x8B", 2)) throw InputError(name_, 1, "looks gzip-compressed; decompress it first");
-        if (startsWith("\xEF\xBB\xBF", 3)) pos_ = 3;
-    }
 
-    bool next(std::string& line) {
-        if (pos_ >= text_.size()) return false;
-        const std::size_t newline = text_.find('\n', pos_);
-        const std::size_t end = newline == std::string::npos ? text_.size() : newline;
-        std::size_t length = end - pos_;
-        if (length > 0 && text_[end - 1] == '\r') --length;
-        ++number_;
-        if (length > kMaxLineBytes)
-            throw InputError(name_, number_, "line is longer than 64 KiB (" + std::to_string(length) + " bytes)");
-        line.assign(text_, pos_, length);
-        pos_ = newline == std::string::npos ? text_.size() : newline + 1;
-        check(line);
-        return true;
-    }
-
-    long number() const { return number_; }
-
-private:
-    void check(const std::string& line) const {
-        for (std::size_t pos = 0; pos < line.size();) {
-            const auto b = static_cast<unsigned char>(line[pos]);
-            if (b >= 0x20 && b < 0x80) {
-                ++pos;
-                continue;
-            }
-            const std::string at = " at byte " + std::to_string(pos + 1);
-            if (b == 0) throw InputError(name_, number_, "NUL byte" + at + " (is this a binary file?)");
-            if (b == '\r')
-                throw InputError(name_, number_, "carriage return inside the line" + at +
-                                                     " (only LF or CRLF line ends are supported)");
-            if (b < 0x80) {
-                ++pos;
-                continue;
-            }
-            const std::size_t start = pos;
-            decodeUtf8(line, pos);
-            if (pos == start + 1)
-                throw InputError(name_, number_,
-                                 "invalid UTF-8" + at + " (" + hexByte(b) + "); the file must be UTF-8");
-        }
-    }
-
-    const std::string& text_;
-    const std::string& name_;
-    std::size_t pos_ = 0;
-    long number_ = 0;
-};
-
-// Unicode white space off both ends (as Corpus.cpp trims); the line is valid UTF-8.
-std::string trim(const std::string& s) {
-    std::size_t begin = 0;
-    while (begin < s.size()) {
-        std::size_t next = begin;
-        if (!isWhitespaceCodePoint(decodeUtf8(s, next))) break;
-        begin = next;
-    }
-    std::size_t end = s.size();
-    while (end > begin) {
-        std::size_t start = end - 1;
-        while (start > begin && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
-        std::size_t pos = start;
-        if (!isWhitespaceCodePoint(decodeUtf8(s, pos))) break;
-        end = start;
-    }
-    return s.substr(begin, end - begin);
-}
-
-bool isBlank(const std::string& s) {
-    for (std::size_t pos = 0; pos < s.size();)
-        if (!isWhitespaceCodePoint(decodeUtf8(s, pos))) return false;
-    return true;
-}
-
-// Uniform in [0, bound) by rejection, so the split is the same with every standard library
-// (as Batching.cpp draws).
-std::uint64_t uniformBelow(std::mt19937_64& rng, std::uint64_t bound) {
-    const std::uint64_t threshold = (0 - bound) % bound;
-    for (;;) {
-        const std::uint64_t r = rng();
-        if (r >= threshold) return r % bound;
-    }
-}
 
 }  // namespace
 
@@ -147,48 +50,23 @@ int labelIndex(const ClassificationCorpus& corpus, const std::string& label) {
 ClassificationCorpus parseClassificationTsv(const std::string& text, const std::string& name) {
     ClassificationCorpus corpus;
     corpus.name = name;
-    LineCursor cursor(text, name);
-    long firstExtraLine = 0, extraLines = 0;
-    std::size_t firstExtraColumns = 0;
-    std::string line;
-    while (cursor.next(line)) {
-        const long number = cursor.number();
-        if (isBlank(line)) {
-            ++corpus.skippedLines;
-            continue;
-        }
-        const std::size_t tab = line.find('\t');
-        if (tab == std::string::npos) throw InputError(name, number, "no tab between text and label");
-        std::size_t labelEnd = line.find('\t', tab + 1);
-        if (labelEnd != std::string::npos) {
-            if (extraLines++ == 0) {
-                firstExtraLine = number;
-                firstExtraColumns = 1;
-                for (char c : line) firstExtraColumns += c == '\t';
-            }
-        } else {
-            labelEnd = line.size();
-        }
-        LabeledText example;
-        example.text = trim(line.substr(0, tab));
-        example.label = trim(line.substr(tab + 1, labelEnd - tab - 1));
-        example.line = number;
-        // Refused, not skipped: a classifier trained without some lines' labels would be silently wrong.
-        if (example.text.empty()) throw InputError(name, number, "empty text");
-        if (example.label.empty()) throw InputError(name, number, "empty label");
-        corpus.examples.push_back(std::move(example));
-    }
-    if (extraLines > 0) {
-        // One warning for the whole file, as the translation reader gives.
-        std::string warning = name + ":" + std::to_string(firstExtraLine) + ": extra columns ignored (" +
-                              std::to_string(firstExtraColumns) + " found)";
-        if (extraLines > 1) warning += "; " + std::to_string(extraLines) + " lines have extra columns";
-        corpus.warnings.push_back(std::move(warning));
-    }
+    const long lines = readTwoColumns(
+        text, name, "no tab between text and label", [&](long) { ++corpus.skippedLines; },
+        [&](long number, const std::string& rawText, const std::string& rawLabel) {
+            LabeledText example;
+            example.text = trim(rawText);
+            example.label = trim(rawLabel);
+            example.line = number;
+            // Refused, not skipped: a classifier trained without some lines' labels would be silently wrong.
+            if (example.text.empty()) throw InputError(name, number, "empty text");
+            if (example.label.empty()) throw InputError(name, number, "empty label");
+            corpus.examples.push_back(std::move(example));
+        },
+        corpus.warnings);
     if (corpus.examples.empty())
         throw InputError(name, 0,
-                         cursor.number() == 0 ? std::string("no labelled text (no text)")
-                                              : "no labelled text (all " + std::to_string(cursor.number()) +
+                         lines == 0 ? std::string("no labelled text (no text)")
+                                    : "no labelled text (all " + std::to_string(lines) +
                                                     " lines are blank)");
     corpus.labels = distinctLabels(corpus.examples);
     if (corpus.labels.size() == 1)

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "InputError.h"
+#include "SeededRandom.h"
 
 namespace attnlab {
 
@@ -29,31 +30,7 @@ namespace {
 
 constexpr std::size_t kMaxDatasetSize = 1000000;
 
-class Rng {
-public:
-    explicit Rng(std::uint64_t seed) : engine_(seed) {}
-
-    // Uniform in [0, n): rejects the low 2^64 mod n values so every residue is equally likely.
-    std::uint64_t below(std::uint64_t n) {
-        const std::uint64_t threshold = (0 - n) % n;
-        std::uint64_t x = engine_();
-        while (x < threshold) x = engine_();
-        return x % n;
-    }
-    int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint64_t>(hi - lo) + 1)); }
-    bool percent(int p) { return static_cast<int>(below(100)) < p; }
-    template <typename T>
-    const T& pick(const std::vector<T>& items) {
-        return items[static_cast<std::size_t>(below(items.size()))];
-    }
-    template <typename T>
-    void shuffle(std::vector<T>& items) {
-        for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[static_cast<std::size_t>(below(i))]);
-    }
-
-private:
-    std::mt19937_64 engine_;
-};
+using Rng = SeededRandom;
 
 // A text under construction: its words and which of them decide the label.
 class TextBuilder {

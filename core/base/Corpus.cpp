@@ -6,114 +6,12 @@
 
 #include "FileUtil.h"
 #include "InputError.h"
+#include "TextLines.h"
 #include "Tokenizer.h"
 
 namespace attnlab {
 
 namespace {
-
-std::string hexByte(unsigned char b) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "0x%02X", static_cast<unsigned>(b));
-    return buf;
-}
-
-// Hands out the lines of a text one at a time (LF or CRLF ends, optional final
-// newline, a leading UTF-8 BOM skipped), each checked for what makes a file unusable.
-class LineCursor {
-public:
-    LineCursor(const std::string& text, const std::string& name) : text_(text), name_(name) {
-        auto startsWith = [&](const char* prefix, std::size_t n) { return text_.compare(0, n, prefix, n) == 0; };
-        if (startsWith("\xFF\xFE", 2) || startsWith("\xFE\xFF", 2))
-            throw InputError(name_, 1, "looks like UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8");
-        if (startsWith("\x1F\x8B", 2)) throw InputError(name_, 1, "looks gzip-compressed; decompress it first");
-        if (startsWith("\xEF\xBB\xBF", 3)) pos_ = 3;
-    }
-
-    bool next(std::string& line) {
-        if (pos_ >= text_.size()) return false;
-        const std::size_t newline = text_.find('\n', pos_);
-        const std::size_t end = newline == std::string::npos ? text_.size() : newline;
-        std::size_t length = end - pos_;
-        if (length > 0 && text_[end - 1] == '\r') --length;
-        ++number_;
-        if (length > kMaxLineBytes)
-            throw InputError(name_, number_, "line is longer than 64 KiB (" + std::to_string(length) + " bytes)");
-        line.assign(text_, pos_, length);
-        pos_ = newline == std::string::npos ? text_.size() : newline + 1;
-        check(line);
-        return true;
-    }
-
-    long number() const { return number_; }
-    const std::string& name() const { return name_; }
-
-    // Lines in the whole text, counted without checking them.
-    long countLines() const {
-        const std::size_t start = text_.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-        if (start >= text_.size()) return 0;
-        long lines = 0;
-        for (std::size_t i = start; i < text_.size(); ++i) lines += text_[i] == '\n';
-        return lines + (text_.back() != '\n' ? 1 : 0);
-    }
-
-private:
-    void check(const std::string& line) const {
-        for (std::size_t pos = 0; pos < line.size();) {
-            const auto b = static_cast<unsigned char>(line[pos]);
-            if (b >= 0x20 && b < 0x80) {
-                ++pos;
-                continue;
-            }
-            const std::string at = " at byte " + std::to_string(pos + 1);
-            if (b == 0) throw InputError(name_, number_, "NUL byte" + at + " (is this a binary file?)");
-            if (b == '\r')
-                throw InputError(name_, number_, "carriage return inside the line" + at +
-                                                     " (only LF or CRLF line ends are supported)");
-            if (b < 0x80) {
-                ++pos;
-                continue;
-            }
-            const std::size_t start = pos;
-            decodeUtf8(line, pos);
-            if (pos == start + 1)  // every valid sequence starting with a byte >= 0x80 is 2-4 bytes long
-                throw InputError(name_, number_,
-                                 "invalid UTF-8" + at + " (" + hexByte(b) + "); the file must be UTF-8");
-        }
-    }
-
-    const std::string& text_;
-    const std::string& name_;
-    std::size_t pos_ = 0;
-    long number_ = 0;
-};
-
-// Strips Unicode white space (incl. no-break and ideographic space) from both ends.
-// Only the ends are decoded: the line has been validated, so stepping back over
-// continuation bytes finds the start of the last code point.
-std::string trim(const std::string& s) {
-    std::size_t begin = 0;
-    while (begin < s.size()) {
-        std::size_t next = begin;
-        if (!isWhitespaceCodePoint(decodeUtf8(s, next))) break;
-        begin = next;
-    }
-    std::size_t end = s.size();
-    while (end > begin) {
-        std::size_t start = end - 1;
-        while (start > begin && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
-        std::size_t pos = start;
-        if (!isWhitespaceCodePoint(decodeUtf8(s, pos))) break;
-        end = start;
-    }
-    return s.substr(begin, end - begin);
-}
-
-bool isBlank(const std::string& s) {
-    for (std::size_t pos = 0; pos < s.size();)
-        if (!isWhitespaceCodePoint(decodeUtf8(s, pos))) return false;
-    return true;
-}
 
 // Adds the pair, or records why it is skipped.
 void addPair(Corpus& corpus, const std::string& rawSource, const std::string& rawTarget, long line) {
@@ -146,38 +44,12 @@ void requireUsablePair(const Corpus& corpus, long lines, const std::string& name
 Corpus parseTsvCorpus(const std::string& text, const std::string& name) {
     Corpus corpus;
     corpus.name = name;
-    LineCursor cursor(text, name);
-    long firstExtraLine = 0, extraLines = 0;
-    std::size_t firstExtraColumns = 0;
-    std::string line;
-    while (cursor.next(line)) {
-        const long number = cursor.number();
-        if (isBlank(line)) {
-            corpus.skipped.push_back({number, "blank line"});
-            continue;
-        }
-        const std::size_t tab = line.find('\t');
-        if (tab == std::string::npos) throw InputError(name, number, "no tab between source and target");
-        std::size_t targetEnd = line.find('\t', tab + 1);
-        if (targetEnd != std::string::npos) {
-            if (extraLines++ == 0) {
-                firstExtraLine = number;
-                firstExtraColumns = 1;
-                for (char c : line) firstExtraColumns += c == '\t';
-            }
-        } else {
-            targetEnd = line.size();
-        }
-        addPair(corpus, line.substr(0, tab), line.substr(tab + 1, targetEnd - tab - 1), number);
-    }
-    if (extraLines > 0) {
-        // One warning for the whole file: a Tatoeba export has extra columns on every line.
-        std::string warning = name + ":" + std::to_string(firstExtraLine) + ": extra columns ignored (" +
-                              std::to_string(firstExtraColumns) + " found)";
-        if (extraLines > 1) warning += "; " + std::to_string(extraLines) + " lines have extra columns";
-        corpus.warnings.push_back(std::move(warning));
-    }
-    requireUsablePair(corpus, cursor.number(), name);
+    const long lines = readTwoColumns(
+        text, name, "no tab between source and target",
+        [&](long number) { corpus.skipped.push_back({number, "blank line"}); },
+        [&](long number, const std::string& source, const std::string& target) { addPair(corpus, source, target, number); },
+        corpus.warnings);
+    requireUsablePair(corpus, lines, name);
     return corpus;
 }
 

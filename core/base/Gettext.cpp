@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "InputError.h"
+#include "SeededRandom.h"
 
 namespace attnlab {
 
@@ -27,13 +28,6 @@ bool isEnglishVariant(const std::string& code) {
     return code == "en" || code.rfind("en_", 0) == 0 || code.rfind("en@", 0) == 0;
 }
 
-std::uint64_t uniformBelow(std::mt19937_64& rng, std::uint64_t bound) {
-    const std::uint64_t threshold = (0 - bound) % bound;  // as Batching.cpp: the same on every machine
-    for (;;) {
-        const std::uint64_t r = rng();
-        if (r >= threshold) return r % bound;
-    }
-}
 
 // "a, b, c and 12 more" for messages.
 std::string listed(const std::vector<std::string>& items, std::size_t shown = 12) {

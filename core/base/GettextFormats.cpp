@@ -34,6 +34,7 @@
 #include "Gettext.h"
 #include "GettextDetail.h"
 #include "InputError.h"
+#include "TextLines.h"
 #include "Tokenizer.h"
 
 namespace attnlab {
@@ -52,12 +53,6 @@ constexpr std::size_t kMaxRawBytes = 16 * 1024;
 std::string hex32(std::uint32_t v) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%08x", static_cast<unsigned>(v));
-    return buf;
-}
-
-std::string hexByte(unsigned char b) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "0x%02X", static_cast<unsigned>(b));
     return buf;
 }
 
@@ -236,59 +231,8 @@ private:
 
 // ---------------------------------------------------------------- .po
 
-// The lines of a .po text, with the checks Corpus.cpp's reader makes (BOM, CRLF, UTF-8, NUL,
-// 64 KiB per line).
-class PoLines {
-public:
-    PoLines(const std::string& text, const std::string& name) : text_(text), name_(name) {
-        if (text_.compare(0, 2, "\xFF\xFE") == 0 || text_.compare(0, 2, "\xFE\xFF") == 0)
-            throw InputError(name_, 1, "looks like UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8");
-        if (text_.compare(0, 2, "\x1F\x8B") == 0) throw InputError(name_, 1, "looks gzip-compressed; decompress it first");
-        if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
-    }
-
-    bool next(std::string& line) {
-        if (pos_ >= text_.size()) return false;
-        const std::size_t newline = text_.find('\n', pos_);
-        const std::size_t end = newline == std::string::npos ? text_.size() : newline;
-        std::size_t length = end - pos_;
-        if (length > 0 && text_[end - 1] == '\r') --length;
-        ++number_;
-        if (length > kMaxLineBytes)
-            throw InputError(name_, number_, "line is longer than 64 KiB (" + std::to_string(length) + " bytes)");
-        line.assign(text_, pos_, length);
-        pos_ = newline == std::string::npos ? text_.size() : newline + 1;
-        for (std::size_t p = 0; p < line.size();) {
-            const auto b = static_cast<unsigned char>(line[p]);
-            if (b >= 0x20 && b < 0x80) {
-                ++p;
-                continue;
-            }
-            const std::string at = " at byte " + std::to_string(p + 1);
-            if (b == 0) throw InputError(name_, number_, "NUL byte" + at + " (is this a binary file?)");
-            if (b == '\r')
-                throw InputError(name_, number_,
-                                 "carriage return inside the line" + at + " (only LF or CRLF line ends are supported)");
-            if (b < 0x80) {
-                ++p;
-                continue;
-            }
-            const std::size_t start = p;
-            decodeUtf8(line, p);
-            if (p == start + 1)
-                throw InputError(name_, number_, "invalid UTF-8" + at + " (" + hexByte(b) + "); the file must be UTF-8");
-        }
-        return true;
-    }
-
-    long number() const { return number_; }
-
-private:
-    const std::string& text_;
-    const std::string& name_;
-    std::size_t pos_ = 0;
-    long number_ = 0;
-};
+// The lines of a .po file, with the corpus readers' checks (TextLines.h).
+using PoLines = LineCursor;
 
 struct PoEntry {
     bool hasContext = false, hasId = false, hasPlural = false, fuzzy = false, obsolete = false;

@@ -12,6 +12,7 @@
 #include "base/Corpus.h"  // kMaxLineBytes
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
+#include "InputErrors.h"
 #include "TempDir.h"
 
 using namespace attnlab;
@@ -20,15 +21,7 @@ namespace {
 
 using attnlab::test::TempDir;
 
-// The one-line message a user sees, or a marker when nothing was thrown.
-std::string inputErrorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no InputError)";
-}
+using attnlab::test::inputErrorOf;
 
 std::string parseError(const std::string& text) {
     return inputErrorOf([&] { parseClassificationTsv(text, "c.tsv"); });

@@ -11,6 +11,7 @@
 #include "base/Corpus.h"
 #include "base/FileUtil.h"
 #include "base/InputError.h"
+#include "InputErrors.h"
 #include "TempDir.h"
 
 namespace {
@@ -26,15 +27,7 @@ std::string readAll(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
-// The one-line message a user sees, or a marker when nothing was thrown.
-std::string inputErrorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no InputError)";
-}
+using attnlab::test::inputErrorOf;
 
 std::string parseError(const std::string& text) {
     return inputErrorOf([&] { attnlab::parseTsvCorpus(text, "c.tsv"); });

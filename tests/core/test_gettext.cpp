@@ -13,6 +13,8 @@
 #include "base/Tokenizer.h"
 #include "TempDir.h"
 
+#include "InputErrors.h"
+
 using namespace attnlab;
 
 namespace {
@@ -95,14 +97,7 @@ Entries sampleEntries() {
     };
 }
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no InputError)";
-}
+std::string errorOf(const std::function<void()>& f) { return attnlab::test::inputErrorOf(f); }
 
 std::vector<GettextPair> mo(const std::string& bytes, GettextReport& report) { return parseMo(bytes, "t.mo", report); }
 
