@@ -113,7 +113,7 @@ Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --da
   --dataset NAME       sentiment, topic or needle (--size N, --data-seed S, --length N for needle);
                        langid: this machine's gettext translations labelled by language
                        (--languages de,fr,... or all; default 12 common ones; --size N per
-                       language, default 1000; --locale-dir DIR, default /usr/share/locale)
+                       language, default 2000; --locale-dir DIR, default /usr/share/locale)
   --units U            words (default) or characters (default for langid)
   --attention P        pooling: additive (default), dot, scaled-dot, none (last state), mean
   --hops R             attention rows (Lin et al. 2017; default 1)   --penalty F  ||AA^T - I||^2 weight
