@@ -54,6 +54,8 @@ Without options, lists the built-in datasets. With --write, generates one.
                            [--min-freq N] [--max-vocab N] [--alignments FILE]
 
 With --gettext FILE.mo|FILE.po: the message pairs one catalogue gives and what it skipped.
+With --task classify (--corpus F.tsv | --dataset NAME, as train --task classify): texts, the
+count per label, blank lines, warnings, vocabulary, a length histogram, units.
 Otherwise reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
 tokenizer options used.

@@ -8,10 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 #include "ArgParser.h"
+#include "ClassifierData.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
+#include "base/ClassifierConfig.h"
 #include "base/Corpus.h"
+#include "base/InputError.h"
 #include "base/Gettext.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
@@ -84,9 +89,50 @@ void printCatalogue(const std::string& path) {
 
 }  // namespace
 
+// inspect --task classify: a classification corpus as train --task classify reads it.
+int inspectClassification(const Args& args) {
+    std::set<std::string> valueFlags = classifierDataFlags();
+    valueFlags.insert({"--min-freq", "--max-vocab", "--units"});
+    ArgParser p(args, valueFlags, tokenizerSwitches());
+    if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
+    const int minFrequency = static_cast<int>(p.integer("--min-freq", 1, 1, 1000000000));
+    const auto maxVocab = static_cast<std::size_t>(p.integer("--max-vocab", 0, 4, 100000000));
+    const TokenizerOptions tokenization = tokenizerOptions(p);
+    TextUnits units = TextUnits::Words;
+    try {
+        units = parseTextUnits(p.text("--units", p.text("--dataset", "") == "langid" ? "characters" : "words"));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--units: ") + e.what());
+    }
+    const ClassificationCorpus corpus = loadClassificationCorpus(p);
+    std::vector<std::vector<std::string>> texts;
+    std::map<std::string, std::size_t> perLabel;
+    for (const auto& e : corpus.examples) {
+        texts.push_back(classifierTokens(e.text, units, tokenization));
+        ++perLabel[e.label];
+    }
+    nlohmann::ordered_json labels = nlohmann::ordered_json::object();
+    for (const auto& l : corpus.labels) labels[l] = perLabel[l];
+    nlohmann::ordered_json out;
+    out["name"] = corpus.name;
+    out["texts"] = corpus.examples.size();
+    out["labels"] = std::move(labels);
+    out["skipped_blank_lines"] = corpus.skippedLines;
+    out["warnings"] = corpus.warnings;
+    out["vocab"] = Vocabulary::build(texts, minFrequency, maxVocab).size();
+    out["tokens"] = totalTokens(texts);
+    out["length_histogram"] = histogram(texts);
+    out["max_len"] = longest(texts);
+    out["has_rationales"] = corpus.hasRationales;
+    out["units"] = toString(units);
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return kOk;
+}
+
 int runInspect(const Args& args) {
+    if (taskOf(args) == "classify") return inspectClassification(args);
     std::set<std::string> valueFlags = corpusValueFlags();
-    valueFlags.insert({"--max-len", "--min-freq", "--max-vocab"});
+    valueFlags.insert({"--task", "--max-len", "--min-freq", "--max-vocab"});
     ArgParser p(args, valueFlags, tokenizerSwitches());
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
     // Validate every option before reading what may be a large file.

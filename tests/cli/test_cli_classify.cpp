@@ -3,6 +3,7 @@
 #include "cli/CliSupport.h"
 
 #include <cmath>
+#include <filesystem>
 #include <numeric>
 
 namespace {
@@ -97,9 +98,10 @@ TEST_CASE("classification input a user can get wrong is one error line with the 
          scratch().file("x.safetensors")},
         {"classify", "--model", noTab, "a text"},
         {"experiment", "needle", "--lengths", "3"},
-        {"datasets", "--write", "topic", "--size", "12", "--seed", "4", "--out", written}};
+        {"datasets", "--write", "topic", "--size", "12", "--seed", "4", "--out", written},
+        {"inspect", "--task", "classify", "--dataset", "topic", "--size", "12", "--data-seed", "4"}};
     const auto r = cliAll(runs);
-    const int expected[] = {3, 3, 2, 2, 2, 4, 2, 0};
+    const int expected[] = {3, 3, 2, 2, 2, 4, 2, 0, 0};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         INFO(describe(runs[i], r[i]));
         CHECK(r[i].exitCode == expected[i]);
@@ -111,7 +113,47 @@ TEST_CASE("classification input a user can get wrong is one error line with the 
     CHECK_THAT(r[3].err, Contains("--attention"));
     CHECK_THAT(r[4].err, Contains("--length"));
     CHECK_THAT(r[6].err, Contains("--lengths"));
+    const Json inspected = Json::parse(r[8].out);
+    CHECK(inspected["texts"] == 12);
+    CHECK(inspected["labels"] == Json{{"food", 3}, {"music", 3}, {"science", 3}, {"sports", 3}});
+    CHECK(inspected["has_rationales"] == true);
     const auto rows = lines(readBytes(written));
     CHECK(rows.size() == 12);
     for (const auto& row : rows) CHECK(std::count(row.begin(), row.end(), '\t') == 1);
+}
+
+TEST_CASE("inspect --gettext reads a catalogue; broken ones and missing languages are exit 3 naming the file",
+          "[cli]") {
+    const std::string po = scratch().file("t.po"), badPo = scratch().file("bad.po"), badMo = scratch().file("bad.mo");
+    const std::string noLocales = scratch().file("no-locales");
+    std::filesystem::create_directories(noLocales);
+    writeBytes(po, "msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\n\"\n\n"
+                   "msgid \"_Open File\"\nmsgstr \"打开文件(_O)\"\n\n#, fuzzy\nmsgid \"Save\"\nmsgstr \"保存\"\n\n"
+                   "msgid \"Quit\"\nmsgstr \"退出\"\n");
+    writeBytes(badPo, "msgid \"abc\n");
+    writeBytes(badMo, "XXXXYYYYZZZZ");
+    const std::vector<Args> runs{
+        {"inspect", "--gettext", po},
+        {"inspect", "--gettext", badPo},
+        {"inspect", "--gettext", badMo},
+        {"train", "--gettext", "xx_NOPE", "--locale-dir", noLocales, "--arch", "gru", "--out", scratch().file("g.safetensors")},
+        {"train", "--task", "classify", "--dataset", "langid", "--locale-dir", noLocales, "--arch", "gru", "--out",
+         scratch().file("l.safetensors")}};
+    const auto r = cliAll(runs);
+    for (std::size_t i = 0; i < runs.size(); ++i) INFO(describe(runs[i], r[i]));
+    REQUIRE(r[0].exitCode == 0);
+    const Json j = Json::parse(r[0].out);
+    CHECK(j["pairs"] == 2);
+    CHECK(j["skipped"]["fuzzy"] == 1);
+    CHECK(j["messages"][0]["english"] == "Open File");
+    CHECK(j["messages"][0]["translation"] == "打开文件");
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        INFO(describe(runs[i], r[i]));
+        CHECK(r[i].exitCode == 3);
+        CHECK(isOneErrorLine(r[i].err));
+    }
+    CHECK_THAT(r[1].err, Contains("bad.po:1:") && Contains("unterminated"));
+    CHECK_THAT(r[2].err, Contains("bad.mo:") && Contains("magic"));
+    CHECK_THAT(r[3].err, Contains("xx_NOPE"));
+    CHECK_THAT(r[4].err, Contains("no-locales") && Contains("two or more languages"));
 }
