@@ -55,6 +55,22 @@ int runClassify(const Args& argv) {
             nlohmann::json j{{"tokens", c.tokens}, {"label", c.label}, {"probabilities", probabilities}};
             nlohmann::json attention = nlohmann::json::object();
             if (!c.pooling.empty()) attention["pooling"] = c.pooling;
+            if (!c.rollout.empty()) {
+                nlohmann::json layers = nlohmann::json::array();
+                for (const auto& heads : c.encoder) {
+                    nlohmann::json jl = nlohmann::json::array();
+                    for (const auto& map : heads) {
+                        nlohmann::json rows = nlohmann::json::array();
+                        for (int r = 0; r < map.rows; ++r)
+                            rows.push_back(std::vector<float>(map.weights.begin() + r * map.cols,
+                                                              map.weights.begin() + (r + 1) * map.cols));
+                        jl.push_back(std::move(rows));
+                    }
+                    layers.push_back(std::move(jl));
+                }
+                attention["encoder"] = std::move(layers);
+                attention["rollout"] = c.rollout;
+            }
             j["attention"] = attention;
             std::cout << j.dump() << "\n";
         } else {

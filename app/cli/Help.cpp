@@ -110,7 +110,7 @@ terminal. The model is saved atomically after every epoch and at the end. Ctrl-C
 finishes the current batch, saves, and exits 130.
 
 Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --dataset NAME)
-                         --arch gru --out MODEL.safetensors [options]
+                         --arch gru|transformer --out MODEL.safetensors [options]
   --corpus FILE.tsv    text<TAB>label per line (two or more classes)
   --dataset NAME       sentiment, topic or needle (--size N, --data-seed S, --length N for needle);
                        langid: this machine's gettext translations labelled by language
@@ -121,6 +121,8 @@ Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --da
   --hops R             attention rows (Lin et al. 2017; default 1)   --penalty F  ||AA^T - I||^2 weight
   --hidden N (64)  --embedding N  --attention-size N  --no-bidirectional  --dropout F (0.1)
   --max-len N (256)  --epochs N (10)  --batch N (32)  --lr F (0.002)  --clip F  --seed N
+  --arch transformer   a [CLS] token and encoder layers: --layers N (2) --heads N (4) --ff N (256);
+                       its attention is each layer's self-attention and the [CLS] rollout
   Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, val_macro_f1,
   attention_entropy, rationale_mass (built-in datasets: mean attention on the deciding
   words, beside uniform_rationale_mass), pairs_per_sec (texts), seconds.
@@ -132,7 +134,10 @@ Labels each TEXT (or each line of standard input) with a classifier trained by
 object per text:
 {"tokens": [...], "label": "...", "probabilities": {"label": p, ...},
  "attention": {"pooling": [[...] one row over tokens per hop, each summing to 1]}}
-(no "pooling" for --attention none or mean). A translation model is refused (exit 4).
+(no "pooling" for --attention none or mean). A Transformer's tokens start with [CLS] and
+its attention is {"encoder": [layer][head][token][token], "rollout": [... one per word after
+[CLS], summing to 1]} (Abnar & Zuidema: heads averaged, identity added, rows renormalised,
+layers multiplied). A translation model is refused (exit 4).
 )"},
     {"explain", R"(Usage: attnlab-cli explain --model MODEL.safetensors [--json] [--class LABEL] [--steps N] TEXT
 

@@ -30,16 +30,21 @@ int runTrainClassifier(const Args& argv) {
     std::set<std::string> valueFlags = classifierDataFlags();
     valueFlags.insert({"--arch", "--attention", "--hops", "--penalty", "--hidden", "--embedding", "--attention-size",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--seed", "--threads", "--val-fraction",
-                       "--max-len", "--min-freq", "--max-vocab", "--out", "--units"});
+                       "--max-len", "--min-freq", "--max-vocab", "--out", "--units", "--layers", "--heads", "--ff"});
     std::set<std::string> switches = tokenizerSwitches();
     switches.insert({"--bidirectional", "--no-bidirectional"});
     ArgParser args(argv, valueFlags, switches);
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     const std::string out = args.required("--out");
     const std::string arch = args.required("--arch");
-    if (arch == "transformer")
-        throw UsageError("--arch transformer: the Transformer classifier is not built yet (use --arch gru)");
-    if (arch != "gru") throw UsageError("--arch: unknown architecture '" + arch + "' (expected one of: gru)");
+    if (arch != "gru" && arch != "transformer")
+        throw UsageError("--arch: unknown architecture '" + arch + "' (expected one of: gru, transformer)");
+    const bool transformer = arch == "transformer";
+    for (const char* flag : {"--attention", "--hops", "--penalty", "--attention-size", "--bidirectional", "--no-bidirectional"})
+        if (transformer && args.has(flag))
+            throw UsageError(std::string(flag) + " applies to --arch gru (a Transformer classifies from its [CLS] token)");
+    for (const char* flag : {"--layers", "--heads", "--ff"})
+        if (!transformer && args.has(flag)) throw UsageError(std::string(flag) + " applies to --arch transformer");
     if (args.has("--bidirectional") && args.has("--no-bidirectional"))
         throw UsageError("--bidirectional and --no-bidirectional exclude each other");
 
@@ -50,6 +55,10 @@ int runTrainClassifier(const Args& argv) {
     } catch (const ConfigError& e) {
         throw UsageError(std::string("--attention: ") + e.what());
     }
+    config.architecture = transformer ? ClassifierArchitecture::Transformer : ClassifierArchitecture::Gru;
+    config.layers = static_cast<int>(args.integer("--layers", defaults.layers, 1, 16));
+    config.heads = static_cast<int>(args.integer("--heads", defaults.heads, 1, 64));
+    config.feedForward = static_cast<int>(args.integer("--ff", defaults.feedForward, 1, 16384));
     config.hops = static_cast<int>(args.integer("--hops", 1, 1, 32));
     if (!poolingAttends(config.pooling) && config.hops != 1)
         throw UsageError("--hops applies to attention pooling (additive, dot, scaled-dot)");
@@ -85,9 +94,13 @@ int runTrainClassifier(const Args& argv) {
     const ClassificationCorpus corpus = loadClassificationCorpus(args);
     for (const auto& w : corpus.warnings) std::cerr << "warning: " << w << "\n";
     ClassifierTrainer trainer(corpus, config, options);
-    std::cerr << "training a gru classifier + " << toString(config.pooling) << " pooling"
-              << (config.hops > 1 ? " (" + std::to_string(config.hops) + " hops)" : "")
-              << (config.bidirectional ? ", bidirectional" : "") << ", reading " << toString(config.units) << " ("
+    std::cerr << "training a "
+              << (transformer ? "transformer classifier (" + std::to_string(config.layers) + " layers, " +
+                                    std::to_string(config.heads) + " heads, [CLS])"
+                              : "gru classifier + " + toString(config.pooling) + " pooling" +
+                                    (config.hops > 1 ? " (" + std::to_string(config.hops) + " hops)" : "") +
+                                    (config.bidirectional ? ", bidirectional" : ""))
+              << ", reading " << toString(config.units) << " ("
               << trainer.model().parameterCount()
               << " parameters, " << corpus.labels.size() << " classes) on " << trainer.trainingExamples()
               << " texts, validating on " << trainer.validationExamples() << "\n";

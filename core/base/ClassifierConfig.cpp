@@ -80,6 +80,12 @@ std::vector<std::string> classifierTokens(const std::string& text, TextUnits uni
     return characters;
 }
 
+std::string toString(ClassifierArchitecture a) { return a == ClassifierArchitecture::Transformer ? "transformer" : "gru"; }
+
+bool classifierAttends(const ClassifierConfig& c) {
+    return c.architecture == ClassifierArchitecture::Transformer || poolingAttends(c.pooling);
+}
+
 bool poolingAttends(Pooling p) { return p == Pooling::Additive || p == Pooling::Dot || p == Pooling::ScaledDot; }
 
 int stateSize(const ClassifierConfig& c) { return c.bidirectional ? 2 * c.hidden : c.hidden; }
@@ -89,6 +95,14 @@ std::string validate(const ClassifierConfig& c) {
     if (c.embedding < 0 || c.embedding > 4096) return "embedding size " + std::to_string(c.embedding) + " is not in 0..4096";
     if (c.attentionSize < 0 || c.attentionSize > 4096)
         return "attention size " + std::to_string(c.attentionSize) + " is not in 0..4096";
+    if (c.architecture == ClassifierArchitecture::Transformer) {
+        if (c.layers < 1 || c.layers > 16) return "layers " + std::to_string(c.layers) + " is not in 1..16";
+        if (c.heads < 1 || c.heads > 64) return "heads " + std::to_string(c.heads) + " is not in 1..64";
+        if (c.hidden % c.heads != 0)
+            return "number of heads " + std::to_string(c.heads) + " does not divide hidden size " + std::to_string(c.hidden);
+        if (c.feedForward < 1 || c.feedForward > 16384) return "feed-forward size is not in 1..16384";
+        if (c.maxLength > 4096) return "maximum length " + std::to_string(c.maxLength) + " is not in 2..4096";
+    }
     if (c.hops < 1 || c.hops > 32) return "hops " + std::to_string(c.hops) + " is not in 1..32";
     if (!poolingAttends(c.pooling) && c.hops != 1) return "pooling '" + toString(c.pooling) + "' has one hop";
     if (!(c.penalty >= 0.0f && c.penalty <= 100.0f)) return "penalty is not in 0..100";
@@ -106,7 +120,10 @@ void checkConfig(const ClassifierConfig& c) {
 
 std::string toJson(const ClassifierConfig& c) {
     return Json{{"task", "classify"},
-                {"architecture", "gru"},
+                {"architecture", toString(c.architecture)},
+                {"layers", c.layers},
+                {"heads", c.heads},
+                {"feed_forward", c.feedForward},
                 {"pooling", toString(c.pooling)},
                 {"hops", c.hops},
                 {"penalty", c.penalty},
@@ -133,8 +150,16 @@ ClassifierConfig classifierConfigFromJson(const std::string& json) {
     const Json& task = member(j, "task");
     if (!task.is_string() || task.get<std::string>() != "classify") malformed("'task' is not \"classify\"");
     const Json& arch = member(j, "architecture");
-    if (!arch.is_string() || arch.get<std::string>() != "gru") malformed("'architecture' must be \"gru\"");
+    if (!arch.is_string() || (arch.get<std::string>() != "gru" && arch.get<std::string>() != "transformer"))
+        malformed("'architecture' must be \"gru\" or \"transformer\"");
     ClassifierConfig c;
+    c.architecture = arch.get<std::string>() == "transformer" ? ClassifierArchitecture::Transformer
+                                                               : ClassifierArchitecture::Gru;
+    if (c.architecture == ClassifierArchitecture::Transformer) {
+        c.layers = static_cast<int>(integer(j, "layers", 1, 16));
+        c.heads = static_cast<int>(integer(j, "heads", 1, 64));
+        c.feedForward = static_cast<int>(integer(j, "feed_forward", 1, 16384));
+    }
     const Json& pooling = member(j, "pooling");
     if (!pooling.is_string()) malformed("'pooling' must be a string");
     try {
@@ -168,6 +193,11 @@ ClassifierConfig classifierConfigFromJson(const std::string& json) {
 }
 
 std::int64_t parameterCount(const ClassifierConfig& c) {
+    if (c.architecture == ClassifierArchitecture::Transformer) {
+        const std::int64_t d = c.hidden, ff = c.feedForward;
+        const std::int64_t layer = 4 * (d * d + d) + (d * ff + ff) + (ff * d + d) + 2 * (2 * d);  // attention, ff, 2 norms
+        return c.vocabulary * d + d /* [CLS] */ + c.layers * layer + d * c.classes + c.classes;
+    }
     const std::int64_t E = c.embedding > 0 ? c.embedding : c.hidden, H = c.hidden, D = stateSize(c);
     const std::int64_t A = c.attentionSize > 0 ? c.attentionSize : c.hidden, dirs = c.bidirectional ? 2 : 1;
     std::int64_t n = c.vocabulary * E;                      // embedding

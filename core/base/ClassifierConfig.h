@@ -25,11 +25,22 @@ enum class Pooling { Additive, Dot, ScaledDot, None, Mean };
 // scored over characters.
 enum class TextUnits { Words, Characters };
 
+// The GRU with its pooling, or a Transformer encoder that reads a [CLS] token first and classifies
+// from its final state; its attention is every layer's self-attention, summarised as the rollout of
+// the [CLS] row (Abnar & Zuidema 2020).
+enum class ClassifierArchitecture { Gru, Transformer };
+
+inline constexpr const char* kClsToken = "[CLS]";
+
 struct ClassifierConfig {
-    Pooling pooling = Pooling::Additive;
+    ClassifierArchitecture architecture = ClassifierArchitecture::Gru;
+    Pooling pooling = Pooling::Additive;  // GRU
     int hops = 1;             // r: attention rows (Lin et al. 2017); 1 for None and Mean
     float penalty = 0.0f;     // coefficient of ||A A^T - I||_F^2 (Lin et al.); 0 = off
-    int hidden = 64;          // GRU hidden size per direction
+    int hidden = 64;          // GRU hidden size per direction, or the Transformer's d_model
+    int layers = 2;           // Transformer encoder layers
+    int heads = 4;            // Transformer heads
+    int feedForward = 256;    // Transformer d_ff
     int embedding = 0;        // 0 = hidden
     int attentionSize = 0;    // A, additive pooling's inner size; 0 = hidden
     bool bidirectional = true;
@@ -40,6 +51,9 @@ struct ClassifierConfig {
     int classes = 0;
 };
 
+std::string toString(ClassifierArchitecture a);  // "gru", "transformer"
+// Whether the model has attention to show: attention pooling, or a Transformer's rollout.
+bool classifierAttends(const ClassifierConfig& c);
 std::string toString(Pooling p);  // "additive", "dot", "scaled-dot", "none", "mean"
 // Throws ConfigError naming the accepted values.
 Pooling parsePooling(const std::string& s);

@@ -74,8 +74,10 @@ FaithfulnessResult runFaithfulnessExperiment(const TextClassifier& model, const 
                                              const FaithfulnessOptions& options,
                                              const std::function<void(int, int, const std::string&)>& progress,
                                              const std::atomic<bool>* stop) {
-    if (!poolingAttends(model.config().pooling))
+    if (!classifierAttends(model.config()))
         throw ConfigError("the model pools with '" + toString(model.config().pooling) + "': it has no attention to test");
+    // Shuffling the weights means replacing the GRU's pooling; a Transformer's attention is inside its layers.
+    const bool permutable = model.config().architecture == ClassifierArchitecture::Gru;
     const Split split = splitClassification(corpus, options.validationFraction, options.seed);
     std::vector<std::size_t> texts;
     for (std::size_t i : split.validation)
@@ -107,7 +109,7 @@ FaithfulnessResult runFaithfulnessExperiment(const TextClassifier& model, const 
             const int top = static_cast<int>(std::max_element(attention.begin(), attention.end()) - attention.begin());
             topInRationale += std::find(e.rationale.begin(), e.rationale.end(), top) != e.rationale.end();
         }
-        if (c.tokens.size() >= 2) {
+        if (permutable && c.tokens.size() >= 2) {
             const auto ids = model.ids(e.text);
             std::vector<double> perText;
             for (int p = 0; p < options.permutations; ++p) {
@@ -137,6 +139,7 @@ FaithfulnessResult runFaithfulnessExperiment(const TextClassifier& model, const 
 
     if (options.baselineEpochs > 0 && !(stop && stop->load())) {
         ClassifierConfig uniform = model.config();
+        uniform.architecture = ClassifierArchitecture::Gru;
         uniform.pooling = Pooling::Mean;
         uniform.hops = 1;
         uniform.penalty = 0;

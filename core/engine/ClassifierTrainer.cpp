@@ -85,8 +85,8 @@ struct ClassifierTrainer::Impl {
     int completed = 0;
     bool hasRationales = false;
 
-    nn::GruClassifierNet* network = nullptr;  // the model's (set by the trainer, a friend of TextClassifier)
-    nn::GruClassifierNet& net() const { return *network; }
+    nn::ClassifierNet* network = nullptr;  // the model's (set by the trainer, a friend of TextClassifier)
+    nn::ClassifierNet& net() const { return *network; }
 };
 
 ClassifierTrainer::ClassifierTrainer(const ClassificationCorpus& corpus, ClassifierConfig config,
@@ -131,8 +131,8 @@ ClassifierTrainer::ClassifierTrainer(const ClassificationCorpus& corpus, Classif
 
     impl_->model = std::make_unique<TextClassifier>(config, std::move(vocabulary), corpus.labels, options.tokenizer,
                                                     options.seed);
-    impl_->network = &impl_->model->impl_->net;
-    impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net()->parameters(),
+    impl_->network = impl_->model->impl_->net.get();
+    impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net().parameters(),
                                                             torch::optim::AdamOptions(options.learningRate));
 }
 
@@ -150,7 +150,7 @@ ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
     m.validationLoss = m.accuracy = m.macroF1 = kNaN;
     m.attentionEntropy = m.uniformEntropy = m.rationaleMass = m.uniformRationaleMass = kNaN;
     if (impl_->validation.empty()) return m;
-    nn::GruClassifierNet& net = impl_->net();
+    nn::ClassifierNet& net = impl_->net();
     c10::InferenceMode inference;
     const ClassifierEvalGuard evalMode(net);
     std::vector<int> predicted, truth;
@@ -163,7 +163,7 @@ ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
             impl_->validation.begin() + static_cast<std::ptrdiff_t>(start),
             impl_->validation.begin() + static_cast<std::ptrdiff_t>(std::min(impl_->validation.size(), start + batchSize)));
         const TextBatch b = makeBatch(impl_->examples, members);
-        const nn::ClassifierOutput out = net->forward(b.ids, b.lengths);
+        const nn::ClassifierOutput out = net.forward(b.ids, b.lengths);
         loss += torch::nn::functional::cross_entropy(out.logits, b.labels,
                                                      torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                     .item<double>();
@@ -214,19 +214,20 @@ ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
 
 ClassifierTrainer::Outcome ClassifierTrainer::run(const std::function<void(const ClassifierEpochMetrics&)>& onEpoch,
                                                   const std::atomic<bool>* stop) {
-    nn::GruClassifierNet& net = impl_->net();
+    nn::ClassifierNet& net = impl_->net();
     const ClassifierConfig& config = impl_->model->config();
-    const bool penalised = config.penalty > 0 && poolingAttends(config.pooling);
+    const bool penalised = config.penalty > 0 && config.architecture == ClassifierArchitecture::Gru &&
+                           poolingAttends(config.pooling);
     while (impl_->completed < impl_->options.epochs) {
         const auto start = std::chrono::steady_clock::now();
-        net->train();
+        net.train();
         double lossSum = 0;
         std::size_t seen = 0;
         const auto batches = bucketedBatches(impl_->examples, impl_->train, impl_->options.batchSize, impl_->rng);
         for (const auto& members : batches) {
             if (stop && stop->load()) return Outcome::Stopped;
             const TextBatch b = makeBatch(impl_->examples, members);
-            const nn::ClassifierOutput out = net->forward(b.ids, b.lengths);
+            const nn::ClassifierOutput out = net.forward(b.ids, b.lengths);
             torch::Tensor loss = torch::nn::functional::cross_entropy(out.logits, b.labels);
             torch::Tensor objective = penalised ? loss + config.penalty * nn::GruClassifierNetImpl::redundancyPenalty(out.attention)
                                                 : loss;
@@ -236,7 +237,7 @@ ClassifierTrainer::Outcome ClassifierTrainer::run(const std::function<void(const
                                                  std::to_string(impl_->completed + 1));
             impl_->optimizer->zero_grad();
             objective.backward();
-            if (impl_->options.clip > 0) torch::nn::utils::clip_grad_norm_(net->parameters(), impl_->options.clip);
+            if (impl_->options.clip > 0) torch::nn::utils::clip_grad_norm_(net.parameters(), impl_->options.clip);
             impl_->optimizer->step();
             lossSum += value * static_cast<double>(members.size());
             seen += members.size();

@@ -53,7 +53,7 @@ TextClassifier::TextClassifier(ClassifierConfig config, Vocabulary vocabulary, s
     impl_->labels = std::move(labels);
     impl_->tokenizer = tokenizer;
     torch::manual_seed(seed);
-    impl_->net = nn::GruClassifierNet(config);
+    impl_->net = nn::makeClassifierNetwork(config);
 }
 
 TextClassifier::TextClassifier(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -93,12 +93,28 @@ Classification TextClassifier::classify(const std::string& text) const {
     for (auto id : ids) result.tokens.push_back(impl_->vocabulary.token(id));
 
     c10::InferenceMode inference;
-    const ClassifierEvalGuard evalMode(impl_->net);
+    const ClassifierEvalGuard evalMode(*impl_->net);
     nn::ClassifierOutput out = impl_->net->forward(idsTensor(ids), lengthTensor(ids.size()));
     result.probabilities = toDoubles(torch::softmax(out.logits[0], 0));
     result.labelIndex = static_cast<int>(out.logits[0].argmax().item<std::int64_t>());
     result.label = impl_->labels[static_cast<std::size_t>(result.labelIndex)];
-    if (out.attention.defined()) {
+    if (impl_->config.architecture == ClassifierArchitecture::Transformer) {
+        result.tokens.insert(result.tokens.begin(), kClsToken);
+        torch::Tensor rollout = out.attention[0][0].contiguous();
+        result.rollout.assign(rollout.data_ptr<float>(), rollout.data_ptr<float>() + rollout.numel());
+        for (const auto& layer : out.encoder) {
+            std::vector<AttentionMap> heads;
+            for (int64_t h = 0; h < layer.size(1); ++h) {
+                torch::Tensor w = layer[0][h].contiguous();
+                AttentionMap map;
+                map.rows = static_cast<int>(w.size(0));
+                map.cols = static_cast<int>(w.size(1));
+                map.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+                heads.push_back(std::move(map));
+            }
+            result.encoder.push_back(std::move(heads));
+        }
+    } else if (out.attention.defined()) {
         torch::Tensor a = out.attention[0].contiguous();  // [R, S]
         for (int64_t r = 0; r < a.size(0); ++r)
             result.pooling.emplace_back(a[r].data_ptr<float>(), a[r].data_ptr<float>() + a.size(1));
@@ -112,7 +128,7 @@ double TextClassifier::logit(const std::vector<std::int64_t>& ids, int classInde
     if (!scales.empty() && scales.size() != ids.size()) throw ConfigError("one scale per token");
     if (classIndex < 0 || classIndex >= static_cast<int>(impl_->labels.size())) throw ConfigError("class index out of range");
     torch::NoGradGuard noGrad;
-    const ClassifierEvalGuard evalMode(impl_->net);
+    const ClassifierEvalGuard evalMode(*impl_->net);
     torch::Tensor emb = impl_->net->embed(idsTensor(ids)).to(torch::kDouble);
     if (!scales.empty()) emb = emb * torch::tensor(scales, torch::kDouble).view({1, -1, 1});
     return impl_->net->forwardEmbedded(emb.to(torch::kFloat), lengthTensor(ids.size())).logits[0][classIndex].item<double>();
@@ -120,7 +136,8 @@ double TextClassifier::logit(const std::vector<std::int64_t>& ids, int classInde
 
 std::vector<double> TextClassifier::probabilitiesWithPooling(const std::vector<std::int64_t>& ids,
                                                              const std::vector<std::vector<float>>& pooling) const {
-    if (!poolingAttends(impl_->config.pooling)) throw ConfigError("the model has no attention pooling");
+    if (impl_->config.architecture != ClassifierArchitecture::Gru || !poolingAttends(impl_->config.pooling))
+        throw ConfigError("the model has no attention pooling");
     if (ids.empty() || pooling.size() != static_cast<std::size_t>(impl_->config.hops))
         throw ConfigError("one row of weights per hop");
     std::vector<float> flat;
@@ -129,7 +146,7 @@ std::vector<double> TextClassifier::probabilitiesWithPooling(const std::vector<s
         flat.insert(flat.end(), row.begin(), row.end());
     }
     c10::InferenceMode inference;
-    const ClassifierEvalGuard evalMode(impl_->net);
+    const ClassifierEvalGuard evalMode(*impl_->net);
     torch::Tensor weights = torch::tensor(flat).view({1, static_cast<int64_t>(pooling.size()), static_cast<int64_t>(ids.size())});
     nn::ClassifierOutput out =
         impl_->net->forwardEmbedded(impl_->net->embed(idsTensor(ids)), lengthTensor(ids.size()), weights);
@@ -151,6 +168,7 @@ Explanation TextClassifier::explain(const std::string& text, int classIndex, int
 
     Explanation ex;
     ex.tokens = classified.tokens;
+    if (!classified.rollout.empty()) ex.tokens.erase(ex.tokens.begin());  // the words, without [CLS]
     ex.classIndex = c;
     ex.label = impl_->labels[static_cast<std::size_t>(c)];
     ex.probability = classified.probabilities[static_cast<std::size_t>(c)];
@@ -158,15 +176,15 @@ Explanation TextClassifier::explain(const std::string& text, int classIndex, int
     const auto ids = impl_->encode(words, nullptr);
     const std::size_t n = ids.size();
 
-    nn::GruClassifierNet& net = impl_->net;
+    nn::ClassifierNet& net = *impl_->net;
     const ClassifierEvalGuard evalMode(net);
     torch::AutoGradMode gradients(true);
-    torch::Tensor embedded = net->embed(idsTensor(ids)).detach();  // [1, n, E]
+    torch::Tensor embedded = net.embed(idsTensor(ids)).detach();  // [1, n, E]
 
     // The gradient of the class logit at the text.
     {
         torch::Tensor e = embedded.clone().requires_grad_(true);
-        net->forwardEmbedded(e, lengthTensor(n)).logits[0][c].backward();
+        net.forwardEmbedded(e, lengthTensor(n)).logits[0][c].backward();
         torch::Tensor g = e.grad()[0];  // [n, E]
         ex.methods["gradient"] = toDoubles(g.norm(2, 1));
         ex.methods["grad_x_input"] = toDoubles((g * embedded[0]).sum(1));
@@ -176,7 +194,7 @@ Explanation TextClassifier::explain(const std::string& text, int classIndex, int
     {
         torch::Tensor alphas = torch::linspace(0.0, 1.0, igSteps + 1).view({igSteps + 1, 1, 1});
         torch::Tensor path = (alphas * embedded).detach().requires_grad_(true);  // [N + 1, n, E]
-        torch::Tensor logits = net->forwardEmbedded(path, lengthTensor(n, igSteps + 1)).logits.select(1, c);
+        torch::Tensor logits = net.forwardEmbedded(path, lengthTensor(n, igSteps + 1)).logits.select(1, c);
         logits.sum().backward();
         torch::Tensor weights = torch::full({igSteps + 1, 1, 1}, 1.0 / igSteps);
         weights[0] = weights[igSteps] = 0.5 / igSteps;
@@ -197,16 +215,19 @@ Explanation TextClassifier::explain(const std::string& text, int classIndex, int
                 for (std::size_t i = 0; i < n; ++i)
                     if (i != drop) rows.push_back(ids[i]);
             torch::Tensor batch = torch::tensor(rows, torch::kLong).view({static_cast<int64_t>(n), static_cast<int64_t>(n - 1)});
-            torch::Tensor p = torch::softmax(net->forward(batch, lengthTensor(n - 1, static_cast<int64_t>(n))).logits, 1);
+            torch::Tensor p = torch::softmax(net.forward(batch, lengthTensor(n - 1, static_cast<int64_t>(n))).logits, 1);
             const std::vector<double> without = toDoubles(p.select(1, c));
             for (std::size_t i = 0; i < n; ++i) loo[i] = ex.probability - without[i];
         }
         ex.methods["leave_one_out"] = loo;
     }
-    if (!classified.pooling.empty()) {
-        std::vector<double> attention(n, 0.0);
-        for (const auto& hop : classified.pooling)
-            for (std::size_t i = 0; i < n; ++i) attention[i] += hop[i] / static_cast<double>(classified.pooling.size());
+    if (!classified.pooling.empty() || !classified.rollout.empty()) {
+        std::vector<double> attention(classified.rollout.begin(), classified.rollout.end());
+        if (attention.empty()) {
+            attention.assign(n, 0.0);
+            for (const auto& hop : classified.pooling)
+                for (std::size_t i = 0; i < n; ++i) attention[i] += hop[i] / static_cast<double>(classified.pooling.size());
+        }
         ex.methods["attention"] = attention;
         for (const char* method : {"gradient", "grad_x_input", "integrated_gradients", "leave_one_out"}) {
             const auto& values = ex.methods[method];
@@ -268,7 +289,7 @@ TextClassifier TextClassifier::load(const std::string& path) {
     if (attnlab::parameterCount(impl->config) != storedWeights(content))
         throw ModelFileError(path, "the config describes " + std::to_string(attnlab::parameterCount(impl->config)) +
                                        " weights but the file holds " + std::to_string(storedWeights(content)));
-    impl->net = nn::GruClassifierNet(impl->config);
+    impl->net = nn::makeClassifierNetwork(impl->config);
     loadTensorsInto(content, *impl->net, path);
     return TextClassifier(std::move(impl));
 }

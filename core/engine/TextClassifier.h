@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/AttentionMap.h"
 #include "base/ClassifierConfig.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
@@ -26,20 +27,23 @@
 namespace attnlab {
 
 struct Classification {
-    std::vector<std::string> tokens;  // as the model saw them (unknown words as <unk>)
+    // As the model saw them (unknown words as <unk>); a Transformer's start with "[CLS]".
+    std::vector<std::string> tokens;
     int labelIndex = 0;
     std::string label;
     std::vector<double> probabilities;        // per label, in labels() order
-    std::vector<std::vector<float>> pooling;  // [hop][token], each row sums to 1; empty without attention
+    std::vector<std::vector<float>> pooling;  // GRU: [hop][word], each row sums to 1; empty without attention
+    LayeredAttention encoder;                 // Transformer: [layer][head], (1 + words) x (1 + words)
+    std::vector<float> rollout;               // Transformer: [CLS]'s rollout over the words, summing to 1
     bool truncated = false;
 };
 
 struct Explanation {
-    std::vector<std::string> tokens;
+    std::vector<std::string> tokens;  // the words (no [CLS])
     int classIndex = 0;
     std::string label;
     double probability = 0;  // of the class
-    // "attention" (mean over hops; empty without attention), "gradient", "grad_x_input",
+    // "attention" (mean over hops, or a Transformer's rollout; absent without attention), "gradient", "grad_x_input",
     // "integrated_gradients", "leave_one_out": one number per token.
     std::map<std::string, std::vector<double>> methods;
     std::map<std::string, double> kendallTau;  // attention against each other method

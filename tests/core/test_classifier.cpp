@@ -1,7 +1,13 @@
 // The text classifier and the explanation lab's maths: rank correlations and macro F1 against
 // hand computation, the gradient against finite differences, integrated gradients' completeness,
 // leave-one-out against re-running, the checkpoint.
+// White-box for the rollout (engine/nn): LibTorch first, then Catch, whose CHECK glog also defines.
+#include <torch/torch.h>
+
+#undef CHECK
 #include <catch2/catch.hpp>
+
+#include "engine/nn/TransformerClassifierNet.h"
 
 #include <cmath>
 #include <memory>
@@ -203,4 +209,67 @@ TEST_CASE("training the default classifier on sentiment learns the task and look
     CHECK(epochs.back().rationaleMass > 2 * epochs.back().uniformRationaleMass);
     CHECK(epochs.back().attentionEntropy < epochs.back().uniformEntropy);
     CHECK(trainer.trainingExamples() + trainer.validationExamples() == 1000);
+}
+
+TEST_CASE("attention rollout is the product of the layers' head-averaged maps with the identity mixed in",
+          "[classifier]") {
+    // One head per layer. Layer 1: W1 = [[0.5, 0.5], [0.2, 0.8]] -> 0.5 W1 + 0.5 I = [[0.75, 0.25], [0.1, 0.9]].
+    // Layer 2: two heads averaging to [[0, 1], [1, 0]] -> [[0.5, 0.5], [0.5, 0.5]]. Rollout = A2 A1.
+    torch::Tensor w1 = torch::tensor({0.5f, 0.5f, 0.2f, 0.8f}).view({1, 1, 2, 2});
+    torch::Tensor w2 = torch::tensor({0.f, 1.f, 1.f, 0.f, 0.f, 1.f, 1.f, 0.f}).view({1, 2, 2, 2});
+    const torch::Tensor one = attnlab::nn::attentionRollout({w1});
+    CHECK_THAT(one[0][0][0].item<double>(), WithinAbs(0.75, 1e-6));
+    CHECK_THAT(one[0][1][0].item<double>(), WithinAbs(0.1, 1e-6));
+    const torch::Tensor two = attnlab::nn::attentionRollout({w1, w2});
+    // [[0.5, 0.5], [0.5, 0.5]] x [[0.75, 0.25], [0.1, 0.9]] = [[0.425, 0.575], [0.425, 0.575]]
+    CHECK_THAT(two[0][0][0].item<double>(), WithinAbs(0.425, 1e-6));
+    CHECK_THAT(two[0][1][1].item<double>(), WithinAbs(0.575, 1e-6));
+}
+
+TEST_CASE("the Transformer classifier reads [CLS] first, shows every layer's attention and the rollout, and its "
+          "gradients match finite differences",
+          "[classifier]") {
+    ClassifierConfig c;
+    c.architecture = ClassifierArchitecture::Transformer;
+    c.hidden = 16;
+    c.layers = 2;
+    c.heads = 2;
+    c.feedForward = 32;
+    c.dropout = 0;
+    const TextClassifier model(c, smallVocabulary(), {"neg", "pos"}, {}, 3);
+    CHECK(model.parameterCount() == parameterCount(model.config()));
+    const Classification r = model.classify("the film was not good");
+    CHECK((r.tokens == std::vector<std::string>{"[CLS]", "the", "film", "was", "not", "good"}));
+    CHECK(r.pooling.empty());
+    REQUIRE(r.encoder.size() == 2);
+    REQUIRE(r.encoder[0].size() == 2);
+    CHECK(r.encoder[1][1].rows == 6);
+    CHECK(r.encoder[1][1].cols == 6);
+    REQUIRE(r.rollout.size() == 5);
+    double sum = 0;
+    for (float w : r.rollout) sum += w;
+    CHECK_THAT(sum, WithinAbs(1.0, 1e-5));
+
+    const std::string text = "the plot was dull but the film was good";
+    const Explanation ex = model.explain(text);
+    CHECK(ex.tokens.size() == 9);
+    CHECK(ex.methods.at("attention").size() == 9);
+    const auto ids = model.ids(text);
+    const auto& gxi = ex.methods.at("grad_x_input");
+    const double h = 1e-2;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        std::vector<double> up(ids.size(), 1.0), down(ids.size(), 1.0);
+        up[i] += h;
+        down[i] -= h;
+        const double numeric = (model.logit(ids, ex.classIndex, up) - model.logit(ids, ex.classIndex, down)) / (2 * h);
+        INFO("word " << i << ": autograd " << gxi[i] << ", finite difference " << numeric);
+        CHECK_THAT(gxi[i], WithinAbs(numeric, 2e-3 + 1e-2 * std::fabs(numeric)));
+    }
+
+    test::TempDir dir;
+    const std::string path = dir / "transformer.safetensors";
+    model.save(path);
+    const TextClassifier back = TextClassifier::load(path);
+    CHECK(back.config().architecture == ClassifierArchitecture::Transformer);
+    CHECK(back.classify("the film was not good").rollout == r.rollout);
 }

@@ -13,7 +13,7 @@ struct TextClassifier::Impl {
     Vocabulary vocabulary;
     std::vector<std::string> labels;
     TokenizerOptions tokenizer;
-    nn::GruClassifierNet net{nullptr};
+    std::shared_ptr<nn::ClassifierNet> net;
     // Token ids of a text, truncated to the model's maximum length.
     std::vector<std::int64_t> encode(const std::vector<std::string>& words, bool* truncated) const;
 };
@@ -21,13 +21,13 @@ struct TextClassifier::Impl {
 // The network in eval mode (no dropout) for the guard's lifetime, then the mode it had.
 class ClassifierEvalGuard {
 public:
-    explicit ClassifierEvalGuard(nn::GruClassifierNet& net) : net_(net), training_(net->is_training()) { net_->eval(); }
-    ~ClassifierEvalGuard() { net_->train(training_); }
+    explicit ClassifierEvalGuard(nn::ClassifierNet& net) : net_(net), training_(net.is_training()) { net_.eval(); }
+    ~ClassifierEvalGuard() { net_.train(training_); }
     ClassifierEvalGuard(const ClassifierEvalGuard&) = delete;
     ClassifierEvalGuard& operator=(const ClassifierEvalGuard&) = delete;
 
 private:
-    nn::GruClassifierNet& net_;
+    nn::ClassifierNet& net_;
     bool training_;
 };
 

@@ -32,10 +32,6 @@ GruClassifierNetImpl::GruClassifierNetImpl(const ClassifierConfig& c) : config_(
 
 torch::Tensor GruClassifierNetImpl::embed(const torch::Tensor& ids) { return embedding_(ids); }
 
-ClassifierOutput GruClassifierNetImpl::forward(const torch::Tensor& ids, const torch::Tensor& lengths) {
-    return forwardEmbedded(embed(ids), lengths);
-}
-
 ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths,
                                                       const torch::Tensor& pooling) {
     const int64_t S = embedded.size(1);
