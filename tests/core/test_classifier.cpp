@@ -48,6 +48,23 @@ Vocabulary smallVocabulary() {
     return Vocabulary::build({{"the", "film", "was", "not", "good", "but", "fun", "dull", "plot"}});
 }
 
+// grad_x_input[i] is d logit / d s_i at s = 1, s_i scaling word i's embedding: central differences.
+void checkGradXInputByFiniteDifferences(const TextClassifier& model, const std::string& text) {
+    const Explanation ex = model.explain(text);
+    const auto ids = model.ids(text);
+    REQUIRE(ids.size() == ex.tokens.size());
+    const auto& gxi = ex.methods.at("grad_x_input");
+    const double h = 1e-2;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        std::vector<double> up(ids.size(), 1.0), down(ids.size(), 1.0);
+        up[i] += h;
+        down[i] -= h;
+        const double numeric = (model.logit(ids, ex.classIndex, up) - model.logit(ids, ex.classIndex, down)) / (2 * h);
+        INFO("word " << i << " '" << ex.tokens[i] << "': autograd " << gxi[i] << ", finite difference " << numeric);
+        CHECK_THAT(gxi[i], WithinAbs(numeric, 2e-3 + 1e-2 * std::fabs(numeric)));
+    }
+}
+
 std::string without(const std::vector<std::string>& words, std::size_t drop) {
     std::string text;
     for (std::size_t i = 0; i < words.size(); ++i)
@@ -120,20 +137,7 @@ TEST_CASE("each pooling gives the parameter count its config predicts and rows t
 TEST_CASE("grad x input is the derivative of the logit along each word's embedding (finite differences)",
           "[classifier]") {
     const TextClassifier& model = trainedSentiment();
-    const std::string text = "the service was not good but the staff was friendly";
-    const Explanation ex = model.explain(text);
-    const auto ids = model.ids(text);
-    REQUIRE(ids.size() == ex.tokens.size());
-    const auto& gxi = ex.methods.at("grad_x_input");
-    const double h = 1e-2;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        std::vector<double> up(ids.size(), 1.0), down(ids.size(), 1.0);
-        up[i] += h;
-        down[i] -= h;
-        const double numeric = (model.logit(ids, ex.classIndex, up) - model.logit(ids, ex.classIndex, down)) / (2 * h);
-        INFO("word " << i << " '" << ex.tokens[i] << "': autograd " << gxi[i] << ", finite difference " << numeric);
-        CHECK_THAT(gxi[i], WithinAbs(numeric, 2e-3 + 1e-2 * std::fabs(numeric)));
-    }
+    checkGradXInputByFiniteDifferences(model, "the service was not good but the staff was friendly");
 }
 
 TEST_CASE("integrated gradients are complete to 5% at the default steps", "[classifier]") {
@@ -254,17 +258,7 @@ TEST_CASE("the Transformer classifier reads [CLS] first, shows every layer's att
     const Explanation ex = model.explain(text);
     CHECK(ex.tokens.size() == 9);
     CHECK(ex.methods.at("attention").size() == 9);
-    const auto ids = model.ids(text);
-    const auto& gxi = ex.methods.at("grad_x_input");
-    const double h = 1e-2;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        std::vector<double> up(ids.size(), 1.0), down(ids.size(), 1.0);
-        up[i] += h;
-        down[i] -= h;
-        const double numeric = (model.logit(ids, ex.classIndex, up) - model.logit(ids, ex.classIndex, down)) / (2 * h);
-        INFO("word " << i << ": autograd " << gxi[i] << ", finite difference " << numeric);
-        CHECK_THAT(gxi[i], WithinAbs(numeric, 2e-3 + 1e-2 * std::fabs(numeric)));
-    }
+    checkGradXInputByFiniteDifferences(model, text);
 
     test::TempDir dir;
     const std::string path = dir / "transformer.safetensors";
