@@ -64,6 +64,9 @@ int runTrainClassifier(const Args& argv) {
         throw UsageError("--hops applies to attention pooling (additive, dot, scaled-dot)");
     config.penalty = static_cast<float>(args.real("--penalty", 0.0, 0.0, 100.0));
     config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 4096));
+    if (transformer && config.hidden % config.heads != 0)  // checked here too, to name the flags
+        throw UsageError("--heads " + std::to_string(config.heads) + " does not divide --hidden " +
+                         std::to_string(config.hidden));
     config.embedding = static_cast<int>(args.integer("--embedding", 0, 0, 4096));
     config.attentionSize = static_cast<int>(args.integer("--attention-size", 0, 0, 4096));
     config.bidirectional = !args.has("--no-bidirectional");

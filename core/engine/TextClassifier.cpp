@@ -270,6 +270,8 @@ TextClassifier TextClassifier::load(const std::string& path) {
             throw ModelFileError(path, std::string("not an AttnLab classifier: metadata '") + key + "' is missing");
         return it->second;
     };
+    if (!content.metadata.count("task") && content.metadata.count("source_vocab"))
+        throw ModelFileError(path, "holds a translation model, not a text classifier (use translate)");
     if (meta("task") != "classify")
         throw ModelFileError(path, "holds a '" + meta("task") + "' model, not a text classifier");
     if (meta("format_version") != std::to_string(kCheckpointFormatVersion))

@@ -99,9 +99,11 @@ TEST_CASE("classification input a user can get wrong is one error line with the 
         {"classify", "--model", noTab, "a text"},
         {"experiment", "needle", "--lengths", "3"},
         {"datasets", "--write", "topic", "--size", "12", "--seed", "4", "--out", written},
-        {"inspect", "--task", "classify", "--dataset", "topic", "--size", "12", "--data-seed", "4"}};
+        {"inspect", "--task", "classify", "--dataset", "topic", "--size", "12", "--data-seed", "4"},
+        {"train", "--task", "classify", "--dataset", "sentiment", "--arch", "transformer", "--heads", "3", "--out",
+         scratch().file("x.safetensors")}};
     const auto r = cliAll(runs);
-    const int expected[] = {3, 3, 2, 2, 2, 4, 2, 0, 0};
+    const int expected[] = {3, 3, 2, 2, 2, 4, 2, 0, 0, 2};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         INFO(describe(runs[i], r[i]));
         CHECK(r[i].exitCode == expected[i]);
@@ -113,6 +115,7 @@ TEST_CASE("classification input a user can get wrong is one error line with the 
     CHECK_THAT(r[3].err, Contains("--attention"));
     CHECK_THAT(r[4].err, Contains("--length"));
     CHECK_THAT(r[6].err, Contains("--lengths"));
+    CHECK_THAT(r[9].err, Contains("--heads 3 does not divide --hidden 64"));
     const Json inspected = Json::parse(r[8].out);
     CHECK(inspected["texts"] == 12);
     CHECK(inspected["labels"] == Json{{"food", 3}, {"music", 3}, {"science", 3}, {"sports", 3}});
