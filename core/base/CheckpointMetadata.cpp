@@ -6,6 +6,14 @@
 
 namespace attnlab {
 
+const std::string& requiredMetadata(const std::map<std::string, std::string>& metadata, const char* key,
+                                    const std::string& path, const char* kind) {
+    auto it = metadata.find(key);
+    if (it == metadata.end())
+        throw ModelFileError(path, std::string("not an AttnLab ") + kind + ": metadata '" + key + "' is missing");
+    return it->second;
+}
+
 std::string tokenizerToJson(const TokenizerOptions& options) {
     return nlohmann::json{{"lowercase", options.lowercase},
                           {"split_punctuation", options.splitPunctuation},

@@ -1,6 +1,7 @@
 #pragma once
 // The metadata strings every AttnLab checkpoint carries beside its config (tokenizer options,
 // vocabularies, label lists), written and read the same way for every task's model.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,10 @@
 #include "base/Vocabulary.h"
 
 namespace attnlab {
+
+// metadata[key]; ModelFileError(path, "not an AttnLab KIND: metadata 'KEY' is missing") if absent.
+const std::string& requiredMetadata(const std::map<std::string, std::string>& metadata, const char* key,
+                                    const std::string& path, const char* kind);
 
 std::string tokenizerToJson(const TokenizerOptions& options);
 // Throws ModelFileError(path, ...) if malformed.

@@ -30,10 +30,7 @@ void Seq2SeqModel::save(const std::string& path, const std::map<std::string, std
 Seq2SeqModel Seq2SeqModel::load(const std::string& path) {
     SafetensorsContent content = readSafetensors(path);  // validates the container
     auto meta = [&](const char* key) -> const std::string& {
-        auto it = content.metadata.find(key);
-        if (it == content.metadata.end())
-            throw ModelFileError(path, std::string("not an AttnLab model: metadata '") + key + "' is missing");
-        return it->second;
+        return requiredMetadata(content.metadata, key, path, "model");
     };
     if (auto task = content.metadata.find("task"); task != content.metadata.end() && task->second != "translate")
         throw ModelFileError(path, "holds a '" + task->second + "' model, not a translation model");

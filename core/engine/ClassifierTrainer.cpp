@@ -39,12 +39,15 @@ TextBatch makeBatch(const std::vector<Example>& examples, const std::vector<std:
     b.ids = torch::zeros({B, static_cast<int64_t>(longest)}, torch::kLong);
     b.lengths = torch::empty({B}, torch::kLong);
     b.labels = torch::empty({B}, torch::kLong);
+    // Raw accessors: indexing a tensor element by element (b.lengths[r] = ...) is a LibTorch call each.
     auto ids = b.ids.accessor<int64_t, 2>();
+    auto lengths = b.lengths.accessor<int64_t, 1>();
+    auto labels = b.labels.accessor<int64_t, 1>();
     for (int64_t r = 0; r < B; ++r) {
         const Example& e = examples[members[static_cast<std::size_t>(r)]];
         for (std::size_t i = 0; i < e.ids.size(); ++i) ids[r][static_cast<int64_t>(i)] = e.ids[i];
-        b.lengths[r] = static_cast<int64_t>(e.ids.size());
-        b.labels[r] = e.label;
+        lengths[r] = static_cast<int64_t>(e.ids.size());
+        labels[r] = e.label;
     }
     b.members = members;
     return b;
@@ -152,7 +155,7 @@ ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
     if (impl_->validation.empty()) return m;
     nn::ClassifierNet& net = impl_->net();
     c10::InferenceMode inference;
-    const ClassifierEvalGuard evalMode(net);
+    const EvalModeGuard evalMode(net);
     std::vector<int> predicted, truth;
     double loss = 0, entropy = 0, uniformEntropy = 0, mass = 0, uniformMass = 0;
     std::size_t withRationale = 0;
@@ -167,7 +170,8 @@ ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
         loss += torch::nn::functional::cross_entropy(out.logits, b.labels,
                                                      torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                     .item<double>();
-        torch::Tensor argmax = out.logits.argmax(1);
+        const torch::Tensor argmaxTensor = out.logits.argmax(1).contiguous();
+        const int64_t* argmax = argmaxTensor.data_ptr<int64_t>();
         torch::Tensor meanAttention;
         if (out.attention.defined()) {
             attends = true;
@@ -175,7 +179,7 @@ ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
         }
         for (std::size_t r = 0; r < members.size(); ++r) {
             const Example& e = impl_->examples[members[r]];
-            predicted.push_back(static_cast<int>(argmax[static_cast<int64_t>(r)].item<int64_t>()));
+            predicted.push_back(static_cast<int>(argmax[r]));
             truth.push_back(e.label);
             const double n = static_cast<double>(e.ids.size());
             uniformEntropy += std::log(n);

@@ -93,7 +93,7 @@ Classification TextClassifier::classify(const std::string& text) const {
     for (auto id : ids) result.tokens.push_back(impl_->vocabulary.token(id));
 
     c10::InferenceMode inference;
-    const ClassifierEvalGuard evalMode(*impl_->net);
+    const EvalModeGuard evalMode(*impl_->net);
     nn::ClassifierOutput out = impl_->net->forward(idsTensor(ids), lengthTensor(ids.size()));
     result.probabilities = toDoubles(torch::softmax(out.logits[0], 0));
     result.labelIndex = static_cast<int>(out.logits[0].argmax().item<std::int64_t>());
@@ -128,7 +128,7 @@ double TextClassifier::logit(const std::vector<std::int64_t>& ids, int classInde
     if (!scales.empty() && scales.size() != ids.size()) throw ConfigError("one scale per token");
     if (classIndex < 0 || classIndex >= static_cast<int>(impl_->labels.size())) throw ConfigError("class index out of range");
     torch::NoGradGuard noGrad;
-    const ClassifierEvalGuard evalMode(*impl_->net);
+    const EvalModeGuard evalMode(*impl_->net);
     torch::Tensor emb = impl_->net->embed(idsTensor(ids)).to(torch::kDouble);
     if (!scales.empty()) emb = emb * torch::tensor(scales, torch::kDouble).view({1, -1, 1});
     return impl_->net->forwardEmbedded(emb.to(torch::kFloat), lengthTensor(ids.size())).logits[0][classIndex].item<double>();
@@ -146,7 +146,7 @@ std::vector<double> TextClassifier::probabilitiesWithPooling(const std::vector<s
         flat.insert(flat.end(), row.begin(), row.end());
     }
     c10::InferenceMode inference;
-    const ClassifierEvalGuard evalMode(*impl_->net);
+    const EvalModeGuard evalMode(*impl_->net);
     torch::Tensor weights = torch::tensor(flat).view({1, static_cast<int64_t>(pooling.size()), static_cast<int64_t>(ids.size())});
     nn::ClassifierOutput out =
         impl_->net->forwardEmbedded(impl_->net->embed(idsTensor(ids)), lengthTensor(ids.size()), weights);
@@ -177,7 +177,7 @@ Explanation TextClassifier::explain(const std::string& text, int classIndex, int
     const std::size_t n = ids.size();
 
     nn::ClassifierNet& net = *impl_->net;
-    const ClassifierEvalGuard evalMode(net);
+    const EvalModeGuard evalMode(net);
     torch::AutoGradMode gradients(true);
     torch::Tensor embedded = net.embed(idsTensor(ids)).detach();  // [1, n, E]
 
@@ -265,10 +265,7 @@ bool TextClassifier::isClassifierFile(const std::string& path) {
 TextClassifier TextClassifier::load(const std::string& path) {
     SafetensorsContent content = readSafetensors(path);  // validates the container
     auto meta = [&](const char* key) -> const std::string& {
-        auto it = content.metadata.find(key);
-        if (it == content.metadata.end())
-            throw ModelFileError(path, std::string("not an AttnLab classifier: metadata '") + key + "' is missing");
-        return it->second;
+        return requiredMetadata(content.metadata, key, path, "classifier");
     };
     if (!content.metadata.count("task") && content.metadata.count("source_vocab"))
         throw ModelFileError(path, "holds a translation model, not a text classifier (use translate)");

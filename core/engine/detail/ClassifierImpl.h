@@ -3,6 +3,7 @@
 // include it.
 #include <torch/torch.h>
 
+#include "EvalModeGuard.h"
 #include "engine/TextClassifier.h"
 #include "engine/nn/GruClassifierNet.h"
 
@@ -18,17 +19,5 @@ struct TextClassifier::Impl {
     std::vector<std::int64_t> encode(const std::vector<std::string>& words, bool* truncated) const;
 };
 
-// The network in eval mode (no dropout) for the guard's lifetime, then the mode it had.
-class ClassifierEvalGuard {
-public:
-    explicit ClassifierEvalGuard(nn::ClassifierNet& net) : net_(net), training_(net.is_training()) { net_.eval(); }
-    ~ClassifierEvalGuard() { net_.train(training_); }
-    ClassifierEvalGuard(const ClassifierEvalGuard&) = delete;
-    ClassifierEvalGuard& operator=(const ClassifierEvalGuard&) = delete;
-
-private:
-    nn::ClassifierNet& net_;
-    bool training_;
-};
 
 }  // namespace attnlab

@@ -3,6 +3,7 @@
 // files include it.
 #include <torch/torch.h>
 
+#include "EvalModeGuard.h"
 #include "engine/Seq2SeqModel.h"
 #include "engine/nn/Seq2SeqNet.h"
 
@@ -17,21 +18,6 @@ struct Seq2SeqModel::Impl {
 
     // Source ids for a sentence (+ </s>), truncated to the model's maximum.
     std::vector<std::int64_t> encodeSource(const std::vector<std::string>& tokens, bool* truncated) const;
-};
-
-// Eval mode (no dropout) for the guard's lifetime, then the mode the network had: translating,
-// tracing or evaluating between training batches must leave training mode as it was, also when
-// an exception leaves early.
-class EvalModeGuard {
-public:
-    explicit EvalModeGuard(nn::Seq2SeqNet& net) : net_(net), training_(net.is_training()) { net_.eval(); }
-    ~EvalModeGuard() { net_.train(training_); }
-    EvalModeGuard(const EvalModeGuard&) = delete;
-    EvalModeGuard& operator=(const EvalModeGuard&) = delete;
-
-private:
-    nn::Seq2SeqNet& net_;
-    bool training_;
 };
 
 // Builds the network a config describes (weights freshly initialised).
