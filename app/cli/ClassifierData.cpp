@@ -19,18 +19,12 @@ const std::set<std::string>& classifierDataFlags() {
 
 namespace {
 
-// Distinct languages that most Linux systems carry translations for: the default langid set
-// (--languages all takes every installed one, variants such as pt and pt_BR included).
-const std::vector<std::string> kLangidDefaults{"de", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt_BR", "ru", "sv", "zh_CN"};
-
 ClassificationCorpus langidCorpus(const ArgParser& args) {
     const std::string root = args.text("--locale-dir", kDefaultLocaleDir);
     std::vector<std::string> languages;
     const std::string list = args.text("--languages", "");
     if (list.empty()) {
-        const std::vector<std::string> installed = gettextLanguages(root);
-        for (const auto& lang : kLangidDefaults)
-            if (std::find(installed.begin(), installed.end(), lang) != installed.end()) languages.push_back(lang);
+        languages = defaultLangidLanguages(root);
     } else if (list != "all") {
         std::stringstream in(list);
         for (std::string lang; std::getline(in, lang, ',');)

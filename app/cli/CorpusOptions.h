@@ -14,7 +14,6 @@
 namespace attnlab::cli {
 
 // Where GNU gettext catalogues live on Debian (LANG/LC_MESSAGES/*.mo); --locale-dir changes it.
-inline constexpr const char* kDefaultLocaleDir = "/usr/share/locale";
 
 // English -> LANG pairs from every catalogue of LANG (--gettext LANG), as a translation corpus;
 // says on stderr how many were read and what was skipped.

@@ -82,6 +82,15 @@ std::vector<std::string> gettextCatalogues(const std::string& localeRoot, const 
     return out;
 }
 
+std::vector<std::string> defaultLangidLanguages(const std::string& localeRoot) {
+    static const std::vector<std::string> kDefaults{"de", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt_BR", "ru", "sv", "zh_CN"};
+    const std::vector<std::string> installed = gettextLanguages(localeRoot);
+    std::vector<std::string> out;
+    for (const auto& lang : kDefaults)
+        if (std::find(installed.begin(), installed.end(), lang) != installed.end()) out.push_back(lang);
+    return out;
+}
+
 std::vector<std::string> gettextLanguages(const std::string& localeRoot) {
     std::vector<std::string> out;
     std::error_code ec;

@@ -97,6 +97,13 @@ std::vector<std::string> gettextCatalogues(const std::string& localeRoot, const 
 // The LANG directories of localeRoot that hold at least one .mo catalogue, sorted.
 std::vector<std::string> gettextLanguages(const std::string& localeRoot);
 
+// Where Linux systems keep their catalogues.
+inline constexpr const char* kDefaultLocaleDir = "/usr/share/locale";
+
+// The default langid languages: of twelve distinct languages most Linux systems carry translations
+// for (de es fr it ja ko nl pl pt_BR ru sv zh_CN), those installed under localeRoot.
+std::vector<std::string> defaultLangidLanguages(const std::string& localeRoot);
+
 // English -> LANG pairs over all of that language's catalogues, deduplicated by English (the
 // first catalogue in name order wins; later copies count as Duplicate). A catalogue that cannot
 // be read is left out and named in report.problems. Throws InputError(LOCALEROOT/LANG/LC_MESSAGES,

@@ -217,7 +217,8 @@ ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
 }
 
 ClassifierTrainer::Outcome ClassifierTrainer::run(const std::function<void(const ClassifierEpochMetrics&)>& onEpoch,
-                                                  const std::atomic<bool>* stop) {
+                                                  const std::atomic<bool>* stop,
+                                                  const std::function<void()>& afterBatch) {
     nn::ClassifierNet& net = impl_->net();
     const ClassifierConfig& config = impl_->model->config();
     const bool penalised = config.penalty > 0 && config.architecture == ClassifierArchitecture::Gru &&
@@ -245,6 +246,10 @@ ClassifierTrainer::Outcome ClassifierTrainer::run(const std::function<void(const
             impl_->optimizer->step();
             lossSum += value * static_cast<double>(members.size());
             seen += members.size();
+            if (afterBatch) {
+                afterBatch();
+                net.train();  // the callback may have used the model in eval mode
+            }
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++impl_->completed;

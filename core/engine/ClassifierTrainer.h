@@ -56,8 +56,10 @@ public:
     enum class Outcome { Finished, Stopped };
     // Runs the remaining epochs, calling onEpoch after each; stops after the current batch
     // when *stop becomes true. Throws ClassifierTrainingDiverged on a non-finite loss.
+    // afterBatch (if set) is called after every training batch, on the calling thread: the GUI's
+    // worker answers classify and explain requests there while a run goes on.
     Outcome run(const std::function<void(const ClassifierEpochMetrics&)>& onEpoch,
-                const std::atomic<bool>* stop = nullptr);
+                const std::atomic<bool>* stop = nullptr, const std::function<void()>& afterBatch = {});
     // Validation metrics of the model as it is.
     ClassifierEpochMetrics evaluate() const;
 

@@ -11,7 +11,9 @@
 
 namespace attnlab {
 
-ExperimentRunner::ExperimentRunner(QObject* parent) : QObject(parent) {}
+ExperimentRunner::ExperimentRunner(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<attnlab::NeedleResult>();  // needleResult is queued to the GUI thread
+}
 
 ExperimentRunner::~ExperimentRunner() { stopAndWait(); }
 
@@ -37,6 +39,15 @@ quint64 ExperimentRunner::startComplexity(const ComplexityOptions& options) {
     running_.store(true);
     const quint64 run = ++run_;
     thread_ = std::thread([this, run, options] { runComplexity(run, options); });
+    return run;
+}
+
+quint64 ExperimentRunner::startNeedle(const NeedleOptions& options) {
+    stopAndWait();
+    stop_.store(false);
+    running_.store(true);
+    const quint64 run = ++run_;
+    thread_ = std::thread([this, run, options] { runNeedle(run, options); });
     return run;
 }
 
@@ -121,6 +132,49 @@ void ExperimentRunner::runComplexity(quint64 run, ComplexityOptions options) {
             }
         }
         return false;
+    });
+}
+
+void ExperimentRunner::runNeedle(quint64 run, NeedleOptions options) {
+    report(run, [&] {
+        if (options.lengths.empty()) throw std::invalid_argument(tr("give at least one text length").toStdString());
+        if (options.poolings.empty()) throw std::invalid_argument(tr("choose at least one pooling").toStdString());
+        if (options.epochs < 1) throw std::invalid_argument(tr("epochs must be at least 1").toStdString());
+        // Progress by work: a training costs about its text length (the texts, epochs and model are the
+        // same). The engine trains length by length, every pooling at each length.
+        const std::size_t poolings = options.poolings.size();
+        std::vector<double> workAfter;  // the work done once unit i has finished
+        double total = 0.0;
+        for (int length : options.lengths)
+            for (std::size_t p = 0; p < poolings; ++p) workAfter.push_back(total += std::max(1, length));
+        const auto unitText = [&](std::size_t unit) {
+            return tr("training %1 at %2 words (%3 of %4)")
+                .arg(QString::fromStdString(options.poolings[unit % poolings]))
+                .arg(options.lengths[unit / poolings])
+                .arg(static_cast<qulonglong>(unit + 1))
+                .arg(static_cast<qulonglong>(workAfter.size()));
+        };
+        QString first = unitText(0);
+        if (!first.isEmpty()) first[0] = first[0].toUpper();
+        Q_EMIT progress(run, 0.0, first);
+        const NeedleResult result = runNeedleExperiment(
+            options,
+            [&](int done, int, const std::string& message) {
+                const std::size_t finished = static_cast<std::size_t>(std::max(done, 0));
+                const double fraction = finished == 0 ? 0.0 : workAfter[std::min(finished, workAfter.size()) - 1] / total;
+                QString text = QString::fromStdString(message);
+                if (finished < workAfter.size()) text += QStringLiteral("; ") + unitText(finished);
+                Q_EMIT progress(run, fraction, text);
+            },
+            &stop_);
+        // Stopped when a stop cut a training short (a stop after the last training changes nothing).
+        bool complete = true;
+        for (const std::string& pooling : options.poolings) {
+            const auto found = result.accuracy.find(pooling);
+            complete = complete && found != result.accuracy.end() && found->second.size() == options.lengths.size();
+        }
+        Q_EMIT needleResult(run, result);
+        return stop_.load() && !complete;
     });
 }
 

@@ -9,8 +9,15 @@
 // soon as it is measured and a stop takes effect within one unit: a training stops after its current
 // batch (the unfinished training gives no point), a timing after its current measurement (about a
 // second for full attention at N = 8192 here).
+//
+// The classification needle experiment (engine/ClassifierExperiments.h) runs as one call: its
+// progress arrives after each (length, pooling) training, a stop takes effect inside the current
+// training (after its batch), and needleResult carries the accuracies measured so far, finished or
+// stopped, just before finished().
+#include "engine/ClassifierExperiments.h"
 #include "engine/Experiments.h"
 
+#include <QMetaType>
 #include <QObject>
 #include <QString>
 
@@ -33,6 +40,7 @@ public:
     // Both stop and join a running experiment first (bounded by one unit, see above).
     quint64 startBottleneck(const BottleneckOptions& options);
     quint64 startComplexity(const ComplexityOptions& options);
+    quint64 startNeedle(const NeedleOptions& options);
     void stop();          // asks the running experiment to stop; returns at once
     void stopAndWait();   // stops and joins
 
@@ -41,6 +49,9 @@ Q_SIGNALS:
     void bottleneckPoint(quint64 run, QString attention, int length, double accuracy);
     // One length measured: the fastest of the repeats and the bytes of intermediates.
     void complexityPoint(quint64 run, QString method, int length, double seconds, double bytes);
+    // The needle experiment's accuracies when it ends or is stopped (the trainings finished so far),
+    // emitted before finished(run, stopped).
+    void needleResult(quint64 run, NeedleResult result);
     void finished(quint64 run, bool stopped);
     void failed(quint64 run, QString message);
 
@@ -50,6 +61,7 @@ private:
     void report(quint64 run, const std::function<bool()>& body);
     void runBottleneck(quint64 run, BottleneckOptions options);
     void runComplexity(quint64 run, ComplexityOptions options);
+    void runNeedle(quint64 run, NeedleOptions options);
 
     std::thread thread_;
     std::atomic<bool> stop_{false};
@@ -58,3 +70,5 @@ private:
 };
 
 }  // namespace attnlab
+
+Q_DECLARE_METATYPE(attnlab::NeedleResult)

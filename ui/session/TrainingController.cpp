@@ -50,6 +50,8 @@ TrainingController::~TrainingController() { shutdown(); }
 
 bool TrainingController::hasAbandonedThreads() { return gAbandonedThreads.load(); }
 
+void TrainingController::noteAbandonedThread() { gAbandonedThreads.store(true); }
+
 double TrainingController::progress() const {
     if (summary_.epochs <= 0 || summary_.batchesPerEpoch <= 0) return 0.0;
     const double total = static_cast<double>(summary_.epochs) * summary_.batchesPerEpoch;

@@ -61,6 +61,8 @@ public:
     // True once a worker thread was left running: the process should then end with _Exit, since
     // running static destructors under a busy LibTorch thread is not safe.
     static bool hasAbandonedThreads();
+    // For other workers that gave up waiting for their thread (the classifier's session).
+    static void noteAbandonedThread();
 
 Q_SIGNALS:
     void stateChanged(attnlab::TrainingController::State state);

@@ -17,6 +17,9 @@
 #include "views/translate/TranslateView.h"
 #include "widgets/AttentionPanel.h"
 #include "widgets/HeatmapWidget.h"
+#include "session/ClassifierLessons.h"
+#include "session/Lessons.h"
+#include "window/ClassifierTask.h"
 #include "window/FigureExport.h"
 #include "window/RecentFiles.h"
 #include "window/TrainingSession.h"
@@ -40,11 +43,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMimeData>
-#include <QPainter>
-#include <QPainterPath>
 #include <QProgressBar>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBox>
@@ -116,13 +118,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         task_->addItem(task.title, task.id);
         task_->setItemData(task_->count() - 1, task.summary, Qt::ToolTipRole);
     }
-    task_->setToolTip(tr("What you work on: its data, models and views. Translation today; text "
-                         "classification, images and time series are planned."));
+    task_->setToolTip(tr("What you work on: its data, models and views."));
     taskLabel->setBuddy(task_);
     taskRow->addWidget(taskLabel);
     taskRow->addWidget(task_, 1);
     setupLayout->addLayout(taskRow);
-    setupLayout->addWidget(setup_, 1);
+    setupStack_ = new QStackedWidget;  // one page per task: the translation panels, the classifier's
+    setupStack_->addWidget(setup_);
+    setupLayout->addWidget(setupStack_, 1);
     auto* dock = new QDockWidget(tr("Setup"), this);
     dock->setObjectName(QStringLiteral("setupDock"));
     dock->setWidget(setupPage);
@@ -231,55 +234,26 @@ void MainWindow::createViews() {
     navigator_->addView(ViewGroup::Explain, QStringLiteral("positions"), positionsView_);
     navigator_->addView(ViewGroup::Explain, QStringLiteral("compare"), compareView_);
     navigator_->addView(ViewGroup::Experiments, QStringLiteral("experiments"), experimentsView_);
+    // The text-classification task registers its own views (task "classify").
+    classifier_ = new ClassifierTask(this, navigator_,
+                                     {[this](const QString& t, const QString& x, QMessageBox::StandardButtons b,
+                                             QMessageBox::StandardButton d) { return ask(t, x, b, d); },
+                                      [this](const QString& t, const QString& m) { reportError(t, m); },
+                                      [this](const QString& m, int timeout) { showStatus(m, timeout); }});
+    setupStack_->addWidget(classifier_->panelPage());
 }
 
-QWidget* MainWindow::createLessonBar() {
-    // The lesson card: what the current lesson shows, above the views; closable.
-    lessonBar_ = new QFrame;
-    lessonBar_->setObjectName(QStringLiteral("lessonBar"));
-    lessonBar_->setFrameShape(QFrame::StyledPanel);
-    lessonBar_->setAutoFillBackground(true);
-    lessonBar_->setBackgroundRole(QPalette::AlternateBase);
-    auto* lessonLayout = new QHBoxLayout(lessonBar_);
-    lessonLayout->setContentsMargins(10, 6, 6, 6);
-    lessonText_ = new QLabel;
-    lessonText_->setWordWrap(true);
-    lessonText_->setTextFormat(Qt::RichText);
-    auto* closeLesson = new QToolButton;
-    closeLesson->setAutoRaise(true);
-    closeLesson->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
-    closeLesson->setToolTip(tr("Hide the lesson card"));
-    connect(closeLesson, &QToolButton::clicked, lessonBar_, &QWidget::hide);
-    lessonLayout->addWidget(lessonText_, 1);
-    lessonLayout->addWidget(closeLesson, 0, Qt::AlignTop);
-    lessonBar_->hide();
-    return lessonBar_;
-}
-
-QIcon MainWindow::applicationIcon() {
-    // A small attention map: a bright diagonal on a dark field, in viridis.
-    QIcon icon;
-    for (int size : {16, 32, 48, 64, 128, 256}) {
-        QPixmap pixmap(size, size);
-        pixmap.fill(Qt::transparent);
-        QPainter painter(&pixmap);
-        painter.setRenderHint(QPainter::Antialiasing);
-        const int n = 4;
-        const double margin = size * 0.06;
-        const double cell = (size - 2 * margin) / n;
-        const double weights[n][n] = {
-            {0.92, 0.05, 0.02, 0.01}, {0.10, 0.15, 0.70, 0.05}, {0.05, 0.80, 0.10, 0.05}, {0.02, 0.03, 0.10, 0.85}};
-        QPainterPath clip;
-        clip.addRoundedRect(QRectF(margin, margin, size - 2 * margin, size - 2 * margin), size * 0.12, size * 0.12);
-        painter.setClipPath(clip);
-        for (int r = 0; r < n; ++r)
-            for (int c = 0; c < n; ++c)
-                painter.fillRect(QRectF(margin + c * cell, margin + r * cell, cell + 0.5, cell + 0.5),
-                                 QColor::fromRgb(Colormap::color(ColormapId::Viridis, weights[r][c])));
-        painter.end();
-        icon.addPixmap(pixmap);
-    }
-    return icon;
+void MainWindow::switchTask(const QString& id) {
+    const int index = task_->findData(id);
+    if (index < 0) return;
+    task_->setCurrentIndex(index);  // re-enters through currentIndexChanged once; then equal
+    if (navigator_->task() == id) return;
+    navigator_->setTask(id);
+    const bool classify = id == QLatin1String(ClassifierTask::kId);
+    setupStack_->setCurrentIndex(classify ? 1 : 0);
+    if (classify) classifier_->activate();
+    actions_->showTask(id, navigator_);
+    updateTitle();
 }
 
 void MainWindow::createStatusBar() {
@@ -423,10 +397,14 @@ void MainWindow::connectViews() {
         onModelAvailable();
         updateTitle();
     });
-    connect(session_, &TrainingSession::lessonStarted, this, [this](const QString& title, const QString& summary) {
+    const auto showLesson = [this](const QString& title, const QString& summary) {
         lessonText_->setText(QStringLiteral("<b>%1</b><br>%2").arg(title.toHtmlEscaped(), summary.toHtmlEscaped()));
         lessonBar_->show();
-    });
+    };
+    connect(session_, &TrainingSession::lessonStarted, this, showLesson);
+    connect(classifier_, &ClassifierTask::lessonStarted, this, showLesson);
+    connect(classifier_, &ClassifierTask::titleChanged, this, &MainWindow::updateTitle);
+    connect(task_, &QComboBox::currentIndexChanged, this, [this] { switchTask(task_->currentData().toString()); });
     connect(dataPanel_, &DataPanel::generateRequested, this, &MainWindow::loadCorpus);
     connect(dataPanel_, &DataPanel::openTsvRequested, this, &MainWindow::openCorpusDialog);
     connect(dataPanel_, &DataPanel::openParallelRequested, this, &MainWindow::openParallelDialog);
@@ -470,9 +448,19 @@ void MainWindow::startTraining(bool paused) { session_->start(paused); }
 
 void MainWindow::startDemo(const QString& dataset) { session_->startDemo(dataset); }
 
-bool MainWindow::startLesson(const QString& id) { return session_->startLesson(id); }
+bool MainWindow::startLesson(const QString& id) {
+    if (!findClassifierLesson(id).id.isEmpty()) {
+        switchTask(QString::fromLatin1(ClassifierTask::kId));
+        return classifier_->startLesson(id);
+    }
+    if (findLesson(id).id.isEmpty()) return false;
+    switchTask(QString::fromLatin1(ViewNavigator::kTranslation));
+    return session_->startLesson(id);
+}
 
-QString MainWindow::currentLesson() const { return session_->lesson(); }
+QString MainWindow::currentLesson() const {
+    return navigator_->task() == QLatin1String(ClassifierTask::kId) ? classifier_->lesson() : session_->lesson();
+}
 
 void MainWindow::openCorpusDialog() {
     const QString path =
@@ -538,7 +526,7 @@ bool MainWindow::saveModelDialog() {
 
 void MainWindow::onModelLoaded(const ModelSummary& summary) {
     session_->setModelPath(summary.origin);
-    for (View* view : navigator_->views()) {
+    for (View* view : navigator_->viewsOf(ViewNavigator::kTranslation)) {
         view->runStarted();
         view->modelChanged(&summary);
     }
@@ -554,7 +542,7 @@ void MainWindow::onModelLoaded(const ModelSummary& summary) {
 }
 
 void MainWindow::onPrepared(const ModelSummary& s) {
-    for (View* view : navigator_->views()) view->modelChanged(&s);
+    for (View* view : navigator_->viewsOf(ViewNavigator::kTranslation)) view->modelChanged(&s);
     QString message = tr("Training %1, %2 parameters, on %3 pairs (validating on %4)")
                           .arg(architectureName(s.config), humanCount(s.parameters))
                           .arg(s.trainingPairs)
@@ -567,7 +555,7 @@ void MainWindow::onPrepared(const ModelSummary& s) {
 
 void MainWindow::onModelAvailable() {
     const bool available = controller_->hasModel() || controller_->isPreparing();
-    for (View* view : navigator_->views()) view->modelAvailable(available);
+    for (View* view : navigator_->viewsOf(ViewNavigator::kTranslation)) view->modelAvailable(available);
     session_->translateCurrentSentence();
     updateMathsView();
     updateExportActions();
@@ -644,8 +632,10 @@ void MainWindow::updateTitle() {
     const LoadedCorpus& loaded = session_->corpus();
     QString title = loaded.corpus ? loaded.source.displayName() : tr("no corpus");
     if (!session_->modelPath().isEmpty()) title = QFileInfo(session_->modelPath()).fileName();
+    const bool classify = navigator_->task() == QLatin1String(ClassifierTask::kId);
+    if (classify) title = classifier_->titleFor().isEmpty() ? tr("no corpus") : classifier_->titleFor();
     setWindowTitle(tr("%1[*] — AttnLab").arg(title));
-    setWindowModified(controller_->isModified());
+    setWindowModified(classify ? classifier_->session()->isModified() : controller_->isModified());
     actions_->saveModel->setEnabled(controller_->hasModel() || controller_->isPreparing());
     actions_->saveModelAs->setEnabled(controller_->hasModel() || controller_->isPreparing());
 }
@@ -672,7 +662,10 @@ void MainWindow::setShowNumbers(bool on) {
     if (actions_->numbers->isChecked() != on) actions_->numbers->setChecked(on);
 }
 
-bool MainWindow::showTab(const QString& name) { return navigator_->show(name); }
+bool MainWindow::showTab(const QString& name) {
+    if (!navigator_->taskOf(name).isEmpty()) switchTask(navigator_->taskOf(name));  // a view of another task
+    return navigator_->show(name);
+}
 
 QString MainWindow::currentTabName() const { return navigator_->currentName(); }
 
@@ -759,8 +752,13 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             return;
         }
     }
+    if (!classifier_->confirmClose()) {
+        event->ignore();
+        return;
+    }
     windowSettings().save();
     shuttingDown_ = true;
+    classifier_->shutdown();
     experimentsView_->stop();  // winds down while training stops; its destructor joins the thread
     showStatus(tr("Stopping training…"), 0);
     controller_->shutdown(kShutdownTimeoutMs);

@@ -22,10 +22,12 @@ class QComboBox;
 class QFrame;
 class QLabel;
 class QProgressBar;
+class QStackedWidget;
 class QToolBox;
 
 namespace attnlab {
 
+class ClassifierTask;
 class CompareView;
 class CorpusTableModel;
 class CorpusView;
@@ -69,11 +71,13 @@ public:
     // false for an unknown id. Asks before discarding unsaved training.
     bool startLesson(const QString& id);
     QString currentLesson() const;
-    // The views by name ("corpus", "translate", "probe", "heads", "curves", "timeline", "maths",
-    // "diagnostics", "compare", "positions", "experiments"); false for an unknown name.
+    // The views by name: translation's "corpus", "translate", "probe", "heads", "curves", "timeline",
+    // "maths", "diagnostics", "compare", "positions", "experiments"; text classification's "texts",
+    // "classify", "class-curves", "explain", "needle" (a view of the other task switches the task
+    // first); false for an unknown name.
     bool showTab(const QString& name);
     QString currentTabName() const;
-    QStringList tabNames() const;  // in navigation order
+    QStringList tabNames() const;  // the current task's, in navigation order
     ViewNavigator* navigator() const { return navigator_; }
     QComboBox* taskChooser() const { return task_; }
     // "data", "model" or "training": the page of the setup panel to show.
@@ -108,6 +112,7 @@ public:
     PositionalEncodingView* positionsView() const { return positionsView_; }
     TimelineView* timelineView() const { return timelineView_; }
     ExperimentsView* experimentsView() const { return experimentsView_; }
+    ClassifierTask* classifier() const { return classifier_; }
     CorpusTableModel* corpusTable() const;
     ColormapId colormap() const { return colormap_; }
     void setColormap(ColormapId id);
@@ -129,6 +134,7 @@ protected:
 
 private:
     void createViews();
+    void switchTask(const QString& id);  // a Tasks::all() id: its setup page, views and actions
     WindowSettings windowSettings();  // the settings kept between runs, and where they live
     QWidget* createLessonBar();
     void createStatusBar();
@@ -177,6 +183,8 @@ private:
     QFrame* lessonBar_;
     QLabel* lessonText_;
     QToolBox* setup_;
+    QStackedWidget* setupStack_;
+    ClassifierTask* classifier_;
     DataPanel* dataPanel_;
     ModelSettingsWidget* modelSettings_;
     TrainingSettingsWidget* trainingSettings_;

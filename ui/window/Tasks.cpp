@@ -7,6 +7,9 @@ std::vector<TaskInfo> Tasks::all() {
         {QStringLiteral("translation"), tr("Translation"),
          tr("Sequence to sequence: a GRU encoder-decoder with classic attention, or a Transformer, translating "
             "a parallel corpus.")},
+        {QStringLiteral("classify"), tr("Text classification"),
+         tr("A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its "
+            "attention explains the decision.")},
     };
 }
 

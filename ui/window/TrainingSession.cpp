@@ -113,7 +113,7 @@ void TrainingSession::start(bool paused) {
     request.config = p_.model->config();
     request.options = p_.training->options();
     request.options.tokenizer = corpus_.source.tokenizer;  // what the data panel counted and shows
-    for (View* view : p_.navigator->views()) view->runStarted();
+    for (View* view : p_.navigator->viewsOf(ViewNavigator::kTranslation)) view->runStarted();
     p_.charts->setPlannedEpochs(request.options.epochs);
     modelPath_.clear();
     updateProbe();
@@ -143,7 +143,7 @@ void TrainingSession::reset() {
 
 void TrainingSession::discard() {
     p_.controller->reset();
-    for (View* view : p_.navigator->views()) {
+    for (View* view : p_.navigator->viewsOf(ViewNavigator::kTranslation)) {
         view->clearView();
         view->modelChanged(nullptr);
     }

@@ -4,6 +4,7 @@
 
 #include <QFrame>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -36,36 +37,79 @@ QString ViewNavigator::groupTitle(ViewGroup group) {
 QTabWidget* ViewNavigator::page(ViewGroup group) {
     for (const auto& [g, tabs] : pages_)
         if (g == group) return tabs;
-    auto* tabs = new QTabWidget;
+    auto* tabs = new QTabWidget(this);
+    tabs->hide();
     tabs->setDocumentMode(true);
     tabs->setUsesScrollButtons(false);
     tabs->setTabBarAutoHide(true);  // a group of one view shows the view alone
     tabs->tabBar()->setExpanding(false);
     // Groups appear in their enum order whatever the order views are added in.
-    int index = 0;
-    while (index < static_cast<int>(pages_.size()) && pages_[static_cast<std::size_t>(index)].first < group) ++index;
-    pages_.insert(pages_.begin() + index, {group, tabs});
-    groups_->insertTab(index, tabs, groupTitle(group));
+    std::size_t index = 0;
+    while (index < pages_.size() && pages_[index].first < group) ++index;
+    pages_.insert(pages_.begin() + static_cast<std::ptrdiff_t>(index), {group, tabs});
     connect(tabs, &QTabWidget::currentChanged, this, &ViewNavigator::currentChanged);
     return tabs;
 }
 
-void ViewNavigator::add(ViewGroup group, const QString& name, QWidget* widget, View* view) {
-    QTabWidget* tabs = page(group);
+void ViewNavigator::add(ViewGroup group, const QString& name, QWidget* widget, View* view, const QString& task) {
+    page(group);
     // Each view in a frameless scroll area: a view wider or taller than a small screen (1024 x 768
-    // with large fonts) scrolls instead of pushing the window past the screen's edge.
-    auto* area = new QScrollArea;
+    // with large fonts) scrolls instead of pushing the window past the screen's edge. The navigator
+    // owns the area until a tab does (another task's views wait hidden).
+    auto* area = new QScrollArea(this);
+    area->hide();
     area->setWidget(widget);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
-    const int index = tabs->addTab(area, view->viewTitle());
-    tabs->setTabToolTip(index, view->viewToolTip());
-    entries_.push_back({name, group, widget, area, view});
+    entries_.push_back({name, group, widget, area, view, task});
     // Navigation order: group by group, then as added.
     std::stable_sort(entries_.begin(), entries_.end(),
                      [](const Entry& a, const Entry& b) { return a.group < b.group; });
     views_.clear();
     for (const Entry& e : entries_) views_ << e.view;
+    if (task == task_) rebuild();
+}
+
+void ViewNavigator::setTask(const QString& task) {
+    if (task == task_) return;
+    task_ = task;
+    rebuild();
+}
+
+void ViewNavigator::rebuild() {
+    const QString shown = currentName();
+    {
+        const QSignalBlocker blockGroups(groups_);
+        while (groups_->count() > 0) groups_->removeTab(0);
+        for (const auto& [group, tabs] : pages_) {
+            const QSignalBlocker blockTabs(tabs);
+            while (tabs->count() > 0) tabs->removeTab(0);
+            for (const Entry& e : entries_) {
+                if (e.group != group) continue;
+                if (e.task != task_) {
+                    if (e.page->parentWidget() != this) e.page->setParent(this);  // parked, hidden
+                    e.page->hide();
+                    continue;
+                }
+                const int index = tabs->addTab(e.page, e.view->viewTitle());
+                tabs->setTabToolTip(index, e.view->viewToolTip());
+            }
+            if (tabs->count() > 0) groups_->addTab(tabs, groupTitle(group));
+        }
+    }
+    if (!show(shown)) Q_EMIT currentChanged();
+}
+
+QString ViewNavigator::taskOf(const QString& name) const {
+    const Entry* e = find(name);
+    return e ? e->task : QString();
+}
+
+QList<View*> ViewNavigator::viewsOf(const QString& task) const {
+    QList<View*> out;
+    for (const Entry& e : entries_)
+        if (e.task == task) out << e.view;
+    return out;
 }
 
 const ViewNavigator::Entry* ViewNavigator::find(const QString& name) const {
@@ -76,11 +120,11 @@ const ViewNavigator::Entry* ViewNavigator::find(const QString& name) const {
 
 bool ViewNavigator::show(const QString& name) {
     const Entry* e = find(name);
-    if (e == nullptr) return false;
-    for (std::size_t i = 0; i < pages_.size(); ++i) {
-        if (pages_[i].first != e->group) continue;
-        pages_[i].second->setCurrentWidget(e->page);
-        groups_->setCurrentIndex(static_cast<int>(i));
+    if (e == nullptr || e->task != task_) return false;
+    for (const auto& [group, tabs] : pages_) {
+        if (group != e->group) continue;
+        tabs->setCurrentWidget(e->page);
+        groups_->setCurrentWidget(tabs);
     }
     return true;
 }
@@ -109,6 +153,13 @@ View* ViewNavigator::currentView() const {
 }
 
 QStringList ViewNavigator::names() const {
+    QStringList out;
+    for (const Entry& e : entries_)
+        if (e.task == task_) out << e.name;
+    return out;
+}
+
+QStringList ViewNavigator::allNames() const {
     QStringList out;
     for (const Entry& e : entries_) out << e.name;
     return out;

@@ -24,21 +24,30 @@ class ViewNavigator : public QWidget {
 public:
     explicit ViewNavigator(QWidget* parent = nullptr);
 
-    // widget must also be a View; it is shown under its viewTitle() in its group, in the order added.
+    // widget must also be a View; it is shown under its viewTitle() in its group, in the order added,
+    // while its task (kTranslation when empty) is the current one.
     template <typename ViewWidget>
-    void addView(ViewGroup group, const QString& name, ViewWidget* view) {
-        add(group, name, view, view);
+    void addView(ViewGroup group, const QString& name, ViewWidget* view, const QString& task = QString()) {
+        add(group, name, view, view, task.isEmpty() ? QString::fromLatin1(kTranslation) : task);
     }
+    static constexpr const char* kTranslation = "translation";
+    // Shows the views of that task (a Tasks::all() id) and hides the others'.
+    void setTask(const QString& task);
+    QString task() const { return task_; }
+    QString taskOf(const QString& name) const;  // empty for an unknown name
 
-    bool show(const QString& name);  // case-insensitive; false for an unknown name
+    // Case-insensitive; false for an unknown name or a view of another task than the current one.
+    bool show(const QString& name);
     QString currentName() const;
     QWidget* currentWidget() const;  // the view shown (not its scroll area)
     View* currentView() const;
-    QStringList names() const;  // in navigation order: group by group
+    QStringList names() const;  // the current task's, in navigation order: group by group
+    QStringList allNames() const;  // every task's
     QString titleOf(const QString& name) const;  // the label the user sees; empty for an unknown name
     QString groupTitleOf(const QString& name) const;
     QWidget* widget(const QString& name) const;
-    const QList<View*>& views() const { return views_; }
+    const QList<View*>& views() const { return views_; }  // every task's
+    QList<View*> viewsOf(const QString& task) const;
     QTabWidget* groups() const { return groups_; }
 
     static QString groupTitle(ViewGroup group);
@@ -53,9 +62,11 @@ private:
         QWidget* widget;  // the view
         QWidget* page;    // its tab: the scroll area around it
         View* view;
+        QString task;
     };
 
-    void add(ViewGroup group, const QString& name, QWidget* widget, View* view);
+    void add(ViewGroup group, const QString& name, QWidget* widget, View* view, const QString& task);
+    void rebuild();  // the tabs of the current task's views
     QTabWidget* page(ViewGroup group);
     const Entry* find(const QString& name) const;
     const Entry* current() const;
@@ -63,6 +74,7 @@ private:
     QTabWidget* groups_;
     std::vector<std::pair<ViewGroup, QTabWidget*>> pages_;
     std::vector<Entry> entries_;
+    QString task_ = QString::fromLatin1(kTranslation);
     QList<View*> views_;
 };
 

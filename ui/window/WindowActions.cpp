@@ -1,5 +1,6 @@
 #include "window/WindowActions.h"
 
+#include "session/ClassifierLessons.h"
 #include "session/Lessons.h"
 #include "window/Translations.h"
 #include "window/ViewNavigator.h"
@@ -113,6 +114,7 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
     file->addAction(quit);
 
     QMenu* training = bar->addMenu(tr("&Training"));
+    trainingMenu = training;
     training->addActions({start, resume, pause, step, stop});
     training->addSeparator();
     training->addAction(reset);
@@ -125,18 +127,19 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
     view->addSeparator();
     view->addAction(logScale);
     view->addSeparator();
-    // Every view, by group; Ctrl+1..9 for the first nine.
-    const QStringList names = navigator->names();
+    // Every task's views, by group; showTask() shows the current task's.
+    const QStringList names = navigator->allNames();
     QString group;
-    for (int i = 0; i < names.size(); ++i) {
-        if (navigator->groupTitleOf(names[i]) != group) {
-            group = navigator->groupTitleOf(names[i]);
-            view->addSection(group);
+    for (const QString& name : names) {
+        if (navigator->groupTitleOf(name) != group) {
+            group = navigator->groupTitleOf(name);
+            viewActions_.emplace_back(QString(), view->addSection(group));
         }
-        QAction* action = view->addAction(navigator->titleOf(names[i]));
-        if (i < 9) action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
-        connect(action, &QAction::triggered, navigator, [navigator, name = names[i]] { navigator->show(name); });
+        QAction* action = view->addAction(navigator->titleOf(name));
+        viewActions_.emplace_back(name, action);
+        connect(action, &QAction::triggered, navigator, [navigator, name] { navigator->show(name); });
     }
+    showTask(navigator->task(), navigator);
     view->addSeparator();
     if (auto* dock = window->findChild<QDockWidget*>(QStringLiteral("setupDock"))) {
         QAction* toggle = dock->toggleViewAction();
@@ -163,17 +166,43 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
     }
 
     QMenu* lessonsMenu = bar->addMenu(tr("&Lessons"));
-    for (const Lesson& lesson : lessons()) {
-        QAction* action = lessonsMenu->addAction(lesson.title);
-        action->setToolTip(lesson.summary);
-        action->setStatusTip(lesson.summary);
-        connect(action, &QAction::triggered, this, [this, id = lesson.id] { Q_EMIT lessonChosen(id); });
-    }
+    const auto addLesson = [this, lessonsMenu](const QString& title, const QString& summary, const QString& id) {
+        QAction* action = lessonsMenu->addAction(title);
+        action->setToolTip(summary);
+        action->setStatusTip(summary);
+        connect(action, &QAction::triggered, this, [this, id] { Q_EMIT lessonChosen(id); });
+    };
+    for (const Lesson& lesson : lessons()) addLesson(lesson.title, lesson.summary, lesson.id);
+    lessonsMenu->addSeparator();  // the text-classification task's
+    for (const ClassifierLesson& lesson : classifierLessons()) addLesson(lesson.title, lesson.summary, lesson.id);
 
     QMenu* help = bar->addMenu(tr("&Help"));
     help->addAction(about);
     auto* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+void WindowActions::showTask(const QString& task, ViewNavigator* navigator) {
+    const bool translation = task == QLatin1String(ViewNavigator::kTranslation);
+    for (QAction* a : {openCorpus, openParallel, openModel, saveModel, saveModelAs, exportHeads, start, resume, pause,
+                       step, stop, reset})
+        a->setVisible(translation);
+    if (trainingMenu) trainingMenu->menuAction()->setVisible(translation);
+    // A section shows when a view after it (before the next section) does.
+    int shortcut = 0;
+    QAction* section = nullptr;
+    for (const auto& [name, action] : viewActions_) {
+        if (name.isEmpty()) {
+            section = action;
+            section->setVisible(false);
+            continue;
+        }
+        const bool shown = navigator->taskOf(name) == task;
+        action->setVisible(shown);
+        if (shown && section) section->setVisible(true);
+        action->setShortcut(shown && shortcut < 9 ? QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + shortcut++))
+                                                  : QKeySequence());
+    }
 }
 
 void WindowActions::createToolBar(QMainWindow* window) {

@@ -6,6 +6,8 @@
 
 #include <QObject>
 #include <QString>
+#include <utility>
+#include <vector>
 
 class QAction;
 class QActionGroup;
@@ -30,6 +32,9 @@ public:
     // The colour map as the menu and the toolbar's box show it.
     void showColormap(ColormapId id);
     void showLanguage(const QString& code);
+    // The task changed: the View menu lists its views (Ctrl+1..9 for the first nine) and the
+    // translation task's file and training actions show only in the translation task.
+    void showTask(const QString& task, ViewNavigator* navigator);
 
     // Display names of the colour maps; Colormap::nameOf() stays the untranslated key.
     static QString colormapLabel(ColormapId id);
@@ -58,12 +63,16 @@ public:
     QActionGroup* colormaps;
     QActionGroup* languages;
     QMenu* recent = nullptr;
+    QMenu* trainingMenu = nullptr;
     QComboBox* colormapBox = nullptr;
 
 Q_SIGNALS:
     void colormapChosen(ColormapId id);
     void languageChosen(const QString& code);
     void lessonChosen(const QString& id);
+
+private:
+    std::vector<std::pair<QString, QAction*>> viewActions_;  // view name -> its View menu entry
 };
 
 }  // namespace attnlab

@@ -1,0 +1,201 @@
+// The text-classification task in the main window: the Task box switches the setup panel, the views
+// and the View menu; a classifier trains on the worker thread while the Classify view shows its
+// attention; Explain, the dataset browser and the lesson work end to end.
+#include "setup/ClassifierSetupPanel.h"
+#include "setup/DataPanel.h"
+#include "views/classify/ClassifierCurvesView.h"
+#include "views/classify/ClassifyView.h"
+#include "views/classify/ExplainView.h"
+#include "views/classify/TextsView.h"
+#include "widgets/WordStrip.h"
+#include "window/ClassifierTask.h"
+#include "ui/WindowFixture.h"
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QTableView>
+#include <algorithm>
+#include <cmath>
+
+using namespace attnlab;
+using attnlab::test::waitUntil;
+using attnlab::test::WindowFixture;
+
+namespace {
+
+void chooseTask(MainWindow& w, const QString& id) {
+    QComboBox* box = w.taskChooser();
+    const int index = box->findData(id);
+    REQUIRE(index >= 0);
+    box->setCurrentIndex(index);
+}
+
+// A small sentiment corpus and a quick schedule: what the tests train.
+void smallSetup(ClassifierTask& task, int epochs) {
+    ClassifierDataChoice data;
+    data.dataset = QStringLiteral("sentiment");
+    data.size = 600;
+    data.seed = 1;
+    task.panel()->setData(data);
+    ClassifierTrainingOptions options = task.panel()->options();
+    options.epochs = epochs;
+    task.panel()->setOptions(options);
+    REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingCorpus() && task.corpus()->examples.size() == 600; }));
+}
+
+}  // namespace
+
+TEST_CASE("the Task box switches the setup panel, the views and the View menu", "[ui][classify]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    const QStringList translation = w.tabNames();
+    CHECK(translation.contains(QStringLiteral("translate")));
+    CHECK_FALSE(translation.contains(QStringLiteral("classify")));
+
+    chooseTask(w, QStringLiteral("classify"));
+    const QStringList classify = w.tabNames();
+    CHECK(classify == QStringList({"texts", "classify", "class-curves", "explain", "needle"}));
+    CHECK(w.classifier()->panel()->isVisibleTo(&w));
+    CHECK_FALSE(w.dataPanel()->isVisibleTo(&w));
+    // The built-in sentiment texts are made when the task is first chosen.
+    REQUIRE(waitUntil([&] { return w.classifier()->corpus() != nullptr; }));
+    CHECK(w.classifier()->textsView()->table()->model()->rowCount() == 2000);
+
+    // A view of the other task switches back.
+    REQUIRE(w.showTab(QStringLiteral("translate")));
+    CHECK(w.taskChooser()->currentData().toString() == QStringLiteral("translation"));
+    CHECK(w.tabNames() == translation);
+    REQUIRE(w.showTab(QStringLiteral("explain")));
+    CHECK(w.taskChooser()->currentData().toString() == QStringLiteral("classify"));
+    CHECK(w.currentTabName() == QStringLiteral("explain"));
+    CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("a classifier trains live: curves, the Classify view, Explain and the dataset browser", "[ui][classify]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("classify"));
+    ClassifierTask& task = *w.classifier();
+    smallSetup(task, 4);
+    task.classifyView()->setText(QStringLiteral("the film was not good"));
+    task.panel()->trainButton()->click();
+    REQUIRE(waitUntil([&] { return task.session()->isTraining(); }));
+    // The probe answers while the model trains.
+    REQUIRE(waitUntil([&] { return task.classifyView()->classification() != nullptr; }, 60000));
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 120000));
+    CHECK(f.errors.isEmpty());
+    CHECK(task.curvesView()->epochs() == 4);
+    CHECK(task.session()->hasModel());
+    CHECK(task.session()->isModified());
+
+    // Classify a text: its label, probabilities and one attention row over its words.
+    REQUIRE(w.showTab(QStringLiteral("classify")));
+    task.classifyView()->setText(QStringLiteral("the acting was awful"));
+    task.classifyView()->classifyButton()->click();
+    REQUIRE(waitUntil([&] {
+        const Classification* c = task.classifyView()->classification();
+        return c && c->tokens.size() == 4;
+    }));
+    const Classification& c = *task.classifyView()->classification();
+    CHECK(c.probabilities.size() == 2);
+    REQUIRE(task.classifyView()->strip()->rows().size() == 1);
+    double sum = 0;
+    for (double v : task.classifyView()->strip()->rows()[0].values) sum += v;
+    CHECK(sum == Approx(1.0).epsilon(1e-4));
+    const QString png = f.dir.filePath(QStringLiteral("classify.png"));
+    QString error;
+    CHECK(w.exportCurrentView(png, 1.0, &error));
+    CHECK(QFileInfo(png).size() > 0);
+
+    // Explain it: five methods, integrated gradients complete to 5 %.
+    REQUIRE(w.showTab(QStringLiteral("explain")));
+    ExplainView* explain = task.explainView();
+    explain->setText(QStringLiteral("the acting was awful"));
+    explain->findChild<QPushButton*>(QStringLiteral("explainButton"))->click();
+    REQUIRE(waitUntil([&] { return explain->explanation() && explain->explanation()->tokens.size() == 4; }));
+    const Explanation& e = *explain->explanation();
+    CHECK(e.methods.size() == 5);
+    CHECK(explain->strip()->rows().size() == 5);
+    CHECK(std::abs(e.igAttributionSum - e.igOutputDifference) <= 0.05 * std::abs(e.igOutputDifference) + 1e-6);
+    const QString svg = f.dir.filePath(QStringLiteral("explain.svg"));
+    CHECK(w.exportCurrentView(svg, 1.0, &error));
+
+    // The dataset browser: the gold rationale against the model's attention.
+    REQUIRE(w.showTab(QStringLiteral("texts")));
+    task.textsView()->selectExample(0);
+    REQUIRE(waitUntil([&] { return task.textsView()->strip()->rows().size() == 2; }));
+    CHECK(task.textsView()->strip()->rows()[0].label == TextsView::tr("Rationale"));
+    CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("the permutation test runs over the validation texts from the Explain view", "[ui][classify]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("classify"));
+    ClassifierTask& task = *w.classifier();
+    smallSetup(task, 2);
+    task.train();
+    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+    ExplainView* explain = task.explainView();
+    explain->findChild<QPushButton*>(QStringLiteral("permutationButton"))->click();
+    REQUIRE(waitUntil([&] { return task.session()->isExperimenting(); }));
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 120000));
+    CHECK(explain->faithfulnessResult() != nullptr);
+    CHECK_FALSE(explain->faithfulnessSummary().isEmpty());
+    CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("a classifier saved from the window opens again; a bad file is reported", "[ui][classify]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("classify"));
+    ClassifierTask& task = *w.classifier();
+    smallSetup(task, 1);
+    task.train();
+    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+    const QString path = f.dir.filePath(QStringLiteral("c.safetensors"));
+    task.saveModel(path);
+    REQUIRE(waitUntil([&] { return !task.session()->isModified(); }));
+    CHECK(QFileInfo(path).size() > 0);
+
+    task.session()->reset();
+    CHECK_FALSE(task.session()->hasModel());
+    task.openModel(path);
+    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }));
+    CHECK(task.session()->model().labels == QStringList({"negative", "positive"}));
+    REQUIRE(waitUntil([&] { return task.classifyView()->classification() != nullptr; }));
+
+    task.openModel(f.dir.filePath(QStringLiteral("missing.safetensors")));
+    REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
+    CHECK(f.errors.front().title == ClassifierTask::tr("Cannot Open Model"));
+    CHECK(f.errors.front().message.contains(QStringLiteral("missing.safetensors")));
+    CHECK(task.session()->hasModel());  // the model that was open stays
+}
+
+TEST_CASE("the lesson 'Is attention an explanation?' trains a classifier that attends to the deciding words",
+          "[ui][classify][lessons]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    REQUIRE(w.startLesson(QStringLiteral("explanation")));
+    CHECK(w.currentLesson() == QStringLiteral("explanation"));
+    CHECK(w.currentTabName() == QStringLiteral("classify"));
+    ClassifierTask& task = *w.classifier();
+    REQUIRE(waitUntil([&] { return task.session()->isTraining(); }, 30000));
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 180000));
+    REQUIRE(task.curvesView()->epochs() == 10);
+    // What the lesson promises: the sentiment learned, the attention on the gold rationale.
+    REQUIRE(task.curvesView()->accuracySeries()->count() == 10);
+    CHECK(task.curvesView()->accuracySeries()->points().last().y() >= 0.9);
+    REQUIRE(task.curvesView()->rationaleMassSeries()->count() == 10);
+    CHECK(task.curvesView()->rationaleMassSeries()->points().last().y() >= 0.5);
+    REQUIRE(waitUntil([&] { return task.explainView()->explanation() != nullptr; }));
+    const Classification* c = task.classifyView()->classification();
+    REQUIRE(c != nullptr);
+    CHECK(c->label == "negative");  // "... but the acting was awful"
+    // The attention's largest weight is on the second clause, after "but".
+    const auto& weights = c->pooling.at(0);
+    const auto top = std::max_element(weights.begin(), weights.end()) - weights.begin();
+    CHECK(top > 5);
+    CHECK(f.errors.isEmpty());
+}

@@ -1,0 +1,205 @@
+#include "views/classify/ClassifyView.h"
+#include "widgets/HeadGridWidget.h"
+#include "widgets/WidgetStyle.h"
+#include "widgets/WordStrip.h"
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kShownClasses = 12;  // the most probable ones; langid has 12, a TSV may have hundreds
+
+QStringList toList(const std::vector<std::string>& tokens, std::size_t from = 0) {
+    QStringList out;
+    for (std::size_t i = from; i < tokens.size(); ++i) out << QString::fromStdString(tokens[i]);
+    return out;
+}
+
+}  // namespace
+
+ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout;
+    input_ = new QLineEdit;
+    input_->setObjectName(QStringLiteral("classifyText"));
+    input_->setPlaceholderText(tr("Type a text to classify, e.g. the film was not good"));
+    scaleFont(input_, 1.3);
+    classify_ = new QPushButton(tr("Classify"));
+    classify_->setObjectName(QStringLiteral("classifyButton"));
+    row->addWidget(input_, 1);
+    row->addWidget(classify_);
+    layout->addLayout(row);
+
+    placeholder_ = makePlaceholderLabel();
+    placeholder_->setText(tr("Train a classifier (Setup > Train) or open one: its label and attention for the text "
+                             "above appear here, and change as it learns."));
+    layout->addWidget(placeholder_);
+    status_ = new QLabel;
+    status_->setStyleSheet(QStringLiteral("color: #b00020"));
+    status_->hide();
+    layout->addWidget(status_);
+
+    auto* result = new QHBoxLayout;
+    auto* left = new QVBoxLayout;
+    label_ = new QLabel;
+    label_->setObjectName(QStringLiteral("classifyLabel"));
+    scaleFont(label_, 1.6);
+    label_->setTextFormat(Qt::RichText);
+    left->addWidget(label_);
+    strip_ = new WordStrip;
+    scaleFont(strip_, 1.25);
+    left->addWidget(strip_);
+    auto* legend = new QLabel(tr("Each word's background is its attention weight (darker = more); hover a word "
+                                 "for the number."));
+    legend->setWordWrap(true);
+    legend->setStyleSheet(QStringLiteral("color: palette(mid)"));
+    left->addWidget(legend);
+    left->addStretch(1);
+    result->addLayout(left, 3);
+    probabilities_ = new QTableWidget(0, 2);
+    probabilities_->setObjectName(QStringLiteral("classifyProbabilities"));
+    probabilities_->setHorizontalHeaderLabels({tr("Class"), tr("Probability")});
+    probabilities_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    probabilities_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    probabilities_->verticalHeader()->hide();
+    probabilities_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    probabilities_->setMinimumWidth(240);
+    probabilities_->setMaximumWidth(360);
+    result->addWidget(probabilities_, 1);
+    layout->addLayout(result, 1);
+
+    headsTitle_ = new QLabel(tr("Self-attention of every layer (rows) and head (columns); token 0 is [CLS]"));
+    layout->addWidget(headsTitle_);
+    heads_ = new HeadGridWidget;
+    heads_->setMinimumHeight(260);
+    layout->addWidget(heads_, 2);
+
+    connect(classify_, &QPushButton::clicked, this, &ClassifyView::request);
+    connect(input_, &QLineEdit::returnPressed, this, &ClassifyView::request);
+    clearView();
+}
+
+QString ClassifyView::viewTitle() const { return tr("Classify"); }
+
+QString ClassifyView::viewToolTip() const {
+    return tr("Type a text: the label, every class's probability, and the words the attention pooled.");
+}
+
+QString ClassifyView::text() const { return input_->text(); }
+
+void ClassifyView::setText(const QString& text) { input_->setText(text); }
+
+void ClassifyView::request() {
+    const QString text = input_->text().trimmed();
+    if (text.isEmpty()) {
+        setFailed(tr("Type a text first."));
+        return;
+    }
+    Q_EMIT classifyRequested(text);
+}
+
+void ClassifyView::clearView() {
+    result_.reset();
+    label_->clear();
+    status_->hide();
+    strip_->clear();
+    probabilities_->setRowCount(0);
+    heads_->clear();
+    headsTitle_->hide();
+    heads_->hide();
+    placeholder_->show();
+}
+
+void ClassifyView::modelAvailable(bool available) {
+    classify_->setEnabled(available);
+    if (!available) clearView();
+}
+
+void ClassifyView::applyColormap(ColormapId id) { heads_->setColormap(id); }
+
+void ClassifyView::setFailed(const QString& message) {
+    status_->setText(message);
+    status_->show();
+}
+
+void ClassifyView::setClassification(const Classification& c) {
+    result_ = c;
+    placeholder_->hide();
+    status_->hide();
+    const double p = c.labelIndex >= 0 && c.labelIndex < static_cast<int>(c.probabilities.size())
+                         ? c.probabilities[static_cast<std::size_t>(c.labelIndex)]
+                         : 0.0;
+    QString text = tr("<b>%1</b> &nbsp; p = %2").arg(QString::fromStdString(c.label).toHtmlEscaped()).arg(p, 0, 'f', 3);
+    if (c.truncated) text += QStringLiteral(" &nbsp; <small>") + tr("(text truncated to the model's length)") +
+                             QStringLiteral("</small>");
+    label_->setText(text);
+
+    // Probabilities, most probable first.
+    std::vector<int> order(c.probabilities.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return c.probabilities[static_cast<std::size_t>(a)] > c.probabilities[static_cast<std::size_t>(b)];
+    });
+    const int shown = std::min(static_cast<int>(order.size()), kShownClasses);
+    probabilities_->setRowCount(shown);
+    const QStringList& labels = labels_;
+    for (int r = 0; r < shown; ++r) {
+        const int k = order[static_cast<std::size_t>(r)];
+        probabilities_->setItem(r, 0, new QTableWidgetItem(k < labels.size() ? labels[k] : QString::number(k)));
+        auto* bar = new QProgressBar;
+        bar->setRange(0, 1000);
+        bar->setValue(static_cast<int>(c.probabilities[static_cast<std::size_t>(k)] * 1000 + 0.5));
+        bar->setFormat(QString::number(c.probabilities[static_cast<std::size_t>(k)], 'f', 3));
+        probabilities_->setCellWidget(r, 1, bar);
+    }
+
+    // The words and their attention.
+    std::vector<WordRow> rows;
+    QStringList words;
+    if (!c.rollout.empty()) {
+        words = toList(c.tokens, 1);  // the words after [CLS]
+        rows.push_back({tr("Rollout"), std::vector<double>(c.rollout.begin(), c.rollout.end())});
+    } else {
+        words = toList(c.tokens);
+        for (std::size_t h = 0; h < c.pooling.size(); ++h)
+            rows.push_back({c.pooling.size() == 1 ? tr("Attention") : tr("Hop %1").arg(h + 1),
+                            std::vector<double>(c.pooling[h].begin(), c.pooling[h].end())});
+        if (rows.empty()) rows.push_back({tr("No attention"), std::vector<double>(words.size(), std::nan(""))});
+    }
+    strip_->setWords(words, rows);
+
+    const bool transformer = !c.encoder.empty();
+    headsTitle_->setVisible(transformer);
+    heads_->setVisible(transformer);
+    if (transformer) {
+        const QStringList all = toList(c.tokens);
+        heads_->setLayers(c.encoder, all, all);
+    } else {
+        heads_->clear();
+    }
+}
+
+bool ClassifyView::exportView(const QString& path, double scale, QString* error) const {
+    if (!result_) return fail(error, tr("Classify a text first"));
+    if (isMatrixPath(path)) return fail(error, tr("The Classify view is exported as PNG, SVG or PDF"));
+    const QString title = tr("%1 (p = %2)")
+                              .arg(QString::fromStdString(result_->label))
+                              .arg(result_->probabilities.empty()
+                                       ? 0.0
+                                       : result_->probabilities[static_cast<std::size_t>(std::max(0, result_->labelIndex))],
+                                   0, 'f', 3);
+    return FigureWriter::report(FigureWriter::write(path, strip_->figure(title), scale), error);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,70 @@
+#pragma once
+// The Classify view of the text-classification task: type a text, see the label the model gives it,
+// every class's probability, and the words highlighted by the attention the decision was pooled with
+// (one row per hop for a GRU; the [CLS] rollout for a Transformer, with every layer's and head's
+// self-attention in a grid below). Hover a word for its weight. The text is also the session's probe:
+// while a model trains, it is classified every few batches (ClassifierSession::probed), so the
+// attention forms in front of the learner.
+#include "views/View.h"
+#include "engine/TextClassifier.h"
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace attnlab {
+
+class HeadGridWidget;
+class WordStrip;
+
+class ClassifyView : public QWidget, public View {
+    Q_OBJECT
+public:
+    explicit ClassifyView(QWidget* parent = nullptr);
+
+    // View
+    QString viewTitle() const override;
+    QString viewToolTip() const override;
+    void clearView() override;
+    void modelAvailable(bool available) override;
+    void applyColormap(ColormapId id) override;
+    bool exportsFigure() const override { return result_.has_value(); }
+    bool exportView(const QString& path, double scale, QString* error) const override;
+
+    QString text() const;
+    void setText(const QString& text);  // does not classify
+    // The model's labels, in its order (the order of Classification::probabilities).
+    void setLabels(const QStringList& labels) { labels_ = labels; }
+    // A classification of the text shown (from a request or the probe).
+    void setClassification(const Classification& result);
+    void setFailed(const QString& message);
+    const Classification* classification() const { return result_ ? &*result_ : nullptr; }
+    WordStrip* strip() const { return strip_; }
+    QTableWidget* probabilities() const { return probabilities_; }
+    HeadGridWidget* heads() const { return heads_; }
+    QPushButton* classifyButton() const { return classify_; }
+
+Q_SIGNALS:
+    // The user asked for this text (Return or the button); it becomes the probe too.
+    void classifyRequested(const QString& text);
+
+private:
+    void request();
+
+    QLineEdit* input_;
+    QPushButton* classify_;
+    QLabel* placeholder_;
+    QLabel* label_;
+    QLabel* status_;
+    QTableWidget* probabilities_;
+    WordStrip* strip_;
+    QLabel* headsTitle_;
+    HeadGridWidget* heads_;
+    std::optional<Classification> result_;
+    QStringList labels_;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,375 @@
+#include "window/ClassifierTask.h"
+#include "window/ViewNavigator.h"
+#include "session/ClassifierLessons.h"
+#include "session/SettingNames.h"
+#include "setup/ClassifierSetupPanel.h"
+#include "views/classify/ClassifierCurvesView.h"
+#include "views/classify/ClassifyView.h"
+#include "views/classify/ExplainView.h"
+#include "views/classify/NeedleView.h"
+#include "views/classify/TextsView.h"
+#include "base/ClassifyDatasets.h"
+#include "base/Gettext.h"
+#include <QDir>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QScrollArea>
+#include <QThread>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Runs on the loader thread: the corpus of a data choice, or the reason there is none.
+struct LoadOutcome {
+    std::shared_ptr<ClassificationCorpus> corpus;
+    QString error;
+};
+
+LoadOutcome makeCorpus(const ClassifierDataChoice& c) {
+    LoadOutcome out;
+    try {
+        ClassificationCorpus corpus;
+        if (c.dataset == QLatin1String("file")) {
+            corpus = readClassificationTsv(c.path.toStdString());
+        } else if (c.dataset == QLatin1String("langid")) {
+            const std::vector<std::string> languages = defaultLangidLanguages(kDefaultLocaleDir);
+            corpus = langidDataset(kDefaultLocaleDir, languages, static_cast<std::size_t>(c.size), c.seed);
+            corpus.name = "langid";
+        } else {
+            corpus = makeClassificationDataset(c.dataset.toStdString(), static_cast<std::size_t>(c.size), c.seed, c.length);
+        }
+        out.corpus = std::make_shared<ClassificationCorpus>(std::move(corpus));
+    } catch (const std::exception& e) {
+        out.error = SettingNames::messageOf(e);
+    }
+    return out;
+}
+
+QString figure(double v) { return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("–"); }
+
+}  // namespace
+
+ClassifierTask::ClassifierTask(QWidget* window, ViewNavigator* navigator, Hooks hooks)
+    : QObject(window), window_(window), navigator_(navigator), hooks_(std::move(hooks)) {
+    session_ = new ClassifierSession(this);
+    panel_ = new ClassifierSetupPanel;
+    auto* area = new QScrollArea;
+    area->setWidget(panel_);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    page_ = area;
+
+    texts_ = new TextsView;
+    classify_ = new ClassifyView;
+    curves_ = new ClassifierCurvesView;
+    explain_ = new ExplainView;
+    needle_ = new NeedleView;
+    const QString task = QString::fromLatin1(kId);
+    navigator_->addView(ViewGroup::Data, QStringLiteral("texts"), texts_, task);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("classify"), classify_, task);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("class-curves"), curves_, task);
+    navigator_->addView(ViewGroup::Explain, QStringLiteral("explain"), explain_, task);
+    navigator_->addView(ViewGroup::Experiments, QStringLiteral("needle"), needle_, task);
+    for (View* v : navigator_->viewsOf(task)) v->modelAvailable(false);
+    classify_->setText(QStringLiteral("the plot was not boring but the acting was awful"));
+    explain_->setText(classify_->text());
+    connectSession();
+    connectViews();
+    onState();
+}
+
+ClassifierTask::~ClassifierTask() { shutdown(); }
+
+void ClassifierTask::connectSession() {
+    ClassifierSession* s = session_;
+    connect(s, &ClassifierSession::stateChanged, this, &ClassifierTask::onState);
+    connect(s, &ClassifierSession::modelReady, this, [this](const ClassifierModelInfo& info) {
+        classify_->setLabels(info.labels);
+        explain_->setLabels(info.labels);
+        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->modelAvailable(true);
+        if (!session_->isTraining()) {  // a model opened from a file: answer the texts shown
+            curves_->runStarted();
+            classifyRequest_ = session_->classify(classify_->text());
+        }
+        Q_EMIT titleChanged();
+    });
+    connect(s, &ClassifierSession::modelDiscarded, this, [this] {
+        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) {
+            v->clearView();
+            v->modelAvailable(false);
+        }
+        Q_EMIT titleChanged();
+    });
+    connect(s, &ClassifierSession::epochFinished, this, [this](const ClassifierEpochMetrics& m) {
+        curves_->addEpoch(m);
+        QString text = tr("Epoch %1 of %2: accuracy %3, macro F1 %4")
+                           .arg(m.epoch)
+                           .arg(session_->model().epochsPlanned)
+                           .arg(figure(m.accuracy), figure(m.macroF1));
+        if (std::isfinite(m.rationaleMass))
+            text += tr(", attention on the rationale %1 (uniform %2)").arg(figure(m.rationaleMass), figure(m.uniformRationaleMass));
+        panel_->setStatus(text);
+        Q_EMIT titleChanged();
+    });
+    connect(s, &ClassifierSession::trainingFinished, this, [this](bool stopped) {
+        hooks_.status(stopped ? tr("Training stopped; the model stays.") : tr("Training finished."), 8000);
+        // The explanation of the text shown is ready when the learner opens Explain.
+        if (!explain_->text().trimmed().isEmpty()) explainRequest_ = session_->explain(explain_->text().trimmed());
+    });
+    connect(s, &ClassifierSession::trainingFailed, this, [this](const QString& message) {
+        hooks_.reportError(tr("Training Failed"), session_->hasModel()
+                                                      ? tr("%1\n\nThe model keeps its last good weights.").arg(message)
+                                                      : message);
+    });
+    connect(s, &ClassifierSession::openFailed, this,
+            [this](const QString& message) { hooks_.reportError(tr("Cannot Open Model"), message); });
+    connect(s, &ClassifierSession::saveFailed, this,
+            [this](const QString& message) { hooks_.reportError(tr("Cannot Save Model"), message); });
+    connect(s, &ClassifierSession::saved, this,
+            [this](const QString& path) { hooks_.status(tr("Saved %1").arg(QFileInfo(path).fileName()), 8000); });
+    connect(s, &ClassifierSession::probed, this, [this](const Classification& c) {
+        if (session_->probe() == classify_->text().trimmed()) classify_->setClassification(c);
+    });
+    connect(s, &ClassifierSession::classified, this, [this](quint64 id, const Classification& c) {
+        if (id == classifyRequest_) classify_->setClassification(c);
+        if (id == textsRequest_) texts_->setAttention(c);
+    });
+    connect(s, &ClassifierSession::explained, this, [this](quint64 id, const Explanation& e) {
+        if (id == explainRequest_) explain_->setExplanation(e);
+    });
+    connect(s, &ClassifierSession::requestFailed, this, [this](quint64 id, const QString& message) {
+        if (id == classifyRequest_) classify_->setFailed(message);
+        if (id == explainRequest_) explain_->setExplainFailed(message);
+    });
+    connect(s, &ClassifierSession::faithfulnessProgress, explain_, &ExplainView::setFaithfulnessProgress);
+    connect(s, &ClassifierSession::faithfulnessFinished, this,
+            [this](const FaithfulnessResult& r, bool) { explain_->setFaithfulnessResult(r); });
+    connect(s, &ClassifierSession::faithfulnessFailed, explain_, &ExplainView::setFaithfulnessFailed);
+}
+
+void ClassifierTask::connectViews() {
+    connect(panel_, &ClassifierSetupPanel::trainRequested, this, &ClassifierTask::train);
+    connect(panel_, &ClassifierSetupPanel::stopRequested, session_, &ClassifierSession::stop);
+    connect(panel_, &ClassifierSetupPanel::resetRequested, this, [this] {
+        if (confirmDiscard(tr("Reset the Model?"))) session_->reset();
+    });
+    connect(panel_, &ClassifierSetupPanel::openModelRequested, this, &ClassifierTask::openModelDialog);
+    connect(panel_, &ClassifierSetupPanel::saveModelRequested, this, &ClassifierTask::saveModelDialog);
+    connect(panel_, &ClassifierSetupPanel::chooseFileRequested, this, &ClassifierTask::chooseFile);
+    connect(panel_, &ClassifierSetupPanel::dataChanged, this, [this] {
+        if (panel_->data().dataset != QLatin1String("file")) previousDataset_ = panel_->data().dataset;
+        loadCorpus();
+    });
+    connect(classify_, &ClassifyView::classifyRequested, this, [this](const QString& text) {
+        session_->setProbe(text);
+        classifyRequest_ = session_->classify(text);
+    });
+    connect(explain_, &ExplainView::explainRequested, this,
+            [this](const QString& text, int classIndex) { explainRequest_ = session_->explain(text, classIndex); });
+    connect(explain_, &ExplainView::faithfulnessRequested, this, [this](bool baseline) {
+        FaithfulnessOptions options;
+        const ClassifierTrainingOptions training = panel_->options();
+        options.baselineEpochs = baseline ? training.epochs : 0;
+        options.seed = training.seed;
+        options.validationFraction = training.validationFraction;
+        if (!session_->runFaithfulness(options, session_->corpus() ? session_->corpus() : corpus_))
+            explain_->setFaithfulnessFailed(tr("Train or open a classifier, and choose its data, first."));
+    });
+    connect(explain_, &ExplainView::faithfulnessStopRequested, session_, &ClassifierSession::stop);
+    connect(texts_, &TextsView::attentionRequested, this,
+            [this](const QString& text) { textsRequest_ = session_->classify(text); });
+    connect(texts_, &TextsView::classifyRequested, this, [this](const QString& text) {
+        classify_->setText(text);
+        session_->setProbe(text);
+        classifyRequest_ = session_->classify(text);
+        navigator_->show(QStringLiteral("classify"));
+    });
+    connect(texts_, &TextsView::explainRequested, this, [this](const QString& text) {
+        explain_->setText(text);
+        explainRequest_ = session_->explain(text);
+        navigator_->show(QStringLiteral("explain"));
+    });
+}
+
+void ClassifierTask::onState() {
+    panel_->setState(session_->isBusy(), session_->isTraining(), session_->hasModel());
+    explain_->setFaithfulnessRunning(session_->isExperimenting());
+}
+
+void ClassifierTask::activate() {
+    if (activated_) return;
+    activated_ = true;
+    if (!corpus_ && !loader_) loadCorpus();
+}
+
+void ClassifierTask::loadCorpus() {
+    const ClassifierDataChoice choice = panel_->data();
+    if (choice.dataset == QLatin1String("file") && choice.path.isEmpty()) return;
+    const quint64 generation = ++loadGeneration_;
+    auto outcome = std::make_shared<LoadOutcome>();
+    QThread* thread = QThread::create([choice, outcome] { *outcome = makeCorpus(choice); });
+    thread->setObjectName(QStringLiteral("attnlab-corpus"));
+    if (loader_) loader_->disconnect(this);  // an older load: its result is dropped, its thread cleans up
+    loader_ = thread;
+    panel_->setStatus(tr("Making the texts…"));
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    connect(thread, &QThread::finished, this, [this, generation, outcome, choice] {
+        if (generation != loadGeneration_) return;
+        loader_ = nullptr;
+        if (!outcome->corpus) {
+            panel_->setStatus(QString());
+            trainWhenLoaded_ = false;
+            hooks_.reportError(tr("Cannot Open Corpus"), outcome->error);
+            return;
+        }
+        corpus_ = outcome->corpus;
+        texts_->setCorpus(corpus_);
+        panel_->setStatus(tr("%1: %2 texts in %3 classes.")
+                              .arg(choice.describe())
+                              .arg(corpus_->examples.size())
+                              .arg(corpus_->labels.size()));
+        Q_EMIT corpusReady();
+        Q_EMIT titleChanged();
+        if (trainWhenLoaded_) {
+            trainWhenLoaded_ = false;
+            train();
+        }
+    });
+    thread->start();
+}
+
+bool ClassifierTask::confirmDiscard(const QString& title) {
+    if (!session_->isBusy() && !(session_->hasModel() && session_->isModified())) return true;
+    const auto answer = hooks_.ask(title, tr("The current classifier and its unsaved training will be discarded."),
+                                   QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Discard;
+}
+
+void ClassifierTask::train() {
+    if (session_->isBusy()) return;
+    if (loader_ || !corpus_) {
+        trainWhenLoaded_ = true;
+        if (!loader_) loadCorpus();
+        return;
+    }
+    if (!confirmDiscard(tr("Train a New Classifier?"))) return;
+    for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->runStarted();
+    ClassifierRequest request;
+    request.corpus = corpus_;
+    request.config = panel_->config();
+    request.options = panel_->options();
+    session_->setProbe(classify_->text().trimmed());
+    if (!session_->train(request)) return;
+    panel_->setStatus(tr("Building the model…"));
+}
+
+bool ClassifierTask::startLesson(const QString& id) {
+    const ClassifierLesson l = findClassifierLesson(id);
+    if (l.id.isEmpty()) return false;
+    if (!confirmDiscard(tr("Start the Lesson?"))) return false;
+    session_->stop();
+    session_->reset();
+    ClassifierDataChoice data;
+    data.dataset = l.dataset;
+    data.size = l.texts;
+    data.seed = l.dataSeed;
+    activated_ = true;
+    panel_->setConfig(l.config);
+    panel_->setOptions(l.options);
+    classify_->setText(l.text);
+    explain_->setText(l.text);
+    lesson_ = l.id;
+    trainWhenLoaded_ = true;
+    panel_->setData(data);  // loads the corpus, then trains
+    navigator_->show(l.tab);
+    Q_EMIT lessonStarted(l.title, l.summary);
+    return true;
+}
+
+void ClassifierTask::chooseFile() {
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Open Classification Corpus"), lastDirectory_,
+                                                      tr("Tab-separated text and label (*.tsv *.txt);;All files (*)"));
+    ClassifierDataChoice data = panel_->data();
+    if (path.isEmpty()) {
+        data.dataset = previousDataset_;
+    } else {
+        lastDirectory_ = QFileInfo(path).absolutePath();
+        data.dataset = QStringLiteral("file");
+        data.path = path;
+    }
+    panel_->setData(data);
+}
+
+void ClassifierTask::openModel(const QString& path) {
+    if (!confirmDiscard(tr("Open a Classifier?"))) return;
+    session_->stop();
+    if (!session_->open(path)) hooks_.status(tr("Wait until the current job has stopped."), 5000);
+}
+
+void ClassifierTask::openModelDialog() {
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Open Classifier"), lastDirectory_,
+                                                      tr("AttnLab models (*.safetensors)"));
+    if (path.isEmpty()) return;
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    openModel(path);
+}
+
+void ClassifierTask::saveModel(const QString& path) { session_->save(path); }
+
+void ClassifierTask::saveModelDialog() {
+    QString path = QFileDialog::getSaveFileName(window_, tr("Save Classifier"),
+                                                QDir(lastDirectory_).filePath(QStringLiteral("classifier.safetensors")),
+                                                tr("AttnLab models (*.safetensors)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    saveModel(path);
+}
+
+bool ClassifierTask::confirmClose() {
+    if (!session_->hasModel() || !session_->isModified()) return true;
+    const auto answer = hooks_.ask(tr("Save the Classifier?"), tr("The classifier has unsaved training."),
+                                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer != QMessageBox::Save) return true;
+    session_->stop();
+    QString path = QFileDialog::getSaveFileName(window_, tr("Save Classifier"),
+                                                QDir(lastDirectory_).filePath(QStringLiteral("classifier.safetensors")),
+                                                tr("AttnLab models (*.safetensors)"));
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
+    // Closing waits for the save: the worker answers after its current batch.
+    QEventLoop loop;
+    bool ok = false;
+    connect(session_, &ClassifierSession::saved, &loop, [&] { ok = true; loop.quit(); });
+    connect(session_, &ClassifierSession::saveFailed, &loop, [&] { loop.quit(); });
+    session_->save(path);
+    loop.exec();
+    return ok;
+}
+
+void ClassifierTask::shutdown() {
+    if (loader_) {
+        loader_->disconnect(this);
+        loader_->wait();
+        loader_ = nullptr;
+    }
+    session_->shutdown(5000);
+}
+
+QString ClassifierTask::titleFor() const {
+    if (session_->hasModel()) {
+        const ClassifierModelInfo& m = session_->model();
+        const QString arch = m.config.architecture == ClassifierArchitecture::Transformer
+                                 ? tr("Transformer classifier")
+                                 : tr("GRU classifier, %1 pooling").arg(QString::fromStdString(toString(m.config.pooling)));
+        return QStringLiteral("%1 — %2").arg(QFileInfo(m.source).fileName(), arch);
+    }
+    return corpus_ ? QString::fromStdString(corpus_->name) : QString();
+}
+
+}  // namespace attnlab
