@@ -1,8 +1,16 @@
 // Regenerates the README's screenshots from real training runs: the heads lesson (a Transformer),
 // the alignment lesson (GRU + additive on toy-en-zh), then every view of the teaching lab. Each image
-// is the main window grabbed at 1400 x 900. Not a test; see bench/run-screenshots.sh.
-//   attnlab-screenshots OUTPUT_DIR
+// is the main window grabbed at 1400 x 900. Then the text-classification task: the lesson "Is attention
+// an explanation?", its Classify, Explain (with the permutation test and the uniform baseline), Texts
+// and Curves views, and the needle experiment. Not a test; see bench/run-screenshots.sh.
+//   attnlab-screenshots OUTPUT_DIR [--only classify]
+#include "views/classify/ClassifyView.h"
+#include "views/classify/ExplainView.h"
+#include "views/classify/NeedleView.h"
+#include "views/classify/TextsView.h"
 #include "views/compare/CompareView.h"
+#include "widgets/WordStrip.h"
+#include "window/ClassifierTask.h"
 #include "views/experiments/ExperimentsView.h"
 #include "window/MainWindow.h"
 #include "views/maths/MathsView.h"
@@ -20,6 +28,7 @@
 #include <QThread>
 
 #include <cstdio>
+#include <string>
 #include <functional>
 
 using namespace attnlab;
@@ -46,8 +55,9 @@ void settle(int ms = 400) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    if (argc != 2) {
-        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR\n");
+    const bool onlyClassify = argc == 4 && std::string(argv[2]) == "--only" && std::string(argv[3]) == "classify";
+    if (argc != 2 && !onlyClassify) {
+        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify]\n");
         return 2;
     }
     preferFastBlasKernels(argv);
@@ -90,6 +100,35 @@ int main(int argc, char* argv[]) {
                             15 * 60 * 1000),
                     lesson);
     };
+
+    // Text classification: is attention an explanation?
+    window.startLesson(QStringLiteral("explanation"));
+    ClassifierTask* task = window.classifier();
+    const auto idle = [&] { return !task->session()->isBusy() && task->session()->hasModel(); };
+    if (must(waitFor(idle, 10 * 60 * 1000), "the classifier lesson") &&
+        must(waitFor([&] { return task->explainView()->explanation() != nullptr; }, 60000), "an explanation")) {
+        shot("classify");
+        window.showTab(QStringLiteral("class-curves"));
+        shot("class-curves");
+        window.showTab(QStringLiteral("explain"));
+        Q_EMIT task->explainView()->faithfulnessRequested(true);  // the permutation test and the uniform baseline
+        must(waitFor([&] { return task->session()->isExperimenting(); }, 10000) && waitFor(idle, 10 * 60 * 1000),
+             "the faithfulness run");
+        shot("explain");
+        window.showTab(QStringLiteral("texts"));
+        task->textsView()->selectExample(3);
+        must(waitFor([&] { return task->textsView()->strip()->rows().size() == 2; }, 60000), "the texts' attention");
+        shot("texts");
+    }
+    window.showTab(QStringLiteral("needle"));
+    NeedleView* needle = task->needleView();
+    needle->run();
+    must(waitFor([&] { return !needle->isRunning(); }, 30 * 60 * 1000), "the needle experiment");
+    shot("needle");
+    if (onlyClassify) {
+        window.controller()->shutdown();
+        return failures == 0 ? 0 : 1;
+    }
 
     // A Transformer: heads, positions; kept in a file for the comparison.
     const QString transformerPath = work.filePath(QStringLiteral("transformer.safetensors"));

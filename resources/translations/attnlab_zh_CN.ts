@@ -96,6 +96,511 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ClassifierCurvesView</name>
+    <message>
+        <source>Train a classifier: its loss, accuracy and F1 appear here after every epoch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished">损失</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation type="unfinished">训练损失</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation type="unfinished">验证损失</translation>
+    </message>
+    <message>
+        <source>cross-entropy per text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation scores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Macro F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rationale mass (attention on the gold words)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rationale mass of uniform attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>share (0 to 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation type="unfinished">轮次</translation>
+    </message>
+    <message>
+        <source>Epoch %1:  validation loss %2 · accuracy %3% · macro F1 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rationale mass %1 (uniform %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention entropy %1 nats (uniform %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 texts/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The classifier&apos;s loss, accuracy, macro F1 and attention on the gold words after every epoch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the curves are exported as CSV, not NPY: save the file with the .csv extension</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there are no curves to export yet: train a classifier first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classifier training curves</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ClassifierSession</name>
+    <message>
+        <source>no model yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ClassifierSetupPanel</name>
+    <message>
+        <source>Data</source>
+        <translation type="unfinished">数据</translation>
+    </message>
+    <message>
+        <source>sentiment: reviews with negation and contrast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>topic: keywords among distractors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needle: one keyword in a long text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>langid: this computer&apos;s translations, by language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TSV file (text, tab, label)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The built-in datasets are generated from the seed and know which words decide each label (the gold rationale); langid reads the gettext catalogues under /usr/share/locale.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Texts to generate (langid: messages per language).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Words per needle text: the longer, the harder for a GRU&apos;s last state.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same seed gives the same texts on every computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation type="unfinished">数据集：</translation>
+    </message>
+    <message>
+        <source>Texts:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needle length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished">模型</translation>
+    </message>
+    <message>
+        <source>GRU with attention pooling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer with [CLS]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>additive (Bahdanau, Lin et al.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dot, against a learned query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scaled dot</source>
+        <translation type="unfinished">缩放点积</translation>
+    </message>
+    <message>
+        <source>none: the last state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mean: uniform weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How the GRU&apos;s states become one vector. &apos;none&apos; and &apos;mean&apos; are the baselines without attention.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention rows (hops), each its own weights over the words (Lin et al. 2017).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GRU size per direction, or the Transformer&apos;s width.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer encoder layers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer heads; they must divide the width.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read both directions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Characters suit language identification; rationales are scored over words.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation type="unfinished">架构：</translation>
+    </message>
+    <message>
+        <source>Pooling:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hops:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation type="unfinished">隐藏层大小：</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation type="unfinished">层数：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation type="unfinished">注意力头数：</translation>
+    </message>
+    <message>
+        <source>Reads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation type="unfinished">训练</translation>
+    </message>
+    <message>
+        <source>Passes over the training texts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Texts per update.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The seed of the weights and the batches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation type="unfinished">轮数：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation type="unfinished">学习率：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation type="unfinished">批次大小：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished">随机种子：</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">停止</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation type="unfinished">重置</translation>
+    </message>
+    <message>
+        <source>Discard the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Model…</source>
+        <translation type="unfinished">打开模型…</translation>
+    </message>
+    <message>
+        <source>Save Model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ClassifierTask</name>
+    <message>
+        <source>Epoch %1 of %2: accuracy %3, macro F1 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, attention on the rationale %1 (uniform %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training stopped; the model stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training finished.</source>
+        <translation type="unfinished">训练完成。</translation>
+    </message>
+    <message>
+        <source>Training Failed</source>
+        <translation type="unfinished">训练失败</translation>
+    </message>
+    <message>
+        <source>%1
+
+The model keeps its last good weights.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot Open Model</source>
+        <translation type="unfinished">无法打开模型</translation>
+    </message>
+    <message>
+        <source>Cannot Save Model</source>
+        <translation type="unfinished">无法保存模型</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation type="unfinished">已保存 %1</translation>
+    </message>
+    <message>
+        <source>Reset the Model?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train or open a classifier, and choose its data, first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Making the texts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot Open Corpus</source>
+        <translation type="unfinished">无法打开语料</translation>
+    </message>
+    <message>
+        <source>%1: %2 texts in %3 classes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current classifier and its unsaved training will be discarded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train a New Classifier?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Building the model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the Lesson?</source>
+        <translation type="unfinished">开始课程？</translation>
+    </message>
+    <message>
+        <source>Open Classification Corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tab-separated text and label (*.tsv *.txt);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a Classifier?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait until the current job has stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Classifier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AttnLab models (*.safetensors)</source>
+        <translation type="unfinished">AttnLab 模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Save Classifier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the Classifier?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The classifier has unsaved training.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transformer classifier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GRU classifier, %1 pooling</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ClassifyView</name>
+    <message>
+        <source>Type a text to classify, e.g. the film was not good</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train a classifier (Setup &gt; Train) or open one: its label and attention for the text above appear here, and change as it learns.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each word&apos;s background is its attention weight (darker = more); hover a word for the number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Self-attention of every layer (rows) and head (columns); token 0 is [CLS]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a text: the label, every class&apos;s probability, and the words the attention pooled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a text first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; &amp;nbsp; p = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(text truncated to the model&apos;s length)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rollout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hop %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classify a text first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Classify view is exported as PNG, SVG or PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (p = %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>attnlab::CompareView</name>
     <message>
         <source>Transformer · %1+%1 layers · %2 heads · d_model %3</source>
@@ -816,6 +1321,18 @@
         <source>N = %1: measurement %2 of %3</source>
         <translation>N = %1：第 %2/%3 次测量</translation>
     </message>
+    <message>
+        <source>give at least one text length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose at least one pooling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>training %1 at %2 words (%3 of %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ExperimentsView</name>
@@ -1096,6 +1613,217 @@
     <message>
         <source>Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.</source>
         <translation>实测实验：固定上下文向量的瓶颈，以及注意力的开销如何随序列变长而增长。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ExplainView</name>
+    <message>
+        <source>A sentence to classify and explain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The class whose score is explained.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation type="unfinished">解释</translation>
+    </message>
+    <message>
+        <source>Classify the text and compare its attention with four attribution methods.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation type="unfinished">正在停止…</translation>
+    </message>
+    <message>
+        <source>Each row is scaled to its own largest magnitude: red is for, blue against the class, white nothing. Hover a word for its value.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Integrated gradients are complete: their sum should come close to the class logit of the text minus that of all-zero embeddings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agreement with the attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kendall τ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spearman ρ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both rank the words by attention and by the method (the gradient methods by magnitude): 1 = the same order, 0 = unrelated, −1 = reversed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention against:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One dot per word</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hover a dot to see its word.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model has no attention to compare with.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over the validation set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same comparison for the first validation texts of the corpus: how often attention agrees with the other methods, whether the most attended word is a rationale word, and whether shuffling the attention changes the output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Permutation Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Explain the validation texts, then shuffle each text&apos;s attention and measure how much the output changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uniform Baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The permutation test, and a model of the same kind trained with uniform attention: does learned attention help the accuracy?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">停止</translation>
+    </message>
+    <message>
+        <source>Kendall τ between attention and each method (Jain &amp; Wallace)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kendall τ (bin centre)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient × input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Integrated gradients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave one out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a text first, then press Explain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Explaining…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot explain: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (p = %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Integrated gradients: sum of attributions %1, logit difference %2 (%3 steps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: attention %2, %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a text and press Explain to see which words the attention and four attribution methods pick out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train or open a classifier first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Explaining the validation texts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The validation run failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 validation texts; model accuracy %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: mean τ %2, median τ %3, mean ρ %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most attended word is a rationale word: %1 of texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shuffled attention changes the output by %1 (median total variation); %2 of texts change by less than 0.05</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uniform attention, trained the same way: accuracy %1 (the model: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Is attention an explanation? A classified text&apos;s attention against gradient-based and leave-one-out attributions, for one text and over the validation set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The explanation is exported as PNG, SVG or PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Explain a text first</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1455,6 +2183,14 @@
         <source>A Transformer with 2 layers of 4 heads each learns the same English to Chinese grammar, where time and place move before the verb. The Heads view shows every head: some follow the word order, some jump to the moved phrase, some watch the end of the sentence. Hover a token to find it in every head.</source>
         <translation>一个 2 层、每层 4 个注意力头的 Transformer 学习同一个英译中语法，其中时间和地点移到了动词之前。“注意力头”视图显示每一个注意力头：有的跟随词序，有的跳到被移动的短语上，有的盯着句子末尾。将鼠标悬停在某个词元上，即可在每个注意力头中找到它。</translation>
     </message>
+    <message>
+        <source>Is attention an explanation?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A GRU classifier with attention pooling learns movie-review sentiment, where &quot;not&quot; flips an adjective and after &quot;but&quot; the second clause decides. Watch its attention find the deciding words in Classify. Then open Explain: do gradients, integrated gradients and leave-one-out point at the same words? Run the permutation test and the uniform baseline (Jain &amp; Wallace; Wiegreffe &amp; Pinter) and judge whether the attention explains the decision.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MainWindow</name>
@@ -1691,8 +2427,8 @@ The current model stays loaded.</source>
         <translation>任务：</translation>
     </message>
     <message>
-        <source>What you work on: its data, models and views. Translation today; text classification, images and time series are planned.</source>
-        <translation>你要做的任务：它的数据、模型和视图。目前为翻译；文本分类、图像和时间序列正在计划中。</translation>
+        <source>What you work on: its data, models and views.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2172,6 +2908,155 @@ The current model stays loaded.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::NeedleView</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished">%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished">%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>text lengths: &apos;%1&apos; is not a number of words from %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text lengths: give at least one length in words, e.g. 25, 50, 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Can attention find a needle?&lt;/b&gt; Each text is a run of noise words with one keyword somewhere that decides its class. A one-way GRU that classifies from its last state must carry that keyword to the end of the text, and the longer the text the more often it forgets it; attention pooling weighs every word and can read the keyword where it is, so its accuracy should hold up as the texts grow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation type="unfinished">选项</translation>
+    </message>
+    <message>
+        <source>Words per text, the keyword included; each length gets its own texts and models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text lengths:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Texts generated per length; 10% are held out for the accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Texts per length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation type="unfinished">轮数：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished">随机种子：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished">运行</translation>
+    </message>
+    <message>
+        <source>Train one classifier per length and pooling and chart their validation accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">停止</translation>
+    </message>
+    <message>
+        <source>Stop after the current batch; the trainings finished so far are charted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy against text length: attention pooling vs the last state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text length (words)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>validation accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Run: the models are trained one after another, and the chart fills in when they are done (minutes with the defaults).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last state (no attention)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Additive attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation type="unfinished">无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Generating the texts and training the first model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping after the current batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · about %1 left</source>
+        <translation type="unfinished"> · 约剩 %1</translation>
+    </message>
+    <message>
+        <source> (keyword in the first half %1%, in the second half %2%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At %1 words: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n training(s); the chart shows the finished ones.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Done in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The experiment failed: %1</source>
+        <translation type="unfinished">实验失败：%1</translation>
+    </message>
+    <message>
+        <source>Needle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Does attention pooling find one keyword in a long text that a GRU&apos;s last state forgets?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the needle chart is exported as PNG, SVG or PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run the needle experiment first: its chart has no points yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needle experiment</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>attnlab::PositionalEncodingView</name>
     <message>
         <source>How many positions (rows) to show, from 0.</source>
@@ -2432,6 +3317,109 @@ The current model stays loaded.</source>
     <message>
         <source>Sequence to sequence: a GRU encoder-decoder with classic attention, or a Transformer, translating a parallel corpus.</source>
         <translation>序列到序列：带经典注意力的 GRU 编码器-解码器，或 Transformer，在平行语料上学习翻译。</translation>
+    </message>
+    <message>
+        <source>Text classification</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its attention explains the decision.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TextsView</name>
+    <message>
+        <source>#</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rationale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the texts of one label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in Classify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Explain This Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The dataset&apos;s texts and labels, with the words that decide each label against the model&apos;s attention.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished">全部</translation>
+    </message>
+    <message>
+        <source>No texts yet: choose a dataset in the setup panel.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 texts, %3 classes%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the underlined words are each text&apos;s gold rationale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a text to see its rationale against the model&apos;s attention.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · the model says &lt;b&gt;%1&lt;/b&gt; · attention on the rationale: %2 (uniform: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · the model says &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · the model says &lt;b&gt;%1&lt;/b&gt; (it has no attention to show)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · asking the model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a text first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Texts view is exported as PNG, SVG or PDF</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3235,6 +4223,13 @@ The current corpus (%1) stays loaded.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::WordStrip</name>
+    <message>
+        <source>rationale word</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Train small attention models and watch their attention live.</source>
@@ -3253,12 +4248,12 @@ The current corpus (%1) stays loaded.</source>
         <translation>要打开的语料（.tsv）或模型（.safetensors）。</translation>
     </message>
     <message>
-        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, experiments.</source>
-        <translation>启动时打开指定的标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、experiments。</translation>
-    </message>
-    <message>
         <source>Start a lesson: alignment, bottleneck or heads (also in the Lessons menu).</source>
         <translation>启动时开始一节课程：alignment、bottleneck 或 heads（也可在“课程”菜单中选择）。</translation>
+    </message>
+    <message>
+        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, experiments; for text classification texts, classify, class-curves, explain, needle.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

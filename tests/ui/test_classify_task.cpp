@@ -7,6 +7,7 @@
 #include "views/classify/ClassifyView.h"
 #include "views/classify/ExplainView.h"
 #include "views/classify/TextsView.h"
+#include "widgets/HeadGridWidget.h"
 #include "widgets/WordStrip.h"
 #include "window/ClassifierTask.h"
 #include "ui/WindowFixture.h"
@@ -197,5 +198,33 @@ TEST_CASE("the lesson 'Is attention an explanation?' trains a classifier that at
     const auto& weights = c->pooling.at(0);
     const auto top = std::max_element(weights.begin(), weights.end()) - weights.begin();
     CHECK(top > 5);
+    CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("a Transformer classifier shows its rollout and every layer's and head's attention", "[ui][classify]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("classify"));
+    ClassifierTask& task = *w.classifier();
+    ClassifierConfig config = task.panel()->config();
+    config.architecture = ClassifierArchitecture::Transformer;
+    config.layers = 2;
+    config.heads = 4;
+    task.panel()->setConfig(config);
+    smallSetup(task, 1);
+    task.classifyView()->setText(QStringLiteral("the acting was awful"));
+    task.train();
+    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+    task.classifyView()->classifyButton()->click();
+    REQUIRE(waitUntil([&] {
+        const Classification* c = task.classifyView()->classification();
+        return c && !c->rollout.empty();
+    }));
+    const Classification& c = *task.classifyView()->classification();
+    CHECK(c.tokens.front() == kClsToken);
+    REQUIRE(task.classifyView()->strip()->rows().size() == 1);  // the rollout over the words, without [CLS]
+    CHECK(task.classifyView()->strip()->words().size() == static_cast<int>(c.tokens.size()) - 1);
+    CHECK(task.classifyView()->heads()->layerCount() == 2);
+    CHECK(task.classifyView()->heads()->headCount() == 4);
     CHECK(f.errors.isEmpty());
 }

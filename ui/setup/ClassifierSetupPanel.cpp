@@ -147,6 +147,11 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(status_);
     layout->addStretch(1);
 
+    // Long entries must not widen the dock: the boxes show what fits and the list shows it all.
+    for (QComboBox* box : {dataset_, architecture_, pooling_, units_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12);
+    }
     connect(train_, &QPushButton::clicked, this, &ClassifierSetupPanel::trainRequested);
     connect(stop_, &QPushButton::clicked, this, &ClassifierSetupPanel::stopRequested);
     connect(reset_, &QPushButton::clicked, this, &ClassifierSetupPanel::resetRequested);

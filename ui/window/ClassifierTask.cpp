@@ -106,6 +106,7 @@ void ClassifierTask::connectSession() {
     });
     connect(s, &ClassifierSession::epochFinished, this, [this](const ClassifierEpochMetrics& m) {
         curves_->addEpoch(m);
+        snapshotEpoch_ = m.epoch;  // the worker's next probe is this epoch's (it probes right after)
         QString text = tr("Epoch %1 of %2: accuracy %3, macro F1 %4")
                            .arg(m.epoch)
                            .arg(session_->model().epochsPlanned)
@@ -132,7 +133,10 @@ void ClassifierTask::connectSession() {
     connect(s, &ClassifierSession::saved, this,
             [this](const QString& path) { hooks_.status(tr("Saved %1").arg(QFileInfo(path).fileName()), 8000); });
     connect(s, &ClassifierSession::probed, this, [this](const Classification& c) {
-        if (session_->probe() == classify_->text().trimmed()) classify_->setClassification(c);
+        if (session_->probe() != classify_->text().trimmed()) return;
+        classify_->setClassification(c);
+        if (snapshotEpoch_ > 0) classify_->addEpochSnapshot(snapshotEpoch_, c);
+        snapshotEpoch_ = 0;
     });
     connect(s, &ClassifierSession::classified, this, [this](quint64 id, const Classification& c) {
         if (id == classifyRequest_) classify_->setClassification(c);

@@ -95,6 +95,7 @@ private:
     quint64 loadGeneration_ = 0;
     bool trainWhenLoaded_ = false;
     bool activated_ = false;
+    int snapshotEpoch_ = 0;
     quint64 classifyRequest_ = 0, textsRequest_ = 0, explainRequest_ = 0;
     QString lesson_;
     QString lastDirectory_;

@@ -252,6 +252,9 @@ void MainWindow::switchTask(const QString& id) {
     const bool classify = id == QLatin1String(ClassifierTask::kId);
     setupStack_->setCurrentIndex(classify ? 1 : 0);
     if (classify) classifier_->activate();
+    for (QWidget* part : {static_cast<QWidget*>(stateLabel_), static_cast<QWidget*>(epochLabel_),
+                          static_cast<QWidget*>(progress_), static_cast<QWidget*>(etaLabel_)})
+        part->setVisible(!classify);  // the translation run's state; the classifier's is in its panel
     actions_->showTask(id, navigator_);
     updateTitle();
 }

@@ -84,6 +84,11 @@ ClassifierCurvesView::ClassifierCurvesView(QWidget* parent) : QWidget(parent) {
     charts_ = new QSplitter(Qt::Vertical);
     charts_->addWidget(lossView_);
     charts_->addWidget(scoreView_);
+    charts_->setChildrenCollapsible(false);
+    charts_->setStretchFactor(0, 1);
+    charts_->setStretchFactor(1, 1);
+    lossView_->setMinimumHeight(260);
+    scoreView_->setMinimumHeight(260);
     layout->addWidget(charts_, 1);
     clear();
 }

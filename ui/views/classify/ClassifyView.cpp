@@ -65,6 +65,12 @@ ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
     legend->setWordWrap(true);
     legend->setStyleSheet(QStringLiteral("color: palette(mid)"));
     left->addWidget(legend);
+    historyTitle_ = new QLabel(tr("<b>Attention over training</b>: the same text at the end of every epoch"));
+    left->addSpacing(12);
+    left->addWidget(historyTitle_);
+    history_ = new WordStrip;
+    history_->setObjectName(QStringLiteral("classifyHistory"));
+    left->addWidget(history_);
     left->addStretch(1);
     result->addLayout(left, 3);
     probabilities_ = new QTableWidget(0, 2);
@@ -76,7 +82,7 @@ ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
     probabilities_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     probabilities_->setMinimumWidth(240);
     probabilities_->setMaximumWidth(360);
-    result->addWidget(probabilities_, 1);
+    result->addWidget(probabilities_, 1, Qt::AlignTop);
     layout->addLayout(result, 1);
 
     headsTitle_ = new QLabel(tr("Self-attention of every layer (rows) and head (columns); token 0 is [CLS]"));
@@ -109,7 +115,36 @@ void ClassifyView::request() {
     Q_EMIT classifyRequested(text);
 }
 
+void ClassifyView::runStarted() {
+    historyRows_.clear();
+    historyTokens_.clear();
+    history_->clear();
+    historyTitle_->hide();
+}
+
+void ClassifyView::addEpochSnapshot(int epoch, const Classification& c) {
+    if (c.tokens != historyTokens_) {  // another text: start again
+        historyRows_.clear();
+        historyTokens_ = c.tokens;
+    }
+    std::vector<double> weights;
+    if (!c.rollout.empty()) {
+        weights.assign(c.rollout.begin(), c.rollout.end());
+    } else if (!c.pooling.empty()) {
+        weights.assign(c.pooling.front().size(), 0.0);
+        for (const auto& hop : c.pooling)
+            for (std::size_t i = 0; i < hop.size() && i < weights.size(); ++i)
+                weights[i] += hop[i] / static_cast<double>(c.pooling.size());
+    } else {
+        return;  // nothing attends
+    }
+    historyRows_.push_back({tr("Epoch %1").arg(epoch), weights});
+    history_->setWords(toList(c.tokens, c.rollout.empty() ? 0 : 1), historyRows_);
+    historyTitle_->show();
+}
+
 void ClassifyView::clearView() {
+    runStarted();
     result_.reset();
     label_->clear();
     status_->hide();
@@ -153,6 +188,7 @@ void ClassifyView::setClassification(const Classification& c) {
     });
     const int shown = std::min(static_cast<int>(order.size()), kShownClasses);
     probabilities_->setRowCount(shown);
+    int height = probabilities_->horizontalHeader()->sizeHint().height() + 2 * probabilities_->frameWidth();
     const QStringList& labels = labels_;
     for (int r = 0; r < shown; ++r) {
         const int k = order[static_cast<std::size_t>(r)];
@@ -162,7 +198,9 @@ void ClassifyView::setClassification(const Classification& c) {
         bar->setValue(static_cast<int>(c.probabilities[static_cast<std::size_t>(k)] * 1000 + 0.5));
         bar->setFormat(QString::number(c.probabilities[static_cast<std::size_t>(k)], 'f', 3));
         probabilities_->setCellWidget(r, 1, bar);
+        height += probabilities_->rowHeight(r);
     }
+    probabilities_->setFixedHeight(height);  // as tall as its rows: the view scrolls, not the table
 
     // The words and their attention.
     std::vector<WordRow> rows;

@@ -9,6 +9,7 @@
 #include "engine/TextClassifier.h"
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 class QLabel;
 class QLineEdit;
@@ -19,6 +20,7 @@ namespace attnlab {
 
 class HeadGridWidget;
 class WordStrip;
+struct WordRow;
 
 class ClassifyView : public QWidget, public View {
     Q_OBJECT
@@ -41,6 +43,11 @@ public:
     // A classification of the text shown (from a request or the probe).
     void setClassification(const Classification& result);
     void setFailed(const QString& message);
+    // The probe's classification at the end of an epoch: one row of the "attention over training"
+    // strip (cleared when a run starts or the text changes).
+    void addEpochSnapshot(int epoch, const Classification& result);
+    WordStrip* history() const { return history_; }
+    void runStarted() override;
     const Classification* classification() const { return result_ ? &*result_ : nullptr; }
     WordStrip* strip() const { return strip_; }
     QTableWidget* probabilities() const { return probabilities_; }
@@ -61,6 +68,10 @@ private:
     QLabel* status_;
     QTableWidget* probabilities_;
     WordStrip* strip_;
+    QLabel* historyTitle_;
+    WordStrip* history_;
+    std::vector<WordRow> historyRows_;
+    std::vector<std::string> historyTokens_;
     QLabel* headsTitle_;
     HeadGridWidget* heads_;
     std::optional<Classification> result_;
