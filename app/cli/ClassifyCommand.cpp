@@ -9,7 +9,9 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "base/InputError.h"
+#include "engine/Seq2SeqModel.h"
 #include "engine/TextClassifier.h"
+#include "engine/TranslationExplanation.h"
 
 namespace attnlab::cli {
 
@@ -80,28 +82,14 @@ int runClassify(const Args& argv) {
     return kOk;
 }
 
-int runExplain(const Args& argv) {
-    ArgParser args(argv, {"--model", "--class", "--steps", "--output-token"}, {"--json"});
-    const std::string path = args.required("--model");
-    const bool json = args.has("--json");
-    const int steps = static_cast<int>(args.integer("--steps", kDefaultIgSteps, 1, 10000));
-    if (args.positionals().size() != 1) throw UsageError("give exactly one TEXT (quote it)");
-    if (args.has("--output-token"))
-        throw UsageError("--output-token: explaining a translation model is not built yet; explain takes a classifier");
-    const TextClassifier model = loadClassifier(path);
-    int classIndex = -1;
-    if (auto label = args.value("--class")) {
-        classIndex = model.labelIndex(*label);
-        if (classIndex < 0) {
-            std::string labels;
-            for (const auto& l : model.labels()) labels += (labels.empty() ? "" : ", ") + l;
-            throw UsageError("--class: the model has no class '" + *label + "' (its classes: " + labels + ")");
-        }
-    }
-    const Explanation ex = model.explain(args.positionals().front(), classIndex, steps);
+namespace {
+
+// The explanation as JSON (one object) or as a table; `extra` adds members (a translation's output tokens).
+void printExplanation(const Explanation& ex, bool json, const nlohmann::json& extra, const char* what) {
     static const char* kMethods[] = {"attention", "gradient", "grad_x_input", "integrated_gradients", "leave_one_out"};
     if (json) {
         nlohmann::json j{{"tokens", ex.tokens}, {"label", ex.label}, {"probability", ex.probability}};
+        for (const auto& [key, value] : extra.items()) j[key] = value;
         for (const char* method : kMethods) {
             auto it = ex.methods.find(method);
             j[method] = it == ex.methods.end() ? nlohmann::json(nullptr) : finiteList(it->second);
@@ -115,10 +103,10 @@ int runExplain(const Args& argv) {
                                 {"output_difference", ex.igOutputDifference},
                                 {"steps", ex.igSteps}};
         std::cout << j.dump() << "\n";
-        return kOk;
+        return;
     }
     static const char* kShortNames[] = {"attention", "gradient", "grad*input", "int.grads", "leave-1-out"};
-    std::printf("class %s (p = %.3f)\n\n%-16s", ex.label.c_str(), ex.probability, "token");
+    std::printf("%s %s (p = %.3f)\n\n%-16s", what, ex.label.c_str(), ex.probability, "token");
     for (std::size_t m = 0; m < std::size(kMethods); ++m)
         if (ex.methods.count(kMethods[m])) std::printf(" %12s", kShortNames[m]);
     std::printf("\n");
@@ -135,7 +123,45 @@ int runExplain(const Args& argv) {
     }
     std::printf("\nintegrated gradients (%d steps): attributions sum to %.4f, logit difference %.4f\n", ex.igSteps,
                 ex.igAttributionSum, ex.igOutputDifference);
-    return kOk;
 }
 
+}  // namespace
+
+int runExplain(const Args& argv) {
+    ArgParser args(argv, {"--model", "--class", "--steps", "--output-token"}, {"--json"});
+    const std::string path = args.required("--model");
+    const bool json = args.has("--json");
+    const int steps = static_cast<int>(args.integer("--steps", kDefaultIgSteps, 1, 10000));
+    if (args.positionals().size() != 1) throw UsageError("give exactly one TEXT (quote it)");
+    if (!TextClassifier::isClassifierFile(path)) {  // a translation model: one output token over the source
+        if (!args.has("--output-token"))
+            throw UsageError(path + " is a translation model: say which output token to explain with --output-token I "
+                                    "(0 = the first)");
+        if (args.has("--class")) throw UsageError("--class applies to a classifier; a translation model takes --output-token");
+        const int index = static_cast<int>(args.integer("--output-token", 0, 0, 100000));
+        const Seq2SeqModel model = Seq2SeqModel::load(path);
+        OutputTokenExplanation out;
+        try {
+            out = explainOutputToken(model, args.positionals().front(), index, steps);
+        } catch (const ConfigError& e) {
+            throw UsageError(std::string("--output-token: ") + e.what());
+        }
+        printExplanation(out.explanation, json, {{"output_tokens", out.outputTokens}, {"output_token", out.outputIndex}},
+                         "output token");
+        return kOk;
+    }
+    if (args.has("--output-token")) throw UsageError("--output-token applies to a translation model; " + path + " is a classifier");
+    const TextClassifier model = loadClassifier(path);
+    int classIndex = -1;
+    if (auto label = args.value("--class")) {
+        classIndex = model.labelIndex(*label);
+        if (classIndex < 0) {
+            std::string labels;
+            for (const auto& l : model.labels()) labels += (labels.empty() ? "" : ", ") + l;
+            throw UsageError("--class: the model has no class '" + *label + "' (its classes: " + labels + ")");
+        }
+    }
+    printExplanation(model.explain(args.positionals().front(), classIndex, steps), json, nlohmann::json::object(), "class");
+    return kOk;
+}
 }  // namespace attnlab::cli

@@ -140,6 +140,7 @@ its attention is {"encoder": [layer][head][token][token], "rollout": [... one pe
 layers multiplied). A translation model is refused (exit 4).
 )"},
     {"explain", R"(Usage: attnlab-cli explain --model MODEL.safetensors [--json] [--class LABEL] [--steps N] TEXT
+       attnlab-cli explain --model TRANSLATION.safetensors --output-token I [--json] [--steps N] SENTENCE
 
 Is attention an explanation? For one TEXT and a class (default: the predicted one),
 one number per token from each method:
@@ -152,7 +153,13 @@ and Kendall's tau and Spearman's rho between the attention and each method (the
 magnitudes of the gradient methods). ig_completeness compares the attributions' sum with
 logit(text) - logit(baseline). --json prints {"tokens", "label", "attention", "gradient",
 "grad_x_input", "integrated_gradients", "leave_one_out", "kendall_tau", "spearman",
-"ig_completeness"}. Explaining a translation model (--output-token) is not built yet.
+"ig_completeness"}.
+
+With a translation model, --output-token I explains output token I (0 = the first) of the
+greedy translation over the source tokens ("</s>" included): the attention is its
+cross-attention row (a Transformer's last layer, heads averaged), the gradients are of that
+token's logit with the earlier outputs fed in, leave-one-out drops one source token (never
+"</s>"). The JSON adds "output_tokens" and "output_token"; "label" is the token.
 )"},
     {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--json] SENTENCE...
 

@@ -26,12 +26,6 @@ std::vector<double> toDoubles(const torch::Tensor& t) {
     return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
 }
 
-std::vector<double> magnitudes(const std::vector<double>& v) {
-    std::vector<double> out(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) out[i] = std::fabs(v[i]);
-    return out;
-}
-
 }  // namespace
 
 std::vector<std::int64_t> TextClassifier::Impl::encode(const std::vector<std::string>& words, bool* truncated) const {
@@ -229,13 +223,7 @@ Explanation TextClassifier::explain(const std::string& text, int classIndex, int
                 for (std::size_t i = 0; i < n; ++i) attention[i] += hop[i] / static_cast<double>(classified.pooling.size());
         }
         ex.methods["attention"] = attention;
-        for (const char* method : {"gradient", "grad_x_input", "integrated_gradients", "leave_one_out"}) {
-            const auto& values = ex.methods[method];
-            const std::vector<double> importance =
-                std::string(method) == "leave_one_out" ? values : magnitudes(values);
-            ex.kendallTau[method] = kendallTau(attention, importance);
-            ex.spearman[method] = spearmanRho(attention, importance);
-        }
+        rankAgreement(ex);
     }
     return ex;
 }

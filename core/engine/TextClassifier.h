@@ -21,6 +21,7 @@
 
 #include "base/AttentionMap.h"
 #include "base/ClassifierConfig.h"
+#include "base/Explanation.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
 
@@ -38,20 +39,6 @@ struct Classification {
     bool truncated = false;
 };
 
-struct Explanation {
-    std::vector<std::string> tokens;  // the words (no [CLS])
-    int classIndex = 0;
-    std::string label;
-    double probability = 0;  // of the class
-    // "attention" (mean over hops, or a Transformer's rollout; absent without attention), "gradient", "grad_x_input",
-    // "integrated_gradients", "leave_one_out": one number per token.
-    std::map<std::string, std::vector<double>> methods;
-    std::map<std::string, double> kendallTau;  // attention against each other method
-    std::map<std::string, double> spearman;
-    double igAttributionSum = 0;   // sum of integrated_gradients
-    double igOutputDifference = 0; // logit_c(text) - logit_c(zero embeddings)
-    int igSteps = 0;
-};
 
 inline constexpr int kDefaultIgSteps = 64;
 

@@ -99,505 +99,507 @@
     <name>attnlab::ClassifierCurvesView</name>
     <message>
         <source>Train a classifier: its loss, accuracy and F1 appear here after every epoch.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练一个分类器：每轮结束后，它的损失、准确率和 F1 会显示在这里。</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished">损失</translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Training loss</source>
-        <translation type="unfinished">训练损失</translation>
+        <translation>训练损失</translation>
     </message>
     <message>
         <source>Validation loss</source>
-        <translation type="unfinished">验证损失</translation>
+        <translation>验证损失</translation>
     </message>
     <message>
         <source>cross-entropy per text</source>
-        <translation type="unfinished"></translation>
+        <translation>每条文本的交叉熵</translation>
     </message>
     <message>
         <source>Validation scores</source>
-        <translation type="unfinished"></translation>
+        <translation>验证指标</translation>
     </message>
     <message>
         <source>Validation accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>验证准确率</translation>
     </message>
     <message>
         <source>Macro F1</source>
-        <translation type="unfinished"></translation>
+        <translation>宏平均 F1</translation>
     </message>
     <message>
         <source>Rationale mass (attention on the gold words)</source>
-        <translation type="unfinished"></translation>
+        <translation>依据占比（落在标准依据词上的注意力）</translation>
     </message>
     <message>
         <source>Rationale mass of uniform attention</source>
-        <translation type="unfinished"></translation>
+        <translation>均匀注意力的依据占比</translation>
     </message>
     <message>
         <source>share (0 to 1)</source>
-        <translation type="unfinished"></translation>
+        <translation>比例（0 到 1）</translation>
     </message>
     <message>
         <source>epoch</source>
-        <translation type="unfinished">轮次</translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Epoch %1:  validation loss %2 · accuracy %3% · macro F1 %4</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 轮：验证损失 %2 · 准确率 %3% · 宏平均 F1 %4</translation>
     </message>
     <message>
         <source>rationale mass %1 (uniform %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>依据占比 %1（均匀注意力 %2）</translation>
     </message>
     <message>
         <source>attention entropy %1 nats (uniform %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力熵 %1 nat（均匀注意力 %2）</translation>
     </message>
     <message>
         <source>%1 texts/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 条文本/秒</translation>
     </message>
     <message>
         <source>Curves</source>
-        <translation type="unfinished"></translation>
+        <translation>曲线</translation>
     </message>
     <message>
         <source>The classifier&apos;s loss, accuracy, macro F1 and attention on the gold words after every epoch.</source>
-        <translation type="unfinished"></translation>
+        <translation>每轮结束后分类器的损失、准确率、宏平均 F1，以及落在标准依据词上的注意力。</translation>
     </message>
     <message>
         <source>the curves are exported as CSV, not NPY: save the file with the .csv extension</source>
-        <translation type="unfinished"></translation>
+        <translation>曲线只能导出为 CSV，不能导出为 NPY：请用 .csv 扩展名保存文件</translation>
     </message>
     <message>
         <source>there are no curves to export yet: train a classifier first</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有可导出的曲线：请先训练一个分类器</translation>
     </message>
     <message>
         <source>Classifier training curves</source>
-        <translation type="unfinished"></translation>
+        <translation>分类器训练曲线</translation>
     </message>
 </context>
 <context>
     <name>attnlab::ClassifierSession</name>
     <message>
         <source>no model yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无模型</translation>
     </message>
 </context>
 <context>
     <name>attnlab::ClassifierSetupPanel</name>
     <message>
         <source>Data</source>
-        <translation type="unfinished">数据</translation>
+        <translation>数据</translation>
     </message>
     <message>
         <source>sentiment: reviews with negation and contrast</source>
-        <translation type="unfinished"></translation>
+        <translation>sentiment：含否定与转折的评论</translation>
     </message>
     <message>
         <source>topic: keywords among distractors</source>
-        <translation type="unfinished"></translation>
+        <translation>topic：混在干扰词中的关键词</translation>
     </message>
     <message>
         <source>needle: one keyword in a long text</source>
-        <translation type="unfinished"></translation>
+        <translation>needle：长文本中的一个关键词</translation>
     </message>
     <message>
         <source>langid: this computer&apos;s translations, by language</source>
-        <translation type="unfinished"></translation>
+        <translation>langid：本机软件的界面翻译，按语言分类</translation>
     </message>
     <message>
         <source>TSV file (text, tab, label)…</source>
-        <translation type="unfinished"></translation>
+        <translation>TSV 文件（文本、制表符、标签）…</translation>
     </message>
     <message>
         <source>The built-in datasets are generated from the seed and know which words decide each label (the gold rationale); langid reads the gettext catalogues under /usr/share/locale.</source>
-        <translation type="unfinished"></translation>
+        <translation>内置数据集由随机种子生成，并且知道哪些词决定了每个标签（即标准依据）；langid 读取 /usr/share/locale 下的 gettext 翻译目录。</translation>
     </message>
     <message>
         <source>Texts to generate (langid: messages per language).</source>
-        <translation type="unfinished"></translation>
+        <translation>要生成的文本数（langid：每种语言的消息数）。</translation>
     </message>
     <message>
         <source>Words per needle text: the longer, the harder for a GRU&apos;s last state.</source>
-        <translation type="unfinished"></translation>
+        <translation>每条 needle 文本的词数：文本越长，仅靠 GRU 的最后一个状态就越难分类。</translation>
     </message>
     <message>
         <source>The same seed gives the same texts on every computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>相同的种子在任何计算机上都会生成相同的文本。</translation>
     </message>
     <message>
         <source>Dataset:</source>
-        <translation type="unfinished">数据集：</translation>
+        <translation>数据集：</translation>
     </message>
     <message>
         <source>Texts:</source>
-        <translation type="unfinished"></translation>
+        <translation>文本数：</translation>
     </message>
     <message>
         <source>Needle length:</source>
-        <translation type="unfinished"></translation>
+        <translation>needle 长度：</translation>
     </message>
     <message>
         <source>Data seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>数据种子：</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished">模型</translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>GRU with attention pooling</source>
-        <translation type="unfinished"></translation>
+        <translation>带注意力池化的 GRU</translation>
     </message>
     <message>
         <source>Transformer with [CLS]</source>
-        <translation type="unfinished"></translation>
+        <translation>带 [CLS] 的 Transformer</translation>
     </message>
     <message>
         <source>additive (Bahdanau, Lin et al.)</source>
-        <translation type="unfinished"></translation>
+        <translation>加性（Bahdanau，Lin et al.）</translation>
     </message>
     <message>
         <source>dot, against a learned query</source>
-        <translation type="unfinished"></translation>
+        <translation>点积（与一个学到的查询向量）</translation>
     </message>
     <message>
         <source>scaled dot</source>
-        <translation type="unfinished">缩放点积</translation>
+        <translation>缩放点积</translation>
     </message>
     <message>
         <source>none: the last state</source>
-        <translation type="unfinished"></translation>
+        <translation>无：最后一个状态</translation>
     </message>
     <message>
         <source>mean: uniform weights</source>
-        <translation type="unfinished"></translation>
+        <translation>平均：均匀权重</translation>
     </message>
     <message>
         <source>How the GRU&apos;s states become one vector. &apos;none&apos; and &apos;mean&apos; are the baselines without attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>GRU 的各个状态如何汇聚成一个向量。“无”和“平均”是不使用注意力的基线。</translation>
     </message>
     <message>
         <source>Attention rows (hops), each its own weights over the words (Lin et al. 2017).</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力的行数（hops），每一行对各个词都有自己的一组权重（Lin et al. 2017）。</translation>
     </message>
     <message>
         <source>GRU size per direction, or the Transformer&apos;s width.</source>
-        <translation type="unfinished"></translation>
+        <translation>GRU 每个方向的隐藏层大小，或 Transformer 的宽度。</translation>
     </message>
     <message>
         <source>Transformer encoder layers.</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 编码器的层数。</translation>
     </message>
     <message>
         <source>Transformer heads; they must divide the width.</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 的注意力头数；必须能整除宽度。</translation>
     </message>
     <message>
         <source>Read both directions</source>
-        <translation type="unfinished"></translation>
+        <translation>双向读取</translation>
     </message>
     <message>
         <source>words</source>
-        <translation type="unfinished"></translation>
+        <translation>词</translation>
     </message>
     <message>
         <source>characters</source>
-        <translation type="unfinished"></translation>
+        <translation>字符</translation>
     </message>
     <message>
         <source>Characters suit language identification; rationales are scored over words.</source>
-        <translation type="unfinished"></translation>
+        <translation>按字符读取适合语言识别；依据则按词评估。</translation>
     </message>
     <message>
         <source>Architecture:</source>
-        <translation type="unfinished">架构：</translation>
+        <translation>架构：</translation>
     </message>
     <message>
         <source>Pooling:</source>
-        <translation type="unfinished"></translation>
+        <translation>池化：</translation>
     </message>
     <message>
         <source>Hops:</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力行数：</translation>
     </message>
     <message>
         <source>Hidden size:</source>
-        <translation type="unfinished">隐藏层大小：</translation>
+        <translation>隐藏层大小：</translation>
     </message>
     <message>
         <source>Layers:</source>
-        <translation type="unfinished">层数：</translation>
+        <translation>层数：</translation>
     </message>
     <message>
         <source>Heads:</source>
-        <translation type="unfinished">注意力头数：</translation>
+        <translation>注意力头数：</translation>
     </message>
     <message>
         <source>Reads:</source>
-        <translation type="unfinished"></translation>
+        <translation>读取单位：</translation>
     </message>
     <message>
         <source>Training</source>
-        <translation type="unfinished">训练</translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>Passes over the training texts.</source>
-        <translation type="unfinished"></translation>
+        <translation>遍历训练文本的次数。</translation>
     </message>
     <message>
         <source>Texts per update.</source>
-        <translation type="unfinished"></translation>
+        <translation>每次更新使用的文本数。</translation>
     </message>
     <message>
         <source>The seed of the weights and the batches.</source>
-        <translation type="unfinished"></translation>
+        <translation>权重初始化和批次划分所用的随机种子。</translation>
     </message>
     <message>
         <source>Epochs:</source>
-        <translation type="unfinished">轮数：</translation>
+        <translation>轮数：</translation>
     </message>
     <message>
         <source>Learning rate:</source>
-        <translation type="unfinished">学习率：</translation>
+        <translation>学习率：</translation>
     </message>
     <message>
         <source>Batch size:</source>
-        <translation type="unfinished">批次大小：</translation>
+        <translation>批次大小：</translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation type="unfinished">随机种子：</translation>
+        <translation>随机种子：</translation>
     </message>
     <message>
         <source>Train</source>
-        <translation type="unfinished"></translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished">停止</translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Reset</source>
-        <translation type="unfinished">重置</translation>
+        <translation>重置</translation>
     </message>
     <message>
         <source>Discard the model</source>
-        <translation type="unfinished"></translation>
+        <translation>丢弃模型</translation>
     </message>
     <message>
         <source>Open Model…</source>
-        <translation type="unfinished">打开模型…</translation>
+        <translation>打开模型…</translation>
     </message>
     <message>
         <source>Save Model…</source>
-        <translation type="unfinished"></translation>
+        <translation>保存模型…</translation>
     </message>
     <message>
         <source>File: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>文件：%1</translation>
     </message>
 </context>
 <context>
     <name>attnlab::ClassifierTask</name>
     <message>
         <source>Epoch %1 of %2: accuracy %3, macro F1 %4</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1/%2 轮：准确率 %3，宏平均 F1 %4</translation>
     </message>
     <message>
         <source>, attention on the rationale %1 (uniform %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>，依据上的注意力 %1（均匀注意力 %2）</translation>
     </message>
     <message>
         <source>Training stopped; the model stays.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练已停止；模型已保留。</translation>
     </message>
     <message>
         <source>Training finished.</source>
-        <translation type="unfinished">训练完成。</translation>
+        <translation>训练完成。</translation>
     </message>
     <message>
         <source>Training Failed</source>
-        <translation type="unfinished">训练失败</translation>
+        <translation>训练失败</translation>
     </message>
     <message>
         <source>%1
 
 The model keeps its last good weights.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+
+模型保留最后一组正常的权重。</translation>
     </message>
     <message>
         <source>Cannot Open Model</source>
-        <translation type="unfinished">无法打开模型</translation>
+        <translation>无法打开模型</translation>
     </message>
     <message>
         <source>Cannot Save Model</source>
-        <translation type="unfinished">无法保存模型</translation>
+        <translation>无法保存模型</translation>
     </message>
     <message>
         <source>Saved %1</source>
-        <translation type="unfinished">已保存 %1</translation>
+        <translation>已保存 %1</translation>
     </message>
     <message>
         <source>Reset the Model?</source>
-        <translation type="unfinished"></translation>
+        <translation>重置模型？</translation>
     </message>
     <message>
         <source>Train or open a classifier, and choose its data, first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先训练或打开一个分类器，并选择它的数据。</translation>
     </message>
     <message>
         <source>Making the texts…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在生成文本…</translation>
     </message>
     <message>
         <source>Cannot Open Corpus</source>
-        <translation type="unfinished">无法打开语料</translation>
+        <translation>无法打开语料</translation>
     </message>
     <message>
         <source>%1: %2 texts in %3 classes.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 条文本，共 %3 个类别。</translation>
     </message>
     <message>
         <source>The current classifier and its unsaved training will be discarded.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前分类器及其尚未保存的训练结果将被丢弃。</translation>
     </message>
     <message>
         <source>Train a New Classifier?</source>
-        <translation type="unfinished"></translation>
+        <translation>训练新的分类器？</translation>
     </message>
     <message>
         <source>Building the model…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在构建模型…</translation>
     </message>
     <message>
         <source>Start the Lesson?</source>
-        <translation type="unfinished">开始课程？</translation>
+        <translation>开始课程？</translation>
     </message>
     <message>
         <source>Open Classification Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>打开分类语料</translation>
     </message>
     <message>
         <source>Tab-separated text and label (*.tsv *.txt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>制表符分隔的文本和标签 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open a Classifier?</source>
-        <translation type="unfinished"></translation>
+        <translation>打开分类器？</translation>
     </message>
     <message>
         <source>Wait until the current job has stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>请等待当前任务停止。</translation>
     </message>
     <message>
         <source>Open Classifier</source>
-        <translation type="unfinished"></translation>
+        <translation>打开分类器</translation>
     </message>
     <message>
         <source>AttnLab models (*.safetensors)</source>
-        <translation type="unfinished">AttnLab 模型 (*.safetensors)</translation>
+        <translation>AttnLab 模型 (*.safetensors)</translation>
     </message>
     <message>
         <source>Save Classifier</source>
-        <translation type="unfinished"></translation>
+        <translation>保存分类器</translation>
     </message>
     <message>
         <source>Save the Classifier?</source>
-        <translation type="unfinished"></translation>
+        <translation>保存分类器？</translation>
     </message>
     <message>
         <source>The classifier has unsaved training.</source>
-        <translation type="unfinished"></translation>
+        <translation>分类器有尚未保存的训练结果。</translation>
     </message>
     <message>
         <source>Transformer classifier</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 分类器</translation>
     </message>
     <message>
         <source>GRU classifier, %1 pooling</source>
-        <translation type="unfinished"></translation>
+        <translation>GRU 分类器，%1 池化</translation>
     </message>
 </context>
 <context>
     <name>attnlab::ClassifyView</name>
     <message>
         <source>Type a text to classify, e.g. the film was not good</source>
-        <translation type="unfinished"></translation>
+        <translation>输入要分类的文本，例如 the film was not good</translation>
     </message>
     <message>
         <source>Classify</source>
-        <translation type="unfinished"></translation>
+        <translation>分类</translation>
     </message>
     <message>
         <source>Train a classifier (Setup &gt; Train) or open one: its label and attention for the text above appear here, and change as it learns.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练一个分类器（设置 &gt; 训练）或打开一个：它为上方文本给出的标签和注意力会显示在这里，并随着学习不断变化。</translation>
     </message>
     <message>
         <source>Each word&apos;s background is its attention weight (darker = more); hover a word for the number.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词的背景色表示它的注意力权重（越深 = 越大）；鼠标悬停在词上可查看数值。</translation>
     </message>
     <message>
         <source>Class</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Probability</source>
-        <translation type="unfinished"></translation>
+        <translation>概率</translation>
     </message>
     <message>
         <source>Self-attention of every layer (rows) and head (columns); token 0 is [CLS]</source>
-        <translation type="unfinished"></translation>
+        <translation>每一层（行）和每个注意力头（列）的自注意力；第 0 个词元是 [CLS]</translation>
     </message>
     <message>
         <source>Type a text: the label, every class&apos;s probability, and the words the attention pooled.</source>
-        <translation type="unfinished"></translation>
+        <translation>输入一段文本：查看标签、每个类别的概率，以及注意力池化所汇集的词。</translation>
     </message>
     <message>
         <source>Type a text first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先输入一段文本。</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; &amp;nbsp; p = %2</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; &amp;nbsp; p = %2</translation>
     </message>
     <message>
         <source>(text truncated to the model&apos;s length)</source>
-        <translation type="unfinished"></translation>
+        <translation>（文本已截断到模型的最大长度）</translation>
     </message>
     <message>
         <source>Rollout</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力展开</translation>
     </message>
     <message>
         <source>Attention</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力</translation>
     </message>
     <message>
         <source>Hop %1</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力行 %1</translation>
     </message>
     <message>
         <source>No attention</source>
-        <translation type="unfinished"></translation>
+        <translation>无注意力</translation>
     </message>
     <message>
         <source>Classify a text first</source>
-        <translation type="unfinished"></translation>
+        <translation>请先对一段文本进行分类</translation>
     </message>
     <message>
         <source>The Classify view is exported as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>“分类”视图只能导出为 PNG、SVG 或 PDF</translation>
     </message>
     <message>
         <source>%1 (p = %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（p = %2）</translation>
     </message>
 </context>
 <context>
@@ -1323,15 +1325,15 @@ The model keeps its last good weights.</source>
     </message>
     <message>
         <source>give at least one text length</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少给出一个文本长度</translation>
     </message>
     <message>
         <source>choose at least one pooling</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少选择一种池化方式</translation>
     </message>
     <message>
         <source>training %1 at %2 words (%3 of %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>正在训练 %1，长度 %2 个词（第 %3/%4 个）</translation>
     </message>
 </context>
 <context>
@@ -1619,211 +1621,211 @@ The model keeps its last good weights.</source>
     <name>attnlab::ExplainView</name>
     <message>
         <source>A sentence to classify and explain</source>
-        <translation type="unfinished"></translation>
+        <translation>要分类并解释的句子</translation>
     </message>
     <message>
         <source>The class whose score is explained.</source>
-        <translation type="unfinished"></translation>
+        <translation>要解释其得分的类别。</translation>
     </message>
     <message>
         <source>Predicted class</source>
-        <translation type="unfinished"></translation>
+        <translation>预测的类别</translation>
     </message>
     <message>
         <source>Explain</source>
-        <translation type="unfinished">解释</translation>
+        <translation>解释</translation>
     </message>
     <message>
         <source>Classify the text and compare its attention with four attribution methods.</source>
-        <translation type="unfinished"></translation>
+        <translation>对文本进行分类，并把它的注意力与四种归因方法进行比较。</translation>
     </message>
     <message>
         <source>Stopping…</source>
-        <translation type="unfinished">正在停止…</translation>
+        <translation>正在停止…</translation>
     </message>
     <message>
         <source>Each row is scaled to its own largest magnitude: red is for, blue against the class, white nothing. Hover a word for its value.</source>
-        <translation type="unfinished"></translation>
+        <translation>每一行按其自身的最大绝对值缩放：红色表示支持该类别，蓝色表示反对，白色表示没有影响。鼠标悬停在词上可查看其数值。</translation>
     </message>
     <message>
         <source>Integrated gradients are complete: their sum should come close to the class logit of the text minus that of all-zero embeddings.</source>
-        <translation type="unfinished"></translation>
+        <translation>积分梯度满足完备性：其总和应接近该文本的类别 logit 减去全零嵌入的类别 logit。</translation>
     </message>
     <message>
         <source>Agreement with the attention</source>
-        <translation type="unfinished"></translation>
+        <translation>与注意力的一致性</translation>
     </message>
     <message>
         <source>Method</source>
-        <translation type="unfinished"></translation>
+        <translation>方法</translation>
     </message>
     <message>
         <source>Kendall τ</source>
-        <translation type="unfinished"></translation>
+        <translation>Kendall τ</translation>
     </message>
     <message>
         <source>Spearman ρ</source>
-        <translation type="unfinished"></translation>
+        <translation>Spearman ρ</translation>
     </message>
     <message>
         <source>Both rank the words by attention and by the method (the gradient methods by magnitude): 1 = the same order, 0 = unrelated, −1 = reversed.</source>
-        <translation type="unfinished"></translation>
+        <translation>两者都分别按注意力和按该方法对词排序（梯度类方法按绝对值大小排序）：1 = 顺序相同，0 = 无关，−1 = 顺序相反。</translation>
     </message>
     <message>
         <source>Attention against:</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力对比：</translation>
     </message>
     <message>
         <source>One dot per word</source>
-        <translation type="unfinished"></translation>
+        <translation>每个点代表一个词</translation>
     </message>
     <message>
         <source>Attention weight</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力权重</translation>
     </message>
     <message>
         <source>Hover a dot to see its word.</source>
-        <translation type="unfinished"></translation>
+        <translation>鼠标悬停在点上可查看对应的词。</translation>
     </message>
     <message>
         <source>This model has no attention to compare with.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个模型没有可供比较的注意力。</translation>
     </message>
     <message>
         <source>Over the validation set</source>
-        <translation type="unfinished"></translation>
+        <translation>在验证集上</translation>
     </message>
     <message>
         <source>The same comparison for the first validation texts of the corpus: how often attention agrees with the other methods, whether the most attended word is a rationale word, and whether shuffling the attention changes the output.</source>
-        <translation type="unfinished"></translation>
+        <translation>对语料中排在前面的验证文本做同样的比较：注意力与其他方法的一致程度如何，注意力最高的词是否为依据词，以及打乱注意力是否会改变输出。</translation>
     </message>
     <message>
         <source>Permutation Test</source>
-        <translation type="unfinished"></translation>
+        <translation>置换检验</translation>
     </message>
     <message>
         <source>Explain the validation texts, then shuffle each text&apos;s attention and measure how much the output changes.</source>
-        <translation type="unfinished"></translation>
+        <translation>解释各条验证文本，然后打乱每条文本的注意力，测量输出随之改变了多少。</translation>
     </message>
     <message>
         <source>Uniform Baseline</source>
-        <translation type="unfinished"></translation>
+        <translation>均匀基线</translation>
     </message>
     <message>
         <source>The permutation test, and a model of the same kind trained with uniform attention: does learned attention help the accuracy?</source>
-        <translation type="unfinished"></translation>
+        <translation>置换检验，外加一个用均匀注意力训练的同类模型：学到的注意力能提高准确率吗？</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished">停止</translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Kendall τ between attention and each method (Jain &amp; Wallace)</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力与各方法之间的 Kendall τ（Jain &amp; Wallace）</translation>
     </message>
     <message>
         <source>Kendall τ (bin centre)</source>
-        <translation type="unfinished"></translation>
+        <translation>Kendall τ（区间中心）</translation>
     </message>
     <message>
         <source>Texts</source>
-        <translation type="unfinished"></translation>
+        <translation>文本数</translation>
     </message>
     <message>
         <source>Attention</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力</translation>
     </message>
     <message>
         <source>Gradient</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度</translation>
     </message>
     <message>
         <source>Gradient × input</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度 × 输入</translation>
     </message>
     <message>
         <source>Integrated gradients</source>
-        <translation type="unfinished"></translation>
+        <translation>积分梯度</translation>
     </message>
     <message>
         <source>Leave one out</source>
-        <translation type="unfinished"></translation>
+        <translation>留一法</translation>
     </message>
     <message>
         <source>Type a text first, then press Explain.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先输入一段文本，然后按“解释”。</translation>
     </message>
     <message>
         <source>Explaining…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在解释…</translation>
     </message>
     <message>
         <source>Cannot explain: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法解释：%1</translation>
     </message>
     <message>
         <source>%1 (p = %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（p = %2）</translation>
     </message>
     <message>
         <source>Integrated gradients: sum of attributions %1, logit difference %2 (%3 steps)</source>
-        <translation type="unfinished"></translation>
+        <translation>积分梯度：归因总和 %1，logit 差值 %2（%3 步）</translation>
     </message>
     <message>
         <source>%1: attention %2, %3 %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：注意力 %2，%3 %4</translation>
     </message>
     <message>
         <source>Type a text and press Explain to see which words the attention and four attribution methods pick out.</source>
-        <translation type="unfinished"></translation>
+        <translation>输入一段文本并按“解释”，看看注意力和四种归因方法分别挑出了哪些词。</translation>
     </message>
     <message>
         <source>Train or open a classifier first</source>
-        <translation type="unfinished"></translation>
+        <translation>请先训练或打开一个分类器</translation>
     </message>
     <message>
         <source>Explaining the validation texts…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在解释验证文本…</translation>
     </message>
     <message>
         <source>The validation run failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>验证运行失败：%1</translation>
     </message>
     <message>
         <source>Done.</source>
-        <translation type="unfinished"></translation>
+        <translation>完成。</translation>
     </message>
     <message>
         <source>%1 validation texts; model accuracy %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 条验证文本；模型准确率 %2</translation>
     </message>
     <message>
         <source>%1: mean τ %2, median τ %3, mean ρ %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：平均 τ %2，中位数 τ %3，平均 ρ %4</translation>
     </message>
     <message>
         <source>Most attended word is a rationale word: %1 of texts</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力最高的词是依据词：占文本的 %1</translation>
     </message>
     <message>
         <source>Shuffled attention changes the output by %1 (median total variation); %2 of texts change by less than 0.05</source>
-        <translation type="unfinished"></translation>
+        <translation>打乱注意力使输出改变 %1（总变差的中位数）；%2 的文本改变量小于 0.05</translation>
     </message>
     <message>
         <source>Uniform attention, trained the same way: accuracy %1 (the model: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>以相同方式训练的均匀注意力模型：准确率 %1（本模型：%2）</translation>
     </message>
     <message>
         <source>Is attention an explanation? A classified text&apos;s attention against gradient-based and leave-one-out attributions, for one text and over the validation set.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力是解释吗？把已分类文本的注意力与基于梯度的归因和留一法归因进行比较，既针对单条文本，也针对整个验证集。</translation>
     </message>
     <message>
         <source>The explanation is exported as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>解释结果只能导出为 PNG、SVG 或 PDF</translation>
     </message>
     <message>
         <source>Explain a text first</source>
-        <translation type="unfinished"></translation>
+        <translation>请先解释一段文本</translation>
     </message>
 </context>
 <context>
@@ -2185,11 +2187,11 @@ The model keeps its last good weights.</source>
     </message>
     <message>
         <source>Is attention an explanation?</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力是解释吗？</translation>
     </message>
     <message>
         <source>A GRU classifier with attention pooling learns movie-review sentiment, where &quot;not&quot; flips an adjective and after &quot;but&quot; the second clause decides. Watch its attention find the deciding words in Classify. Then open Explain: do gradients, integrated gradients and leave-one-out point at the same words? Run the permutation test and the uniform baseline (Jain &amp; Wallace; Wiegreffe &amp; Pinter) and judge whether the attention explains the decision.</source>
-        <translation type="unfinished"></translation>
+        <translation>一个带注意力池化的 GRU 分类器学习影评的情感：其中“not”会反转形容词的含义，而“but”之后的第二个分句起决定作用。请在“分类”中观察它的注意力如何找到起决定作用的词。然后打开“解释”：梯度、积分梯度和留一法是否指向相同的词？运行置换检验和均匀基线（Jain &amp; Wallace；Wiegreffe &amp; Pinter），判断注意力能否解释模型的决策。</translation>
     </message>
 </context>
 <context>
@@ -2428,7 +2430,7 @@ The current model stays loaded.</source>
     </message>
     <message>
         <source>What you work on: its data, models and views.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前的任务：决定所用的数据、模型和视图。</translation>
     </message>
 </context>
 <context>
@@ -2911,149 +2913,149 @@ The current model stays loaded.</source>
     <name>attnlab::NeedleView</name>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 秒</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished">%1 分 %2 秒</translation>
+        <translation>%1 分 %2 秒</translation>
     </message>
     <message>
         <source>text lengths: &apos;%1&apos; is not a number of words from %2 to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>文本长度：“%1”不是 %2 到 %3 之间的词数</translation>
     </message>
     <message>
         <source>text lengths: give at least one length in words, e.g. 25, 50, 100</source>
-        <translation type="unfinished"></translation>
+        <translation>文本长度：请至少给出一个以词计的长度，例如 25, 50, 100</translation>
     </message>
     <message>
         <source>&lt;b&gt;Can attention find a needle?&lt;/b&gt; Each text is a run of noise words with one keyword somewhere that decides its class. A one-way GRU that classifies from its last state must carry that keyword to the end of the text, and the longer the text the more often it forgets it; attention pooling weighs every word and can read the keyword where it is, so its accuracy should hold up as the texts grow.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;注意力能大海捞针吗？&lt;/b&gt;每条文本都由一串噪声词组成，其中某处有一个决定其类别的关键词。只凭最后一个状态分类的单向 GRU 必须把这个关键词一直带到文本末尾，文本越长，它就越常忘记；注意力池化为每个词加权，可以在关键词所在的位置直接读取它，因此随着文本变长，它的准确率应当能保持住。</translation>
     </message>
     <message>
         <source>Options</source>
-        <translation type="unfinished">选项</translation>
+        <translation>选项</translation>
     </message>
     <message>
         <source>Words per text, the keyword included; each length gets its own texts and models.</source>
-        <translation type="unfinished"></translation>
+        <translation>每条文本的词数（含关键词）；每个长度都有各自的文本和模型。</translation>
     </message>
     <message>
         <source>Text lengths:</source>
-        <translation type="unfinished"></translation>
+        <translation>文本长度：</translation>
     </message>
     <message>
         <source>Texts generated per length; 10% are held out for the accuracy.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个长度生成的文本数；其中 10% 留出，用于计算准确率。</translation>
     </message>
     <message>
         <source>Texts per length:</source>
-        <translation type="unfinished"></translation>
+        <translation>每个长度的文本数：</translation>
     </message>
     <message>
         <source>Epochs:</source>
-        <translation type="unfinished">轮数：</translation>
+        <translation>轮数：</translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation type="unfinished">随机种子：</translation>
+        <translation>随机种子：</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished">运行</translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Train one classifier per length and pooling and chart their validation accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>为每个长度和每种池化方式各训练一个分类器，并绘制它们的验证准确率</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished">停止</translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Stop after the current batch; the trainings finished so far are charted</source>
-        <translation type="unfinished"></translation>
+        <translation>在当前批次结束后停止；已完成的训练会绘制在图表中</translation>
     </message>
     <message>
         <source>Accuracy against text length: attention pooling vs the last state</source>
-        <translation type="unfinished"></translation>
+        <translation>准确率随文本长度的变化：注意力池化对比最后一个状态</translation>
     </message>
     <message>
         <source>text length (words)</source>
-        <translation type="unfinished"></translation>
+        <translation>文本长度（词）</translation>
     </message>
     <message>
         <source>validation accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>验证准确率</translation>
     </message>
     <message>
         <source>Press Run: the models are trained one after another, and the chart fills in when they are done (minutes with the defaults).</source>
-        <translation type="unfinished"></translation>
+        <translation>请按“运行”：各个模型依次训练，训练完成后图表中就会出现结果（使用默认设置需要几分钟）。</translation>
     </message>
     <message>
         <source>Last state (no attention)</source>
-        <translation type="unfinished"></translation>
+        <translation>最后一个状态（无注意力）</translation>
     </message>
     <message>
         <source>Additive attention</source>
-        <translation type="unfinished"></translation>
+        <translation>加性注意力</translation>
     </message>
     <message>
         <source>Cannot run: %1</source>
-        <translation type="unfinished">无法运行：%1</translation>
+        <translation>无法运行：%1</translation>
     </message>
     <message>
         <source>Generating the texts and training the first model…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在生成文本并训练第一个模型…</translation>
     </message>
     <message>
         <source>Stopping after the current batch…</source>
-        <translation type="unfinished"></translation>
+        <translation>将在当前批次结束后停止…</translation>
     </message>
     <message>
         <source> · about %1 left</source>
-        <translation type="unfinished"> · 约剩 %1</translation>
+        <translation> · 约剩 %1</translation>
     </message>
     <message>
         <source> (keyword in the first half %1%, in the second half %2%)</source>
-        <translation type="unfinished"></translation>
+        <translation>（关键词在前半段时 %1%，在后半段时 %2%）</translation>
     </message>
     <message>
         <source>At %1 words: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>长度为 %1 个词时：%2。</translation>
     </message>
     <message numerus="yes">
         <source>Stopped after %n training(s); the chart shows the finished ones.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已在完成 %n 次训练后停止；图表显示已完成的结果。</numerusform>
         </translation>
     </message>
     <message>
         <source>Done in %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>完成，用时 %1。</translation>
     </message>
     <message>
         <source>The experiment failed: %1</source>
-        <translation type="unfinished">实验失败：%1</translation>
+        <translation>实验失败：%1</translation>
     </message>
     <message>
         <source>Needle</source>
-        <translation type="unfinished"></translation>
+        <translation>needle 实验</translation>
     </message>
     <message>
         <source>Does attention pooling find one keyword in a long text that a GRU&apos;s last state forgets?</source>
-        <translation type="unfinished"></translation>
+        <translation>在长文本中，GRU 的最后一个状态会遗忘的那个关键词，注意力池化能找到吗？</translation>
     </message>
     <message>
         <source>the needle chart is exported as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>needle 图表只能导出为 PNG、SVG 或 PDF</translation>
     </message>
     <message>
         <source>run the needle experiment first: its chart has no points yet</source>
-        <translation type="unfinished"></translation>
+        <translation>请先运行 needle 实验：图表中还没有数据点</translation>
     </message>
     <message>
         <source>Needle experiment</source>
-        <translation type="unfinished"></translation>
+        <translation>needle 实验</translation>
     </message>
 </context>
 <context>
@@ -3320,106 +3322,106 @@ The current model stays loaded.</source>
     </message>
     <message>
         <source>Text classification</source>
-        <translation type="unfinished"></translation>
+        <translation>文本分类</translation>
     </message>
     <message>
         <source>A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its attention explains the decision.</source>
-        <translation type="unfinished"></translation>
+        <translation>带注意力池化的 GRU 或 Transformer 为文本分配标签；解释实验探究它的注意力能否解释其决策。</translation>
     </message>
 </context>
 <context>
     <name>attnlab::TextsView</name>
     <message>
         <source>#</source>
-        <translation type="unfinished"></translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>Label</source>
-        <translation type="unfinished"></translation>
+        <translation>标签</translation>
     </message>
     <message>
         <source>Text</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <source>Rationale</source>
-        <translation type="unfinished"></translation>
+        <translation>依据</translation>
     </message>
     <message>
         <source>Show the texts of one label</source>
-        <translation type="unfinished"></translation>
+        <translation>只显示某一标签的文本</translation>
     </message>
     <message>
         <source>Label:</source>
-        <translation type="unfinished"></translation>
+        <translation>标签：</translation>
     </message>
     <message>
         <source>Open in Classify</source>
-        <translation type="unfinished"></translation>
+        <translation>在“分类”中打开</translation>
     </message>
     <message>
         <source>Explain This Text</source>
-        <translation type="unfinished"></translation>
+        <translation>解释此文本</translation>
     </message>
     <message>
         <source>Texts</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <source>The dataset&apos;s texts and labels, with the words that decide each label against the model&apos;s attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集中的文本和标签，并将决定每个标签的词与模型的注意力相对照。</translation>
     </message>
     <message>
         <source>all</source>
-        <translation type="unfinished">全部</translation>
+        <translation>全部</translation>
     </message>
     <message>
         <source>No texts yet: choose a dataset in the setup panel.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有文本：请在设置面板中选择一个数据集。</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 texts, %3 classes%4</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2 条文本，%3 个类别%4</translation>
     </message>
     <message>
         <source>; the underlined words are each text&apos;s gold rationale</source>
-        <translation type="unfinished"></translation>
+        <translation>；带下划线的词是每条文本的标准依据</translation>
     </message>
     <message>
         <source>Select a text to see its rationale against the model&apos;s attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一条文本，对照查看它的依据与模型的注意力。</translation>
     </message>
     <message>
         <source>Label &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>标签 &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Attention</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力</translation>
     </message>
     <message>
         <source> · the model says &lt;b&gt;%1&lt;/b&gt; · attention on the rationale: %2 (uniform: %3)</source>
-        <translation type="unfinished"></translation>
+        <translation> · 模型判断为 &lt;b&gt;%1&lt;/b&gt; · 依据上的注意力：%2（均匀注意力：%3）</translation>
     </message>
     <message>
         <source> · the model says &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation> · 模型判断为 &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
         <source> · the model says &lt;b&gt;%1&lt;/b&gt; (it has no attention to show)</source>
-        <translation type="unfinished"></translation>
+        <translation> · 模型判断为 &lt;b&gt;%1&lt;/b&gt;（它没有可显示的注意力）</translation>
     </message>
     <message>
         <source> · asking the model…</source>
-        <translation type="unfinished"></translation>
+        <translation> · 正在询问模型…</translation>
     </message>
     <message>
         <source>Select a text first</source>
-        <translation type="unfinished"></translation>
+        <translation>请先选择一条文本</translation>
     </message>
     <message>
         <source>The Texts view is exported as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>“文本”视图只能导出为 PNG、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
@@ -4226,7 +4228,7 @@ The current corpus (%1) stays loaded.</source>
     <name>attnlab::WordStrip</name>
     <message>
         <source>rationale word</source>
-        <translation type="unfinished"></translation>
+        <translation>依据词</translation>
     </message>
 </context>
 <context>
@@ -4253,7 +4255,7 @@ The current corpus (%1) stays loaded.</source>
     </message>
     <message>
         <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, experiments; for text classification texts, classify, class-curves, explain, needle.</source>
-        <translation type="unfinished"></translation>
+        <translation>启动时打开指定的标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、experiments；文本分类任务可用 texts、classify、class-curves、explain、needle。</translation>
     </message>
 </context>
 </TS>

@@ -160,3 +160,36 @@ TEST_CASE("inspect --gettext reads a catalogue; broken ones and missing language
     CHECK_THAT(r[3].err, Contains("xx_NOPE"));
     CHECK_THAT(r[4].err, Contains("no-locales") && Contains("two or more languages"));
 }
+
+TEST_CASE("explain --output-token explains one output token of a translation model over its source", "[cli]") {
+    const std::string model = scratch().file("copy-explain.safetensors");
+    const auto trained = cli({"train", "--dataset", "copy", "--size", "300", "--arch", "gru", "--attention", "additive",
+                              "--hidden", "32", "--epochs", "2", "--lr", "0.01", "--out", model});  // outputs a few letters
+    REQUIRE(trained.exitCode == 0);
+    const std::vector<Args> runs{
+        {"explain", "--model", model, "--output-token", "0", "--json", "a b c"},
+        {"explain", "--model", model, "a b c"},
+        {"explain", "--model", model, "--output-token", "99", "a b c"},
+        {"explain", "--model", model, "--output-token", "0", "--class", "x", "a b c"}};
+    const auto r = cliAll(runs);
+    INFO(describe(runs[0], r[0]));
+    REQUIRE(r[0].exitCode == 0);
+    const Json j = Json::parse(r[0].out);
+    CHECK(j["output_token"] == 0);
+    REQUIRE(j["output_tokens"].size() >= 1);
+    CHECK(j["label"] == j["output_tokens"][0]);
+    CHECK(j["tokens"].back() == "</s>");
+    for (const char* method : {"attention", "gradient", "grad_x_input", "integrated_gradients", "leave_one_out"})
+        CHECK(j[method].size() == j["tokens"].size());
+    CHECK(j["leave_one_out"].back().is_null());  // </s> is never removed
+    const double sum = j["ig_completeness"]["attribution_sum"], difference = j["ig_completeness"]["output_difference"];
+    CHECK(std::abs(sum - difference) <= 0.05 * std::abs(difference) + 1e-4);
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        INFO(describe(runs[i], r[i]));
+        CHECK(r[i].exitCode == 2);
+        CHECK(isOneErrorLine(r[i].err));
+    }
+    CHECK_THAT(r[1].err, Contains("--output-token"));
+    CHECK_THAT(r[2].err, Contains("outside the translation"));
+    CHECK_THAT(r[3].err, Contains("--class"));
+}

@@ -45,7 +45,9 @@ GruSeq2Seq::GruSeq2Seq(const ModelConfig& c) : config_(c) {
 GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Tensor& srcLen) {
     const int64_t B = src.size(0), S = src.size(1);
     const int L = config_.layers;
-    torch::Tensor emb = drop(srcEmbedding_(src));  // [B, S, E]
+    torch::Tensor emb = srcEmbedding_(src);  // [B, S, E]
+    if (sourceEmbeddingHook) emb = sourceEmbeddingHook(emb);
+    emb = drop(emb);
     torch::Tensor padMask = torch::arange(S, src.options()).unsqueeze(0) >= srcLen.unsqueeze(1);  // [B, S]
     torch::Tensor out, h;
     if (canEncodeFused(emb)) {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "base/AttentionMap.h"
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,11 @@ public:
                                StepCapture* capture = nullptr) = 0;
     // Keeps rows `index` [B'] of the state (beam search reorders and grows beams).
     virtual void reorder(DecoderState& state, const torch::Tensor& index) = 0;
+
+    // The attribution methods' handle (TranslationExplanation.cpp): when set, forward() passes the
+    // source token embeddings [B, S, E] (before positions and dropout) through it, so a caller can
+    // differentiate with respect to them or scale them. Empty in training and decoding.
+    std::function<torch::Tensor(const torch::Tensor&)> sourceEmbeddingHook;
 };
 
 }  // namespace attnlab::nn

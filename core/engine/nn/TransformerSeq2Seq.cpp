@@ -95,19 +95,20 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& c) : config_(c) {
     positions_ = sinusoidalPositions(c.maxLength, d);
 }
 
-torch::Tensor TransformerSeq2Seq::embed(torch::nn::Embedding& table, const torch::Tensor& tokens) {
+torch::Tensor TransformerSeq2Seq::embed(torch::nn::Embedding& table, const torch::Tensor& tokens, bool source) {
     const int64_t T = tokens.size(1);
     if (T > positions_.size(0))
         throw std::length_error("sequence of " + std::to_string(T) + " tokens exceeds the model's maximum length " +
                                 std::to_string(positions_.size(0)));
     using torch::indexing::Slice;
-    return drop(table(tokens) * std::sqrt(static_cast<double>(config_.hidden)) +
-                    positions_.index({Slice(0, T)}));
+    torch::Tensor e = table(tokens) * std::sqrt(static_cast<double>(config_.hidden));
+    if (source && sourceEmbeddingHook) e = sourceEmbeddingHook(e);
+    return drop(e + positions_.index({Slice(0, T)}));
 }
 
 torch::Tensor TransformerSeq2Seq::encode(const torch::Tensor& src, const torch::Tensor& padMask,
                                          std::vector<torch::Tensor>* weights, const TracePoint* tracing) {
-    torch::Tensor x = embed(srcEmbedding_, src);  // [B, S, D]
+    torch::Tensor x = embed(srcEmbedding_, src, true);  // [B, S, D]
     for (std::size_t l = 0; l < encoderLayers_.size(); ++l) {
         torch::Tensor w;
         x = encoderLayers_[l]->forward(x, padMask, weights ? &w : nullptr,

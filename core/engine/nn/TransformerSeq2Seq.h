@@ -105,7 +105,8 @@ private:
         return applyDropout(x, dropout_->options.p(), dropout_->is_training());
     }
 
-    torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens);
+    // source: the encoder's input, which sourceEmbeddingHook sees.
+    torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens, bool source = false);
     torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& padMask, std::vector<torch::Tensor>* weights,
                          const TracePoint* tracing = nullptr);
     torch::Tensor decode(const torch::Tensor& tgtIn, const torch::Tensor& memory, const torch::Tensor& srcPadMask,
