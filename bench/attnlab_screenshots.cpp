@@ -23,6 +23,8 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QThread>
@@ -115,6 +117,12 @@ int main(int argc, char* argv[]) {
         must(waitFor([&] { return task->session()->isExperimenting(); }, 10000) && waitFor(idle, 10 * 60 * 1000),
              "the faithfulness run");
         shot("explain");
+        // The validation-set figures, below the single text's rows.
+        if (auto* area = qobject_cast<QScrollArea*>(task->explainView()->parentWidget()->parentWidget())) {
+            area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+            shot("explain-validation");
+            area->verticalScrollBar()->setValue(0);
+        }
         window.showTab(QStringLiteral("texts"));
         task->textsView()->selectExample(3);
         must(waitFor([&] { return task->textsView()->strip()->rows().size() == 2; }, 60000), "the texts' attention");

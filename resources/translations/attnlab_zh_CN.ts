@@ -601,6 +601,14 @@ The model keeps its last good weights.</source>
         <source>%1 (p = %2)</source>
         <translation>%1（p = %2）</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Attention over training&lt;/b&gt;: the same text at the end of every epoch</source>
+        <translation>&lt;b&gt;训练中的注意力&lt;/b&gt;：每轮结束时同一段文本的注意力</translation>
+    </message>
+    <message>
+        <source>Epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CompareView</name>
@@ -1720,8 +1728,8 @@ The model keeps its last good weights.</source>
         <translation>停止</translation>
     </message>
     <message>
-        <source>Kendall τ between attention and each method (Jain &amp; Wallace)</source>
-        <translation>注意力与各方法之间的 Kendall τ（Jain &amp; Wallace）</translation>
+        <source>Kendall τ: attention against each method</source>
+        <translation>Kendall τ：注意力与各方法的一致性</translation>
     </message>
     <message>
         <source>Kendall τ (bin centre)</source>

@@ -296,7 +296,7 @@ QWidget* ExplainView::createValidationGroup() {
     layout->addLayout(progressRow);
 
     auto* results = new QHBoxLayout;
-    tauChart_ = makeChart(tr("Kendall τ between attention and each method (Jain & Wallace)"));
+    tauChart_ = makeChart(tr("Kendall τ: attention against each method"));
     tauX_ = new QBarCategoryAxis;
     QStringList bins;
     for (int i = 0; i < kTauBins; ++i) bins << QString::number(-1.0 + (i + 0.5) * 2.0 / kTauBins, 'f', 1);
@@ -445,15 +445,17 @@ void ExplainView::updateScatter() {
         }
     }
     scatter_->replace(points);
-    double xHigh = 0.0, yLow = 0.0, yHigh = 0.0;
+    double yLow = 0.0, yHigh = 0.0;
     for (const QPointF& p : points) {
-        xHigh = std::max(xHigh, p.x());
         yLow = std::min(yLow, p.y());
         yHigh = std::max(yHigh, p.y());
     }
-    scatterX_->setRange(0.0, xHigh > 0.0 ? std::min(1.05, xHigh * 1.1) : 1.0);
+    // Weights lie in [0, 1]: ticks at 0, 0.2, ... 1; the attributions' axis at round values.
+    scatterX_->setRange(0.0, 1.0);
+    scatterX_->setTickCount(6);
     const auto [low, high] = paddedRange(yLow, yHigh);
     scatterY_->setRange(low, high);
+    scatterY_->applyNiceNumbers();
 }
 
 void ExplainView::showScatterWords(const QPointF& point, bool state) {
