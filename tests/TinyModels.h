@@ -2,7 +2,10 @@
 // The tiny models the core and GUI tests train or build: small enough that a batch takes a few
 // milliseconds. Each function fixes only what makes the model tiny; a test whose assertions depend
 // on another value (dropout, maxLength, a particular hidden size) sets it explicitly after the call.
+#include "base/Datasets.h"
 #include "base/ModelConfig.h"
+#include "engine/Trainer.h"
+#include <memory>
 
 namespace attnlab::test {
 
@@ -37,6 +40,25 @@ inline ModelConfig tinyModel(Architecture architecture, AttentionKind attention 
     ModelConfig c = architecture == Architecture::Transformer ? tinyTransformer() : tinyGru(attention);
     c.attention = attention;
     return c;
+}
+
+// A trainer for `config` on `size` pairs of the reverse dataset (sentences up to 6 letters), trained
+// `epochs` epochs at a high learning rate (0 = built, untrained): a model that has learnt something,
+// so that decoding runs for several steps.
+inline std::unique_ptr<Trainer> trainedOnReverse(const ModelConfig& config, std::size_t size = 120, int epochs = 2) {
+    DatasetOptions data;
+    data.size = size;
+    data.seed = 3;
+    data.maxLen = 6;
+    TrainingOptions o;
+    o.epochs = epochs > 0 ? epochs : 1;
+    o.batchSize = 16;
+    o.learningRate = 0.01;
+    o.seed = 7;
+    o.validationFraction = 0;
+    auto trainer = std::make_unique<Trainer>(generateDataset("reverse", data), config, o);
+    if (epochs > 0) trainer->run(nullptr, nullptr);
+    return trainer;
 }
 
 }  // namespace attnlab::test

@@ -16,6 +16,7 @@ ClassificationCorpus loadClassificationCorpus(const ArgParser& args);
 
 // "translate" unless the arguments hold --task NAME (or --task=NAME); UsageError for an
 // unknown task.
-std::string taskOf(const std::vector<std::string>& args);
+std::string taskOf(const std::vector<std::string>& args,
+                   const std::vector<std::string>& known = {"translate", "classify"});
 
 }  // namespace attnlab::cli

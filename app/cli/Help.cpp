@@ -56,6 +56,9 @@ Without options, lists the built-in datasets. With --write, generates one.
 With --gettext FILE.mo|FILE.po: the message pairs one catalogue gives and what it skipped.
 With --task classify (--corpus F.tsv | --dataset NAME, as train --task classify): texts, the
 count per label, blank lines, warnings, vocabulary, a length histogram, units.
+With --task image-classify (--idx IMAGES LABELS, MNIST's IDX files, plain or .gz, | --dataset
+fashion-mnist [--split train|test], Debian's dataset-fashion-mnist): images, their size, the count
+per class and the mean pixel (0-1).
 Otherwise reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
 tokenizer options used.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -18,6 +19,7 @@
 #include "base/Corpus.h"
 #include "base/InputError.h"
 #include "base/Gettext.h"
+#include "base/ImageData.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
 
@@ -129,8 +131,61 @@ int inspectClassification(const Args& args) {
     return kOk;
 }
 
+// inspect --task image-classify: images and labels from IDX files (--idx IMAGES LABELS, plain or
+// .gz) or Debian's Fashion-MNIST (--dataset fashion-mnist [--split train|test]).
+int inspectImages(const Args& args) {
+    Args rest;
+    std::optional<std::pair<std::string, std::string>> idx;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--idx") {
+            rest.push_back(args[i]);
+            continue;
+        }
+        if (i + 2 >= args.size() || args[i + 1].rfind("--", 0) == 0 || args[i + 2].rfind("--", 0) == 0)
+            throw UsageError("--idx expects two files: IMAGES LABELS");
+        idx = std::make_pair(args[i + 1], args[i + 2]);
+        i += 2;
+    }
+    ArgParser p(rest, {"--task", "--dataset", "--split"}, {});
+    if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
+    if (idx.has_value() == p.has("--dataset")) throw UsageError("give either --idx IMAGES LABELS or --dataset fashion-mnist");
+    const std::string split = p.text("--split", "train");
+    if (split != "train" && split != "test") throw UsageError("--split must be train or test, got '" + split + "'");
+    ImageDataset d;
+    if (idx) {
+        if (p.has("--split")) throw UsageError("--split applies to --dataset fashion-mnist");
+        d = readIdxDataset(idx->first, idx->second);
+    } else if (p.text("--dataset", "") == "fashion-mnist") {
+        d = readFashionMnist(split == "train");
+    } else {
+        throw UsageError("--dataset: unknown image dataset '" + p.text("--dataset", "") + "' (known: fashion-mnist)");
+    }
+    std::vector<std::size_t> perClass(d.classes.size(), 0);
+    double sum = 0;
+    std::size_t pixels = 0;
+    for (std::size_t i = 0; i < d.images.size(); ++i) {
+        ++perClass[static_cast<std::size_t>(d.labels[i])];
+        for (std::uint8_t v : d.images[i].pixels) sum += v;
+        pixels += d.images[i].pixels.size();
+    }
+    nlohmann::ordered_json classes = nlohmann::ordered_json::object();
+    for (std::size_t k = 0; k < d.classes.size(); ++k) classes[d.classes[k]] = perClass[k];
+    nlohmann::ordered_json out;
+    out["name"] = d.name;
+    out["images"] = d.images.size();
+    out["height"] = d.images.front().height;
+    out["width"] = d.images.front().width;
+    out["channels"] = d.images.front().channels;
+    out["classes"] = std::move(classes);
+    out["mean_pixel"] = pixels ? sum / static_cast<double>(pixels) / 255.0 : 0.0;
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return kOk;
+}
+
 int runInspect(const Args& args) {
-    if (taskOf(args) == "classify") return inspectClassification(args);
+    const std::string task = taskOf(args, {"translate", "classify", "image-classify"});
+    if (task == "classify") return inspectClassification(args);
+    if (task == "image-classify") return inspectImages(args);
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--task", "--max-len", "--min-freq", "--max-vocab"});
     ArgParser p(args, valueFlags, tokenizerSwitches());

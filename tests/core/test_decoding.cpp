@@ -56,19 +56,7 @@ std::vector<Case> everyArchitecture() {
 // A model that has learnt something, so that decoding runs for several steps (trained),
 // or a fresh one, whose beams swap places often (untrained).
 std::unique_ptr<Trainer> trainedOn(const ModelConfig& config, bool train = true) {
-    DatasetOptions data;
-    data.size = 120;
-    data.seed = 3;
-    data.maxLen = 6;
-    TrainingOptions o;
-    o.epochs = 2;
-    o.batchSize = 16;
-    o.learningRate = 0.01;
-    o.seed = 7;
-    o.validationFraction = 0;
-    auto trainer = std::make_unique<Trainer>(generateDataset("reverse", data), config, o);
-    if (train) trainer->run(nullptr, nullptr);
-    return trainer;
+    return test::trainedOnReverse(config, 120, train ? 2 : 0);
 }
 
 void requireClose(const Tensor& a, const Tensor& b, double tolerance) {

@@ -21,21 +21,7 @@ using namespace attnlab;
 
 namespace {
 
-std::unique_ptr<Trainer> trained(const ModelConfig& config) {
-    DatasetOptions data;
-    data.size = 200;
-    data.seed = 3;
-    data.maxLen = 6;
-    TrainingOptions o;
-    o.epochs = 3;
-    o.batchSize = 16;
-    o.learningRate = 0.01;
-    o.seed = 7;
-    o.validationFraction = 0;
-    auto trainer = std::make_unique<Trainer>(generateDataset("reverse", data), config, o);
-    trainer->run(nullptr, nullptr);
-    return trainer;
-}
+std::unique_ptr<Trainer> trained(const ModelConfig& config) { return test::trainedOnReverse(config, 200, 3); }
 
 // The output token's logit (or probability) with the source embeddings scaled token by token, the
 // decoder fed the earlier outputs: what the methods differentiate.

@@ -18,6 +18,7 @@
 #include <QTableView>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace attnlab;
 using attnlab::test::waitUntil;
@@ -44,6 +45,20 @@ void smallSetup(ClassifierTask& task, int epochs) {
     task.panel()->setOptions(options);
     REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingCorpus() && task.corpus()->examples.size() == 600; }));
 }
+
+// A window on the classification task with a small model trained (epochs > 0) on smallSetup's texts.
+struct TrainedWindow {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    ClassifierTask& task = *w.classifier();
+    explicit TrainedWindow(int epochs, const std::function<void(ClassifierTask&)>& configure = {}) {
+        chooseTask(w, QStringLiteral("classify"));
+        if (configure) configure(task);
+        smallSetup(task, epochs);
+        task.train();
+        REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+    }
+};
 
 }  // namespace
 
@@ -131,13 +146,9 @@ TEST_CASE("a classifier trains live: curves, the Classify view, Explain and the 
 }
 
 TEST_CASE("the permutation test runs over the validation texts from the Explain view", "[ui][classify]") {
-    WindowFixture f;
-    MainWindow& w = *f.window;
-    chooseTask(w, QStringLiteral("classify"));
-    ClassifierTask& task = *w.classifier();
-    smallSetup(task, 2);
-    task.train();
-    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+    TrainedWindow t(2);
+    ClassifierTask& task = t.task;
+    WindowFixture& f = t.f;
     ExplainView* explain = task.explainView();
     explain->findChild<QPushButton*>(QStringLiteral("permutationButton"))->click();
     REQUIRE(waitUntil([&] { return task.session()->isExperimenting(); }));
@@ -148,13 +159,9 @@ TEST_CASE("the permutation test runs over the validation texts from the Explain 
 }
 
 TEST_CASE("a classifier saved from the window opens again; a bad file is reported", "[ui][classify]") {
-    WindowFixture f;
-    MainWindow& w = *f.window;
-    chooseTask(w, QStringLiteral("classify"));
-    ClassifierTask& task = *w.classifier();
-    smallSetup(task, 1);
-    task.train();
-    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+    TrainedWindow t(1);
+    ClassifierTask& task = t.task;
+    WindowFixture& f = t.f;
     const QString path = f.dir.filePath(QStringLiteral("c.safetensors"));
     task.saveModel(path);
     REQUIRE(waitUntil([&] { return !task.session()->isModified(); }));
@@ -202,19 +209,16 @@ TEST_CASE("the lesson 'Is attention an explanation?' trains a classifier that at
 }
 
 TEST_CASE("a Transformer classifier shows its rollout and every layer's and head's attention", "[ui][classify]") {
-    WindowFixture f;
-    MainWindow& w = *f.window;
-    chooseTask(w, QStringLiteral("classify"));
-    ClassifierTask& task = *w.classifier();
-    ClassifierConfig config = task.panel()->config();
-    config.architecture = ClassifierArchitecture::Transformer;
-    config.layers = 2;
-    config.heads = 4;
-    task.panel()->setConfig(config);
-    smallSetup(task, 1);
-    task.classifyView()->setText(QStringLiteral("the acting was awful"));
-    task.train();
-    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+    TrainedWindow t(1, [](ClassifierTask& task) {
+        ClassifierConfig config = task.panel()->config();
+        config.architecture = ClassifierArchitecture::Transformer;
+        config.layers = 2;
+        config.heads = 4;
+        task.panel()->setConfig(config);
+        task.classifyView()->setText(QStringLiteral("the acting was awful"));
+    });
+    ClassifierTask& task = t.task;
+    WindowFixture& f = t.f;
     task.classifyView()->classifyButton()->click();
     REQUIRE(waitUntil([&] {
         const Classification* c = task.classifyView()->classification();
