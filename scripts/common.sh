@@ -12,6 +12,7 @@ ATTNLAB_PACKAGES=(
   libblas-dev                                  # cblas.h: the fused attention calls sgemm itself (OpenBLAS at run time)
   nlohmann-json3-dev catch2
   zlib1g-dev dataset-fashion-mnist             # gzip IDX images; Fashion-MNIST, real images for the vision task
+  libpng-dev libjpeg-dev                       # image folders: PNG and JPEG decoding
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-translations-l10n
   libqt6opengl6-dev libxkbcommon-dev libgl-dev # needed by QtCharts' CMake package

@@ -56,9 +56,11 @@ Without options, lists the built-in datasets. With --write, generates one.
 With --gettext FILE.mo|FILE.po: the message pairs one catalogue gives and what it skipped.
 With --task classify (--corpus F.tsv | --dataset NAME, as train --task classify): texts, the
 count per label, blank lines, warnings, vocabulary, a length histogram, units.
-With --task image-classify (--idx IMAGES LABELS, MNIST's IDX files, plain or .gz, | --dataset
-fashion-mnist [--split train|test], Debian's dataset-fashion-mnist): images, their size, the count
-per class and the mean pixel (0-1).
+With --task image-classify: an image folder (--images DIR, DIR/CLASS/*.png|*.jpg, read as
+--channels 1|3 at --image-size N, default 1 and 32; files that cannot be decoded are listed as
+skipped), MNIST's IDX files (--idx IMAGES LABELS, plain or .gz), Debian's dataset-fashion-mnist
+(--dataset fashion-mnist [--split train|test]) or the generated glyphs (--dataset glyphs [--size N]
+[--data-seed S]): images, their size, the count per class, the mean pixel (0-1), has_boxes.
 Otherwise reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
 tokenizer options used.

@@ -20,6 +20,8 @@
 #include "base/InputError.h"
 #include "base/Gettext.h"
 #include "base/ImageData.h"
+#include "base/ImageDatasets.h"
+#include "base/ImageFiles.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
 
@@ -131,8 +133,10 @@ int inspectClassification(const Args& args) {
     return kOk;
 }
 
-// inspect --task image-classify: images and labels from IDX files (--idx IMAGES LABELS, plain or
-// .gz) or Debian's Fashion-MNIST (--dataset fashion-mnist [--split train|test]).
+// inspect --task image-classify: images and labels from a folder (--images DIR: DIR/CLASS/*.png|jpg,
+// as --channels 1|3 and --image-size N), IDX files (--idx IMAGES LABELS, plain or .gz), Debian's
+// Fashion-MNIST (--dataset fashion-mnist [--split train|test]) or the generated glyphs (--dataset
+// glyphs [--size N] [--data-seed S]).
 int inspectImages(const Args& args) {
     Args rest;
     std::optional<std::pair<std::string, std::string>> idx;
@@ -146,19 +150,36 @@ int inspectImages(const Args& args) {
         idx = std::make_pair(args[i + 1], args[i + 2]);
         i += 2;
     }
-    ArgParser p(rest, {"--task", "--dataset", "--split"}, {});
+    ArgParser p(rest, {"--task", "--dataset", "--split", "--images", "--channels", "--image-size", "--size", "--data-seed"},
+                {});
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
-    if (idx.has_value() == p.has("--dataset")) throw UsageError("give either --idx IMAGES LABELS or --dataset fashion-mnist");
+    const int sources = (idx ? 1 : 0) + (p.has("--dataset") ? 1 : 0) + (p.has("--images") ? 1 : 0);
+    if (sources != 1)
+        throw UsageError("give one of --images DIR, --idx IMAGES LABELS or --dataset fashion-mnist|glyphs");
     const std::string split = p.text("--split", "train");
     if (split != "train" && split != "test") throw UsageError("--split must be train or test, got '" + split + "'");
+    const std::string dataset = p.text("--dataset", "");
+    if (p.has("--split") && dataset != "fashion-mnist") throw UsageError("--split applies to --dataset fashion-mnist");
+    if ((p.has("--size") || p.has("--data-seed")) && dataset != "glyphs")
+        throw UsageError("--size and --data-seed apply to --dataset glyphs");
+    if ((p.has("--channels") || p.has("--image-size")) && !p.has("--images"))
+        throw UsageError("--channels and --image-size apply to --images DIR");
     ImageDataset d;
+    ImageFolderReport report;
     if (idx) {
-        if (p.has("--split")) throw UsageError("--split applies to --dataset fashion-mnist");
         d = readIdxDataset(idx->first, idx->second);
-    } else if (p.text("--dataset", "") == "fashion-mnist") {
+    } else if (p.has("--images")) {
+        const int channels = static_cast<int>(p.integer("--channels", 1, 1, 3));
+        if (channels == 2) throw UsageError("--channels must be 1 (grey) or 3 (RGB), got 2");
+        const int side = static_cast<int>(p.integer("--image-size", 32, 4, 1024));
+        d = readImageFolder(p.text("--images", ""), channels, side, side, &report);
+    } else if (dataset == "fashion-mnist") {
         d = readFashionMnist(split == "train");
+    } else if (dataset == "glyphs") {
+        d = makeGlyphs(static_cast<std::size_t>(p.integer("--size", 2000, 2, 1000000)),
+                       static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)));
     } else {
-        throw UsageError("--dataset: unknown image dataset '" + p.text("--dataset", "") + "' (known: fashion-mnist)");
+        throw UsageError("--dataset: unknown image dataset '" + dataset + "' (known: fashion-mnist, glyphs)");
     }
     std::vector<std::size_t> perClass(d.classes.size(), 0);
     double sum = 0;
@@ -178,6 +199,12 @@ int inspectImages(const Args& args) {
     out["channels"] = d.images.front().channels;
     out["classes"] = std::move(classes);
     out["mean_pixel"] = pixels ? sum / static_cast<double>(pixels) / 255.0 : 0.0;
+    out["has_boxes"] = !d.boxes.empty();
+    if (p.has("--images")) {
+        nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
+        for (const auto& [file, reason] : report.skipped) skipped.push_back({{"file", file}, {"reason", reason}});
+        out["skipped"] = std::move(skipped);
+    }
     std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return kOk;
 }

@@ -15,9 +15,15 @@ struct Image {
     std::vector<std::uint8_t> pixels;         // row-major, channels interleaved: height * width * channels
 };
 
+// Where something is in an image, in pixels (a glyph's mark, a scene's object).
+struct Box {
+    int top = 0, left = 0, height = 0, width = 0;
+};
+
 struct ImageDataset {
-    std::string name;                  // "fashion-mnist", or the images file
+    std::string name;                  // "fashion-mnist", "glyphs", or the images file or folder
     std::vector<Image> images;
+    std::vector<Box> boxes;            // per image, where the class is decided (empty when unknown)
     std::vector<int> labels;           // one per image, an index into classes
     std::vector<std::string> classes;  // the class names
 };

@@ -31,9 +31,12 @@ TEST_CASE("inspect --task image-classify reads IDX files and refuses damaged one
         {"inspect", "--task", "image-classify", "--idx", zip, labels},
         {"inspect", "--task", "image-classify", "--idx", images},
         {"inspect", "--task", "image-classify", "--dataset", "fashion-mnist", "--split", "test"},
-        {"inspect", "--task", "image-classify", "--dataset", "cifar"}};
+        {"inspect", "--task", "image-classify", "--dataset", "cifar"},
+        {"inspect", "--task", "image-classify", "--dataset", "glyphs", "--size", "40"},
+        {"inspect", "--task", "image-classify", "--images", scratch().file("no-such-folder")},
+        {"inspect", "--task", "image-classify", "--dataset", "glyphs", "--split", "test"}};
     const auto r = cliAll(runs);
-    const int expected[] = {0, 3, 3, 2, fashion ? 0 : 3, 2};
+    const int expected[] = {0, 3, 3, 2, fashion ? 0 : 3, 2, 0, 3, 2};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         INFO(describe(runs[i], r[i]));
         CHECK(r[i].exitCode == expected[i]);
@@ -55,4 +58,10 @@ TEST_CASE("inspect --task image-classify reads IDX files and refuses damaged one
         CHECK_THAT(r[4].err, Contains("apt-get install dataset-fashion-mnist"));
     }
     CHECK_THAT(r[5].err, Contains("fashion-mnist"));
+    const Json g = Json::parse(r[6].out);
+    CHECK(g["images"] == 40);
+    CHECK(g["classes"] == Json{{"plus", 10}, {"ring", 10}, {"slash", 10}, {"corner", 10}});
+    CHECK(g["has_boxes"] == true);
+    CHECK_THAT(r[7].err, Contains("no-such-folder: no such folder"));
+    CHECK_THAT(r[8].err, Contains("--split"));
 }

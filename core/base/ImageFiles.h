@@ -1,0 +1,38 @@
+#pragma once
+// Image files for the vision tasks: PNG (libpng's simplified API) and JPEG (libjpeg-turbo) decoded by
+// those libraries, converted to grey or RGB, resized to a model's input, and the common folder
+// layout DIR/CLASS/*.png|*.jpg (the class is the folder's name). The size in a file's header is
+// checked before any pixel is decoded, so a header claiming 60000x60000 pixels costs nothing.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ImageData.h"
+
+namespace attnlab {
+
+inline constexpr int kMaxDecodedSide = 8192;  // a larger width or height is refused from the header
+
+// PNG or JPEG bytes (told apart by their signatures, whatever the file is called) as `channels`
+// (1 = grey, 3 = RGB) 8-bit pixels; an alpha channel is composited onto black. Throws
+// InputError(name, 0, reason) for anything else, a damaged or truncated file, or a side over
+// kMaxDecodedSide.
+Image decodeImage(const std::string& bytes, const std::string& name, int channels);
+
+// Bilinear resampling (pixel centres aligned, as OpenCV's INTER_LINEAR and PIL's BILINEAR without
+// antialiasing); a box filter first when shrinking by 2x or more, so that thin strokes survive.
+Image resizeImage(const Image& image, int height, int width);
+
+struct ImageFolderReport {
+    std::size_t read = 0;
+    std::vector<std::pair<std::string, std::string>> skipped;  // file, reason (not an image, damaged, ...)
+};
+
+// Every class folder's PNG and JPEG files (.png .jpg .jpeg, any case), in name order, as
+// `channels` x height x width images. A file that cannot be decoded is skipped and reported. Throws
+// InputError naming DIR for a missing folder, fewer than two class folders, an empty class folder,
+// or no usable image in a class.
+ImageDataset readImageFolder(const std::string& dir, int channels, int height, int width,
+                             ImageFolderReport* report = nullptr);
+
+}  // namespace attnlab
