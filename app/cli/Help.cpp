@@ -61,6 +61,10 @@ With --task image-classify: an image folder (--images DIR, DIR/CLASS/*.png|*.jpg
 skipped), MNIST's IDX files (--idx IMAGES LABELS, plain or .gz), Debian's dataset-fashion-mnist
 (--dataset fashion-mnist [--split train|test]) or the generated glyphs (--dataset glyphs [--size N]
 [--data-seed S]): images, their size, the count per class, the mean pixel (0-1), has_boxes.
+With --task caption: a caption list (--captions F.tsv, lines image<TAB>caption, image paths
+relative to the TSV, several lines per image allowed; --channels 1|3, --image-size N, default 3
+and 48) or the generated scenes (--dataset scenes [--size N] [--data-seed S]): images, captions,
+vocabulary, the longest caption, has_boxes.
 Otherwise reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
 tokenizer options used.

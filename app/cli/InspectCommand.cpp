@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 #include "base/Corpus.h"
 #include "base/InputError.h"
 #include "base/Gettext.h"
+#include "base/Captions.h"
 #include "base/ImageData.h"
 #include "base/ImageDatasets.h"
 #include "base/ImageFiles.h"
@@ -209,8 +211,53 @@ int inspectImages(const Args& args) {
     return kOk;
 }
 
+// inspect --task caption: a caption list (--captions F.tsv, images relative to it, read as --channels
+// 1|3 at --image-size N) or the generated scenes (--dataset scenes [--size N] [--data-seed S]).
+int inspectCaptions(const Args& args) {
+    ArgParser p(args, {"--task", "--captions", "--dataset", "--channels", "--image-size", "--size", "--data-seed"}, {});
+    if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
+    if (p.has("--captions") == p.has("--dataset")) throw UsageError("give either --captions F.tsv or --dataset scenes");
+    CaptionDataset d;
+    if (p.has("--captions")) {
+        if (p.has("--size") || p.has("--data-seed")) throw UsageError("--size and --data-seed apply to --dataset scenes");
+        const int channels = static_cast<int>(p.integer("--channels", 3, 1, 3));
+        if (channels == 2) throw UsageError("--channels must be 1 (grey) or 3 (RGB), got 2");
+        const int side = static_cast<int>(p.integer("--image-size", 48, 4, 1024));
+        d = readCaptionTsv(p.text("--captions", ""), channels, side, side);
+    } else if (p.text("--dataset", "") == "scenes") {
+        if (p.has("--channels") || p.has("--image-size")) throw UsageError("--channels and --image-size apply to --captions");
+        d = makeScenes(static_cast<std::size_t>(p.integer("--size", 2000, 1, 1000000)),
+                       static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)));
+    } else {
+        throw UsageError("--dataset: unknown caption dataset '" + p.text("--dataset", "") + "' (known: scenes)");
+    }
+    std::set<std::string> vocabulary;
+    std::size_t captions = 0, longest = 0;
+    for (const auto& list : d.captions)
+        for (const std::string& c : list) {
+            ++captions;
+            std::size_t n = 0;
+            std::istringstream in(c);
+            for (std::string w; in >> w; ++n) vocabulary.insert(w);
+            longest = std::max(longest, n);
+        }
+    nlohmann::ordered_json out;
+    out["name"] = d.name;
+    out["images"] = d.images.size();
+    out["captions"] = captions;
+    out["height"] = d.images.front().height;
+    out["width"] = d.images.front().width;
+    out["channels"] = d.images.front().channels;
+    out["vocabulary"] = vocabulary.size();
+    out["max_caption_words"] = longest;
+    out["has_boxes"] = !d.objects.empty();
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return kOk;
+}
+
 int runInspect(const Args& args) {
-    const std::string task = taskOf(args, {"translate", "classify", "image-classify"});
+    const std::string task = taskOf(args, {"translate", "classify", "image-classify", "caption"});
+    if (task == "caption") return inspectCaptions(args);
     if (task == "classify") return inspectClassification(args);
     if (task == "image-classify") return inspectImages(args);
     std::set<std::string> valueFlags = corpusValueFlags();

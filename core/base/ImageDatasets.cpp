@@ -74,14 +74,29 @@ ImageDataset makeGlyphs(std::size_t size, std::uint64_t seed, const GlyphOptions
         const int n = o.markSize;
         Box box{rng.range(0, o.imageSize - n), rng.range(0, o.imageSize - n), n, n};
         drawMark(im, k, box.top, box.left, n);
-        // Distractors: short horizontal, vertical or diagonal strokes kept two pixels off the mark, so
-        // the mark's shape alone tells the class.
+        // Distractors: short horizontal or vertical dashes (2 to 4 pixels), each touching nothing else
+        // and kept two pixels off the mark, so that no two of them make a plus, a corner or a ring
+        // and none is diagonal like the slash: the mark's shape alone tells the class.
         for (int s = 0; s < o.strokes; ++s) {
-            const int length = rng.range(3, n + 2);
-            const int dy = rng.range(-1, 1), dx = dy == 0 ? 1 : rng.range(-1, 1);
-            int y = rng.range(0, o.imageSize - 1), x = rng.range(0, o.imageSize - 1);
-            for (int t = 0; t < length; ++t, y += dy, x += dx)
-                if (!overlaps(box, y, x, 2)) set(im, y, x);
+            for (int attempt = 0; attempt < 10; ++attempt) {
+                const int length = rng.range(2, 4);
+                const bool vertical = rng.below(2) == 1;
+                const int y = rng.range(0, o.imageSize - (vertical ? length : 1));
+                const int x = rng.range(0, o.imageSize - (vertical ? 1 : length));
+                bool free = true;
+                for (int t = 0; t < length && free; ++t) {
+                    const int py = y + (vertical ? t : 0), px = x + (vertical ? 0 : t);
+                    if (overlaps(box, py, px, 2)) free = false;
+                    for (int ny = py - 1; ny <= py + 1 && free; ++ny)
+                        for (int nx = px - 1; nx <= px + 1 && free; ++nx)
+                            if (ny >= 0 && ny < o.imageSize && nx >= 0 && nx < o.imageSize &&
+                                im.pixels[static_cast<std::size_t>(ny) * o.imageSize + nx] != 0)
+                                free = false;
+                }
+                if (!free) continue;
+                for (int t = 0; t < length; ++t) set(im, y + (vertical ? t : 0), x + (vertical ? 0 : t));
+                break;
+            }
         }
         d.images.push_back(std::move(im));
         d.labels.push_back(k);

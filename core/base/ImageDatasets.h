@@ -2,7 +2,8 @@
 // Built-in image datasets generated from a seed (the same on every machine), with the ground truth
 // for the attention.
 //   glyphs: grey images with one small mark (6x6 by default) at a random spot among distractor
-//           strokes; the mark's shape is the class (plus, ring, slash, corner), its box is known. A
+//           dashes (short horizontal or vertical strokes that touch nothing, so they never form a
+//           mark); the mark's shape is the class (plus, ring, slash, corner), its box is known. A
 //           classifier must find the mark; its attention should fall on the box.
 #include <cstdint>
 #include <string>
@@ -15,7 +16,7 @@ namespace attnlab {
 struct GlyphOptions {
     int imageSize = 32;  // square, 12..256
     int markSize = 6;    // 4..imageSize/2
-    int strokes = 6;     // distractor strokes, 0..64
+    int strokes = 8;     // distractor dashes, 0..64 (fewer where they do not fit)
 };
 
 // The glyph classes, in label order.

@@ -1,6 +1,6 @@
 // attnlab-cli's image data as a script sees it: inspect --task image-classify on MNIST's IDX files
-// (plain and gzipped), damaged ones (exit 3 naming the file), usage mistakes (exit 2), and Debian's
-// Fashion-MNIST.
+// (plain and gzipped), damaged ones (exit 3 naming the file), usage mistakes (exit 2), Debian's
+// Fashion-MNIST, the glyphs; inspect --task caption on the scenes and a caption list.
 #include "cli/CliSupport.h"
 
 #include <filesystem>
@@ -24,6 +24,8 @@ TEST_CASE("inspect --task image-classify reads IDX files and refuses damaged one
     writeBytes(labels, be32(0x801) + be32(3) + std::string("\x00\x01\x01", 3));
     writeBytes(cut, be32(0x803) + be32(3) + be32(2) + be32(2) + pixels.substr(0, 5));
     writeBytes(zip, "PK\x03\x04 a zip file");
+    const std::string captions = scratch().file("captions.tsv");
+    writeBytes(captions, "not-idx.idx\ta zip file is no image\n");
     const bool fashion = std::filesystem::exists("/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz");
     const std::vector<Args> runs{
         {"inspect", "--task", "image-classify", "--idx", images, labels},
@@ -34,9 +36,11 @@ TEST_CASE("inspect --task image-classify reads IDX files and refuses damaged one
         {"inspect", "--task", "image-classify", "--dataset", "cifar"},
         {"inspect", "--task", "image-classify", "--dataset", "glyphs", "--size", "40"},
         {"inspect", "--task", "image-classify", "--images", scratch().file("no-such-folder")},
-        {"inspect", "--task", "image-classify", "--dataset", "glyphs", "--split", "test"}};
+        {"inspect", "--task", "image-classify", "--dataset", "glyphs", "--split", "test"},
+        {"inspect", "--task", "caption", "--dataset", "scenes", "--size", "30"},
+        {"inspect", "--task", "caption", "--captions", captions}};
     const auto r = cliAll(runs);
-    const int expected[] = {0, 3, 3, 2, fashion ? 0 : 3, 2, 0, 3, 2};
+    const int expected[] = {0, 3, 3, 2, fashion ? 0 : 3, 2, 0, 3, 2, 0, 3};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         INFO(describe(runs[i], r[i]));
         CHECK(r[i].exitCode == expected[i]);
@@ -64,4 +68,9 @@ TEST_CASE("inspect --task image-classify reads IDX files and refuses damaged one
     CHECK(g["has_boxes"] == true);
     CHECK_THAT(r[7].err, Contains("no-such-folder: no such folder"));
     CHECK_THAT(r[8].err, Contains("--split"));
+    const Json sc = Json::parse(r[9].out);
+    CHECK(sc["images"] == 30);
+    CHECK(sc["captions"] == 30);
+    CHECK(sc["has_boxes"] == true);
+    CHECK_THAT(r[10].err, Contains("captions.tsv:1: image not-idx.idx: not a PNG or JPEG image"));
 }
