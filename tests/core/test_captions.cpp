@@ -9,6 +9,7 @@
 
 #include "base/Captions.h"
 #include "base/InputError.h"
+#include "InputErrors.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;
@@ -27,25 +28,6 @@ std::string greyPng(int side, std::uint8_t value) {
     png_image_write_to_memory(&png, out.data(), &size, 0, pixels.data(), 0, nullptr);
     out.resize(size);
     return out;
-}
-
-struct Folder {
-    fs::path path = fs::temp_directory_path() / ("attnlab-captions-" + std::to_string(std::rand()));
-    Folder() { fs::create_directories(path / "img"); }
-    ~Folder() { fs::remove_all(path); }
-    std::string write(const std::string& name, const std::string& bytes) const {
-        std::ofstream(path / name, std::ios::binary) << bytes;
-        return (path / name).string();
-    }
-};
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
 }
 
 }  // namespace
@@ -78,7 +60,7 @@ TEST_CASE("scenes: each caption names the objects left to right, each object dra
 }
 
 TEST_CASE("a caption list reads image<TAB>caption with paths relative to it", "[captions]") {
-    Folder dir;
+    test::TempFolder dir;
     dir.write("img/a.png", greyPng(10, 30));
     dir.write("img/b.png", greyPng(20, 200));
     const std::string tsv = dir.write("captions.tsv", "\xEF\xBB\xBFimg/a.png\tA dark Square\r\n\nimg/b.png\ta light one\nimg/a.png\tthe same dark square\n");
@@ -89,13 +71,13 @@ TEST_CASE("a caption list reads image<TAB>caption with paths relative to it", "[
     CHECK(d.images[1].height == 8);
     CHECK(d.images[1].pixels[0] == 200);
 
-    CHECK(errorOf([&] { readCaptionTsv(dir.write("m.tsv", "img/a.png\tfine\nimg/gone.png\ta missing file\n"), 1, 8, 8); }) ==
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("m.tsv", "img/a.png\tfine\nimg/gone.png\ta missing file\n"), 1, 8, 8); }) ==
           (dir.path / "m.tsv").string() + ":2: image img/gone.png: no such file");
-    CHECK(errorOf([&] { readCaptionTsv(dir.write("t.tsv", "img/a.png a caption without a tab\n"), 1, 8, 8); })
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("t.tsv", "img/a.png a caption without a tab\n"), 1, 8, 8); })
               .find("t.tsv:1: no tab between image and caption") != std::string::npos);
-    CHECK(errorOf([&] { readCaptionTsv(dir.write("e.tsv", "img/a.png\t  \n"), 1, 8, 8); }).find("e.tsv:1: empty caption") !=
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("e.tsv", "img/a.png\t  \n"), 1, 8, 8); }).find("e.tsv:1: empty caption") !=
           std::string::npos);
-    CHECK(errorOf([&] { readCaptionTsv(dir.write("n.tsv", "captions.tsv\tnot an image\n"), 1, 8, 8); })
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("n.tsv", "captions.tsv\tnot an image\n"), 1, 8, 8); })
               .find("n.tsv:1: image captions.tsv: not a PNG or JPEG image") != std::string::npos);
-    CHECK(errorOf([&] { readCaptionTsv(dir.write("z.tsv", "\n\n"), 1, 8, 8); }).find("no captioned image") != std::string::npos);
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("z.tsv", "\n\n"), 1, 8, 8); }).find("no captioned image") != std::string::npos);
 }

@@ -11,6 +11,7 @@
 
 #include "base/ImageData.h"
 #include "base/InputError.h"
+#include "InputErrors.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;
@@ -27,34 +28,15 @@ std::string idxImages(std::uint32_t n, std::uint32_t rows, std::uint32_t cols, s
     return b;
 }
 
-std::string idxLabels(const std::string& labels) { return be32(0x801) + be32(static_cast<std::uint32_t>(labels.size())) + labels; }
-
-struct Folder {
-    fs::path path = fs::temp_directory_path() / ("attnlab-idx-" + std::to_string(std::rand()));
-    Folder() { fs::create_directories(path); }
-    ~Folder() { fs::remove_all(path); }
-    std::string write(const std::string& name, const std::string& bytes) const {
-        const fs::path p = path / name;
-        std::ofstream(p, std::ios::binary) << bytes;
-        return p.string();
-    }
-    std::string writeGzip(const std::string& name, const std::string& bytes) const {
-        const std::string p = (path / name).string();
-        gzFile f = gzopen(p.c_str(), "wb");
-        gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
-        gzclose(f);
-        return p;
-    }
-};
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
+std::string writeGzip(const test::TempFolder& dir, const std::string& name, const std::string& bytes) {
+    const std::string p = (dir.path / name).string();
+    gzFile f = gzopen(p.c_str(), "wb");
+    gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
+    gzclose(f);
+    return p;
 }
+
+std::string idxLabels(const std::string& labels) { return be32(0x801) + be32(static_cast<std::uint32_t>(labels.size())) + labels; }
 
 }  // namespace
 
@@ -69,8 +51,8 @@ TEST_CASE("IDX images and labels read as their header says, plain or gzipped", "
     CHECK(parsed[1].pixels[11] == 23);
     CHECK(parseIdxLabels(idxLabels(std::string("\x00\x09", 2)), "y") == std::vector<int>{0, 9});
 
-    Folder dir;
-    const std::string gzImages = dir.writeGzip("images.gz", images);
+    test::TempFolder dir;
+    const std::string gzImages = writeGzip(dir, "images.gz", images);
     CHECK(readPossiblyGzipped(gzImages) == images);
     const ImageDataset d = readIdxDataset(gzImages, dir.write("labels.idx", idxLabels(std::string("\x01\x03", 2))));
     CHECK(d.images.size() == 2);
@@ -79,24 +61,24 @@ TEST_CASE("IDX images and labels read as their header says, plain or gzipped", "
 }
 
 TEST_CASE("a damaged IDX file is one InputError naming the file", "[images]") {
-    CHECK(errorOf([] { parseIdxImages("PK\x03\x04 not idx at all", "a.idx"); }).find("a.idx: not an IDX file") == 0);
-    CHECK(errorOf([] { parseIdxImages(idxLabels("ab"), "l.idx"); }).find("1 dimensions; images have 3") != std::string::npos);
-    CHECK(errorOf([] { parseIdxImages(idxImages(2, 3, 4, 20), "t.idx"); }) ==
+    CHECK(test::inputErrorOf([] { parseIdxImages("PK\x03\x04 not idx at all", "a.idx"); }).find("a.idx: not an IDX file") == 0);
+    CHECK(test::inputErrorOf([] { parseIdxImages(idxLabels("ab"), "l.idx"); }).find("1 dimensions; images have 3") != std::string::npos);
+    CHECK(test::inputErrorOf([] { parseIdxImages(idxImages(2, 3, 4, 20), "t.idx"); }) ==
           "t.idx: truncated: the header says 2 images of 3x4 (24 bytes), the file has 20");
-    CHECK(errorOf([] { parseIdxLabels(idxLabels("abc") + "d", "l.idx"); }).find("longer than its header") != std::string::npos);
+    CHECK(test::inputErrorOf([] { parseIdxLabels(idxLabels("abc") + "d", "l.idx"); }).find("longer than its header") != std::string::npos);
     // A header asking for 4 billion 28x28 images is refused before anything is allocated.
-    CHECK(errorOf([] { parseIdxImages(idxImages(0xFFFFFFFF, 28, 28, 0), "big.idx"); }).find("more than") != std::string::npos);
-    CHECK(errorOf([] { parseIdxImages(idxImages(1, 60000, 60000, 0), "huge.idx"); }).find("side 60000") != std::string::npos);
-    CHECK(errorOf([] { parseIdxImages(be32(0x0D03) + be32(1) + be32(1) + be32(1) + "abcd", "f.idx"); })
+    CHECK(test::inputErrorOf([] { parseIdxImages(idxImages(0xFFFFFFFF, 28, 28, 0), "big.idx"); }).find("more than") != std::string::npos);
+    CHECK(test::inputErrorOf([] { parseIdxImages(idxImages(1, 60000, 60000, 0), "huge.idx"); }).find("side 60000") != std::string::npos);
+    CHECK(test::inputErrorOf([] { parseIdxImages(be32(0x0D03) + be32(1) + be32(1) + be32(1) + "abcd", "f.idx"); })
               .find("unsigned bytes") != std::string::npos);
 
-    Folder dir;
+    test::TempFolder dir;
     const std::string images = dir.write("i.idx", idxImages(2, 2, 2, 8));
-    CHECK(errorOf([&] { readIdxDataset(images, dir.write("l.idx", idxLabels("\x01"))); }) ==
+    CHECK(test::inputErrorOf([&] { readIdxDataset(images, dir.write("l.idx", idxLabels("\x01"))); }) ==
           dir.path.string() + "/l.idx: 1 labels for 2 images in " + images);
-    CHECK(errorOf([&] { readIdxDataset(images, dir.write("same.idx", idxLabels("\x02\x02"))); }).find("every label is 2") !=
+    CHECK(test::inputErrorOf([&] { readIdxDataset(images, dir.write("same.idx", idxLabels("\x02\x02"))); }).find("every label is 2") !=
           std::string::npos);
-    std::string gz = dir.writeGzip("cut.gz", idxImages(100, 28, 28, 78400));
+    std::string gz = writeGzip(dir, "cut.gz", idxImages(100, 28, 28, 78400));
     std::string bytes = readPossiblyGzipped(gz);
     CHECK(bytes.size() == 16 + 78400);
     {
@@ -104,9 +86,9 @@ TEST_CASE("a damaged IDX file is one InputError naming the file", "[images]") {
         std::string all((std::istreambuf_iterator<char>(in)), {});
         gz = dir.write("cut.gz", all.substr(0, all.size() / 2));
     }
-    CHECK(errorOf([&] { readPossiblyGzipped(gz); }) == gz + ": truncated gzip data");
-    CHECK(errorOf([&] { readPossiblyGzipped(dir.path.string() + "/missing.gz"); }) == dir.path.string() + "/missing.gz: no such file");
-    CHECK(errorOf([&] { readFashionMnist(true, dir.path.string()); })
+    CHECK(test::inputErrorOf([&] { readPossiblyGzipped(gz); }) == gz + ": truncated gzip data");
+    CHECK(test::inputErrorOf([&] { readPossiblyGzipped(dir.path.string() + "/missing.gz"); }) == dir.path.string() + "/missing.gz: no such file");
+    CHECK(test::inputErrorOf([&] { readFashionMnist(true, dir.path.string()); })
               .find("apt-get install dataset-fashion-mnist") != std::string::npos);
 }
 

@@ -13,6 +13,7 @@
 #include "base/ImageDatasets.h"
 #include "base/ImageFiles.h"
 #include "base/InputError.h"
+#include "InputErrors.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;
@@ -60,25 +61,6 @@ std::string jpegBytes(int width, int height, std::uint8_t value) {
     return out;
 }
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
-struct Folder {
-    fs::path path = fs::temp_directory_path() / ("attnlab-images-" + std::to_string(std::rand()));
-    Folder() { fs::create_directories(path); }
-    ~Folder() { fs::remove_all(path); }
-    void write(const std::string& name, const std::string& bytes) const {
-        fs::create_directories((path / name).parent_path());
-        std::ofstream(path / name, std::ios::binary) << bytes;
-    }
-};
-
 }  // namespace
 
 TEST_CASE("PNG and JPEG decode to grey or RGB pixels", "[images]") {
@@ -104,17 +86,17 @@ TEST_CASE("PNG and JPEG decode to grey or RGB pixels", "[images]") {
 }
 
 TEST_CASE("a file that is no image, or a damaged one, is one InputError naming it", "[images]") {
-    CHECK(errorOf([] { decodeImage("GIF89a....", "x.gif", 1); }) == "x.gif: not a PNG or JPEG image");
+    CHECK(test::inputErrorOf([] { decodeImage("GIF89a....", "x.gif", 1); }) == "x.gif: not a PNG or JPEG image");
     const std::string png = pngBytes(8, 8, 1, std::vector<std::uint8_t>(64, 7));
-    CHECK(errorOf([&] { decodeImage(png.substr(0, png.size() / 2), "cut.png", 1); }).find("cut.png: damaged PNG") == 0);
+    CHECK(test::inputErrorOf([&] { decodeImage(png.substr(0, png.size() / 2), "cut.png", 1); }).find("cut.png: damaged PNG") == 0);
     const std::string jpeg = jpegBytes(16, 16, 9);
-    CHECK(errorOf([&] { decodeImage(jpeg.substr(0, 40), "cut.jpg", 1); }).find("cut.jpg: damaged JPEG") == 0);
+    CHECK(test::inputErrorOf([&] { decodeImage(jpeg.substr(0, 40), "cut.jpg", 1); }).find("cut.jpg: damaged JPEG") == 0);
     // A header claiming 60000 x 60000 pixels is refused before any pixel is decoded.
     std::string ihdr = std::string("IHDR") + std::string("\x00\x00\xea\x60\x00\x00\xea\x60\x08\x00\x00\x00\x00", 13);
     const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(ihdr.data()), static_cast<uInt>(ihdr.size()));
     std::string huge = std::string("\x89PNG\r\n\x1a\n", 8) + std::string("\x00\x00\x00\x0d", 4) + ihdr;
     for (int shift : {24, 16, 8, 0}) huge += static_cast<char>((crc >> shift) & 0xFF);
-    CHECK(errorOf([&] { decodeImage(huge, "huge.png", 1); }) ==
+    CHECK(test::inputErrorOf([&] { decodeImage(huge, "huge.png", 1); }) ==
           "huge.png: an image of 60000x60000 pixels: larger than 8192 on a side");
 }
 
@@ -133,7 +115,7 @@ TEST_CASE("resizing averages boxes when shrinking and interpolates between pixel
 }
 
 TEST_CASE("an image folder reads DIR/CLASS/*.png|*.jpg, skipping and counting what it cannot use", "[images]") {
-    Folder dir;
+    test::TempFolder dir;
     dir.write("cats/a.png", pngBytes(8, 8, 1, std::vector<std::uint8_t>(64, 10)));
     dir.write("cats/b.PNG", pngBytes(4, 4, 3, std::vector<std::uint8_t>(48, 200)));
     dir.write("cats/broken.png", "not really a png");
@@ -150,16 +132,16 @@ TEST_CASE("an image folder reads DIR/CLASS/*.png|*.jpg, skipping and counting wh
     CHECK(d.images[1].pixels[0] == 200);  // the RGB file as grey, resized up
 
     dir.write("birds/empty.txt", "");
-    CHECK(errorOf([&] { readImageFolder(dir.path.string(), 1, 8, 8); }).find("birds: an empty class folder") !=
+    CHECK(test::inputErrorOf([&] { readImageFolder(dir.path.string(), 1, 8, 8); }).find("birds: an empty class folder") !=
           std::string::npos);
-    Folder one;
+    test::TempFolder one;
     one.write("only/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
-    CHECK(errorOf([&] { readImageFolder(one.path.string(), 1, 8, 8); }).find("1 class folder:") != std::string::npos);
-    Folder bad;
+    CHECK(test::inputErrorOf([&] { readImageFolder(one.path.string(), 1, 8, 8); }).find("1 class folder:") != std::string::npos);
+    test::TempFolder bad;
     bad.write("x/a.png", "junk");
     bad.write("y/b.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
-    CHECK(errorOf([&] { readImageFolder(bad.path.string(), 1, 8, 8); }).find("x: no usable image") != std::string::npos);
-    CHECK(errorOf([&] { readImageFolder((dir.path / "missing").string(), 1, 8, 8); }).find("no such folder") != std::string::npos);
+    CHECK(test::inputErrorOf([&] { readImageFolder(bad.path.string(), 1, 8, 8); }).find("x: no usable image") != std::string::npos);
+    CHECK(test::inputErrorOf([&] { readImageFolder((dir.path / "missing").string(), 1, 8, 8); }).find("no such folder") != std::string::npos);
 }
 
 TEST_CASE("glyphs: one mark per image in its box, distractors kept off it, classes balanced, seeded", "[images]") {
