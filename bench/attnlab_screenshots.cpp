@@ -3,7 +3,8 @@
 // is the main window grabbed at 1400 x 900. Then the text-classification task: the lesson "Is attention
 // an explanation?", its Classify, Explain (with the permutation test and the uniform baseline), Texts
 // and Curves views, and the needle experiment. Not a test; see bench/run-screenshots.sh.
-//   attnlab-screenshots OUTPUT_DIR [--only classify]
+//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution]
+#include "views/attribution/AttributionView.h"
 #include "views/classify/ClassifyView.h"
 #include "views/classify/ExplainView.h"
 #include "views/classify/NeedleView.h"
@@ -57,9 +58,9 @@ void settle(int ms = 400) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    const bool onlyClassify = argc == 4 && std::string(argv[2]) == "--only" && std::string(argv[3]) == "classify";
-    if (argc != 2 && !onlyClassify) {
-        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify]\n");
+    const std::string only = argc == 4 && std::string(argv[2]) == "--only" ? argv[3] : "";
+    if (argc != 2 && only != "classify" && only != "attribution") {
+        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution]\n");
         return 2;
     }
     preferFastBlasKernels(argv);
@@ -103,6 +104,21 @@ int main(int argc, char* argv[]) {
                     lesson);
     };
 
+    // A translation model explained word by word: the alignment lesson's GRU, its attribution view.
+    const auto attribution = [&] {
+        window.showTab(QStringLiteral("attribution"));
+        auto* view = qobject_cast<AttributionView*>(window.navigator()->currentWidget());
+        view->setSentence(QStringLiteral("tom chases jerry in the park now"));
+        view->explain(2);
+        must(waitFor([&] { return view->result() != nullptr; }, 60000), "an attribution");
+        shot("attribution");
+    };
+    if (only == "attribution") {
+        if (trainLesson("alignment")) attribution();
+        window.controller()->shutdown();
+        return failures == 0 ? 0 : 1;
+    }
+
     // Text classification: is attention an explanation?
     window.startLesson(QStringLiteral("explanation"));
     ClassifierTask* task = window.classifier();
@@ -133,7 +149,7 @@ int main(int argc, char* argv[]) {
     needle->run();
     must(waitFor([&] { return !needle->isRunning(); }, 30 * 60 * 1000), "the needle experiment");
     shot("needle");
-    if (onlyClassify) {
+    if (only == "classify") {
         window.controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }
@@ -186,6 +202,7 @@ int main(int argc, char* argv[]) {
         compare->compare();
         must(waitFor([&] { return !compare->isBusy() && compare->hasFigure(); }, 60000), "the comparison");
         shot("compare");
+        attribution();
     }
 
     // The measured experiments.

@@ -45,7 +45,7 @@ int main(int argc, char* argv[]) {
         QStringLiteral("dataset"));
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves, "
-                                                           "timeline, maths, diagnostics, compare, positions, experiments; "
+                                                           "timeline, maths, diagnostics, compare, positions, attribution, experiments; "
                                                            "for text classification texts, classify, class-curves, "
                                                            "explain, needle."),
                            QStringLiteral("name"));

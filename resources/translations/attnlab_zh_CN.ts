@@ -96,6 +96,85 @@
     </message>
 </context>
 <context>
+    <name>attnlab::AttributionView</name>
+    <message>
+        <source>Is the cross-attention an explanation of the translation? For one output word, its attention over the source beside four attribution methods: which source words the word&apos;s score depends on (gradients, integrated gradients) and what removing each one changes (leave one out).</source>
+        <translation>交叉注意力能解释翻译吗？对一个输出词，把它在源句上的注意力与四种归因方法并列：这个词的得分依赖哪些源词（梯度、积分梯度），以及去掉每个源词会带来什么变化（留一法）。</translation>
+    </message>
+    <message>
+        <source>A sentence to translate</source>
+        <translation>要翻译的句子</translation>
+    </message>
+    <message>
+        <source>The output word to explain</source>
+        <translation>要解释的输出词</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>解释</translation>
+    </message>
+    <message>
+        <source>Output word:</source>
+        <translation>输出词：</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Kendall τ</source>
+        <translation>Kendall τ</translation>
+    </message>
+    <message>
+        <source>Spearman ρ</source>
+        <translation>Spearman ρ</translation>
+    </message>
+    <message>
+        <source>Cannot explain: %1</source>
+        <translation>无法解释：%1</translation>
+    </message>
+    <message>
+        <source>Attribution</source>
+        <translation>归因</translation>
+    </message>
+    <message>
+        <source>One output word&apos;s cross-attention beside gradients, integrated gradients and leave-one-out over the source.</source>
+        <translation>一个输出词的交叉注意力，与源句上的梯度、积分梯度和留一法并列。</translation>
+    </message>
+    <message>
+        <source>Type a sentence first.</source>
+        <translation>请先输入一个句子。</translation>
+    </message>
+    <message>
+        <source>Explaining…</source>
+        <translation>正在解释…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (p = %2) in “%3”</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（p = %2），出自“%3”</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Integrated gradients: sum of attributions %1, logit difference %2 (%3 steps)</source>
+        <translation>积分梯度：归因之和 %1，logit 差 %2（%3 步）</translation>
+    </message>
+    <message>
+        <source>Train or open a translation model, type a sentence and press Explain.</source>
+        <translation>请训练或打开一个翻译模型，输入句子后点击“解释”。</translation>
+    </message>
+    <message>
+        <source>Explain an output word first</source>
+        <translation>请先解释一个输出词</translation>
+    </message>
+    <message>
+        <source>The attribution is exported as PNG, SVG or PDF</source>
+        <translation>归因只能导出为 PNG、SVG 或 PDF</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ClassifierCurvesView</name>
     <message>
         <source>Train a classifier: its loss, accuracy and F1 appear here after every epoch.</source>
@@ -4262,8 +4341,8 @@ The current corpus (%1) stays loaded.</source>
         <translation>启动时开始一节课程：alignment、bottleneck 或 heads（也可在“课程”菜单中选择）。</translation>
     </message>
     <message>
-        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, experiments; for text classification texts, classify, class-curves, explain, needle.</source>
-        <translation>启动时打开指定的标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、experiments；文本分类任务可用 texts、classify、class-curves、explain、needle。</translation>
+        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, needle.</source>
+        <translation>启动时打开指定的标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、attribution、experiments；文本分类任务可用 texts、classify、class-curves、explain、needle。</translation>
     </message>
 </context>
 </TS>

@@ -1,3 +1,5 @@
+#include "views/attribution/AttributionView.h"
+#include "widgets/WordStrip.h"
 #include "widgets/AttentionPanel.h"
 #include "views/corpus/CorpusTableModel.h"
 #include "setup/DataPanel.h"
@@ -12,6 +14,8 @@
 #include <catch2/catch.hpp>
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QTableWidget>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -428,4 +432,37 @@ TEST_CASE("the sentence box keeps its undo history for normal editing but not wi
     QTest::keyClicks(input, QStringLiteral(" now"));
     input->undo();  // undo still works after the reset, back to the translated sentence
     CHECK(input->text() == QStringLiteral("the small girl reads a book"));
+}
+
+TEST_CASE("the Attribution view explains an output word of the window's model", "[ui][attribution]") {
+    Fixture f;
+    f.loadTinyCopy();
+    f.tinyModel(Architecture::Gru, 3);
+    f.window->startTraining();
+    REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }, 60000));
+    REQUIRE(f.window->showTab(QStringLiteral("attribution")));
+    auto* view = qobject_cast<AttributionView*>(f.window->navigator()->currentWidget());
+    REQUIRE(view != nullptr);
+    view->setSentence(f.firstSource());
+    view->explain(0);
+    REQUIRE(waitUntil([&] { return view->result() != nullptr || view->message().startsWith(QStringLiteral("Cannot")); }));
+    if (view->result() == nullptr) {
+        // A tiny model may translate to nothing; the view says so in one line, nothing crashes.
+        CHECK(view->message().contains(QStringLiteral("empty")));
+        return;
+    }
+    const OutputTokenExplanation& r = *view->result();
+    CHECK(r.outputIndex == 0);
+    CHECK(view->tokenChooser()->count() == static_cast<int>(r.outputTokens.size()));
+    CHECK(view->strip()->rows().size() == 5);  // cross-attention and four methods
+    CHECK(view->strip()->words().size() == static_cast<int>(r.explanation.tokens.size()));
+    double sum = 0;
+    for (double v : view->strip()->rows().front().values) sum += v;
+    CHECK(sum == Approx(1.0).epsilon(1e-4));  // the attention row over the source
+    CHECK(view->agreement()->rowCount() == 4);
+    const QString png = f.dir.filePath(QStringLiteral("attribution.png"));
+    QString error;
+    CHECK(f.window->exportCurrentView(png, 1.0, &error));
+    CHECK_FALSE(f.window->exportCurrentView(f.dir.filePath(QStringLiteral("a.csv")), 1.0, &error));
+    CHECK(f.errors.isEmpty());
 }

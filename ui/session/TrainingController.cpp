@@ -37,6 +37,8 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     connect(worker_, &TrainingWorker::translationFailed, this, &TrainingController::translationFailed);
     connect(worker_, &TrainingWorker::traced, this, &TrainingController::traced);
     connect(worker_, &TrainingWorker::traceFailed, this, &TrainingController::traceFailed);
+    connect(worker_, &TrainingWorker::tokenExplained, this, &TrainingController::tokenExplained);
+    connect(worker_, &TrainingWorker::explainFailed, this, &TrainingController::explainFailed);
     connect(worker_, &TrainingWorker::saveFailed, this, &TrainingController::saveFailed);
     connect(worker_, &TrainingWorker::loadFailed, this, &TrainingController::loadFailed);
     connect(worker_, &TrainingWorker::modelSaved, this, [this](const QString& path) {
@@ -174,6 +176,16 @@ quint64 TrainingController::trace(const QString& sentence, const TraceRequest& r
     TrainingWorker* worker = worker_;
     QMetaObject::invokeMethod(
         worker_, [worker, id, sentence, request] { worker->trace(id, sentence, request); }, Qt::QueuedConnection);
+    return id;
+}
+
+quint64 TrainingController::explainToken(const QString& sentence, int outputIndex) {
+    const quint64 id = ++lastRequestId_;
+    if (!worker_) return id;
+    TrainingWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, id, sentence, outputIndex] { worker->explainToken(id, sentence, outputIndex); },
+        Qt::QueuedConnection);
     return id;
 }
 

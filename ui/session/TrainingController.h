@@ -50,6 +50,9 @@ public:
     // The step-by-step numbers of one attention row of the sentence's translation; queued and
     // answered like translate(), with traced/traceFailed carrying the returned id.
     quint64 trace(const QString& sentence, const TraceRequest& request);
+    // Output token `outputIndex` of the greedy translation explained over the source (the
+    // attribution methods beside its cross-attention row); answered by tokenExplained/explainFailed.
+    quint64 explainToken(const QString& sentence, int outputIndex);
     // everyBatches 0: after every epoch.
     void setProbe(const QString& sentence, int everyBatches, int beam = 1);
     void saveModel(const QString& path);
@@ -76,6 +79,8 @@ Q_SIGNALS:
     void translated(quint64 request, attnlab::Translation translation);
     void translationFailed(quint64 request, QString message);
     void traced(quint64 request, attnlab::AttentionTrace trace);
+    void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);
+    void explainFailed(quint64 request, QString message);
     void traceFailed(quint64 request, QString message);
     void modelSaved(QString path);
     void saveFailed(QString message);

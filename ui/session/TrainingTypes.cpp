@@ -12,6 +12,7 @@ void registerTrainingMetaTypes() {
     qRegisterMetaType<attnlab::ProbeSettings>("attnlab::ProbeSettings");
     qRegisterMetaType<attnlab::TraceRequest>("attnlab::TraceRequest");
     qRegisterMetaType<attnlab::AttentionTrace>("attnlab::AttentionTrace");
+    qRegisterMetaType<attnlab::OutputTokenExplanation>("attnlab::OutputTokenExplanation");
 }
 
 }  // namespace attnlab

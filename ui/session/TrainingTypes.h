@@ -5,6 +5,7 @@
 #include "base/Corpus.h"
 #include "base/ModelConfig.h"
 #include "engine/AttentionTrace.h"
+#include "engine/TranslationExplanation.h"
 #include "engine/Trainer.h"
 
 #include <QMetaType>
@@ -68,3 +69,4 @@ Q_DECLARE_METATYPE(attnlab::TrainingRequest)
 Q_DECLARE_METATYPE(attnlab::ProbeSettings)
 Q_DECLARE_METATYPE(attnlab::TraceRequest)
 Q_DECLARE_METATYPE(attnlab::AttentionTrace)
+Q_DECLARE_METATYPE(attnlab::OutputTokenExplanation)

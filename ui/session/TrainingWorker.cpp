@@ -204,6 +204,18 @@ void TrainingWorker::trace(quint64 request, const QString& sentence, const Trace
     }
 }
 
+void TrainingWorker::explainToken(quint64 request, const QString& sentence, int outputIndex) {
+    try {
+        const Seq2SeqModel* m = model();
+        if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
+        Q_EMIT tokenExplained(request, explainOutputToken(*m, sentence.toStdString(), outputIndex));
+    } catch (const std::exception& e) {
+        Q_EMIT explainFailed(request, messageOf(e));
+    } catch (...) {
+        Q_EMIT explainFailed(request, unknownError());
+    }
+}
+
 void TrainingWorker::saveModel(const QString& path) {
     try {
         const Seq2SeqModel* m = model();

@@ -33,6 +33,8 @@ public:
     void reset(); // drops the trainer and the model
     void translate(quint64 request, const QString& sentence, int beam);
     void trace(quint64 request, const QString& sentence, const TraceRequest& options);
+    // The attribution methods for one output token of the greedy translation (TranslationExplanation.h).
+    void explainToken(quint64 request, const QString& sentence, int outputIndex);
     void setProbe(const ProbeSettings& probe);
     void saveModel(const QString& path);
     void loadModel(quint64 run, const QString& path);
@@ -49,6 +51,8 @@ Q_SIGNALS:
     void trainingDiverged(quint64 run, int epoch, int batch, QString message);
     void trainingFailed(quint64 run, QString message);
     void translated(quint64 request, attnlab::Translation translation);
+    void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);
+    void explainFailed(quint64 request, QString message);
     void translationFailed(quint64 request, QString message);
     void traced(quint64 request, attnlab::AttentionTrace trace);
     void traceFailed(quint64 request, QString message);

@@ -156,6 +156,14 @@ void ClassifierTask::connectSession() {
 }
 
 void ClassifierTask::connectViews() {
+    // What the views show changes with these (connected after the views are fed, in connectSession);
+    // the window re-checks what it can export.
+    connect(session_, &ClassifierSession::classified, this, &ClassifierTask::viewsChanged);
+    connect(session_, &ClassifierSession::explained, this, &ClassifierTask::viewsChanged);
+    connect(session_, &ClassifierSession::epochFinished, this, &ClassifierTask::viewsChanged);
+    connect(session_, &ClassifierSession::probed, this, &ClassifierTask::viewsChanged);
+    connect(session_, &ClassifierSession::faithfulnessFinished, this, &ClassifierTask::viewsChanged);
+    connect(needle_, &NeedleView::needleFinished, this, &ClassifierTask::viewsChanged);
     connect(panel_, &ClassifierSetupPanel::trainRequested, this, &ClassifierTask::train);
     connect(panel_, &ClassifierSetupPanel::stopRequested, session_, &ClassifierSession::stop);
     connect(panel_, &ClassifierSetupPanel::resetRequested, this, [this] {

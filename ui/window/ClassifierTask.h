@@ -69,6 +69,7 @@ Q_SIGNALS:
     void corpusReady();
     void lessonStarted(const QString& title, const QString& summary);
     void titleChanged();
+    void viewsChanged();  // a view got something new to show (and perhaps to export)
 
 private:
     void connectSession();

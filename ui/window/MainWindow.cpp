@@ -4,6 +4,7 @@
 #include "setup/DataPanel.h"
 #include "setup/ModelSettingsWidget.h"
 #include "setup/TrainingSettingsWidget.h"
+#include "views/attribution/AttributionView.h"
 #include "views/compare/CompareView.h"
 #include "views/corpus/CorpusView.h"
 #include "views/curves/TrainingChartsView.h"
@@ -233,6 +234,7 @@ void MainWindow::createViews() {
     navigator_->addView(ViewGroup::Explain, QStringLiteral("diagnostics"), diagnosticsView_);
     navigator_->addView(ViewGroup::Explain, QStringLiteral("positions"), positionsView_);
     navigator_->addView(ViewGroup::Explain, QStringLiteral("compare"), compareView_);
+    navigator_->addView(ViewGroup::Explain, QStringLiteral("attribution"), new AttributionView(controller_));
     navigator_->addView(ViewGroup::Experiments, QStringLiteral("experiments"), experimentsView_);
     // The text-classification task registers its own views (task "classify").
     classifier_ = new ClassifierTask(this, navigator_,
@@ -407,6 +409,8 @@ void MainWindow::connectViews() {
     connect(session_, &TrainingSession::lessonStarted, this, showLesson);
     connect(classifier_, &ClassifierTask::lessonStarted, this, showLesson);
     connect(classifier_, &ClassifierTask::titleChanged, this, &MainWindow::updateTitle);
+    connect(classifier_, &ClassifierTask::viewsChanged, this, &MainWindow::updateExportActions);
+    connect(controller_, &TrainingController::tokenExplained, this, &MainWindow::updateExportActions);
     connect(task_, &QComboBox::currentIndexChanged, this, [this] { switchTask(task_->currentData().toString()); });
     connect(dataPanel_, &DataPanel::generateRequested, this, &MainWindow::loadCorpus);
     connect(dataPanel_, &DataPanel::openTsvRequested, this, &MainWindow::openCorpusDialog);

@@ -72,7 +72,7 @@ public:
     bool startLesson(const QString& id);
     QString currentLesson() const;
     // The views by name: translation's "corpus", "translate", "probe", "heads", "curves", "timeline",
-    // "maths", "diagnostics", "compare", "positions", "experiments"; text classification's "texts",
+    // "maths", "diagnostics", "compare", "positions", "attribution", "experiments"; text classification's "texts",
     // "classify", "class-curves", "explain", "needle" (a view of the other task switches the task
     // first); false for an unknown name.
     bool showTab(const QString& name);
