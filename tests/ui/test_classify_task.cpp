@@ -12,6 +12,7 @@
 #include "window/ClassifierTask.h"
 #include "ui/WindowFixture.h"
 #include <QComboBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QLineSeries>
 #include <QPushButton>
@@ -185,6 +186,11 @@ TEST_CASE("the lesson 'Is attention an explanation?' trains a classifier that at
           "[ui][classify][lessons]") {
     WindowFixture f;
     MainWindow& w = *f.window;
+    // Started while another classifier trains: that run stops, then the lesson's trains.
+    chooseTask(w, QStringLiteral("classify"));
+    REQUIRE(waitUntil([&] { return w.classifier()->corpus() && !w.classifier()->isLoadingCorpus(); }));
+    w.classifier()->train();
+    REQUIRE(waitUntil([&] { return w.classifier()->session()->isTraining(); }));
     REQUIRE(w.startLesson(QStringLiteral("explanation")));
     CHECK(w.currentLesson() == QStringLiteral("explanation"));
     CHECK(w.currentTabName() == QStringLiteral("classify"));
@@ -231,4 +237,33 @@ TEST_CASE("a Transformer classifier shows its rollout and every layer's and head
     CHECK(task.classifyView()->heads()->layerCount() == 2);
     CHECK(task.classifyView()->heads()->headCount() == 4);
     CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("a dropped TSV becomes the classifier's corpus; a broken one is reported with its line", "[ui][classify]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("classify"));
+    ClassifierTask& task = *w.classifier();
+    REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingCorpus(); }));
+    const QString good = f.dir.filePath(QStringLiteral("reviews.tsv"));
+    QFile file(good);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write("a fine film\tpositive\na dull film\tnegative\nfine acting\tpositive\n");
+    file.close();
+    task.openDropped(good);
+    REQUIRE(waitUntil([&] { return task.corpus()->examples.size() == 3 && !task.isLoadingCorpus(); }));
+    CHECK(task.panel()->data().dataset == QStringLiteral("file"));
+    CHECK(task.textsView()->table()->model()->rowCount() == 3);
+
+    const QString bad = f.dir.filePath(QStringLiteral("broken.tsv"));
+    QFile broken(bad);
+    REQUIRE(broken.open(QIODevice::WriteOnly));
+    broken.write("a fine film\tpositive\nno tab on this line\n");
+    broken.close();
+    task.openDropped(bad);
+    REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
+    CHECK(f.errors.front().title == ClassifierTask::tr("Cannot Open Corpus"));
+    CHECK(f.errors.front().message.contains(QStringLiteral("broken.tsv:2")));
+    CHECK(task.corpus()->examples.size() == 3);  // the corpus that was open stays, and the panel says so
+    CHECK(task.panel()->data().path == good);
 }

@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QFrame>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QThread>
 #include <cmath>
 
@@ -119,7 +120,8 @@ void ClassifierTask::connectSession() {
     connect(s, &ClassifierSession::trainingFinished, this, [this](bool stopped) {
         hooks_.status(stopped ? tr("Training stopped; the model stays.") : tr("Training finished."), 8000);
         // The explanation of the text shown is ready when the learner opens Explain.
-        if (!explain_->text().trimmed().isEmpty()) explainRequest_ = session_->explain(explain_->text().trimmed());
+        if (session_->hasModel() && !explain_->text().trimmed().isEmpty())
+            explainRequest_ = session_->explain(explain_->text().trimmed());
     });
     connect(s, &ClassifierSession::trainingFailed, this, [this](const QString& message) {
         hooks_.reportError(tr("Training Failed"), session_->hasModel()
@@ -210,6 +212,10 @@ void ClassifierTask::connectViews() {
 void ClassifierTask::onState() {
     panel_->setState(session_->isBusy(), session_->isTraining(), session_->hasModel());
     explain_->setFaithfulnessRunning(session_->isExperimenting());
+    if (trainWhenIdle_ && !session_->isBusy()) {
+        trainWhenIdle_ = false;
+        train();
+    }
 }
 
 void ClassifierTask::activate() {
@@ -235,10 +241,15 @@ void ClassifierTask::loadCorpus() {
         if (!outcome->corpus) {
             panel_->setStatus(QString());
             trainWhenLoaded_ = false;
+            if (corpus_) {  // the panel shows the corpus that stays
+                const QSignalBlocker quiet(panel_);
+                panel_->setData(loadedChoice_);
+            }
             hooks_.reportError(tr("Cannot Open Corpus"), outcome->error);
             return;
         }
         corpus_ = outcome->corpus;
+        loadedChoice_ = choice;
         texts_->setCorpus(corpus_);
         panel_->setStatus(tr("%1: %2 texts in %3 classes.")
                               .arg(choice.describe())
@@ -262,7 +273,10 @@ bool ClassifierTask::confirmDiscard(const QString& title) {
 }
 
 void ClassifierTask::train() {
-    if (session_->isBusy()) return;
+    if (session_->isBusy()) {  // a lesson started while a run winds down: train when it has
+        trainWhenIdle_ = true;
+        return;
+    }
     if (loader_ || !corpus_) {
         trainWhenLoaded_ = true;
         if (!loader_) loadCorpus();
@@ -320,6 +334,17 @@ void ClassifierTask::openModel(const QString& path) {
     if (!confirmDiscard(tr("Open a Classifier?"))) return;
     session_->stop();
     if (!session_->open(path)) hooks_.status(tr("Wait until the current job has stopped."), 5000);
+}
+
+void ClassifierTask::openDropped(const QString& path) {
+    if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+        openModel(path);
+        return;
+    }
+    ClassifierDataChoice data = panel_->data();
+    data.dataset = QStringLiteral("file");
+    data.path = path;
+    panel_->setData(data);
 }
 
 void ClassifierTask::openModelDialog() {

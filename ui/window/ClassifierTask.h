@@ -5,6 +5,7 @@
 // puts panel() into the setup dock and shows it when the Task box says "classify"; everything the task
 // does is wired here, so the window knows it only through this class.
 #include "session/ClassifierSession.h"
+#include "setup/ClassifierSetupPanel.h"  // ClassifierDataChoice
 #include <QMessageBox>
 #include <QObject>
 #include <functional>
@@ -59,6 +60,8 @@ public:
     bool startLesson(const QString& id);
     QString lesson() const { return lesson_; }
     void openModel(const QString& path);
+    // A file dropped on the window: a .safetensors classifier, or else a TSV corpus.
+    void openDropped(const QString& path);
     void saveModel(const QString& path);
     // Before the window closes: false if the user cancelled (asked to save a modified model).
     bool confirmClose();
@@ -92,9 +95,11 @@ private:
     ExplainView* explain_;
     NeedleView* needle_;
     std::shared_ptr<const ClassificationCorpus> corpus_;
+    ClassifierDataChoice loadedChoice_;  // what corpus_ was made from
     QThread* loader_ = nullptr;
     quint64 loadGeneration_ = 0;
     bool trainWhenLoaded_ = false;
+    bool trainWhenIdle_ = false;
     bool activated_ = false;
     int snapshotEpoch_ = 0;
     quint64 classifyRequest_ = 0, textsRequest_ = 0, explainRequest_ = 0;

@@ -51,7 +51,6 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBox>
-#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -784,7 +783,9 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.size() == 1) {
         const QString path = urls[0].toLocalFile();
-        if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+        if (navigator_->task() == QLatin1String(ClassifierTask::kId)) {
+            classifier_->openDropped(path);  // a classifier, or a text<TAB>label file
+        } else if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
             openModelFile(path);
         } else {
             openCorpusFile(path);
