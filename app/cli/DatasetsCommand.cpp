@@ -10,9 +10,13 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
+#include "base/Captions.h"
 #include "base/Corpus.h"
 #include "base/ClassifyDatasets.h"
 #include "base/Datasets.h"
+#include "base/ImageData.h"
+#include "base/ImageDatasets.h"
+#include "base/ImageFiles.h"
 
 namespace attnlab::cli {
 
@@ -56,6 +60,13 @@ void printTable(bool json) {
     for (const auto& d : classificationDatasets())
         std::cout << pad(d.name, nameWidth) << "  " << std::string(lenHeader.size(), ' ') << "  " << d.description
                   << "\n";
+    std::cout << "\nImages (inspect --task image-classify|caption --dataset NAME; --write NAME --out DIR writes a folder):\n"
+              << pad("glyphs", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
+              << "  32x32 grey: a 6x6 mark (plus, ring, slash, corner) among distractor dashes; the mark's box is known.\n"
+              << pad("scenes", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
+              << "  48x48 RGB: two or three coloured shapes captioned left to right; each object's box is known.\n"
+              << pad("fashion-mnist", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
+              << "  28x28 grey garments in 10 classes, from Debian's dataset-fashion-mnist.\n";
 }
 
 }  // namespace
@@ -78,6 +89,34 @@ int runDatasets(const Args& args) {
     const std::string name = p.required("--write");
     const std::string out = p.required("--out");
     if (out.empty()) throw UsageError("--out needs a file name");
+    if (name == "glyphs" || name == "scenes" || name == "fashion-mnist") {  // images: a folder
+        for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk", "--length"})
+            if (p.has(flag)) throw UsageError(std::string(flag) + " applies to text datasets");
+        const auto size = static_cast<std::size_t>(p.integer("--size", name == "fashion-mnist" ? 60000 : 2000, 1, 1000000));
+        const auto seed = static_cast<std::uint64_t>(p.integer("--seed", 1, 0, std::numeric_limits<long long>::max()));
+        if (name == "scenes") {
+            const CaptionDataset d = makeScenes(size, seed);
+            writeCaptionFolder(d, out);
+            std::cerr << "wrote " << d.images.size() << " scenes to " << out << " (captions.tsv, objects.tsv, images/)\n";
+            return kOk;
+        }
+        ImageDataset d;
+        if (name == "glyphs") {
+            if (size < 2) throw UsageError("--size must be at least 2 for glyphs");
+            d = makeGlyphs(size, seed);
+        } else {  // the first --size training images of Debian's package, for reference trainers that read folders
+            if (p.has("--seed")) throw UsageError("--seed does not apply to fashion-mnist (its images are fixed)");
+            d = readFashionMnist(true);
+            if (size < d.images.size()) {
+                d.images.resize(size);
+                d.labels.resize(size);
+            }
+        }
+        writeImageFolder(d, out);
+        std::cerr << "wrote " << d.images.size() << " images in " << d.classes.size() << " class folders to " << out
+                  << (d.boxes.empty() ? "" : " (boxes in boxes.tsv)") << "\n";
+        return kOk;
+    }
     if (findClassificationDataset(name)) {
         for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " applies to translation datasets");

@@ -38,7 +38,10 @@ const std::map<std::string, const char*> kCommandHelp = {
 Without options, lists the built-in datasets. With --write, generates one.
 
   --write NAME        dataset to generate: copy, reverse, sort, dates, toy-en-fr, toy-en-zh;
-                      or a classification set: sentiment, topic, needle (text<TAB>label)
+                      or a classification set: sentiment, topic, needle (text<TAB>label);
+                      or an image set, written as a folder DIR: glyphs (DIR/CLASS/00001.png
+                      and boxes.tsv), scenes (images/, captions.tsv, objects.tsv), fashion-mnist
+                      (the first --size training images, default all 60000, DIR/CLASS/*.png)
   --length N          needle's words per text (default 50, 5..200)
   --out FILE          output TSV (source<TAB>target per line); written atomically
   --size N            number of pairs (default 2000, 1..1000000)

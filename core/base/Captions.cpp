@@ -151,4 +151,27 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
     return d;
 }
 
+void writeCaptionFolder(const CaptionDataset& d, const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(fs::path(dir) / "images", ec);
+    if (ec) throw std::runtime_error(dir + ": cannot create the folder (" + ec.message() + ")");
+    std::string captions, objects;
+    for (std::size_t i = 0; i < d.images.size(); ++i) {
+        char name[40];
+        std::snprintf(name, sizeof name, "images/%05zu.png", i + 1);
+        writePng(d.images[i], (fs::path(dir) / name).string());
+        for (const std::string& c : d.captions[i]) captions += std::string(name) + "\t" + c + "\n";
+        if (i < d.objects.size())
+            for (std::size_t k = 0; k < d.objects[i].size(); ++k) {
+                const SceneObject& o = d.objects[i][k];
+                objects += std::string(name) + "\t" + std::to_string(k) + "\t" + o.colour + "\t" + o.shape + "\t" +
+                           std::to_string(o.box.top) + "\t" + std::to_string(o.box.left) + "\t" +
+                           std::to_string(o.box.height) + "\t" + std::to_string(o.box.width) + "\n";
+            }
+    }
+    writeFileAtomically((fs::path(dir) / "captions.tsv").string(), captions);
+    if (!d.objects.empty()) writeFileAtomically((fs::path(dir) / "objects.tsv").string(), objects);
+}
+
 }  // namespace attnlab

@@ -46,4 +46,9 @@ CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptio
 // decoded; naming the TSV for a file without captions.
 CaptionDataset readCaptionTsv(const std::string& path, int channels, int height, int width);
 
+// The dataset as DIR/images/00001.png ..., DIR/captions.tsv (the format readCaptionTsv reads) and,
+// when it has objects, DIR/objects.tsv (file, object, colour, shape, top, left, height, width).
+// Throws std::runtime_error("PATH: reason") for a failed write.
+void writeCaptionFolder(const CaptionDataset& dataset, const std::string& dir);
+
 }  // namespace attnlab

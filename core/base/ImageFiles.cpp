@@ -242,4 +242,49 @@ ImageDataset readImageFolder(const std::string& dir, int channels, int height, i
     return d;
 }
 
+void writePng(const Image& image, const std::string& path) {
+    png_image png{};
+    png.version = PNG_IMAGE_VERSION;
+    png.width = static_cast<png_uint_32>(image.width);
+    png.height = static_cast<png_uint_32>(image.height);
+    png.format = image.channels == 1 ? PNG_FORMAT_GRAY : PNG_FORMAT_RGB;
+    png_alloc_size_t size = 0;
+    if (!png_image_write_to_memory(&png, nullptr, &size, 0, image.pixels.data(), 0, nullptr))
+        throw std::runtime_error(path + ": cannot encode PNG (" + png.message + ")");
+    std::string bytes(size, '\0');
+    if (!png_image_write_to_memory(&png, bytes.data(), &size, 0, image.pixels.data(), 0, nullptr))
+        throw std::runtime_error(path + ": cannot encode PNG (" + png.message + ")");
+    bytes.resize(size);
+    writeFileAtomically(path, bytes);
+}
+
+void writeImageFolder(const ImageDataset& d, const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw std::runtime_error(dir + ": cannot create the folder (" + ec.message() + ")");
+    std::vector<int> counts(d.classes.size(), 0);
+    std::string boxes;
+    for (std::size_t i = 0; i < d.images.size(); ++i) {
+        const auto label = static_cast<std::size_t>(d.labels[i]);
+        // Class names may hold a '/' ("T-shirt/top"): not in a folder name.
+        std::string folder = d.classes[label];
+        std::replace(folder.begin(), folder.end(), '/', '-');
+        const fs::path classDir = fs::path(dir) / folder;
+        if (counts[label] == 0) {
+            fs::create_directories(classDir, ec);
+            if (ec) throw std::runtime_error(classDir.string() + ": cannot create the folder (" + ec.message() + ")");
+        }
+        char name[24];
+        std::snprintf(name, sizeof name, "%05d.png", ++counts[label]);
+        writePng(d.images[i], (classDir / name).string());
+        if (i < d.boxes.size()) {
+            const Box& b = d.boxes[i];
+            boxes += folder + "/" + name + "\t" + std::to_string(b.top) + "\t" + std::to_string(b.left) + "\t" +
+                     std::to_string(b.height) + "\t" + std::to_string(b.width) + "\n";
+        }
+    }
+    if (!d.boxes.empty()) writeFileAtomically((fs::path(dir) / "boxes.tsv").string(), boxes);
+}
+
 }  // namespace attnlab

@@ -35,4 +35,13 @@ struct ImageFolderReport {
 ImageDataset readImageFolder(const std::string& dir, int channels, int height, int width,
                              ImageFolderReport* report = nullptr);
 
+// Writes a PNG (libpng), atomically: the old file is untouched if writing fails. Throws
+// std::runtime_error("FILE: reason").
+void writePng(const Image& image, const std::string& path);
+
+// The dataset as an image folder DIR/CLASS/00001.png ... (the layout readImageFolder reads and
+// PyTorch's ImageFolder too), and DIR/boxes.tsv (file, top, left, height, width) when it has boxes.
+// DIR is created; throws std::runtime_error("PATH: reason") for a failed write.
+void writeImageFolder(const ImageDataset& dataset, const std::string& dir);
+
 }  // namespace attnlab

@@ -74,3 +74,28 @@ TEST_CASE("inspect --task image-classify reads IDX files and refuses damaged one
     CHECK(sc["has_boxes"] == true);
     CHECK_THAT(r[10].err, Contains("captions.tsv:1: image not-idx.idx: not a PNG or JPEG image"));
 }
+
+TEST_CASE("datasets --write glyphs|scenes writes folders the image readers read back", "[cli]") {
+    const std::string glyphs = scratch().file("glyphs-folder"), scenes = scratch().file("scenes-folder");
+    const std::vector<Args> runs{
+        {"datasets", "--write", "glyphs", "--size", "8", "--seed", "3", "--out", glyphs},
+        {"datasets", "--write", "scenes", "--size", "5", "--out", scenes},
+        {"datasets", "--write", "glyphs", "--size", "8", "--length", "3", "--out", glyphs}};
+    const auto r = cliAll(runs);
+    for (std::size_t i = 0; i < 2; ++i) {
+        INFO(describe(runs[i], r[i]));
+        REQUIRE(r[i].exitCode == 0);
+    }
+    CHECK(r[2].exitCode == 2);
+    CHECK_THAT(r[2].err, Contains("--length"));
+    CHECK(lines(readBytes(glyphs + "/boxes.tsv")).size() == 8);
+    CHECK(std::filesystem::exists(glyphs + "/plus/00001.png"));
+    CHECK(lines(readBytes(scenes + "/captions.tsv")).size() == 5);
+    const auto back = cliAll({{"inspect", "--task", "image-classify", "--images", glyphs},
+                              {"inspect", "--task", "caption", "--captions", scenes + "/captions.tsv"}});
+    REQUIRE(back[0].exitCode == 0);
+    CHECK(Json::parse(back[0].out)["classes"] == Json{{"corner", 2}, {"plus", 2}, {"ring", 2}, {"slash", 2}});
+    REQUIRE(back[1].exitCode == 0);
+    CHECK(Json::parse(back[1].out)["images"] == 5);
+}
+

@@ -100,6 +100,22 @@ TEST_CASE("a file that is no image, or a damaged one, is one InputError naming i
           "huge.png: an image of 60000x60000 pixels: larger than 8192 on a side");
 }
 
+TEST_CASE("writePng writes what decodeImage reads back, pixel for pixel", "[images]") {
+    test::TempFolder dir;
+    for (int channels : {1, 3}) {
+        Image im;
+        im.height = 3;
+        im.width = 5;
+        im.channels = channels;
+        for (int i = 0; i < 15 * channels; ++i) im.pixels.push_back(static_cast<std::uint8_t>(i * 17));
+        const std::string path = (dir.path / ("w" + std::to_string(channels) + ".png")).string();
+        writePng(im, path);
+        std::ifstream in(path, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        CHECK(decodeImage(bytes, path, channels).pixels == im.pixels);
+    }
+}
+
 TEST_CASE("resizing averages boxes when shrinking and interpolates between pixel centres", "[images]") {
     Image im;
     im.height = im.width = 4;
