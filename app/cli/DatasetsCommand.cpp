@@ -50,7 +50,11 @@ void printTable(bool json) {
     const std::string nameHeader = "NAME", lenHeader = "MAX-LEN";
     std::size_t nameWidth = nameHeader.size();
     for (const auto& d : infos) nameWidth = std::max(nameWidth, d.name.size());
-    auto pad = [](const std::string& s, std::size_t width) { return s + std::string(width - s.size(), ' '); };
+    for (const auto& d : classificationDatasets()) nameWidth = std::max(nameWidth, d.name.size());
+    nameWidth = std::max(nameWidth, std::string("fashion-mnist").size());  // the image sets below
+    auto pad = [](const std::string& s, std::size_t width) {
+        return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
+    };
     auto padLeft = [](const std::string& s, std::size_t width) { return std::string(width - s.size(), ' ') + s; };
     std::cout << pad(nameHeader, nameWidth) << "  " << lenHeader << "  DESCRIPTION\n";
     for (const auto& d : infos)
