@@ -9,6 +9,7 @@
 #include "ClassifierData.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
+#include "TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/ClassifierTrainer.h"
 #include "engine/Runtime.h"
@@ -82,16 +83,7 @@ int runTrainClassifier(const Args& argv) {
     config.maxLength = maxLen > 0 ? maxLen : defaults.maxLength;
 
     ClassifierTrainingOptions options;
-    options.epochs = static_cast<int>(args.integer("--epochs", 10, 1, 100000));
-    options.batchSize = static_cast<int>(args.integer("--batch", 32, 1, 4096));
-    options.learningRate = args.real("--lr", options.learningRate, 1e-9, 10.0);
-    options.clip = args.real("--clip", 1.0, 0.0, 1e6);
-    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
-    options.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
-    options.validationFraction = args.real("--val-fraction", 0.1, 0.0, 0.9);
-    options.minFrequency = static_cast<int>(args.integer("--min-freq", 1, 1, 1000000));
-    options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
-    options.tokenizer = tokenizerOptions(args);
+    readSharedTrainingFlags(args, options);  // --lr defaults to ClassifierTrainingOptions' 2e-3
 
     preferFastBlasKernels(programArguments());
     const ClassificationCorpus corpus = loadClassificationCorpus(args);

@@ -13,6 +13,7 @@
 #include "Commands.h"
 #include "ClassifierData.h"
 #include "CorpusOptions.h"
+#include "TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
 #include "engine/Trainer.h"
@@ -109,17 +110,8 @@ int runTrain(const Args& argv) {
     config.maxLength = maxLen > 0 ? maxLen + 1 : 256;
 
     TrainingOptions options;
-    options.epochs = static_cast<int>(args.integer("--epochs", 10, 1, 100000));
-    options.batchSize = static_cast<int>(args.integer("--batch", 32, 1, 4096));
-    options.learningRate = args.real("--lr", 1e-3, 1e-9, 10.0);
-    options.clip = args.real("--clip", 1.0, 0.0, 1e6);
+    readSharedTrainingFlags(args, options);  // --lr defaults to TrainingOptions' 1e-3
     options.teacherForcing = args.real("--teacher-forcing", 1.0, 0.0, 1.0);
-    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
-    options.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
-    options.validationFraction = args.real("--val-fraction", 0.1, 0.0, 0.9);
-    options.minFrequency = static_cast<int>(args.integer("--min-freq", 1, 1, 1000000));
-    options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
-    options.tokenizer = tokenizerOptions(args);
     options.injectNonFiniteAtBatch = args.integer("--debug-nan-at-batch", 0, 0, 1LL << 62);
     checkConfig([&] {
         ModelConfig c = config;  // vocabulary sizes are not known yet

@@ -151,6 +151,15 @@ std::vector<std::int64_t> TextClassifier::ids(const std::string& text) const {
     return impl_->encode(classifierTokens(text, impl_->config.units, impl_->tokenizer), nullptr);
 }
 
+std::vector<double> wordAttention(const Classification& c) {
+    if (!c.rollout.empty()) return {c.rollout.begin(), c.rollout.end()};
+    if (c.pooling.empty()) return {};
+    std::vector<double> mean(c.pooling.front().size(), 0.0);
+    for (const auto& hop : c.pooling)
+        for (std::size_t i = 0; i < hop.size() && i < mean.size(); ++i) mean[i] += hop[i] / static_cast<double>(c.pooling.size());
+    return mean;
+}
+
 Explanation TextClassifier::explain(const std::string& text, int classIndex, int igSteps) const {
     if (igSteps < 1 || igSteps > 10000) throw ConfigError("the integrated-gradients steps must be in 1..10000");
     const auto words = classifierTokens(text, impl_->config.units, impl_->tokenizer);
@@ -216,13 +225,7 @@ Explanation TextClassifier::explain(const std::string& text, int classIndex, int
         ex.methods["leave_one_out"] = loo;
     }
     if (!classified.pooling.empty() || !classified.rollout.empty()) {
-        std::vector<double> attention(classified.rollout.begin(), classified.rollout.end());
-        if (attention.empty()) {
-            attention.assign(n, 0.0);
-            for (const auto& hop : classified.pooling)
-                for (std::size_t i = 0; i < n; ++i) attention[i] += hop[i] / static_cast<double>(classified.pooling.size());
-        }
-        ex.methods["attention"] = attention;
+        ex.methods["attention"] = wordAttention(classified);
         rankAgreement(ex);
     }
     return ex;

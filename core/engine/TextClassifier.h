@@ -40,6 +40,10 @@ struct Classification {
 };
 
 
+// The attention over the words as one row: a Transformer's [CLS] rollout, or the mean of a GRU's
+// hops (what explain() and the rationale mass use); empty for a model without attention.
+std::vector<double> wordAttention(const Classification& c);
+
 inline constexpr int kDefaultIgSteps = 64;
 
 class TextClassifier {

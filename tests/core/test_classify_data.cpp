@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/ClassifyCorpus.h"
+#include "Words.h"
 #include "base/ClassifyDatasets.h"
 #include "base/Corpus.h"  // kMaxLineBytes
 #include "base/InputError.h"
@@ -27,17 +28,7 @@ std::string parseError(const std::string& text) {
     return inputErrorOf([&] { parseClassificationTsv(text, "c.tsv"); });
 }
 
-std::vector<std::string> splitSpaces(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find(' ', start);
-        if (end == std::string::npos) end = text.size();
-        out.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return out;
-}
+using test::splitSpaces;
 
 bool isNegator(const std::string& w) { return w == "not" || w == "never"; }
 

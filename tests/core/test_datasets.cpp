@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/Datasets.h"
+#include "Words.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 
@@ -35,17 +36,7 @@ const Tokenizer& perWord() {
     return t;
 }
 
-std::vector<std::string> splitSpaces(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find(' ', start);
-        if (end == std::string::npos) end = text.size();
-        out.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return out;
-}
+using test::splitSpaces;
 
 Corpus make(const std::string& name, std::size_t size, std::uint64_t seed = 1, int maxLen = 0, int minLen = 0) {
     DatasetOptions o;

@@ -357,14 +357,19 @@ void ClassifierTask::openModelDialog() {
 
 void ClassifierTask::saveModel(const QString& path) { session_->save(path); }
 
-void ClassifierTask::saveModelDialog() {
+QString ClassifierTask::askSavePath() {
     QString path = QFileDialog::getSaveFileName(window_, tr("Save Classifier"),
                                                 QDir(lastDirectory_).filePath(QStringLiteral("classifier.safetensors")),
                                                 tr("AttnLab models (*.safetensors)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty()) return path;
     if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
     lastDirectory_ = QFileInfo(path).absolutePath();
-    saveModel(path);
+    return path;
+}
+
+void ClassifierTask::saveModelDialog() {
+    const QString path = askSavePath();
+    if (!path.isEmpty()) saveModel(path);
 }
 
 bool ClassifierTask::confirmClose() {
@@ -374,11 +379,8 @@ bool ClassifierTask::confirmClose() {
     if (answer == QMessageBox::Cancel) return false;
     if (answer != QMessageBox::Save) return true;
     session_->stop();
-    QString path = QFileDialog::getSaveFileName(window_, tr("Save Classifier"),
-                                                QDir(lastDirectory_).filePath(QStringLiteral("classifier.safetensors")),
-                                                tr("AttnLab models (*.safetensors)"));
+    const QString path = askSavePath();
     if (path.isEmpty()) return false;
-    if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
     // Closing waits for the save: the worker answers after its current batch.
     QEventLoop loop;
     bool ok = false;

@@ -81,6 +81,7 @@ private:
     void onState();
     void openModelDialog();
     void saveModelDialog();
+    QString askSavePath();  // the file dialog, with .safetensors added; empty if cancelled
     void chooseFile();
 
     QWidget* window_;

@@ -127,17 +127,8 @@ void ClassifyView::addEpochSnapshot(int epoch, const Classification& c) {
         historyRows_.clear();
         historyTokens_ = c.tokens;
     }
-    std::vector<double> weights;
-    if (!c.rollout.empty()) {
-        weights.assign(c.rollout.begin(), c.rollout.end());
-    } else if (!c.pooling.empty()) {
-        weights.assign(c.pooling.front().size(), 0.0);
-        for (const auto& hop : c.pooling)
-            for (std::size_t i = 0; i < hop.size() && i < weights.size(); ++i)
-                weights[i] += hop[i] / static_cast<double>(c.pooling.size());
-    } else {
-        return;  // nothing attends
-    }
+    const std::vector<double> weights = wordAttention(c);
+    if (weights.empty()) return;  // nothing attends
     historyRows_.push_back({tr("Epoch %1").arg(epoch), weights});
     history_->setWords(toList(c.tokens, c.rollout.empty() ? 0 : 1), historyRows_);
     historyTitle_->show();

@@ -223,15 +223,7 @@ void TextsView::showSelected() {
         QStringList tokens;
         const std::size_t from = c.rollout.empty() ? 0 : 1;  // a Transformer's [CLS]
         for (std::size_t i = from; i < c.tokens.size(); ++i) tokens << QString::fromStdString(c.tokens[i]);
-        std::vector<double> weights;
-        if (!c.rollout.empty()) {
-            weights.assign(c.rollout.begin(), c.rollout.end());
-        } else if (!c.pooling.empty()) {  // the hops' mean, as the rationale mass is scored
-            weights.assign(tokens.size(), 0.0);
-            for (const auto& hop : c.pooling)
-                for (std::size_t i = 0; i < hop.size() && i < weights.size(); ++i)
-                    weights[i] += hop[i] / static_cast<double>(c.pooling.size());
-        }
+        const std::vector<double> weights = wordAttention(c);  // the hops' mean, as the rationale mass is scored
         if (tokens.size() != words.size()) {  // characters, or a tokenizer that split the words otherwise
             rows.clear();
             shownWords = tokens;
