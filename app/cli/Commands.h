@@ -21,6 +21,11 @@ int runClassify(const Args& args);
 int runExplain(const Args& args);
 // `train --task classify` (runTrain hands over).
 int runTrainClassifier(const Args& args);
+// `train --task image-classify` and `train --task caption`.
+int runTrainImages(const Args& args);
+int runTrainCaptioner(const Args& args);
+// look: a vision model's prediction or caption with its attention, as JSON.
+int runLook(const Args& args);
 // The last line of a training run ("saved M" or "interrupted: model saved to M") and its exit code.
 int reportSaved(bool interrupted, const std::string& out);
 

@@ -21,6 +21,7 @@ Commands:
   export       write the model's PyTorch package (attnlab.py, train.py) into a directory
   classify     label texts with a trained classifier (train --task classify), with its attention
   explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
+  look         what a vision model (train --task image-classify|caption) makes of an image
 
 Options:
   --help       show help (also: attnlab-cli COMMAND --help)
@@ -138,6 +139,44 @@ Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --da
   Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, val_macro_f1,
   attention_entropy, rationale_mass (built-in datasets: mean attention on the deciding
   words, beside uniform_rationale_mass), pairs_per_sec (texts), seconds.
+
+Images: attnlab-cli train --task image-classify (--images DIR | --idx IMAGES LABELS |
+                         --dataset fashion-mnist|glyphs) --arch vit --out MODEL.safetensors
+  data as for inspect --task image-classify (--channels, --image-size, --size, --data-seed);
+  Fashion-MNIST trains on its 60,000 training images and tests on its 10,000 test images,
+  the others hold --val-fraction out. A vision Transformer: P x P patches, [CLS], positions,
+  pre-norm encoder layers (GELU), a linear head on [CLS].
+  --patch P (4)  --hidden N (64)  --heads N (4)  --layers N (3)  --ff N (4 x hidden)
+  --positions learned|sinusoidal (learned)  --dropout F (0.1)
+  --epochs N (8)  --batch N (32)  --lr F (0.001)  --clip F (1.0)  --seed N  --threads N
+  Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, pairs_per_sec and
+  images_per_sec (training images per second), seconds; with boxes (glyphs):
+  rollout_on_box (the [CLS] rollout's mass on the mark) beside box_share (uniform's).
+
+Captions: attnlab-cli train --task caption (--captions FILE.tsv | --dataset scenes)
+                         --arch cnn-gru --out MODEL.safetensors
+  A CNN's (S/8) x (S/8) grid of features and a GRU decoder that attends over the cells.
+  --attention additive|dot (additive)  --doubly-stochastic L (0: off; Xu et al.'s
+  L * sum over cells of (1 - sum over words of alpha)^2)  --hidden N (128)  --embedding N (64)
+  --features N (64)  --max-len N (16 words)  --epochs N (10)  --lr F (0.002)  --batch N (32)
+  Each epoch's JSON: epoch, train_loss, val_loss, val_bleu (0-100), val_exact, pairs_per_sec,
+  seconds; with objects (scenes): objects_named (held-out images whose caption names every
+  object, "red disk") and peak_in_box (shape words whose attention peak is in that object).
+)"},
+    {"look", R"(Usage: attnlab-cli look --model MODEL.safetensors [--json] [--beam K] IMAGE
+
+What a vision model makes of one image (PNG or JPEG, converted to the model's channels and
+size). A vision Transformer prints its label, the top probabilities and where the rollout
+peaks; with --json:
+{"label", "probabilities": {"class": p, ...}, "image_size": [h, w], "grid": [rows, cols],
+ "attention": {"encoder": [layer][head][1 + rows*cols][1 + rows*cols]},
+ "rollout": [rows*cols], "cls_rows": [layer][rows*cols]}
+(token 0 is [CLS], the patches follow row-major; the rollout is [CLS]'s row over the patches,
+Abnar & Zuidema's: heads averaged, identity added, rows renormalised, layers multiplied; it sums
+to 1). A captioner prints its caption and where each word looked; with --json:
+{"caption_tokens": [...], "image_size", "grid", "attention": {"cross": [one row of rows*cols
+weights per caption token]}, "log_probability"}.
+  --beam K    beam search for a captioner (default 1 = greedy)
 )"},
     {"classify", R"(Usage: attnlab-cli classify --model MODEL.safetensors [--json] TEXT...
 
@@ -208,6 +247,13 @@ without a display.
   --numbers        write each weight in its cell when the cells are large enough
 The output format follows the extension of --out; CSV has the column tokens as its
 header row, .npy is a float32 matrix [rows, columns].
+
+Images: attnlab-cli render --model VISION-MODEL --image IMAGE --out FILE.(png|svg|pdf)
+  The image with the attention overlaid. A vision Transformer: --rollout (default), --layer L
+  ([CLS]'s row, heads averaged) or --layer L --head H. A captioner: --token all (default: one
+  overlay per word, as in the captioning papers) or --token I (word I alone); --beam K.
+  --opacity F (0.6)  --nearest (crisp patches; default smoothed)  --colormap NAME (magma)
+  --size N (the image's side in pixels)  --scale S
 )"},
     {"experiment", R"(Usage: attnlab-cli experiment bottleneck [--dataset NAME] [--lengths 5,10,20,40]
                               [--epochs N] [--hidden N] [--seed S] [--threads N]

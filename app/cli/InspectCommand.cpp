@@ -14,6 +14,7 @@
 
 #include "ArgParser.h"
 #include "ClassifierData.h"
+#include "ImageSources.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
 #include "base/ClassifierConfig.h"
@@ -140,49 +141,15 @@ int inspectClassification(const Args& args) {
 // Fashion-MNIST (--dataset fashion-mnist [--split train|test]) or the generated glyphs (--dataset
 // glyphs [--size N] [--data-seed S]).
 int inspectImages(const Args& args) {
-    Args rest;
-    std::optional<std::pair<std::string, std::string>> idx;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] != "--idx") {
-            rest.push_back(args[i]);
-            continue;
-        }
-        if (i + 2 >= args.size() || args[i + 1].rfind("--", 0) == 0 || args[i + 2].rfind("--", 0) == 0)
-            throw UsageError("--idx expects two files: IMAGES LABELS");
-        idx = std::make_pair(args[i + 1], args[i + 2]);
-        i += 2;
-    }
-    ArgParser p(rest, {"--task", "--dataset", "--split", "--images", "--channels", "--image-size", "--size", "--data-seed"},
-                {});
+    IdxFiles idx;
+    std::set<std::string> flags = imageDataFlags();
+    flags.insert("--task");
+    ArgParser p(takeIdxFlag(args, &idx), flags, {});
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
-    const int sources = (idx ? 1 : 0) + (p.has("--dataset") ? 1 : 0) + (p.has("--images") ? 1 : 0);
-    if (sources != 1)
-        throw UsageError("give one of --images DIR, --idx IMAGES LABELS or --dataset fashion-mnist|glyphs");
     const std::string split = p.text("--split", "train");
     if (split != "train" && split != "test") throw UsageError("--split must be train or test, got '" + split + "'");
-    const std::string dataset = p.text("--dataset", "");
-    if (p.has("--split") && dataset != "fashion-mnist") throw UsageError("--split applies to --dataset fashion-mnist");
-    if ((p.has("--size") || p.has("--data-seed")) && dataset != "glyphs")
-        throw UsageError("--size and --data-seed apply to --dataset glyphs");
-    if ((p.has("--channels") || p.has("--image-size")) && !p.has("--images"))
-        throw UsageError("--channels and --image-size apply to --images DIR");
-    ImageDataset d;
     ImageFolderReport report;
-    if (idx) {
-        d = readIdxDataset(idx->first, idx->second);
-    } else if (p.has("--images")) {
-        const int channels = static_cast<int>(p.integer("--channels", 1, 1, 3));
-        if (channels == 2) throw UsageError("--channels must be 1 (grey) or 3 (RGB), got 2");
-        const int side = static_cast<int>(p.integer("--image-size", 32, 4, 1024));
-        d = readImageFolder(p.text("--images", ""), channels, side, side, &report);
-    } else if (dataset == "fashion-mnist") {
-        d = readFashionMnist(split == "train");
-    } else if (dataset == "glyphs") {
-        d = makeGlyphs(static_cast<std::size_t>(p.integer("--size", 2000, 2, 1000000)),
-                       static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)));
-    } else {
-        throw UsageError("--dataset: unknown image dataset '" + dataset + "' (known: fashion-mnist, glyphs)");
-    }
+    const ImageDataset d = loadImageDataset(p, idx, split, &report);
     std::vector<std::size_t> perClass(d.classes.size(), 0);
     double sum = 0;
     std::size_t pixels = 0;
@@ -214,23 +181,11 @@ int inspectImages(const Args& args) {
 // inspect --task caption: a caption list (--captions F.tsv, images relative to it, read as --channels
 // 1|3 at --image-size N) or the generated scenes (--dataset scenes [--size N] [--data-seed S]).
 int inspectCaptions(const Args& args) {
-    ArgParser p(args, {"--task", "--captions", "--dataset", "--channels", "--image-size", "--size", "--data-seed"}, {});
+    std::set<std::string> flags = captionDataFlags();
+    flags.insert("--task");
+    ArgParser p(args, flags, {});
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
-    if (p.has("--captions") == p.has("--dataset")) throw UsageError("give either --captions F.tsv or --dataset scenes");
-    CaptionDataset d;
-    if (p.has("--captions")) {
-        if (p.has("--size") || p.has("--data-seed")) throw UsageError("--size and --data-seed apply to --dataset scenes");
-        const int channels = static_cast<int>(p.integer("--channels", 3, 1, 3));
-        if (channels == 2) throw UsageError("--channels must be 1 (grey) or 3 (RGB), got 2");
-        const int side = static_cast<int>(p.integer("--image-size", 48, 4, 1024));
-        d = readCaptionTsv(p.text("--captions", ""), channels, side, side);
-    } else if (p.text("--dataset", "") == "scenes") {
-        if (p.has("--channels") || p.has("--image-size")) throw UsageError("--channels and --image-size apply to --captions");
-        d = makeScenes(static_cast<std::size_t>(p.integer("--size", 2000, 1, 1000000)),
-                       static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)));
-    } else {
-        throw UsageError("--dataset: unknown caption dataset '" + p.text("--dataset", "") + "' (known: scenes)");
-    }
+    const CaptionDataset d = loadCaptionDataset(p);
     std::set<std::string> vocabulary;
     std::size_t captions = 0, longest = 0;
     for (const auto& list : d.captions)

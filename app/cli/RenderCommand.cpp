@@ -1,11 +1,13 @@
 // attnlab-cli render: translates one sentence and draws the attention it used with the
 // GUI's own renderers (the head grid for --head all), through the one figure writer, without a
 // display: it links the render library (QtGui + QtSvg) and core, no Widgets.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "RenderOutput.h"
 
 #ifdef ATTNLAB_HAVE_RENDER
 #include <QGuiApplication>
@@ -33,13 +35,13 @@ int runRender(const Args&) {
 
 #else
 
-namespace {
-
 // The CLI contract is "FILE: reason", in English whatever the locale.
-void write(const std::string& path, const Figure& figure, double scale) {
+void writeFigure(const std::string& path, const Figure& figure, double scale) {
     if (auto error = FigureWriter::write(QString::fromStdString(path), figure, scale))
         throw std::runtime_error(path + ": " + FigureWriter::reasonUntranslated(*error).toStdString());
 }
+
+namespace {
 
 QStringList labels(const std::vector<std::string>& tokens) { return HeatmapRenderer::toStringList(tokens); }
 
@@ -56,10 +58,9 @@ void qtMessage(QtMsgType type, const QMessageLogContext&, const QString& message
     std::_Exit(kInternal);
 }
 
-// Qt needs a platform plugin even to paint into an image; "offscreen" needs no display.
-// Created only here so that the other commands never touch Qt; it lives until the render
-// is written, not into static destruction.
-std::unique_ptr<QGuiApplication> makeApplication() {
+}  // namespace
+
+std::unique_ptr<QGuiApplication> makeRenderApplication() {
     if (QCoreApplication::instance() != nullptr) return nullptr;
     const char* platform = std::getenv("QT_QPA_PLATFORM");
     if (platform == nullptr || *platform == '\0') setenv("QT_QPA_PLATFORM", "offscreen", 1);
@@ -70,9 +71,8 @@ std::unique_ptr<QGuiApplication> makeApplication() {
     return std::make_unique<QGuiApplication>(argc, argv);
 }
 
-}  // namespace
-
 int runRender(const Args& argv) {
+    if (std::find(argv.begin(), argv.end(), "--image") != argv.end()) return runRenderImage(argv);
     ArgParser args(argv, {"--model", "--sentence", "--kind", "--layer", "--head", "--colormap", "--scale", "--beam",
                           "--out"},
                    {"--numbers"});
@@ -166,13 +166,13 @@ int runRender(const Args& argv) {
                           : QStringLiteral(", layer %1, head %2").arg(layer).arg(head);
     }
 
-    const std::unique_ptr<QGuiApplication> app = makeApplication();
+    const std::unique_ptr<QGuiApplication> app = makeRenderApplication();
     if (allHeads) {
         HeadGridRenderer grid;
         grid.setColormap(colormap);
         grid.setTitle(title);
         grid.setHeads(layers[layer], labels(rowTokens), labels(columnTokens));
-        write(out, grid.figure(), scale);
+        writeFigure(out, grid.figure(), scale);
     } else {
         HeatmapOptions options;
         options.colormap = colormap;
@@ -183,7 +183,7 @@ int runRender(const Args& argv) {
         HeatmapRenderer renderer(options);
         renderer.setMap(layers[layer][head], rowTokens, columnTokens);
         if (image) {
-            write(out, renderer.figure(), scale);
+            writeFigure(out, renderer.figure(), scale);
         } else if (auto error = FigureWriter::writeMatrix(QString::fromStdString(out), renderer.map(),
                                                           renderer.rowLabels(), renderer.columnLabels())) {
             throw std::runtime_error(out + ": " + FigureWriter::reasonUntranslated(*error).toStdString());

@@ -70,7 +70,10 @@ auto parseChoice(const ArgParser& args, const char* flag, const std::string& fal
 }  // namespace
 
 int runTrain(const Args& argv) {
-    if (taskOf(argv) == "classify") return runTrainClassifier(argv);
+    const std::string task = taskOf(argv, {"translate", "classify", "image-classify", "caption"});
+    if (task == "classify") return runTrainClassifier(argv);
+    if (task == "image-classify") return runTrainImages(argv);
+    if (task == "caption") return runTrainCaptioner(argv);
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--task", "--arch", "--attention", "--query", "--dropout-on", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",

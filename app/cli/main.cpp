@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     static const std::map<std::string, std::function<int(const Args&)>> commands = {
         {"datasets", runDatasets}, {"inspect", runInspect},     {"train", runTrain},
         {"translate", runTranslate}, {"render", runRender},     {"experiment", runExperiment}, {"export", runExport},
-        {"classify", runClassify},   {"explain", runExplain},
+        {"classify", runClassify},   {"explain", runExplain},     {"look", runLook},
     };
     auto it = commands.find(command);
     if (it == commands.end()) {

@@ -215,12 +215,23 @@ ImageDataset readImageFolder(const std::string& dir, int channels, int height, i
     d.name = dir;
     for (const fs::path& classDir : classDirs) {
         std::vector<fs::path> files;
+        const std::size_t skippedBefore = r.skipped.size();
         for (fs::directory_iterator it(classDir, ec), end; !ec && it != end; it.increment(ec)) {
             const std::string ext = lower(it->path().extension().string());
-            if (it->is_regular_file(ec) && (ext == ".png" || ext == ".jpg" || ext == ".jpeg")) files.push_back(it->path());
+            if (!it->is_regular_file(ec)) continue;
+            if (ext == ".png" || ext == ".jpg" || ext == ".jpeg") {
+                files.push_back(it->path());
+            } else if (ext == ".pgm" || ext == ".ppm" || ext == ".pnm" || ext == ".bmp" || ext == ".gif" || ext == ".tif" ||
+                       ext == ".tiff" || ext == ".webp") {
+                // An image in a format we have no decoding library for: said, not silently left out.
+                r.skipped.emplace_back(it->path().string(), "a " + ext.substr(1) +
+                                                                " image: only PNG and JPEG are read (convert it, e.g. pnmtopng)");
+            }
         }
         std::sort(files.begin(), files.end());
-        if (files.empty()) throw InputError(classDir.string(), 0, "an empty class folder (no .png or .jpg file)");
+        if (files.empty())
+            throw InputError(classDir.string(), 0, "an empty class folder (no .png or .jpg file" +
+                                                       std::string(r.skipped.size() == skippedBefore ? ")" : "; " + r.skipped.back().second + ")"));
         const int label = static_cast<int>(d.classes.size());
         d.classes.push_back(classDir.filename().string());
         std::size_t usable = 0;

@@ -158,6 +158,18 @@ TEST_CASE("an image folder reads DIR/CLASS/*.png|*.jpg, skipping and counting wh
     bad.write("y/b.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
     CHECK(test::inputErrorOf([&] { readImageFolder(bad.path.string(), 1, 8, 8); }).find("x: no usable image") != std::string::npos);
     CHECK(test::inputErrorOf([&] { readImageFolder((dir.path / "missing").string(), 1, 8, 8); }).find("no such folder") != std::string::npos);
+    // A format with no decoding library here is listed as skipped, not silently left out.
+    bad.write("y/c.pgm", "P5 2 2 255\n\x01\x02\x03\x04");
+    ImageFolderReport pgm;
+    bad.write("x/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
+    readImageFolder(bad.path.string(), 1, 8, 8, &pgm);
+    REQUIRE(pgm.skipped.size() == 1);
+    CHECK(pgm.skipped[0].second.find("a pgm image: only PNG and JPEG are read") != std::string::npos);
+    test::TempFolder pgmOnly;
+    pgmOnly.write("x/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
+    pgmOnly.write("y/b.pgm", "P5 2 2 255\n\x01\x02\x03\x04");
+    CHECK(test::inputErrorOf([&] { readImageFolder(pgmOnly.path.string(), 1, 8, 8); }).find("y: an empty class folder (no .png or .jpg file; a pgm image") !=
+          std::string::npos);
 }
 
 TEST_CASE("glyphs: one mark per image in its box, distractors kept off it, classes balanced, seeded", "[images]") {

@@ -1,0 +1,42 @@
+#pragma once
+// The data flags of the image commands (`inspect`, `train` with --task image-classify or caption):
+//   images:   exactly one of --images DIR (DIR/CLASS/*.png|jpg, read as --channels 1|3 at
+//             --image-size N), --idx IMAGES LABELS (plain or .gz), --dataset fashion-mnist
+//             [--split train|test] or --dataset glyphs [--size N] [--data-seed S];
+//   captions: exactly one of --captions F.tsv (--channels, --image-size) or --dataset scenes
+//             [--size N] [--data-seed S].
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "ArgParser.h"
+#include "Commands.h"
+#include "base/Captions.h"
+#include "base/ImageData.h"
+#include "base/ImageFiles.h"
+
+namespace attnlab::cli {
+
+using IdxFiles = std::optional<std::pair<std::string, std::string>>;
+
+// The arguments without `--idx IMAGES LABELS` (a flag with two values), which goes to *idx.
+Args takeIdxFlag(const Args& args, IdxFiles* idx);
+
+const std::set<std::string>& imageDataFlags();
+// Throws UsageError naming the flag, InputError or ConfigError. `split` is the Fashion-MNIST split
+// ("train" or "test"); a folder's skipped files go to *report.
+ImageDataset loadImageDataset(const ArgParser& args, const IdxFiles& idx, const std::string& split,
+                              ImageFolderReport* report);
+
+const std::set<std::string>& captionDataFlags();
+CaptionDataset loadCaptionDataset(const ArgParser& args);
+
+}  // namespace attnlab::cli
+
+namespace attnlab::cli {
+
+// One image file (PNG or JPEG) as `channels`; InputError("FILE: reason") when it cannot be.
+Image readImageFile(const std::string& path, int channels);
+
+}  // namespace attnlab::cli

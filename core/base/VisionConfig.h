@@ -1,0 +1,73 @@
+#pragma once
+// The vision models' configurations: plain value types, serialized into their checkpoints.
+//   ViT (Dosovitskiy et al. 2021): the image cut into P x P patches, each flattened and projected to
+//        d_model; a learned [CLS] vector first; learned or sinusoidal positions; pre-norm encoder
+//        layers (x + MHA(LN(x)), x + FF(LN(x)), GELU); a final LayerNorm; a linear head on [CLS].
+//   Captioner (Xu et al. 2015, "Show, Attend and Tell"): a small CNN (three 3x3 convolutions, each
+//        followed by ReLU and 2x2 max pooling) gives an (S/8) x (S/8) grid of feature vectors, each
+//        plus a learned embedding of its cell; a GRU decoder attends over the cells with its
+//        previous state as the query (additive v . tanh(W_f f_i + W_h h), or dot (W h) . f_i /
+//        sqrt(F)), reads [word embedding; context], and predicts the next word from [h; context].
+#include <cstdint>
+#include <string>
+
+namespace attnlab {
+
+enum class PatchPositions { Learned, Sinusoidal };
+std::string toString(PatchPositions p);         // "learned", "sinusoidal"
+PatchPositions parsePatchPositions(const std::string& s);  // throws ConfigError naming the accepted values
+
+struct VitConfig {
+    int channels = 1;       // 1 = grey, 3 = RGB
+    int imageSize = 28;     // square input; images are resized to it
+    int patch = 4;          // P: imageSize must be a multiple of it
+    int hidden = 64;        // d_model
+    int heads = 4;
+    int layers = 3;
+    int feedForward = 0;    // 0 = 4 * hidden
+    float dropout = 0.1f;
+    PatchPositions positions = PatchPositions::Learned;
+    int classes = 0;
+};
+
+int gridSide(const VitConfig& c);         // imageSize / patch
+int feedForwardSize(const VitConfig& c);  // feedForward, or 4 * hidden
+
+enum class CaptionAttention { Additive, Dot };
+std::string toString(CaptionAttention a);  // "additive", "dot"
+CaptionAttention parseCaptionAttention(const std::string& s);  // throws ConfigError
+
+struct CaptionerConfig {
+    int channels = 3;
+    int imageSize = 48;     // square input, a multiple of 8
+    int features = 64;      // F: the CNN's channels at the grid
+    int hidden = 128;       // the GRU's state
+    int embedding = 64;     // word embeddings
+    int attentionSize = 64; // additive attention's inner size
+    CaptionAttention attention = CaptionAttention::Additive;
+    float doublyStochastic = 0.0f;  // lambda of sum over cells (1 - sum over steps alpha)^2; 0 = off
+    float dropout = 0.1f;
+    int maxLength = 16;     // words generated at most (and captions cut to in training)
+    std::int64_t vocabulary = 0;
+};
+
+int gridSide(const CaptionerConfig& c);   // imageSize / 8
+
+// Empty if valid; otherwise a one-line reason.
+std::string validate(const VitConfig& c);
+std::string validate(const CaptionerConfig& c);
+// Throw ConfigError(validate(c)) if invalid.
+void checkConfig(const VitConfig& c);
+void checkConfig(const CaptionerConfig& c);
+
+std::string toJson(const VitConfig& c);
+std::string toJson(const CaptionerConfig& c);
+// Throw ConfigError for malformed JSON, a missing member or an invalid config.
+VitConfig vitConfigFromJson(const std::string& json);
+CaptionerConfig captionerConfigFromJson(const std::string& json);
+
+// Number of weights the network of this config holds (for checking a file before allocating).
+std::int64_t parameterCount(const VitConfig& c);
+std::int64_t parameterCount(const CaptionerConfig& c);
+
+}  // namespace attnlab

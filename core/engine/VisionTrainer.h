@@ -1,0 +1,109 @@
+#pragma once
+// Training the vision models: Adam on cross-entropy (the captioner's plus its doubly stochastic
+// term when the config asks for it), shuffled batches, gradient clipping, held-out metrics every
+// epoch. Torch-free header.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "base/Captions.h"
+#include "base/ImageData.h"
+#include "base/ImageAttention.h"
+#include "engine/ImageModels.h"
+
+namespace attnlab {
+
+struct VisionTrainingOptions {
+    int epochs = 8;
+    int batchSize = 32;
+    double learningRate = 1e-3;
+    double clip = 1.0;  // gradient norm; 0 = off
+    std::uint64_t seed = 1;
+    int threads = 1;
+    double validationFraction = 0.1;  // held out of the training set when no test set is given
+};
+
+class VisionTrainingDiverged : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct ImageEpochMetrics {
+    int epoch = 0;
+    double trainLoss = 0;
+    double validationLoss = 0;
+    double accuracy = 0;          // on the held-out images
+    double rolloutOnBox = 0;      // mean rollout mass on the image's box (massOnBox; NaN without boxes)
+    double boxShare = 0;          // mean share of the image the boxes cover: what uniform weights put there
+    double imagesPerSecond = 0;   // training images per second
+    double seconds = 0;
+};
+
+class ImageClassifierTrainer {
+public:
+    // `test` (optional, may be empty) is the held-out set; without it validationFraction of
+    // `training` is held out. Throws ConfigError for invalid options or config, InputError for
+    // fewer than two classes or images.
+    ImageClassifierTrainer(const ImageDataset& training, const ImageDataset& test, VitConfig config,
+                           VisionTrainingOptions options);
+    ~ImageClassifierTrainer();
+
+    enum class Outcome { Finished, Stopped };
+    // As ClassifierTrainer::run: onEpoch after each epoch, *stop checked between batches, afterBatch
+    // called after every training batch on the calling thread. Throws VisionTrainingDiverged.
+    Outcome run(const std::function<void(const ImageEpochMetrics&)>& onEpoch, const std::atomic<bool>* stop = nullptr,
+                const std::function<void()>& afterBatch = {});
+    ImageEpochMetrics evaluate() const;
+
+    ImageClassifier& model();
+    const ImageClassifier& model() const;
+    std::size_t trainingExamples() const;
+    std::size_t validationExamples() const;
+    int completedEpochs() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+struct CaptionEpochMetrics {
+    int epoch = 0;
+    double trainLoss = 0;       // cross-entropy per word (the doubly stochastic term excluded)
+    double validationLoss = 0;
+    double bleu = 0;            // corpus BLEU (0..100) of greedy captions against each image's first caption
+    double exact = 0;           // share of held-out images whose greedy caption is one of their captions
+    double objectsNamed = 0;    // share of held-out images (with objects) whose caption names every object ("red disk")
+    double peakInBox = 0;       // share of shape words naming an object whose attention peak lies in its box
+    double imagesPerSecond = 0;
+    double seconds = 0;
+};
+
+class CaptionerTrainer {
+public:
+    // Builds the vocabulary from the training captions. `test` may be empty (then validationFraction
+    // of the images is held out). Throws ConfigError, or InputError for no captions.
+    CaptionerTrainer(const CaptionDataset& training, const CaptionDataset& test, CaptionerConfig config,
+                     VisionTrainingOptions options);
+    ~CaptionerTrainer();
+
+    enum class Outcome { Finished, Stopped };
+    Outcome run(const std::function<void(const CaptionEpochMetrics&)>& onEpoch, const std::atomic<bool>* stop = nullptr,
+                const std::function<void()>& afterBatch = {});
+    CaptionEpochMetrics evaluate() const;
+
+    ImageCaptioner& model();
+    const ImageCaptioner& model() const;
+    std::size_t trainingExamples() const;  // images
+    std::size_t validationExamples() const;
+    int completedEpochs() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,157 @@
+// attnlab-cli's vision models as a script sees them: train --task image-classify and --task caption
+// (per-epoch JSON), look (the JSON contract: CLS first, patches row-major, the rollout and every
+// caption word's attention summing to 1), render --image in three formats, and the mistakes a user
+// can make (one error line, the exit code that names the kind of problem).
+#include "cli/CliSupport.h"
+
+#include <numeric>
+
+namespace {
+
+using namespace attnlab::test::cli;
+
+double sum(const Json& row) {
+    double s = 0;
+    for (const auto& v : row) s += v.get<double>();
+    return s;
+}
+
+// A tiny ViT on a few glyphs and a tiny captioner on a few scenes, trained once for the file, with
+// an image of each set written by `datasets --write`.
+struct Trained {
+    std::string vit = scratch().file("vit.safetensors"), captioner = scratch().file("captioner.safetensors");
+    std::string glyphs = scratch().file("glyph-images"), scenes = scratch().file("scene-images");
+    std::string glyph = glyphs + "/00001.png";  // the first glyph, whichever class folder it is in
+    std::vector<ProcessResult> runs;
+    Trained() {
+        runs = cliAll({{"train", "--task", "image-classify", "--dataset", "glyphs", "--size", "120", "--arch", "vit",
+                        "--hidden", "16", "--heads", "2", "--layers", "2", "--epochs", "2", "--out", vit},
+                       {"train", "--task", "caption", "--dataset", "scenes", "--size", "60", "--arch", "cnn-gru",
+                        "--hidden", "24", "--epochs", "2", "--attention", "dot", "--doubly-stochastic", "0.5", "--out", captioner},
+                       {"datasets", "--write", "glyphs", "--size", "4", "--out", glyphs},
+                       {"datasets", "--write", "scenes", "--size", "2", "--out", scenes}});
+        for (const auto& entry : fs::recursive_directory_iterator(glyphs))
+            if (entry.path().filename() == "00001.png") glyph = entry.path().string();
+    }
+};
+
+const Trained& trained() {
+    static const Trained t;
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("train --task image-classify and caption print one JSON object per epoch", "[cli]") {
+    const Trained& t = trained();
+    for (std::size_t i = 0; i < t.runs.size(); ++i) {
+        INFO(describe({"run", std::to_string(i)}, t.runs[i]));
+        REQUIRE(t.runs[i].exitCode == 0);
+    }
+    const auto vit = lines(t.runs[0].out), cap = lines(t.runs[1].out);
+    REQUIRE(vit.size() == 2);  // two epochs ("saved ..." is on stderr)
+    const Json e = Json::parse(vit[1]);
+    CHECK(e["epoch"] == 2);
+    for (const char* key : {"train_loss", "val_loss", "val_accuracy", "rollout_on_box", "box_share", "pairs_per_sec", "seconds"})
+        CHECK(e.contains(key));
+    CHECK(e["images_per_sec"].get<double>() > 0);
+    CHECK_THAT(e["box_share"].get<double>(), WithinAbs(36.0 / 1024.0, 1e-3));
+    REQUIRE(cap.size() == 2);
+    const Json c = Json::parse(cap[1]);
+    for (const char* key : {"val_bleu", "val_exact", "objects_named", "peak_in_box", "pairs_per_sec"}) CHECK(c.contains(key));
+    CHECK_THAT(t.runs[1].err, Contains("dot attention, doubly stochastic"));
+}
+
+TEST_CASE("look --json: a ViT's attention over [CLS] + patches and its rollout; a caption's words", "[cli]") {
+    const Trained& t = trained();
+    const auto r = cliAll({{"look", "--model", t.vit, "--json", t.glyph},
+                           {"look", "--model", t.captioner, "--json", t.scenes + "/images/00001.png"},
+                           {"look", "--model", t.vit, t.glyph},
+                           {"look", "--model", t.captioner, "--beam", "3", t.scenes + "/images/00002.png"}});
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        INFO(describe({"look", std::to_string(i)}, r[i]));
+        REQUIRE(r[i].exitCode == 0);
+    }
+    const Json v = Json::parse(r[0].out);
+    CHECK(v["image_size"] == Json::array({32, 32}));
+    CHECK(v["grid"] == Json::array({8, 8}));
+    CHECK(v["probabilities"].size() == 4);
+    CHECK(v["probabilities"].contains(v["label"].get<std::string>()));
+    const Json& layers = v["attention"]["encoder"];
+    REQUIRE(layers.size() == 2);
+    REQUIRE(layers[0].size() == 2);
+    REQUIRE(layers[1][1].size() == 65);
+    for (const auto& row : layers[1][1]) {
+        REQUIRE(row.size() == 65);
+        CHECK_THAT(sum(row), WithinAbs(1.0, 1e-4));
+    }
+    REQUIRE(v["rollout"].size() == 64);
+    CHECK_THAT(sum(v["rollout"]), WithinAbs(1.0, 1e-4));
+
+    const Json c = Json::parse(r[1].out);
+    CHECK(c["image_size"] == Json::array({48, 48}));
+    CHECK(c["grid"] == Json::array({6, 6}));
+    const Json& words = c["caption_tokens"];
+    REQUIRE(!words.empty());
+    REQUIRE(c["attention"]["cross"].size() == words.size());
+    for (const auto& row : c["attention"]["cross"]) {
+        REQUIRE(row.size() == 36);
+        CHECK_THAT(sum(row), WithinAbs(1.0, 1e-4));
+    }
+    CHECK_THAT(r[2].out, Contains("rollout peak: patch row"));
+    CHECK_THAT(r[3].out, Contains("looks at cell row"));
+}
+
+TEST_CASE("render --image writes PNG, SVG and PDF overlays with no display", "[cli]") {
+    const Trained& t = trained();
+    const std::string png = scratch().file("rollout.png"), svg = scratch().file("head.svg"), pdf = scratch().file("words.pdf");
+    const std::string one = scratch().file("word.png");
+    const auto r = cliAll({{"render", "--model", t.vit, "--image", t.glyph, "--out", png},
+                           {"render", "--model", t.vit, "--image", t.glyph, "--layer", "1", "--head", "0",
+                            "--nearest", "--out", svg},
+                           {"render", "--model", t.captioner, "--image", t.scenes + "/images/00001.png", "--token", "all", "--out", pdf},
+                           {"render", "--model", t.captioner, "--image", t.scenes + "/images/00001.png", "--token", "0",
+                            "--scale", "2", "--out", one}});
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        INFO(describe({"render", std::to_string(i)}, r[i]));
+        REQUIRE(r[i].exitCode == 0);
+    }
+    CHECK(readBytes(png).substr(1, 3) == "PNG");
+    CHECK_THAT(readBytes(svg), Contains("<svg"));
+    CHECK(readBytes(pdf).substr(0, 5) == "%PDF-");
+    CHECK(readBytes(one).substr(1, 3) == "PNG");
+}
+
+TEST_CASE("vision commands refuse bad models, images and flags in one line", "[cli]") {
+    const Trained& t = trained();
+    const std::string notImage = scratch().file("not-an-image.png"), cut = scratch().file("cut.png");
+    writeBytes(notImage, "hello, I am text");
+    const std::string whole = readBytes(t.glyph);
+    writeBytes(cut, whole.substr(0, whole.size() / 2));
+    const std::string glyph = t.glyph;
+    const std::vector<Args> runs{
+        {"look", "--model", t.vit, notImage},                                    // 3: not an image
+        {"look", "--model", t.vit, cut},                                         // 3: truncated
+        {"look", "--model", t.vit, scratch().file("missing.png")},               // 3
+        {"look", "--model", notImage, glyph},                                    // 4: no model
+        {"look", "--model", t.vit, "--beam", "2", glyph},                        // 2: beam for a ViT
+        {"look", "--model", t.vit},                                              // 2: no image
+        {"render", "--model", t.captioner, "--image", glyph, "--token", "99", "--out", scratch().file("x.png")},  // 2
+        {"render", "--model", t.vit, "--image", glyph, "--rollout", "--layer", "0", "--out", scratch().file("x.png")},  // 2
+        {"render", "--model", t.vit, "--image", glyph, "--out", scratch().file("x.csv")},  // 2
+        {"train", "--task", "image-classify", "--dataset", "glyphs", "--arch", "vit", "--patch", "5", "--out", scratch().file("p.safetensors")},  // 2
+        {"train", "--task", "image-classify", "--dataset", "glyphs", "--arch", "gru", "--out", scratch().file("p.safetensors")},  // 2
+        {"train", "--task", "caption", "--captions", scratch().file("none.tsv"), "--arch", "cnn-gru", "--out", scratch().file("c.safetensors")},  // 3
+    };
+    const auto r = cliAll(runs);
+    const int expected[] = {3, 3, 3, 4, 2, 2, 2, 2, 2, 2, 2, 3};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        INFO(describe(runs[i], r[i]));
+        CHECK(r[i].exitCode == expected[i]);
+        CHECK(isOneErrorLine(r[i].err));
+    }
+    CHECK_THAT(r[0].err, Contains("not-an-image.png"));
+    CHECK_THAT(r[1].err, Contains("cut.png"));
+    CHECK_THAT(r[6].err, Contains("--token"));
+    CHECK_THAT(r[9].err, Contains("--patch 5 does not divide"));
+}
