@@ -2,8 +2,10 @@
 // the alignment lesson (GRU + additive on toy-en-zh), then every view of the teaching lab. Each image
 // is the main window grabbed at 1400 x 900. Then the text-classification task: the lesson "Is attention
 // an explanation?", its Classify, Explain (with the permutation test and the uniform baseline), Texts
-// and Curves views, and the needle experiment. Not a test; see bench/run-screenshots.sh.
-//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution]
+// and Curves views, and the needle experiment. With --only image, the Images task's two lessons: a ViT
+// on glyphs (image-vit.png, its curves image-curves.png) and a captioner on scenes (image-caption.png).
+// Not a test; see bench/run-screenshots.sh.
+//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image]
 #include "views/attribution/AttributionView.h"
 #include "views/classify/ClassifyView.h"
 #include "views/classify/ExplainView.h"
@@ -12,6 +14,8 @@
 #include "views/compare/CompareView.h"
 #include "widgets/WordStrip.h"
 #include "window/ClassifierTask.h"
+#include "window/ImageTask.h"
+#include "views/image/ImageView.h"
 #include "views/experiments/ExperimentsView.h"
 #include "window/MainWindow.h"
 #include "views/maths/MathsView.h"
@@ -59,8 +63,8 @@ void settle(int ms = 400) {
 
 int main(int argc, char* argv[]) {
     const std::string only = argc == 4 && std::string(argv[2]) == "--only" ? argv[3] : "";
-    if (argc != 2 && only != "classify" && only != "attribution") {
-        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution]\n");
+    if (argc != 2 && only != "classify" && only != "attribution" && only != "image") {
+        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image]\n");
         return 2;
     }
     preferFastBlasKernels(argv);
@@ -113,6 +117,45 @@ int main(int argc, char* argv[]) {
         must(waitFor([&] { return view->result() != nullptr; }, 60000), "an attribution");
         shot("attribution");
     };
+    // The Images task: where a ViT looks, and a captioner that looks at what it names.
+    if (only == "image") {
+        ImageTask* images = window.images();
+        const auto trained = [&] { return !images->session()->isBusy() && images->session()->hasModel(); };
+        window.startLesson(QStringLiteral("vit"));
+        if (must(waitFor([&] { return images->session()->isTraining(); }, 60000) && waitFor(trained, 10 * 60 * 1000),
+                 "the ViT lesson") &&
+            must(waitFor([&] { return images->imageView()->classification() != nullptr; }, 60000), "a classification")) {
+            window.showTab(QStringLiteral("image"));
+            // The mouse over the mark: what its patch attends to, and what attends to it.
+            const ImageClassification& c = *images->imageView()->classification();
+            const Image& shown = images->imageView()->image();
+            if (!images->images()->boxes.empty() && shown.height > 0) {
+                const Box& b = images->images()->boxes.front();
+                const int row = (b.top + b.height / 2) * c.gridRows / shown.height;
+                const int col = (b.left + b.width / 2) * c.gridCols / shown.width;
+                images->imageView()->setSelection(0);  // the rollout
+                images->imageView()->hoverCell(row * c.gridCols + col);
+            }
+            shot("image-vit");
+            window.showTab(QStringLiteral("image-curves"));
+            shot("image-curves");
+        }
+        window.startLesson(QStringLiteral("captioner"));
+        if (must(waitFor([&] { return images->session()->isTraining(); }, 60000) && waitFor(trained, 10 * 60 * 1000),
+                 "the captioner lesson") &&
+            must(waitFor([&] {
+                     const Captioning* c = images->imageView()->captioning();
+                     return c != nullptr && !c->tokens.empty();
+                 }, 60000),
+                 "a caption")) {
+            window.showTab(QStringLiteral("image"));
+            images->imageView()->selectWord(std::min(2, images->imageView()->wordCount() - 1));  // "a red disk": disk
+            shot("image-caption");
+        }
+        images->shutdown();
+        window.controller()->shutdown();
+        return failures == 0 ? 0 : 1;
+    }
     if (only == "attribution") {
         if (trainLesson("alignment")) attribution();
         window.controller()->shutdown();

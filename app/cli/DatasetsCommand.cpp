@@ -78,7 +78,7 @@ void printTable(bool json) {
 int runDatasets(const Args& args) {
     std::set<std::string> switches = splitCjkSwitches();
     switches.insert("--json");
-    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments", "--length"}, switches);
+    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments", "--length", "--split"}, switches);
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
 
     if (!p.has("--write")) {
@@ -96,7 +96,13 @@ int runDatasets(const Args& args) {
     if (name == "glyphs" || name == "scenes" || name == "fashion-mnist") {  // images: a folder
         for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk", "--length"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " applies to text datasets");
-        const auto size = static_cast<std::size_t>(p.integer("--size", name == "fashion-mnist" ? 60000 : 2000, 1, 1000000));
+        const std::string split = p.text("--split", "train");
+        if (p.has("--split") && name != "fashion-mnist") throw UsageError("--split applies to fashion-mnist");
+        if (split != "train" && split != "test") throw UsageError("--split must be train or test, got '" + split + "'");
+        const long long fallback = name == "fashion-mnist" ? 60000
+                                   : name == "glyphs"      ? static_cast<long long>(kDefaultGlyphCount)
+                                                           : static_cast<long long>(kDefaultSceneCount);
+        const auto size = static_cast<std::size_t>(p.integer("--size", fallback, 1, 1000000));
         const auto seed = static_cast<std::uint64_t>(p.integer("--seed", 1, 0, std::numeric_limits<long long>::max()));
         if (name == "scenes") {
             const CaptionDataset d = makeScenes(size, seed);
@@ -108,9 +114,9 @@ int runDatasets(const Args& args) {
         if (name == "glyphs") {
             if (size < 2) throw UsageError("--size must be at least 2 for glyphs");
             d = makeGlyphs(size, seed);
-        } else {  // the first --size training images of Debian's package, for reference trainers that read folders
+        } else {  // the first --size images of Debian's package (a split), for reference trainers that read folders
             if (p.has("--seed")) throw UsageError("--seed does not apply to fashion-mnist (its images are fixed)");
-            d = readFashionMnist(true);
+            d = readFashionMnist(split == "train");
             if (size < d.images.size()) {
                 d.images.resize(size);
                 d.labels.resize(size);

@@ -42,10 +42,11 @@ Without options, lists the built-in datasets. With --write, generates one.
                       or a classification set: sentiment, topic, needle (text<TAB>label);
                       or an image set, written as a folder DIR: glyphs (DIR/CLASS/00001.png
                       and boxes.tsv), scenes (images/, captions.tsv, objects.tsv), fashion-mnist
-                      (the first --size training images, default all 60000, DIR/CLASS/*.png)
+                      (the first --size images of --split train|test, default all of train,
+                      DIR/CLASS/*.png)
   --length N          needle's words per text (default 50, 5..200)
   --out FILE          output TSV (source<TAB>target per line); written atomically
-  --size N            number of pairs (default 2000, 1..1000000)
+  --size N            number of pairs or images (default 2000; glyphs 5000, scenes 4000)
   --seed S            random seed (default 1); the same seed gives the same file
   --max-len N         maximum source length in tokens (default per dataset, up to 200)
   --alignments FILE   also write gold alignments, one line of "i-j" links per pair,
@@ -64,10 +65,11 @@ With --task image-classify: an image folder (--images DIR, DIR/CLASS/*.png|*.jpg
 --channels 1|3 at --image-size N, default 1 and 32; files that cannot be decoded are listed as
 skipped), MNIST's IDX files (--idx IMAGES LABELS, plain or .gz), Debian's dataset-fashion-mnist
 (--dataset fashion-mnist [--split train|test]) or the generated glyphs (--dataset glyphs [--size N]
-[--data-seed S]): images, their size, the count per class, the mean pixel (0-1), has_boxes.
+[--data-seed S]; default 5000 images): images, their size, the count per class, the mean
+pixel (0-1), has_boxes.
 With --task caption: a caption list (--captions F.tsv, lines image<TAB>caption, image paths
 relative to the TSV, several lines per image allowed; --channels 1|3, --image-size N, default 3
-and 48) or the generated scenes (--dataset scenes [--size N] [--data-seed S]): images, captions,
+and 48) or the generated scenes (--dataset scenes [--size N, default 4000] [--data-seed S]): images, captions,
 vocabulary, the longest caption, has_boxes.
 Otherwise reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
@@ -147,8 +149,9 @@ Images: attnlab-cli train --task image-classify (--images DIR | --idx IMAGES LAB
   the others hold --val-fraction out. A vision Transformer: P x P patches, [CLS], positions,
   pre-norm encoder layers (GELU), a linear head on [CLS].
   --patch P (4)  --hidden N (64)  --heads N (4)  --layers N (3)  --ff N (4 x hidden)
-  --positions learned|sinusoidal (learned)  --dropout F (0.1)
+  --positions learned|sinusoidal (learned)  --dropout F (0: off)
   --epochs N (8)  --batch N (32)  --lr F (0.001)  --clip F (1.0)  --seed N  --threads N
+  --lr-schedule constant|cosine   the learning rate kept, or decayed to 0 along a cosine
   Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, pairs_per_sec and
   images_per_sec (training images per second), seconds; with boxes (glyphs):
   rollout_on_box (the [CLS] rollout's mass on the mark) beside box_share (uniform's).
@@ -158,7 +161,7 @@ Captions: attnlab-cli train --task caption (--captions FILE.tsv | --dataset scen
   A CNN's (S/8) x (S/8) grid of features and a GRU decoder that attends over the cells.
   --attention additive|dot (additive)  --doubly-stochastic L (0: off; Xu et al.'s
   L * sum over cells of (1 - sum over words of alpha)^2)  --hidden N (128)  --embedding N (64)
-  --features N (64)  --max-len N (16 words)  --epochs N (10)  --lr F (0.002)  --batch N (32)
+  --features N (64)  --max-len N (16 words)  --epochs N (10)  --lr F (0.003)  --batch N (32)
   Each epoch's JSON: epoch, train_loss, val_loss, val_bleu (0-100), val_exact, pairs_per_sec,
   seconds; with objects (scenes): objects_named (held-out images whose caption names every
   object, "red disk") and peak_in_box (shape words whose attention peak is in that object).

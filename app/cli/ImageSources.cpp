@@ -52,7 +52,7 @@ ImageDataset loadImageDataset(const ArgParser& p, const IdxFiles& idx, const std
     }
     if (dataset == "fashion-mnist") return readFashionMnist(split == "train");
     if (dataset == "glyphs")
-        return makeGlyphs(static_cast<std::size_t>(p.integer("--size", 2000, 2, 1000000)),
+        return makeGlyphs(static_cast<std::size_t>(p.integer("--size", static_cast<long long>(kDefaultGlyphCount), 2, 1000000)),
                           static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)));
     throw UsageError("--dataset: unknown image dataset '" + dataset + "' (known: fashion-mnist, glyphs)");
 }
@@ -73,7 +73,7 @@ CaptionDataset loadCaptionDataset(const ArgParser& p) {
     if (p.text("--dataset", "") != "scenes")
         throw UsageError("--dataset: unknown caption dataset '" + p.text("--dataset", "") + "' (known: scenes)");
     if (p.has("--channels") || p.has("--image-size")) throw UsageError("--channels and --image-size apply to --captions");
-    return makeScenes(static_cast<std::size_t>(p.integer("--size", 2000, 1, 1000000)),
+    return makeScenes(static_cast<std::size_t>(p.integer("--size", static_cast<long long>(kDefaultSceneCount), 1, 1000000)),
                       static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)));
 }
 

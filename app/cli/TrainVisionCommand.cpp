@@ -5,6 +5,7 @@
 #include <cmath>
 #include <csignal>
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
@@ -24,14 +25,21 @@ nlohmann::json rounded(double v) {
     return std::isfinite(v) ? nlohmann::json(std::round(v * 10000.0) / 10000.0) : nlohmann::json(nullptr);
 }
 
+std::string shortNumber(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
 const std::set<std::string>& trainingFlags() {
     static const std::set<std::string> flags{"--task", "--arch", "--epochs", "--batch", "--lr", "--clip", "--seed",
-                                             "--threads", "--val-fraction", "--out", "--hidden", "--dropout"};
+                                             "--threads", "--val-fraction", "--out", "--hidden", "--dropout",
+                                             "--lr-schedule"};
     return flags;
 }
 
 // `defaults`: the task's own epochs and learning rate.
-VisionTrainingOptions readOptions(const ArgParser& args, VisionTrainingOptions o = {}) {
+VisionTrainingOptions readOptions(const ArgParser& args, VisionTrainingOptions o) {
     o.epochs = static_cast<int>(args.integer("--epochs", o.epochs, 1, 100000));
     o.batchSize = static_cast<int>(args.integer("--batch", o.batchSize, 1, 4096));
     o.learningRate = args.real("--lr", o.learningRate, 1e-9, 10.0);
@@ -39,6 +47,10 @@ VisionTrainingOptions readOptions(const ArgParser& args, VisionTrainingOptions o
     o.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
     o.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
     o.validationFraction = args.real("--val-fraction", o.validationFraction, 0.01, 0.9);
+    const std::string schedule = args.text("--lr-schedule", o.cosine ? "cosine" : "constant");
+    if (schedule != "constant" && schedule != "cosine")
+        throw UsageError("--lr-schedule: unknown schedule '" + schedule + "' (expected one of: constant, cosine)");
+    o.cosine = schedule == "cosine";
     return o;
 }
 
@@ -100,7 +112,7 @@ int runTrainImages(const Args& argv) {
     }
     if (config.hidden % config.heads != 0)
         throw UsageError("--heads " + std::to_string(config.heads) + " does not divide --hidden " + std::to_string(config.hidden));
-    const VisionTrainingOptions options = readOptions(args);
+    const VisionTrainingOptions options = readOptions(args, defaultVitTraining());
 
     preferFastBlasKernels(programArguments());
     ImageFolderReport report;
@@ -157,12 +169,7 @@ int runTrainCaptioner(const Args& argv) {
     config.features = static_cast<int>(args.integer("--features", defaults.features, 1, 1024));
     config.maxLength = static_cast<int>(args.integer("--max-len", defaults.maxLength, 2, 128));
     config.dropout = static_cast<float>(args.real("--dropout", defaults.dropout, 0.0, 0.95));
-    // Measured on the scenes (docs/vision.md): at 1e-3 the captioner was still learning to tell the
-    // shapes apart after 8 epochs; at 2e-3 it names every object by epoch 5-7.
-    VisionTrainingOptions captionDefaults;
-    captionDefaults.epochs = 10;
-    captionDefaults.learningRate = 2e-3;
-    const VisionTrainingOptions options = readOptions(args, captionDefaults);
+    const VisionTrainingOptions options = readOptions(args, defaultCaptionerTraining());
 
     preferFastBlasKernels(programArguments());
     const CaptionDataset training = loadCaptionDataset(args);
@@ -175,7 +182,7 @@ int runTrainCaptioner(const Args& argv) {
     CaptionerTrainer trainer(training, CaptionDataset{}, config, options);
     std::cerr << "training a captioner (CNN " << gridSide(config) << "x" << gridSide(config) << " grid + GRU, "
               << toString(config.attention) << " attention"
-              << (config.doublyStochastic > 0 ? ", doubly stochastic " + std::to_string(config.doublyStochastic) : "")
+              << (config.doublyStochastic > 0 ? ", doubly stochastic lambda " + shortNumber(config.doublyStochastic) : "")
               << "; " << trainer.model().parameterCount() << " parameters, " << trainer.model().vocabulary().size()
               << " words) on " << trainer.trainingExamples() << " images, validating on " << trainer.validationExamples()
               << "\n";

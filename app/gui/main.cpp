@@ -47,7 +47,7 @@ int main(int argc, char* argv[]) {
                            QApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves, "
                                                            "timeline, maths, diagnostics, compare, positions, attribution, experiments; "
                                                            "for text classification texts, classify, class-curves, "
-                                                           "explain, needle."),
+                                                           "explain, needle; for images image, image-curves."),
                            QStringLiteral("name"));
     tab.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(tab);
@@ -58,7 +58,8 @@ int main(int argc, char* argv[]) {
     parser.addOption(setup);
     const QCommandLineOption lesson(
         QStringLiteral("lesson"),
-        QApplication::translate("main", "Start a lesson: alignment, bottleneck or heads (also in the Lessons menu)."),
+        QApplication::translate("main", "Start a lesson: alignment, bottleneck, heads, explanation, vit or "
+                                        "captioner (also in the Lessons menu)."),
         QStringLiteral("name"));
     parser.addOption(lesson);
     parser.addPositionalArgument(QStringLiteral("file"),
@@ -86,7 +87,9 @@ int main(int argc, char* argv[]) {
         }
         if (parser.isSet(lesson)) {
             if (!window.startLesson(parser.value(lesson))) {
-                std::fprintf(stderr, "error: --lesson: unknown lesson '%s' (alignment, bottleneck, heads)\n",
+                std::fprintf(stderr,
+                             "error: --lesson: unknown lesson '%s' (alignment, bottleneck, heads, explanation, "
+                             "vit, captioner)\n",
                              qPrintable(parser.value(lesson)));
                 return 2;
             }

@@ -72,6 +72,13 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The learning rate of the batch `done` of `total` (VisionTrainingOptions::cosine).
+void scheduleLearningRate(torch::optim::Adam& optimizer, const VisionTrainingOptions& o, std::size_t done, std::size_t total) {
+    if (!o.cosine || total == 0) return;
+    const double lr = o.learningRate * 0.5 * (1.0 + std::cos(M_PI * static_cast<double>(done) / static_cast<double>(total)));
+    for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+}
+
 void optimiserStep(torch::optim::Adam& optimizer, torch::Tensor& objective, torch::nn::Module& net, double clip) {
     optimizer.zero_grad();
     objective.backward();
@@ -199,13 +206,18 @@ ImageClassifierTrainer::Outcome ImageClassifierTrainer::run(const std::function<
                                                             const std::atomic<bool>* stop,
                                                             const std::function<void()>& afterBatch) {
     nn::VitNet& net = impl_->net();
+    const std::size_t perEpoch = (trainingExamples() + static_cast<std::size_t>(impl_->options.batchSize) - 1) /
+                                 static_cast<std::size_t>(impl_->options.batchSize);
+    const std::size_t total = perEpoch * static_cast<std::size_t>(impl_->options.epochs);
     while (impl_->completed < impl_->options.epochs) {
+        std::size_t batch = perEpoch * static_cast<std::size_t>(impl_->completed);
         const auto start = std::chrono::steady_clock::now();
         net->train();
         double lossSum = 0;
         std::size_t seen = 0;
         for (const auto& members : shuffledBatches(trainingExamples(), impl_->options.batchSize, impl_->rng)) {
             if (stop && stop->load()) return Outcome::Stopped;
+            scheduleLearningRate(*impl_->optimizer, impl_->options, batch++, total);
             const torch::Tensor index = indexTensor(members);
             const nn::VitOutput out = net->forward(impl_->trainImages.index_select(0, index));
             torch::Tensor loss = torch::nn::functional::cross_entropy(out.logits, impl_->trainLabels.index_select(0, index));
@@ -382,13 +394,18 @@ CaptionerTrainer::Outcome CaptionerTrainer::run(const std::function<void(const C
                                                 const std::atomic<bool>* stop, const std::function<void()>& afterBatch) {
     nn::CaptionerNet& net = impl_->net();
     const double lambda = impl_->model->config().doublyStochastic;
+    const std::size_t perEpoch = (impl_->examples.size() + static_cast<std::size_t>(impl_->options.batchSize) - 1) /
+                                 static_cast<std::size_t>(impl_->options.batchSize);
+    const std::size_t total = perEpoch * static_cast<std::size_t>(impl_->options.epochs);
     while (impl_->completed < impl_->options.epochs) {
+        std::size_t batch = perEpoch * static_cast<std::size_t>(impl_->completed);
         const auto start = std::chrono::steady_clock::now();
         net->train();
         double lossSum = 0;
         std::size_t seenWords = 0, seenImages = 0;
         for (const auto& members : shuffledBatches(impl_->examples.size(), impl_->options.batchSize, impl_->rng)) {
             if (stop && stop->load()) return Outcome::Stopped;
+            scheduleLearningRate(*impl_->optimizer, impl_->options, batch++, total);
             std::size_t longest = 0;
             std::vector<std::size_t> images;
             for (auto m : members) {

@@ -2247,6 +2247,577 @@ The model keeps its last good weights.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::ImageCurvesView</name>
+    <message>
+        <source>Train an image model: its loss, scores and where it looks appear here after every epoch.</source>
+        <translation>训练一个图像模型：每轮结束后，这里会显示它的损失、各项指标以及它看向哪里。</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>Validation scores</source>
+        <translation>验证指标</translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation>验证准确率</translation>
+    </message>
+    <message>
+        <source>Rollout on the box</source>
+        <translation>落在方框内的注意力展开</translation>
+    </message>
+    <message>
+        <source>Box share of the image (uniform attention)</source>
+        <translation>方框占图像的比例（均匀注意力）</translation>
+    </message>
+    <message>
+        <source>Every object named</source>
+        <translation>说出了每个物体</translation>
+    </message>
+    <message>
+        <source>Attention peak in the object</source>
+        <translation>注意力峰值落在物体上</translation>
+    </message>
+    <message>
+        <source>cross-entropy</source>
+        <translation>交叉熵</translation>
+    </message>
+    <message>
+        <source>share (0 to 1)</source>
+        <translation>比例（0 到 1）</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention over training&lt;/b&gt;: the probe image at the end of every epoch</source>
+        <translation>&lt;b&gt;训练过程中的注意力&lt;/b&gt;：每轮结束时的探针图像</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>The image model&apos;s loss and scores after every epoch, and where it looked at the probe image.</source>
+        <translation>图像模型每轮之后的损失和指标，以及它在探针图像上看向哪里。</translation>
+    </message>
+    <message>
+        <source>Epoch %1: validation loss %2 · accuracy %3%</source>
+        <translation>第 %1 轮：验证损失 %2 · 准确率 %3%</translation>
+    </message>
+    <message>
+        <source>rollout on the box %1 (uniform %2)</source>
+        <translation>方框内的注意力展开 %1（均匀注意力 %2）</translation>
+    </message>
+    <message>
+        <source>%1 images/s</source>
+        <translation>%1 张图像/秒</translation>
+    </message>
+    <message>
+        <source>Epoch %1: validation loss %2 · BLEU %3 · every object named %4</source>
+        <translation>第 %1 轮：验证损失 %2 · BLEU %3 · 说出每个物体 %4</translation>
+    </message>
+    <message>
+        <source>attention peak in the object %1</source>
+        <translation>注意力峰值落在物体上 %1</translation>
+    </message>
+    <message>
+        <source>Epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>there are no curves to export yet: train an image model first</source>
+        <translation>还没有可导出的曲线：请先训练一个图像模型</translation>
+    </message>
+    <message>
+        <source>The curves are exported as PNG, SVG or PDF</source>
+        <translation>曲线只能导出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Image model training curves</source>
+        <translation>图像模型训练曲线</translation>
+    </message>
+    <message>
+        <source>BLEU / 100</source>
+        <translation>BLEU / 100</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ImageSession</name>
+    <message>
+        <source>no model yet</source>
+        <translation>尚无模型</translation>
+    </message>
+    <message>
+        <source>not an image model (a translation model or a text classifier?)</source>
+        <translation>不是图像模型（是翻译模型还是文本分类器？）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ImageSetupPanel</name>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>glyphs: a mark among dashes, its box known</source>
+        <translation>glyphs：短划线中的一个记号，已知其方框</translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST (Debian&apos;s dataset-fashion-mnist)</source>
+        <translation>Fashion-MNIST（Debian 的 dataset-fashion-mnist）</translation>
+    </message>
+    <message>
+        <source>Image folder (DIR/CLASS/*.png)…</source>
+        <translation>图像文件夹（DIR/CLASS/*.png）…</translation>
+    </message>
+    <message>
+        <source>scenes: coloured shapes with captions</source>
+        <translation>scenes：带描述的彩色形状</translation>
+    </message>
+    <message>
+        <source>Caption list (image, tab, caption)…</source>
+        <translation>描述列表（图像、制表符、描述）…</translation>
+    </message>
+    <message>
+        <source>Classes train a vision Transformer (ViT); captions train a captioner that attends over the image as it writes.</source>
+        <translation>带类别的数据训练视觉 Transformer（ViT）；带描述的数据训练一个边写边关注图像的描述生成器。</translation>
+    </message>
+    <message>
+        <source>Images to generate, or to read at most.</source>
+        <translation>要生成的图像数，或最多读取的图像数。</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same images on every computer.</source>
+        <translation>相同的种子在每台计算机上生成相同的图像。</translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation>数据集：</translation>
+    </message>
+    <message>
+        <source>Images:</source>
+        <translation>图像数：</translation>
+    </message>
+    <message>
+        <source>Data seed:</source>
+        <translation>数据种子：</translation>
+    </message>
+    <message>
+        <source>Vision Transformer</source>
+        <translation>视觉 Transformer</translation>
+    </message>
+    <message>
+        <source>Patch side in pixels; it must divide the image side.</source>
+        <translation>图像块的边长（像素）；必须能整除图像边长。</translation>
+    </message>
+    <message>
+        <source>The Transformer&apos;s width.</source>
+        <translation>Transformer 的宽度。</translation>
+    </message>
+    <message>
+        <source>Heads; they must divide the width.</source>
+        <translation>注意力头数；必须能整除宽度。</translation>
+    </message>
+    <message>
+        <source>Encoder layers.</source>
+        <translation>编码器层数。</translation>
+    </message>
+    <message>
+        <source>Patch size:</source>
+        <translation>图像块大小：</translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation>隐藏层大小：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>注意力头数：</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>Captioner</source>
+        <translation>描述生成器</translation>
+    </message>
+    <message>
+        <source>additive (Bahdanau; Xu et al.)</source>
+        <translation>加性（Bahdanau；Xu 等人）</translation>
+    </message>
+    <message>
+        <source>dot (scaled)</source>
+        <translation>点积（缩放）</translation>
+    </message>
+    <message>
+        <source>Doubly stochastic attention: pushes every cell to be looked at about once over the caption (0 = off).</source>
+        <translation>双重随机注意力：促使每个网格单元在整句描述中大约被看一次（0 = 关闭）。</translation>
+    </message>
+    <message>
+        <source>The GRU decoder&apos;s state size.</source>
+        <translation>GRU 解码器的状态大小。</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Passes over the training images.</source>
+        <translation>遍历训练图像的次数。</translation>
+    </message>
+    <message>
+        <source>Images per update.</source>
+        <translation>每次更新使用的图像数。</translation>
+    </message>
+    <message>
+        <source>The seed of the weights and the batches.</source>
+        <translation>权重初始化和批次划分所用的随机种子。</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批次大小：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Discard the model</source>
+        <translation>丢弃模型</translation>
+    </message>
+    <message>
+        <source>Open Model…</source>
+        <translation>打开模型…</translation>
+    </message>
+    <message>
+        <source>Save Model…</source>
+        <translation>保存模型…</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>Coverage λ:</source>
+        <translation>覆盖 λ：</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ImageTask</name>
+    <message>
+        <source>skipped files (%1): %2</source>
+        <translation>跳过的文件（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Epoch %1 of %2: accuracy %3</source>
+        <translation>第 %1 轮（共 %2 轮）：准确率 %3</translation>
+    </message>
+    <message>
+        <source>, rollout on the mark %1 (uniform %2)</source>
+        <translation>，记号上的注意力展开 %1（均匀注意力 %2）</translation>
+    </message>
+    <message>
+        <source>Epoch %1 of %2: BLEU %3, every object named %4</source>
+        <translation>第 %1 轮（共 %2 轮）：BLEU %3，说出每个物体 %4</translation>
+    </message>
+    <message>
+        <source>Training stopped; the model stays.</source>
+        <translation>训练已停止；模型已保留。</translation>
+    </message>
+    <message>
+        <source>Training finished.</source>
+        <translation>训练完成。</translation>
+    </message>
+    <message>
+        <source>Training Failed</source>
+        <translation>训练失败</translation>
+    </message>
+    <message>
+        <source>%1
+
+The model keeps its last good weights.</source>
+        <translation>%1
+
+模型保留最后一组正常的权重。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Cannot Save Model</source>
+        <translation>无法保存模型</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Reset the Model?</source>
+        <translation>重置模型？</translation>
+    </message>
+    <message>
+        <source>Making the images…</source>
+        <translation>正在生成图像…</translation>
+    </message>
+    <message>
+        <source>Cannot Open Images</source>
+        <translation>无法打开图像</translation>
+    </message>
+    <message>
+        <source>%1: %2 images in %3 classes.</source>
+        <translation>%1：%2 张图像，%3 个类别。</translation>
+    </message>
+    <message>
+        <source>%1: %2 captioned images.</source>
+        <translation>%1：%2 张带描述的图像。</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>The current image model and its unsaved training will be discarded.</source>
+        <translation>当前的图像模型及其未保存的训练将被丢弃。</translation>
+    </message>
+    <message>
+        <source>Train a New Image Model?</source>
+        <translation>训练新的图像模型？</translation>
+    </message>
+    <message>
+        <source>Building the model…</source>
+        <translation>正在构建模型…</translation>
+    </message>
+    <message>
+        <source>Start the Lesson?</source>
+        <translation>开始课程？</translation>
+    </message>
+    <message>
+        <source>Open an Image Folder (one folder per class)</source>
+        <translation>打开图像文件夹（每个类别一个文件夹）</translation>
+    </message>
+    <message>
+        <source>Open a Caption List</source>
+        <translation>打开描述列表</translation>
+    </message>
+    <message>
+        <source>Image and caption, tab-separated (*.tsv *.txt);;All files (*)</source>
+        <translation>图像与描述，以制表符分隔 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open an Image Model?</source>
+        <translation>打开图像模型？</translation>
+    </message>
+    <message>
+        <source>Wait until the current job has stopped.</source>
+        <translation>请等待当前任务停止。</translation>
+    </message>
+    <message>
+        <source>Open Image Model</source>
+        <translation>打开图像模型</translation>
+    </message>
+    <message>
+        <source>AttnLab models (*.safetensors)</source>
+        <translation>AttnLab 模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Save Image Model</source>
+        <translation>保存图像模型</translation>
+    </message>
+    <message>
+        <source>Save the Image Model?</source>
+        <translation>保存图像模型？</translation>
+    </message>
+    <message>
+        <source>The image model has unsaved training.</source>
+        <translation>图像模型有未保存的训练。</translation>
+    </message>
+    <message>
+        <source>captioner, %1 attention</source>
+        <translation>描述生成器，%1 注意力</translation>
+    </message>
+    <message>
+        <source>ViT (%1 layers, %2 heads)</source>
+        <translation>ViT（%1 层，%2 个注意力头）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ImageView</name>
+    <message>
+        <source>Open Image…</source>
+        <translation>打开图像…</translation>
+    </message>
+    <message>
+        <source>A PNG or JPEG file; you can also drop one on this view.</source>
+        <translation>PNG 或 JPEG 文件；也可以把文件拖放到此视图上。</translation>
+    </message>
+    <message>
+        <source>Train a model (Setup &gt; Train) or open one: where it looks in the image appears here, and changes as it learns.</source>
+        <translation>训练一个模型（设置 &gt; 训练）或打开一个模型：它在图像中看向哪里会显示在这里，并随学习而变化。</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>The rollout multiplies every layer&apos;s head-averaged attention (with the residual); a layer&apos;s [CLS] row is what the classifying token reads there.</source>
+        <translation>注意力展开将每层各头平均后的注意力（加上残差）相乘；某层的 [CLS] 行是分类标记在该层读取的内容。</translation>
+    </message>
+    <message>
+        <source>How strongly the attention covers the image.</source>
+        <translation>注意力覆盖图像的强度。</translation>
+    </message>
+    <message>
+        <source>Smooth (bilinear)</source>
+        <translation>平滑（双线性）</translation>
+    </message>
+    <message>
+        <source>Off: each patch is one crisp square of its weight.</source>
+        <translation>关闭时：每个图像块是一个按其权重着色的清晰方块。</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Opacity:</source>
+        <translation>不透明度：</translation>
+    </message>
+    <message>
+        <source>Colours:</source>
+        <translation>颜色：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attended by&lt;/b&gt;: which patches look at the one under the mouse</source>
+        <translation>&lt;b&gt;被关注&lt;/b&gt;：哪些图像块在看鼠标下的那个图像块</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Every word&lt;/b&gt;: where the captioner looked as it said it</source>
+        <translation>&lt;b&gt;每个词&lt;/b&gt;：描述生成器说出它时看向哪里</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Dataset&lt;/b&gt;: pick an image to look at</source>
+        <translation>&lt;b&gt;数据集&lt;/b&gt;：选择一张图像来查看</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>An image with the model&apos;s attention over it: a ViT&apos;s rollout, layers and heads, or a captioner&apos;s attention word by word.</source>
+        <translation>叠加了模型注意力的图像：ViT 的注意力展开、各层与各头，或描述生成器逐词的注意力。</translation>
+    </message>
+    <message>
+        <source>%1: cannot be read (%2)</source>
+        <translation>%1：无法读取（%2）</translation>
+    </message>
+    <message>
+        <source>%1: larger than 64 MiB, not opened</source>
+        <translation>%1：大于 64 MiB，未打开</translation>
+    </message>
+    <message>
+        <source>Open Image</source>
+        <translation>打开图像</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg);;All files (*)</source>
+        <translation>图像 (*.png *.jpg *.jpeg);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Image %1</source>
+        <translation>图像 %1</translation>
+    </message>
+    <message>
+        <source>%1, image %2</source>
+        <translation>%1，图像 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; &amp;nbsp; p = %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; &amp;nbsp; p = %2</translation>
+    </message>
+    <message>
+        <source>Show where the captioner looked when it said this word</source>
+        <translation>显示描述生成器说出这个词时看向哪里</translation>
+    </message>
+    <message>
+        <source>Rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <source>Layer %1, heads averaged ([CLS] row)</source>
+        <translation>第 %1 层，各头平均（[CLS] 行）</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>第 %1 层，注意力头 %2</translation>
+    </message>
+    <message>
+        <source>Hover a patch: what it attends to is drawn on the image, what attends to it above.</source>
+        <translation>将鼠标悬停在图像块上：它关注的内容画在图像上，关注它的内容显示在上方。</translation>
+    </message>
+    <message>
+        <source>Patch (row %1, column %2) looks most at patch (row %3, column %4), %5 of its attention; the patch looking at it most is (row %6, column %7).</source>
+        <translation>图像块（第 %1 行，第 %2 列）最关注图像块（第 %3 行，第 %4 列），占其注意力的 %5；最关注它的图像块是（第 %6 行，第 %7 列）。</translation>
+    </message>
+    <message>
+        <source>Cell (row %1, column %2): weight %3</source>
+        <translation>网格单元（第 %1 行，第 %2 列）：权重 %3</translation>
+    </message>
+    <message>
+        <source>Look at an image with a model first</source>
+        <translation>请先用模型查看一张图像</translation>
+    </message>
+    <message>
+        <source>The Image view is exported as PNG, SVG or PDF</source>
+        <translation>图像视图只能导出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>%1 (p = %2) · %3</source>
+        <translation>%1（p = %2）· %3</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::Lessons</name>
     <message>
         <source>Alignment: English to Chinese</source>
@@ -2279,6 +2850,22 @@ The model keeps its last good weights.</source>
     <message>
         <source>A GRU classifier with attention pooling learns movie-review sentiment, where &quot;not&quot; flips an adjective and after &quot;but&quot; the second clause decides. Watch its attention find the deciding words in Classify. Then open Explain: do gradients, integrated gradients and leave-one-out point at the same words? Run the permutation test and the uniform baseline (Jain &amp; Wallace; Wiegreffe &amp; Pinter) and judge whether the attention explains the decision.</source>
         <translation>一个带注意力池化的 GRU 分类器学习影评的情感：其中“not”会反转形容词的含义，而“but”之后的第二个分句起决定作用。请在“分类”中观察它的注意力如何找到起决定作用的词。然后打开“解释”：梯度、积分梯度和留一法是否指向相同的词？运行置换检验和均匀基线（Jain &amp; Wallace；Wiegreffe &amp; Pinter），判断注意力能否解释模型的决策。</translation>
+    </message>
+    <message>
+        <source>Where does a vision Transformer look?</source>
+        <translation>视觉 Transformer 看向哪里？</translation>
+    </message>
+    <message>
+        <source>A small ViT cuts each image into 4x4 patches and learns which mark (plus, ring, slash, corner) hides among the dashes. Watch the attention rollout gather on the mark in the Image view; hover a patch to see what it attends to, and compare the layers and heads. Curves shows how much of the rollout falls on the mark&apos;s box, against the box&apos;s share of the image.</source>
+        <translation>一个小型 ViT 把每张图像切成 4x4 的图像块，学习短划线中藏着哪种记号（加号、圆环、斜线、拐角）。在图像视图中观察注意力展开如何聚集到记号上；将鼠标悬停在图像块上查看它关注什么，并比较各层和各头。曲线视图显示注意力展开有多少落在记号的方框内，并与方框占图像的比例对比。</translation>
+    </message>
+    <message>
+        <source>A captioner that looks at each object as it names it</source>
+        <translation>说出每个物体时都看着它的描述生成器</translation>
+    </message>
+    <message>
+        <source>A small CNN turns each scene into a 6x6 grid of features and a GRU writes the caption, attending over the grid at every word (Xu et al., &quot;Show, Attend and Tell&quot;). Click a word of the caption in the Image view: does the attention sit on the object the word names? The strip shows every word at once.</source>
+        <translation>一个小型 CNN 把每个场景变成 6x6 的特征网格，GRU 逐词写出描述，每个词都在网格上分配注意力（Xu 等人，“Show, Attend and Tell”）。在图像视图中点击描述中的一个词：注意力是否落在这个词所指的物体上？下方的条带同时显示每个词。</translation>
     </message>
 </context>
 <context>
@@ -2518,6 +3105,10 @@ The current model stays loaded.</source>
     <message>
         <source>What you work on: its data, models and views.</source>
         <translation>当前的任务：决定所用的数据、模型和视图。</translation>
+    </message>
+    <message>
+        <source>no images</source>
+        <translation>没有图像</translation>
     </message>
 </context>
 <context>
@@ -3414,6 +4005,14 @@ The current model stays loaded.</source>
     <message>
         <source>A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its attention explains the decision.</source>
         <translation>带注意力池化的 GRU 或 Transformer 为文本分配标签；解释实验探究它的注意力能否解释其决策。</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>A vision Transformer classifies images and an image captioner describes them; both show where in the image they look.</source>
+        <translation>视觉 Transformer 对图像分类，图像描述生成器描述图像；两者都会显示它们在图像中看向哪里。</translation>
     </message>
 </context>
 <context>
@@ -4337,12 +4936,12 @@ The current corpus (%1) stays loaded.</source>
         <translation>要打开的语料（.tsv）或模型（.safetensors）。</translation>
     </message>
     <message>
-        <source>Start a lesson: alignment, bottleneck or heads (also in the Lessons menu).</source>
-        <translation>启动时开始一节课程：alignment、bottleneck 或 heads（也可在“课程”菜单中选择）。</translation>
+        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, needle; for images image, image-curves.</source>
+        <translation>启动时打开某个标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、attribution、experiments；文本分类可用 texts、classify、class-curves、explain、needle；图像可用 image、image-curves。</translation>
     </message>
     <message>
-        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, needle.</source>
-        <translation>启动时打开指定的标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、attribution、experiments；文本分类任务可用 texts、classify、class-curves、explain、needle。</translation>
+        <source>Start a lesson: alignment, bottleneck, heads, explanation, vit or captioner (also in the Lessons menu).</source>
+        <translation>开始一节课程：alignment、bottleneck、heads、explanation、vit 或 captioner（也可在“课程”菜单中选择）。</translation>
     </message>
 </context>
 </TS>

@@ -59,7 +59,7 @@ TEST_CASE("train --task image-classify and caption print one JSON object per epo
     REQUIRE(cap.size() == 2);
     const Json c = Json::parse(cap[1]);
     for (const char* key : {"val_bleu", "val_exact", "objects_named", "peak_in_box", "pairs_per_sec"}) CHECK(c.contains(key));
-    CHECK_THAT(t.runs[1].err, Contains("dot attention, doubly stochastic"));
+    CHECK_THAT(t.runs[1].err, Contains("dot attention, doubly stochastic lambda 0.5"));
 }
 
 TEST_CASE("look --json: a ViT's attention over [CLS] + patches and its rollout; a caption's words", "[cli]") {

@@ -19,8 +19,10 @@
 #include "widgets/AttentionPanel.h"
 #include "widgets/HeatmapWidget.h"
 #include "session/ClassifierLessons.h"
+#include "session/ImageLessons.h"
 #include "session/Lessons.h"
 #include "window/ClassifierTask.h"
+#include "window/ImageTask.h"
 #include "window/FigureExport.h"
 #include "window/RecentFiles.h"
 #include "window/TrainingSession.h"
@@ -28,8 +30,6 @@
 #include "window/Translations.h"
 #include "window/WindowActions.h"
 #include "window/WindowSettings.h"
-
-#include "Version.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -242,6 +242,12 @@ void MainWindow::createViews() {
                                       [this](const QString& t, const QString& m) { reportError(t, m); },
                                       [this](const QString& m, int timeout) { showStatus(m, timeout); }});
     setupStack_->addWidget(classifier_->panelPage());
+    images_ = new ImageTask(this, navigator_,  // the Images task's (task "images")
+                            {[this](const QString& t, const QString& x, QMessageBox::StandardButtons b,
+                                    QMessageBox::StandardButton d) { return ask(t, x, b, d); },
+                             [this](const QString& t, const QString& m) { reportError(t, m); },
+                             [this](const QString& m, int timeout) { showStatus(m, timeout); }});
+    setupStack_->addWidget(images_->panelPage());
 }
 
 void MainWindow::switchTask(const QString& id) {
@@ -250,12 +256,13 @@ void MainWindow::switchTask(const QString& id) {
     task_->setCurrentIndex(index);  // re-enters through currentIndexChanged once; then equal
     if (navigator_->task() == id) return;
     navigator_->setTask(id);
-    const bool classify = id == QLatin1String(ClassifierTask::kId);
-    setupStack_->setCurrentIndex(classify ? 1 : 0);
+    const bool classify = id == QLatin1String(ClassifierTask::kId), images = id == QLatin1String(ImageTask::kId);
+    setupStack_->setCurrentIndex(classify ? 1 : images ? 2 : 0);
     if (classify) classifier_->activate();
+    if (images) images_->activate();
     for (QWidget* part : {static_cast<QWidget*>(stateLabel_), static_cast<QWidget*>(epochLabel_),
                           static_cast<QWidget*>(progress_), static_cast<QWidget*>(etaLabel_)})
-        part->setVisible(!classify);  // the translation run's state; the classifier's is in its panel
+        part->setVisible(!classify && !images);  // the translation run's state; the others' are in their panels
     actions_->showTask(id, navigator_);
     updateTitle();
 }
@@ -409,6 +416,9 @@ void MainWindow::connectViews() {
     connect(classifier_, &ClassifierTask::lessonStarted, this, showLesson);
     connect(classifier_, &ClassifierTask::titleChanged, this, &MainWindow::updateTitle);
     connect(classifier_, &ClassifierTask::viewsChanged, this, &MainWindow::updateExportActions);
+    connect(images_, &ImageTask::lessonStarted, this, showLesson);
+    connect(images_, &ImageTask::titleChanged, this, &MainWindow::updateTitle);
+    connect(images_, &ImageTask::viewsChanged, this, &MainWindow::updateExportActions);
     connect(controller_, &TrainingController::tokenExplained, this, &MainWindow::updateExportActions);
     connect(task_, &QComboBox::currentIndexChanged, this, [this] { switchTask(task_->currentData().toString()); });
     connect(dataPanel_, &DataPanel::generateRequested, this, &MainWindow::loadCorpus);
@@ -459,12 +469,17 @@ bool MainWindow::startLesson(const QString& id) {
         switchTask(QString::fromLatin1(ClassifierTask::kId));
         return classifier_->startLesson(id);
     }
+    if (!findImageLesson(id).id.isEmpty()) {
+        switchTask(QString::fromLatin1(ImageTask::kId));
+        return images_->startLesson(id);
+    }
     if (findLesson(id).id.isEmpty()) return false;
     switchTask(QString::fromLatin1(ViewNavigator::kTranslation));
     return session_->startLesson(id);
 }
 
 QString MainWindow::currentLesson() const {
+    if (navigator_->task() == QLatin1String(ImageTask::kId)) return images_->lesson();
     return navigator_->task() == QLatin1String(ClassifierTask::kId) ? classifier_->lesson() : session_->lesson();
 }
 
@@ -639,9 +654,12 @@ void MainWindow::updateTitle() {
     QString title = loaded.corpus ? loaded.source.displayName() : tr("no corpus");
     if (!session_->modelPath().isEmpty()) title = QFileInfo(session_->modelPath()).fileName();
     const bool classify = navigator_->task() == QLatin1String(ClassifierTask::kId);
+    const bool images = navigator_->task() == QLatin1String(ImageTask::kId);
     if (classify) title = classifier_->titleFor().isEmpty() ? tr("no corpus") : classifier_->titleFor();
+    if (images) title = images_->titleFor().isEmpty() ? tr("no images") : images_->titleFor();
     setWindowTitle(tr("%1[*] — AttnLab").arg(title));
-    setWindowModified(classify ? classifier_->session()->isModified() : controller_->isModified());
+    setWindowModified(classify ? classifier_->session()->isModified()
+                               : images ? images_->session()->isModified() : controller_->isModified());
     actions_->saveModel->setEnabled(controller_->hasModel() || controller_->isPreparing());
     actions_->saveModelAs->setEnabled(controller_->hasModel() || controller_->isPreparing());
 }
@@ -692,30 +710,6 @@ bool MainWindow::exportCurrentView(const QString& path, double scale, QString* e
     return export_->exportCurrentView(path, scale, error);
 }
 
-void MainWindow::showAbout() {
-    QMessageBox::about(
-        this, tr("About AttnLab"),
-        tr("<h3>AttnLab %1</h3>"
-           "<p>Train small sequence-to-sequence models on a small parallel corpus, type a sentence, and watch "
-           "attention heatmaps, every head and the training curves update live.</p>"
-           "<p>Revision %2 · Qt %3</p>")
-            .arg(QString::fromLatin1(kVersion), QString::fromLatin1(kGitRevision), QString::fromLatin1(qVersion())));
-}
-
-void MainWindow::setLanguage(const QString& language) {
-    const QString code = Translations::available().contains(language) ? language : QString();
-    actions_->showLanguage(code);
-    if (code == Translations::storedLanguage()) return;
-    Translations::setStoredLanguage(code);
-    const QString title = tr("Language");
-    const QString text = tr("AttnLab will use the new language the next time it starts.");
-    if (prompt_) {
-        prompt_(title, text, QMessageBox::Ok);
-    } else {
-        QMessageBox::information(this, title, text);
-    }
-}
-
 // ---- questions, errors and window events ------------------------------------------------------------
 
 void MainWindow::setErrorReporter(ErrorReporter reporter) { errorReporter_ = std::move(reporter); }
@@ -758,13 +752,14 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             return;
         }
     }
-    if (!classifier_->confirmClose()) {
+    if (!classifier_->confirmClose() || !images_->confirmClose()) {
         event->ignore();
         return;
     }
     windowSettings().save();
     shuttingDown_ = true;
     classifier_->shutdown();
+    images_->shutdown();
     experimentsView_->stop();  // winds down while training stops; its destructor joins the thread
     showStatus(tr("Stopping training…"), 0);
     controller_->shutdown(kShutdownTimeoutMs);
@@ -783,7 +778,9 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.size() == 1) {
         const QString path = urls[0].toLocalFile();
-        if (navigator_->task() == QLatin1String(ClassifierTask::kId)) {
+        if (navigator_->task() == QLatin1String(ImageTask::kId)) {
+            images_->openDropped(path);  // a model, an image folder, a caption list or an image
+        } else if (navigator_->task() == QLatin1String(ClassifierTask::kId)) {
             classifier_->openDropped(path);  // a classifier, or a text<TAB>label file
         } else if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
             openModelFile(path);

@@ -37,6 +37,7 @@ class ExperimentsView;
 class FigureExport;
 class HeadsView;
 class HeatmapWidget;
+class ImageTask;
 class MathsView;
 class ModelSettingsWidget;
 class PositionalEncodingView;
@@ -73,8 +74,8 @@ public:
     QString currentLesson() const;
     // The views by name: translation's "corpus", "translate", "probe", "heads", "curves", "timeline",
     // "maths", "diagnostics", "compare", "positions", "attribution", "experiments"; text classification's "texts",
-    // "classify", "class-curves", "explain", "needle" (a view of the other task switches the task
-    // first); false for an unknown name.
+    // "classify", "class-curves", "explain", "needle"; the Images task's "image", "image-curves" (a view
+    // of another task switches the task first); false for an unknown name.
     bool showTab(const QString& name);
     QString currentTabName() const;
     QStringList tabNames() const;  // the current task's, in navigation order
@@ -113,6 +114,7 @@ public:
     TimelineView* timelineView() const { return timelineView_; }
     ExperimentsView* experimentsView() const { return experimentsView_; }
     ClassifierTask* classifier() const { return classifier_; }
+    ImageTask* images() const { return images_; }
     CorpusTableModel* corpusTable() const;
     ColormapId colormap() const { return colormap_; }
     void setColormap(ColormapId id);
@@ -185,6 +187,7 @@ private:
     QToolBox* setup_;
     QStackedWidget* setupStack_;
     ClassifierTask* classifier_;
+    ImageTask* images_;
     DataPanel* dataPanel_;
     ModelSettingsWidget* modelSettings_;
     TrainingSettingsWidget* trainingSettings_;

@@ -1,11 +1,17 @@
-// Self-contained pieces of the main window: its icon (drawn rather than shipped as a file) and the
-// lesson card above the views.
+// Self-contained pieces of the main window: its icon (drawn rather than shipped as a file), the
+// lesson card above the views, the About box and the language notice.
 #include "window/MainWindow.h"
 #include "render/Colormap.h"
+#include "window/Translations.h"
+#include "window/WindowActions.h"
+
+#include "Version.h"
+
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
@@ -61,6 +67,30 @@ QIcon MainWindow::applicationIcon() {
         icon.addPixmap(pixmap);
     }
     return icon;
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About AttnLab"),
+        tr("<h3>AttnLab %1</h3>"
+           "<p>Train small sequence-to-sequence models on a small parallel corpus, type a sentence, and watch "
+           "attention heatmaps, every head and the training curves update live.</p>"
+           "<p>Revision %2 · Qt %3</p>")
+            .arg(QString::fromLatin1(kVersion), QString::fromLatin1(kGitRevision), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::setLanguage(const QString& language) {
+    const QString code = Translations::available().contains(language) ? language : QString();
+    actions_->showLanguage(code);
+    if (code == Translations::storedLanguage()) return;
+    Translations::setStoredLanguage(code);
+    const QString title = tr("Language");
+    const QString text = tr("AttnLab will use the new language the next time it starts.");
+    if (prompt_) {
+        prompt_(title, text, QMessageBox::Ok);
+    } else {
+        QMessageBox::information(this, title, text);
+    }
 }
 
 }  // namespace attnlab

@@ -10,6 +10,9 @@ std::vector<TaskInfo> Tasks::all() {
         {QStringLiteral("classify"), tr("Text classification"),
          tr("A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its "
             "attention explains the decision.")},
+        {QStringLiteral("images"), tr("Images"),
+         tr("A vision Transformer classifies images and an image captioner describes them; both show where in "
+            "the image they look.")},
     };
 }
 

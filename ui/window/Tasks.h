@@ -1,7 +1,7 @@
 #pragma once
 // What a user can work on in AttnLab. Each task brings its data choices, model settings and views
-// (docs/ARCHITECTURE.md, "Adding a task"); the Task box above the setup panel lists them: translation
-// and text classification; images and time series are planned.
+// (docs/ARCHITECTURE.md, "Adding a task"); the Task box above the setup panel lists them: translation,
+// text classification and images; time series are planned.
 #include <QCoreApplication>
 #include <QString>
 
@@ -10,7 +10,7 @@
 namespace attnlab {
 
 struct TaskInfo {
-    QString id;       // "translation", "classify"
+    QString id;       // "translation", "classify", "images"
     QString title;    // the Task box's entry, in the interface language
     QString summary;  // its tooltip
 };

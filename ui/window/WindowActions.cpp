@@ -1,6 +1,7 @@
 #include "window/WindowActions.h"
 
 #include "session/ClassifierLessons.h"
+#include "session/ImageLessons.h"
 #include "session/Lessons.h"
 #include "window/Translations.h"
 #include "window/ViewNavigator.h"
@@ -175,6 +176,8 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
     for (const Lesson& lesson : lessons()) addLesson(lesson.title, lesson.summary, lesson.id);
     lessonsMenu->addSeparator();  // the text-classification task's
     for (const ClassifierLesson& lesson : classifierLessons()) addLesson(lesson.title, lesson.summary, lesson.id);
+    lessonsMenu->addSeparator();  // the Images task's
+    for (const ImageLesson& lesson : imageLessons()) addLesson(lesson.title, lesson.summary, lesson.id);
 
     QMenu* help = bar->addMenu(tr("&Help"));
     help->addAction(about);

@@ -1,0 +1,347 @@
+// The Images task in the main window: the Task box switches to it and back; a tiny ViT trains on
+// glyphs while the Image view shows the probe's rollout; hovering a patch draws its row and column;
+// a tiny captioner on a few scenes shows one attention row per word; a model is saved, reset and
+// opened again; a broken model file and a file that is no image are reported in one line.
+#include "base/ImageDatasets.h"
+#include "base/ImageFiles.h"
+#include "engine/Seq2SeqModel.h"
+#include "setup/ImageSetupPanel.h"
+#include "views/image/ImageCanvas.h"
+#include "views/image/ImageCurvesView.h"
+#include "views/image/ImageView.h"
+#include "window/ImageTask.h"
+#include "TinyModels.h"
+#include "ui/WindowFixture.h"
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <numeric>
+
+using namespace attnlab;
+using attnlab::test::waitUntil;
+using attnlab::test::WindowFixture;
+
+namespace {
+
+void chooseTask(MainWindow& w, const QString& id) {
+    QComboBox* box = w.taskChooser();
+    const int index = box->findData(id);
+    REQUIRE(index >= 0);
+    box->setCurrentIndex(index);
+}
+
+double sum(const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+void useData(ImageTask& task, const QString& dataset, int size) {
+    ImageDataChoice data;
+    data.dataset = dataset;
+    data.size = size;
+    data.seed = 1;
+    task.panel()->setData(data);
+    REQUIRE(waitUntil([&] {
+        if (task.isLoadingData()) return false;
+        const std::size_t n = task.images() ? task.images()->images.size()
+                                            : task.captions() ? task.captions()->images.size() : 0;
+        return n == static_cast<std::size_t>(size);
+    }));
+}
+
+// A ViT of 4 x 4 patches of 8 pixels, 32 wide, 2 heads, 2 layers, on 256 glyphs.
+void tinyVit(ImageTask& task, int epochs) {
+    VitConfig vit = task.panel()->vitConfig();
+    vit.patch = 8;
+    vit.hidden = 32;
+    vit.heads = 2;
+    vit.layers = 2;
+    task.panel()->setVitConfig(vit);
+    VisionTrainingOptions o = task.panel()->options();
+    o.epochs = epochs;
+    o.batchSize = 32;
+    o.learningRate = 3e-3;
+    task.panel()->setOptions(o);
+    useData(task, QStringLiteral("glyphs"), 256);
+}
+
+struct TrainedVit {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    ImageTask& task = *w.images();
+    explicit TrainedVit(int epochs) {
+        chooseTask(w, QStringLiteral("images"));
+        tinyVit(task, epochs);
+        task.train();
+        REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 120000));
+        REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }));
+    }
+};
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+}  // namespace
+
+TEST_CASE("the Task box switches to Images and back", "[ui][images]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    const QStringList translation = w.tabNames();
+    CHECK(w.taskChooser()->count() == 3);
+    chooseTask(w, QStringLiteral("images"));
+    CHECK(w.tabNames() == QStringList({"image", "image-curves"}));
+    ImageTask& task = *w.images();
+    CHECK(task.panel()->isVisibleTo(&w));
+    // The glyphs are made when the task is first chosen, and the browser shows the first of them.
+    REQUIRE(waitUntil([&] { return task.images() != nullptr && !task.isLoadingData(); }));
+    CHECK(task.images()->images.size() == 2000);
+    CHECK(task.imageView()->browser()->count() == ImageView::kBrowserImages);
+    CHECK_FALSE(task.imageView()->image().pixels.empty());
+    REQUIRE(w.showTab(QStringLiteral("translate")));
+    CHECK(w.tabNames() == translation);
+    REQUIRE(w.showTab(QStringLiteral("image-curves")));
+    CHECK(w.taskChooser()->currentData().toString() == QStringLiteral("images"));
+    chooseTask(w, QStringLiteral("classify"));
+    CHECK_FALSE(w.tabNames().contains(QStringLiteral("image")));
+    CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("a ViT trains on glyphs while the probe shows its rollout; hovering a patch draws its row and column",
+          "[ui][images]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("images"));
+    ImageTask& task = *w.images();
+    tinyVit(task, 2);
+    task.imageView()->selectDatasetImage(3);
+    bool probedWhileTraining = false;
+    QObject::connect(task.session(), &ImageSession::probedClassification, [&] {
+        if (task.session()->isTraining()) probedWhileTraining = true;
+    });
+    task.panel()->trainButton()->click();
+    REQUIRE(waitUntil([&] { return task.session()->isTraining(); }));
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 120000));
+    CHECK(probedWhileTraining);
+    CHECK(f.errors.isEmpty());
+    CHECK(task.curvesView()->epochs() == 2);
+    CHECK(task.curvesView()->snapshots() >= 1);
+    REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }));
+    const ImageClassification& c = *task.imageView()->classification();
+    CHECK(c.gridRows == 4);
+    CHECK(c.gridCols == 4);
+    CHECK(c.probabilities.size() == glyphClasses().size());
+    REQUIRE(c.rollout.size() == 16);
+    CHECK(sum(c.rollout) == Approx(1.0).epsilon(1e-4));
+    ImageView* view = task.imageView();
+    CHECK(view->shownWeights() == c.rollout);
+    CHECK(view->selectionCount() == 1 + 2 + 2 * 2);  // rollout, two layers averaged, four heads
+
+    // Layer 2, head 1; the mouse over a patch: its row is drawn and sums to 1, its column beside.
+    view->setSelection(1 + 2 + 2);
+    ImageCanvas* canvas = view->canvas();
+    canvas->resize(320, 320);
+    const QPointF centreOfPatch6 = canvas->pictureRect().topLeft() +
+                                   QPointF(canvas->pictureRect().width() * 2.5 / 4, canvas->pictureRect().height() * 1.5 / 4);
+    QMouseEvent move(QEvent::MouseMove, centreOfPatch6, canvas->mapToGlobal(centreOfPatch6), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(canvas, &move);
+    CHECK(canvas->marked() == 6);
+    REQUIRE(view->hoverRow().size() == 16);
+    CHECK(sum(view->hoverRow()) == Approx(1.0).epsilon(1e-4));
+    CHECK(view->hoverColumn().size() == 16);
+    CHECK(view->shownWeights() == view->hoverRow());
+    CHECK(view->hoverStatus().contains(QStringLiteral("row 2, column 3")));
+    view->hoverCell(-1);
+    CHECK(view->hoverRow().empty());
+
+    // Exported like the other views.
+    REQUIRE(w.showTab(QStringLiteral("image")));
+    QString error;
+    for (const char* name : {"vit.png", "vit.svg", "vit.pdf"}) {
+        const QString path = f.dir.filePath(QString::fromLatin1(name));
+        CHECK(w.exportCurrentView(path, 1.0, &error));
+        CHECK(QFileInfo(path).size() > 0);
+    }
+    REQUIRE(w.showTab(QStringLiteral("image-curves")));
+    CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("curves.png")), 1.0, &error));
+}
+
+TEST_CASE("a captioner on a few scenes shows one attention row per word", "[ui][images]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("images"));
+    ImageTask& task = *w.images();
+    CaptionerConfig config = task.panel()->captionerConfig();
+    config.features = 16;
+    config.hidden = 32;
+    config.embedding = 16;
+    config.attentionSize = 16;
+    task.panel()->setCaptionerConfig(config);
+    VisionTrainingOptions o = task.panel()->options();
+    o.epochs = 2;
+    o.batchSize = 16;
+    o.learningRate = 5e-3;
+    task.panel()->setOptions(o);
+    useData(task, QStringLiteral("scenes"), 160);
+    task.train();
+    REQUIRE(waitUntil([&] { return task.session()->isTraining(); }));
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 120000));
+    CHECK(f.errors.isEmpty());
+    CHECK(task.session()->model().isCaptioner());
+    CHECK(task.curvesView()->epochs() == 2);
+    REQUIRE(waitUntil([&] {
+        const Captioning* c = task.imageView()->captioning();
+        return c && !c->tokens.empty();
+    }));
+    const Captioning& c = *task.imageView()->captioning();
+    REQUIRE(c.attention.size() == c.tokens.size());
+    for (const auto& row : c.attention) {
+        CHECK(row.size() == static_cast<std::size_t>(c.gridRows * c.gridCols));
+        CHECK(sum(row) == Approx(1.0).epsilon(1e-3));
+    }
+    ImageView* view = task.imageView();
+    CHECK(view->wordCount() == static_cast<int>(c.tokens.size()));
+    CHECK(view->strip()->hasFigure());
+    const int last = view->wordCount() - 1;
+    view->selectWord(last);
+    CHECK(view->selectedWord() == last);
+    CHECK(view->shownWeights() == c.attention.back());
+    REQUIRE(w.showTab(QStringLiteral("image")));
+    QString error;
+    CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("caption.svg")), 1.0, &error));
+}
+
+TEST_CASE("an image model is saved, reset and opened again; a broken or foreign file is reported", "[ui][images]") {
+    TrainedVit t(1);
+    ImageTask& task = t.task;
+    WindowFixture& f = t.f;
+    const QString path = f.dir.filePath(QStringLiteral("vit.safetensors"));
+    task.saveModel(path);
+    REQUIRE(waitUntil([&] { return !task.session()->isModified(); }));
+    CHECK(QFileInfo(path).size() > 0);
+
+    task.session()->reset();
+    CHECK_FALSE(task.session()->hasModel());
+    CHECK(task.imageView()->classification() == nullptr);
+    task.openModel(path);
+    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }));
+    CHECK(task.session()->model().task == QLatin1String(kImageClassifyTask));
+    CHECK(task.session()->model().classes.size() == static_cast<int>(glyphClasses().size()));
+    REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }));
+
+    // A file that is no model at all.
+    const QString broken = f.dir.filePath(QStringLiteral("broken.safetensors"));
+    writeFile(broken, QByteArray("this is not a safetensors file"));
+    task.openModel(broken);
+    REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
+    CHECK(f.errors.back().title == ImageTask::tr("Cannot Open Model"));
+    CHECK(f.errors.back().message.contains(QStringLiteral("broken.safetensors")));
+    CHECK_FALSE(f.errors.back().message.contains(QLatin1Char('\n')));
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }));
+    CHECK(task.session()->hasModel());  // the model that was open stays
+
+    // A translation model: an AttnLab file, but not an image model.
+    const std::vector<std::string> words{"a", "b", "c"};
+    const Vocabulary vocabulary = Vocabulary::build({words});
+    const QString translation = f.dir.filePath(QStringLiteral("translation.safetensors"));
+    Seq2SeqModel(test::tinyGru(), vocabulary, vocabulary, TokenizerOptions{}, 1).save(translation.toStdString());
+    const int before = static_cast<int>(f.errors.size());
+    task.openModel(translation);
+    REQUIRE(waitUntil([&] { return static_cast<int>(f.errors.size()) > before; }));
+    CHECK(f.errors.back().message.contains(QStringLiteral("translation.safetensors")));
+    CHECK_FALSE(f.errors.back().message.contains(QLatin1Char('\n')));
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }));
+    CHECK(task.session()->hasModel());
+    CHECK(task.session()->model().task == QLatin1String(kImageClassifyTask));
+}
+
+TEST_CASE("a file that is no image, opened in the Image view, is reported in one line", "[ui][images]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("images"));
+    ImageTask& task = *w.images();
+    REQUIRE(waitUntil([&] { return task.hasData() && !task.isLoadingData(); }));
+    const Image shown = task.imageView()->image();
+    const QString notes = f.dir.filePath(QStringLiteral("notes.txt"));
+    writeFile(notes, QByteArray("not a picture\nat all\n"));
+    CHECK_FALSE(task.imageView()->openImageFile(notes));
+    const QString error = task.imageView()->errorText();
+    CHECK(error.contains(QStringLiteral("notes.txt")));
+    CHECK_FALSE(error.contains(QLatin1Char('\n')));
+    CHECK(task.imageView()->image().pixels == shown.pixels);  // the image shown stays
+    CHECK_FALSE(task.imageView()->openImageFile(f.dir.filePath(QStringLiteral("missing.png"))));
+    CHECK(task.imageView()->errorText().contains(QStringLiteral("missing.png")));
+    // Dropped on the window: the same one line.
+    task.openDropped(notes);
+    CHECK(task.imageView()->errorText().contains(QStringLiteral("notes.txt")));
+    CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("the lesson 'vit' switches to the Images task and trains", "[ui][images][lessons]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    REQUIRE(w.startLesson(QStringLiteral("vit")));
+    CHECK(w.currentLesson() == QStringLiteral("vit"));
+    CHECK(w.currentTabName() == QStringLiteral("image"));
+    ImageTask& task = *w.images();
+    REQUIRE(waitUntil([&] { return task.session()->isTraining(); }, 30000));
+    CHECK(task.images()->images.size() == 2000);
+    REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }, 60000));
+    task.session()->stop();
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 60000));
+    CHECK(task.session()->hasModel());
+    CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("Fashion-MNIST loads from Debian's package, or says in one line how to get it", "[ui][images]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("images"));
+    ImageTask& task = *w.images();
+    REQUIRE(waitUntil([&] { return task.hasData() && !task.isLoadingData(); }));
+    ImageDataChoice data;
+    data.dataset = QStringLiteral("fashion-mnist");
+    data.size = 300;
+    task.panel()->setData(data);
+    if (QDir(QString::fromLatin1(kFashionMnistDir)).exists()) {
+        REQUIRE(waitUntil([&] { return !task.isLoadingData() && task.images() && task.images()->images.size() == 300; },
+                          60000));
+        CHECK(task.images()->classes == fashionMnistClasses());
+        CHECK(task.images()->images.front().height == 28);
+        CHECK(f.errors.isEmpty());
+    } else {
+        REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }, 60000));
+        CHECK(f.errors.front().title == ImageTask::tr("Cannot Open Images"));
+        CHECK_FALSE(f.errors.front().message.contains(QLatin1Char('\n')));
+        CHECK(task.images()->name == "glyphs");  // the data that was open stays
+    }
+}
+
+TEST_CASE("an image folder is read with its skipped files reported", "[ui][images]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    chooseTask(w, QStringLiteral("images"));
+    ImageTask& task = *w.images();
+    REQUIRE(waitUntil([&] { return task.hasData() && !task.isLoadingData(); }));
+    const ImageDataset glyphs = makeGlyphs(8, 3);
+    const QDir root(f.dir.filePath(QStringLiteral("folder")));
+    for (const char* name : {"plus", "ring"}) REQUIRE(root.mkpath(QString::fromLatin1(name)));
+    for (int i = 0; i < 8; ++i)
+        writePng(glyphs.images[static_cast<std::size_t>(i)],
+                 root.filePath(QStringLiteral("%1/%2.png").arg(i % 2 ? "ring" : "plus").arg(i)).toStdString());
+    writeFile(root.filePath(QStringLiteral("ring/damaged.png")), QByteArray("\x89PNG but not really"));
+    task.openDropped(root.path());
+    REQUIRE(waitUntil([&] { return !task.isLoadingData() && task.images() && task.images()->images.size() == 8; }));
+    CHECK(task.panel()->data().dataset == QStringLiteral("folder"));
+    CHECK(task.images()->classes == std::vector<std::string>({"plus", "ring"}));
+    CHECK(task.images()->images.front().channels == 3);
+    CHECK(task.dataReport().contains(QStringLiteral("damaged.png")));
+    CHECK(task.panel()->status().contains(QStringLiteral("damaged.png")));
+    CHECK(task.imageView()->browser()->count() == 8);
+    CHECK(f.errors.isEmpty());
+}

@@ -1,0 +1,110 @@
+#pragma once
+// The Images task's model and its training, on a worker thread of its own ("attnlab-images"): a
+// ViT (ImageClassifierTrainer, task "image-classify") or a captioner (CaptionerTrainer, task
+// "caption"), trained, or opened from a file. The GUI thread asks through this object and never
+// waits; the worker answers with value types (ImageClassification, Captioning, the epoch metrics,
+// QString) posted back to this object, which re-emits them on the GUI thread. While a run trains,
+// the worker answers the views' requests between batches (run's afterBatch) and every few batches
+// looks at the probe image, so the Image view shows the attention forming.
+//
+// One job at a time: a run, an open or a save. Train and open are refused while a job runs; a reset
+// during a run takes effect when the run has stopped.
+#include "engine/VisionTrainer.h"
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QThread;
+
+namespace attnlab {
+
+class ImageWorker;
+
+inline constexpr const char* kImageClassifyTask = "image-classify";
+inline constexpr const char* kCaptionTask = "caption";
+
+struct ImageTrainRequest {
+    QString task;  // kImageClassifyTask or kCaptionTask
+    std::shared_ptr<const ImageDataset> images;       // image-classify
+    std::shared_ptr<const ImageDataset> testImages;   // may be null
+    std::shared_ptr<const CaptionDataset> captions;   // caption
+    VitConfig vit;
+    CaptionerConfig captioner;
+    VisionTrainingOptions options;
+};
+
+// What the window and the views show of the model.
+struct ImageModelInfo {
+    QString task;  // kImageClassifyTask or kCaptionTask
+    VitConfig vit;
+    CaptionerConfig captioner;
+    QStringList classes;  // a ViT's
+    std::int64_t parameters = 0;
+    std::size_t trainingImages = 0, validationImages = 0;  // 0 for a model opened from a file
+    int epochsPlanned = 0;
+    QString source;  // the dataset's name, or the file opened
+    bool isCaptioner() const { return task == QLatin1String(kCaptionTask); }
+};
+
+class ImageSession : public QObject {
+    Q_OBJECT
+public:
+    explicit ImageSession(QObject* parent = nullptr);
+    ~ImageSession() override;  // shutdown(5000) if not done yet
+
+    bool isTraining() const { return training_; }
+    bool isBusy() const { return training_ || loading_; }
+    bool hasModel() const { return hasModel_; }
+    bool isModified() const { return modified_; }
+    const ImageModelInfo& model() const { return info_; }
+    int completedEpochs() const { return completedEpochs_; }
+
+    bool train(const ImageTrainRequest& request);  // refused (false) while a job runs
+    void stop();   // the run ends after its current batch
+    void reset();  // drops the model (after stopping the run)
+    bool open(const QString& path);  // refused while a job runs; the open model stays if it fails
+    void save(const QString& path);
+    // Classified (a ViT) or captioned (a captioner): answered by classified / captioned or
+    // requestFailed, carrying the returned id.
+    quint64 look(const Image& image);
+    // Looked at every few batches while training and after each epoch: probedClassification /
+    // probedCaption. An empty image: no probe.
+    void setProbe(const Image& image);
+    void shutdown(int timeoutMs);
+
+Q_SIGNALS:
+    void stateChanged();
+    void modelReady(const attnlab::ImageModelInfo& info);
+    void modelDiscarded();
+    void classifierEpochFinished(const attnlab::ImageEpochMetrics& metrics);
+    void captionerEpochFinished(const attnlab::CaptionEpochMetrics& metrics);
+    void trainingFinished(bool stopped);
+    void trainingFailed(const QString& message);
+    void openFailed(const QString& message);
+    void saved(const QString& path);
+    void saveFailed(const QString& message);
+    void classified(quint64 id, const attnlab::ImageClassification& result);
+    void captioned(quint64 id, const attnlab::Captioning& result);
+    void requestFailed(quint64 id, const QString& message);
+    void probedClassification(const attnlab::ImageClassification& result);
+    void probedCaption(const attnlab::Captioning& result);
+
+private:
+    friend class ImageWorker;
+    void post(std::function<void(ImageWorker&)> job);
+
+    QThread* thread_;
+    ImageWorker* worker_;
+    std::shared_ptr<std::atomic<bool>> stop_;
+    bool training_ = false, loading_ = false;
+    bool hasModel_ = false, modified_ = false, shutDown_ = false;
+    int completedEpochs_ = 0;
+    quint64 probeGeneration_ = 0;  // probes of an older image are dropped
+    ImageModelInfo info_;
+    quint64 nextRequest_ = 0;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,93 @@
+#pragma once
+// The Images task's setup panel: the data (generated glyphs, Debian's Fashion-MNIST, an image
+// folder DIR/CLASS/*.png, generated scenes with captions, or a caption TSV), the model, which follows
+// the data (a ViT for classes, a captioner for captions), the training settings and the buttons
+// (Train, Stop, Reset, Open Model, Save Model). The window's Task box shows it for "Images".
+#include "engine/VisionTrainer.h"
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace attnlab {
+
+struct ImageDataChoice {
+    QString dataset = QStringLiteral("glyphs");  // "glyphs", "fashion-mnist", "folder", "scenes", "captions"
+    QString path;      // the folder, or the caption TSV
+    int size = 2000;   // images to generate or read at most
+    std::uint64_t seed = 1;
+    bool isCaptions() const { return dataset == QLatin1String("scenes") || dataset == QLatin1String("captions"); }
+    bool needsPath() const { return dataset == QLatin1String("folder") || dataset == QLatin1String("captions"); }
+    QString describe() const;  // for messages and the window title
+};
+
+class ImageSetupPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ImageSetupPanel(QWidget* parent = nullptr);
+
+    ImageDataChoice data() const;
+    void setData(const ImageDataChoice& choice);  // emits dataChanged
+    VitConfig vitConfig() const;
+    void setVitConfig(const VitConfig& config);
+    CaptionerConfig captionerConfig() const;
+    void setCaptionerConfig(const CaptionerConfig& config);
+    VisionTrainingOptions options() const;
+    void setOptions(const VisionTrainingOptions& options);
+    void setState(bool busy, bool training, bool hasModel);
+    void setStatus(const QString& text);
+    QString status() const;
+
+    QComboBox* datasetBox() const { return dataset_; }
+    QPushButton* trainButton() const { return train_; }
+    QPushButton* stopButton() const { return stop_; }
+
+Q_SIGNALS:
+    void dataChanged();
+    void trainRequested();
+    void stopRequested();
+    void resetRequested();
+    void openModelRequested();
+    void saveModelRequested();
+    void chooseFileRequested();  // a folder or TSV: the task shows the dialog, then setData
+
+private:
+    void followModelDefaults();
+    bool captionsShown_ = false;
+    void updateEnabled();
+
+    QComboBox* dataset_;
+    QLabel* file_;
+    QString path_;
+    QSpinBox* size_;
+    QSpinBox* dataSeed_;
+    QGroupBox* vitBox_;
+    QSpinBox* patch_;
+    QSpinBox* hidden_;
+    QSpinBox* heads_;
+    QSpinBox* layers_;
+    QGroupBox* captionerBox_;
+    QComboBox* attention_;
+    QDoubleSpinBox* lambda_;
+    QSpinBox* captionHidden_;
+    QSpinBox* epochs_;
+    QSpinBox* batch_;
+    QDoubleSpinBox* learningRate_;
+    QSpinBox* seed_;
+    QPushButton* train_;
+    QPushButton* stop_;
+    QPushButton* reset_;
+    QPushButton* open_;
+    QPushButton* save_;
+    QLabel* status_;
+    VitConfig vit_;
+    CaptionerConfig captioner_;
+    bool busy_ = false, training_ = false, hasModel_ = false;
+};
+
+}  // namespace attnlab

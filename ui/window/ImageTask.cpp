@@ -1,0 +1,472 @@
+#include "window/ImageTask.h"
+#include "window/ViewNavigator.h"
+#include "session/ImageLessons.h"
+#include "session/SettingNames.h"
+#include "views/image/ImageCurvesView.h"
+#include "views/image/ImageView.h"
+#include "base/Captions.h"
+#include "base/ImageDatasets.h"
+#include "base/ImageFiles.h"
+#include <QDir>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QThread>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kFolderSide = 32;   // an image folder is read as RGB at this size (a ViT with 4x4 patches: 8x8)
+constexpr int kCaptionSide = 48;  // a caption list's images (the captioner's default input)
+constexpr int kShownSkips = 3;
+
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::ImageTask)
+};
+
+// Runs on the loader thread: the data of a choice, or the reason there is none.
+struct LoadOutcome {
+    std::shared_ptr<ImageDataset> images, test;
+    std::shared_ptr<CaptionDataset> captions;
+    QString error;
+    QString report;
+};
+
+void keepFirst(ImageDataset& d, std::size_t n) {
+    if (d.images.size() <= n) return;
+    d.images.resize(n);
+    if (d.labels.size() > n) d.labels.resize(n);
+    if (d.boxes.size() > n) d.boxes.resize(n);
+}
+
+LoadOutcome makeData(const ImageDataChoice& c) {
+    LoadOutcome out;
+    const auto size = static_cast<std::size_t>(std::max(1, c.size));
+    try {
+        if (c.dataset == QLatin1String("glyphs")) {
+            out.images = std::make_shared<ImageDataset>(makeGlyphs(size, c.seed));
+        } else if (c.dataset == QLatin1String("fashion-mnist")) {
+            out.images = std::make_shared<ImageDataset>(readFashionMnist(true));
+            keepFirst(*out.images, size);
+            out.test = std::make_shared<ImageDataset>(readFashionMnist(false));
+            keepFirst(*out.test, std::max<std::size_t>(100, size / 5));
+        } else if (c.dataset == QLatin1String("folder")) {
+            ImageFolderReport report;
+            out.images = std::make_shared<ImageDataset>(
+                readImageFolder(c.path.toStdString(), 3, kFolderSide, kFolderSide, &report));
+            keepFirst(*out.images, size);
+            if (!report.skipped.empty()) {
+                QStringList files;
+                for (std::size_t i = 0; i < report.skipped.size() && i < static_cast<std::size_t>(kShownSkips); ++i)
+                    files << QStringLiteral("%1 (%2)").arg(QString::fromStdString(report.skipped[i].first),
+                                                           QString::fromStdString(report.skipped[i].second));
+                out.report = Tr::tr("skipped files (%1): %2")
+                                 .arg(report.skipped.size())
+                                 .arg(files.join(QStringLiteral("; ")));
+                if (report.skipped.size() > static_cast<std::size_t>(kShownSkips)) out.report += QStringLiteral("; …");
+            }
+        } else if (c.dataset == QLatin1String("scenes")) {
+            out.captions = std::make_shared<CaptionDataset>(makeScenes(size, c.seed));
+        } else {
+            out.captions =
+                std::make_shared<CaptionDataset>(readCaptionTsv(c.path.toStdString(), 3, kCaptionSide, kCaptionSide));
+        }
+    } catch (const std::exception& e) {
+        out = LoadOutcome();
+        out.error = SettingNames::messageOf(e);
+    }
+    return out;
+}
+
+QString figure(double v) { return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("–"); }
+
+std::vector<float> meanOverWords(const Captioning& c) {
+    const std::size_t n = static_cast<std::size_t>(c.gridRows) * static_cast<std::size_t>(c.gridCols);
+    std::vector<float> sum(n, 0.0f);
+    for (const auto& row : c.attention)
+        if (row.size() == n)
+            for (std::size_t i = 0; i < n; ++i) sum[i] += row[i] / static_cast<float>(c.attention.size());
+    return sum;
+}
+
+}  // namespace
+
+ImageTask::ImageTask(QWidget* window, ViewNavigator* navigator, Hooks hooks)
+    : QObject(window), window_(window), navigator_(navigator), hooks_(std::move(hooks)) {
+    session_ = new ImageSession(this);
+    panel_ = new ImageSetupPanel;
+    auto* area = new QScrollArea;
+    area->setWidget(panel_);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    page_ = area;
+    image_ = new ImageView;
+    curves_ = new ImageCurvesView;
+    const QString task = QString::fromLatin1(kId);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("image"), image_, task);
+    navigator_->addView(ViewGroup::Watch, QStringLiteral("image-curves"), curves_, task);
+    for (View* v : navigator_->viewsOf(task)) v->modelAvailable(false);
+    connectSession();
+    connectViews();
+    onState();
+}
+
+ImageTask::~ImageTask() { shutdown(); }
+
+void ImageTask::connectSession() {
+    ImageSession* s = session_;
+    connect(s, &ImageSession::stateChanged, this, &ImageTask::onState);
+    connect(s, &ImageSession::modelReady, this, [this](const ImageModelInfo& info) {
+        image_->setClasses(info.classes);
+        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->modelAvailable(true);
+        if (!session_->isTraining()) {  // opened from a file: look at the image shown
+            curves_->runStarted();
+            look();
+        }
+        Q_EMIT titleChanged();
+    });
+    connect(s, &ImageSession::modelDiscarded, this, [this] {
+        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) {
+            v->clearView();
+            v->modelAvailable(false);
+        }
+        Q_EMIT titleChanged();
+    });
+    connect(s, &ImageSession::classifierEpochFinished, this, [this](const ImageEpochMetrics& m) {
+        curves_->addEpoch(m);
+        snapshotEpoch_ = m.epoch;  // the worker probes right after
+        QString text = tr("Epoch %1 of %2: accuracy %3")
+                           .arg(m.epoch)
+                           .arg(session_->model().epochsPlanned)
+                           .arg(figure(m.accuracy));
+        if (std::isfinite(m.rolloutOnBox))
+            text += tr(", rollout on the mark %1 (uniform %2)").arg(figure(m.rolloutOnBox), figure(m.boxShare));
+        panel_->setStatus(text);
+        Q_EMIT titleChanged();
+    });
+    connect(s, &ImageSession::captionerEpochFinished, this, [this](const CaptionEpochMetrics& m) {
+        curves_->addEpoch(m);
+        snapshotEpoch_ = m.epoch;
+        panel_->setStatus(tr("Epoch %1 of %2: BLEU %3, every object named %4")
+                              .arg(m.epoch)
+                              .arg(session_->model().epochsPlanned)
+                              .arg(QString::number(m.bleu, 'f', 1), figure(m.objectsNamed)));
+        Q_EMIT titleChanged();
+    });
+    connect(s, &ImageSession::trainingFinished, this, [this](bool stopped) {
+        hooks_.status(stopped ? tr("Training stopped; the model stays.") : tr("Training finished."), 8000);
+        look();
+    });
+    connect(s, &ImageSession::trainingFailed, this, [this](const QString& message) {
+        hooks_.reportError(tr("Training Failed"), session_->hasModel()
+                                                      ? tr("%1\n\nThe model keeps its last good weights.").arg(message)
+                                                      : message);
+    });
+    connect(s, &ImageSession::openFailed, this,
+            [this](const QString& message) { hooks_.reportError(tr("Cannot Open Model"), message); });
+    connect(s, &ImageSession::saveFailed, this,
+            [this](const QString& message) { hooks_.reportError(tr("Cannot Save Model"), message); });
+    connect(s, &ImageSession::saved, this,
+            [this](const QString& path) { hooks_.status(tr("Saved %1").arg(QFileInfo(path).fileName()), 8000); });
+    connect(s, &ImageSession::probedClassification, this, [this](const ImageClassification& c) {
+        if (!session_->hasModel()) return;  // answered before a reset
+        image_->setClassification(c);
+        if (snapshotEpoch_ > 0) curves_->addSnapshot(snapshotEpoch_, image_->image(), c.rollout, c.gridRows, c.gridCols);
+        snapshotEpoch_ = 0;
+    });
+    connect(s, &ImageSession::probedCaption, this, [this](const Captioning& c) {
+        if (!session_->hasModel()) return;  // answered before a reset
+        image_->setCaptioning(c);
+        if (snapshotEpoch_ > 0)
+            curves_->addSnapshot(snapshotEpoch_, image_->image(), meanOverWords(c), c.gridRows, c.gridCols);
+        snapshotEpoch_ = 0;
+    });
+    connect(s, &ImageSession::classified, this, [this](quint64 id, const ImageClassification& c) {
+        if (id == lookRequest_) image_->setClassification(c);
+    });
+    connect(s, &ImageSession::captioned, this, [this](quint64 id, const Captioning& c) {
+        if (id == lookRequest_) image_->setCaptioning(c);
+    });
+    connect(s, &ImageSession::requestFailed, this, [this](quint64 id, const QString& message) {
+        if (id == lookRequest_) image_->setFailed(message);
+    });
+}
+
+void ImageTask::connectViews() {
+    connect(session_, &ImageSession::classified, this, &ImageTask::viewsChanged);
+    connect(session_, &ImageSession::captioned, this, &ImageTask::viewsChanged);
+    connect(session_, &ImageSession::probedClassification, this, &ImageTask::viewsChanged);
+    connect(session_, &ImageSession::probedCaption, this, &ImageTask::viewsChanged);
+    connect(session_, &ImageSession::classifierEpochFinished, this, &ImageTask::viewsChanged);
+    connect(session_, &ImageSession::captionerEpochFinished, this, &ImageTask::viewsChanged);
+    connect(session_, &ImageSession::modelDiscarded, this, &ImageTask::viewsChanged);
+    connect(panel_, &ImageSetupPanel::trainRequested, this, &ImageTask::train);
+    connect(panel_, &ImageSetupPanel::stopRequested, session_, &ImageSession::stop);
+    connect(panel_, &ImageSetupPanel::resetRequested, this, [this] {
+        if (confirmDiscard(tr("Reset the Model?"))) session_->reset();
+    });
+    connect(panel_, &ImageSetupPanel::openModelRequested, this, &ImageTask::openModelDialog);
+    connect(panel_, &ImageSetupPanel::saveModelRequested, this, &ImageTask::saveModelDialog);
+    connect(panel_, &ImageSetupPanel::chooseFileRequested, this, &ImageTask::chooseFile);
+    connect(panel_, &ImageSetupPanel::dataChanged, this, [this] {
+        if (!panel_->data().needsPath()) previousDataset_ = panel_->data().dataset;
+        loadData();
+    });
+    connect(image_, &ImageView::imageChosen, this, [this](const Image& image) {
+        session_->setProbe(image);
+        look();
+    });
+}
+
+void ImageTask::look() {
+    if (!session_->hasModel() || image_->image().pixels.empty()) return;
+    lookRequest_ = session_->look(image_->image());
+}
+
+void ImageTask::onState() {
+    panel_->setState(session_->isBusy(), session_->isTraining(), session_->hasModel());
+    if (trainWhenIdle_ && !session_->isBusy()) {
+        trainWhenIdle_ = false;
+        train();
+    }
+}
+
+void ImageTask::activate() {
+    if (activated_) return;
+    activated_ = true;
+    if (!hasData() && !loader_) loadData();
+}
+
+void ImageTask::loadData() {
+    const ImageDataChoice choice = panel_->data();
+    if (choice.needsPath() && choice.path.isEmpty()) return;
+    const quint64 generation = ++loadGeneration_;
+    auto outcome = std::make_shared<LoadOutcome>();
+    QThread* thread = QThread::create([choice, outcome] { *outcome = makeData(choice); });
+    thread->setObjectName(QStringLiteral("attnlab-images-data"));
+    if (loader_) loader_->disconnect(this);
+    loader_ = thread;
+    panel_->setStatus(tr("Making the images…"));
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    connect(thread, &QThread::finished, this, [this, generation, outcome, choice] {
+        if (generation != loadGeneration_) return;
+        loader_ = nullptr;
+        if (!outcome->images && !outcome->captions) {
+            panel_->setStatus(QString());
+            trainWhenLoaded_ = false;
+            if (hasData()) {  // the panel shows the data that stays
+                const QSignalBlocker quiet(panel_);
+                panel_->setData(loadedChoice_);
+            }
+            hooks_.reportError(tr("Cannot Open Images"), outcome->error);
+            return;
+        }
+        images_ = outcome->images;
+        testImages_ = outcome->test;
+        captions_ = outcome->captions;
+        report_ = outcome->report;
+        loadedChoice_ = choice;
+        QString status;
+        if (images_) {
+            image_->setDataset(images_);
+            status = tr("%1: %2 images in %3 classes.")
+                         .arg(choice.describe())
+                         .arg(images_->images.size())
+                         .arg(images_->classes.size());
+        } else {
+            image_->setDataset(captions_);
+            status = tr("%1: %2 captioned images.").arg(choice.describe()).arg(captions_->images.size());
+        }
+        if (!report_.isEmpty()) status += QLatin1Char(' ') + tr("Note: %1").arg(report_);
+        panel_->setStatus(status);
+        image_->selectDatasetImage(0);
+        Q_EMIT dataReady();
+        Q_EMIT titleChanged();
+        if (trainWhenLoaded_) {
+            trainWhenLoaded_ = false;
+            train();
+        }
+    });
+    thread->start();
+}
+
+bool ImageTask::confirmDiscard(const QString& title) {
+    if (!session_->isBusy() && !(session_->hasModel() && session_->isModified())) return true;
+    const auto answer = hooks_.ask(title, tr("The current image model and its unsaved training will be discarded."),
+                                   QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Discard;
+}
+
+void ImageTask::train() {
+    if (session_->isBusy()) {
+        trainWhenIdle_ = true;
+        return;
+    }
+    if (loader_ || !hasData()) {
+        trainWhenLoaded_ = true;
+        if (!loader_) loadData();
+        return;
+    }
+    if (!confirmDiscard(tr("Train a New Image Model?"))) return;
+    for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->runStarted();
+    ImageTrainRequest request;
+    request.options = panel_->options();
+    if (captions_) {
+        request.task = QString::fromLatin1(kCaptionTask);
+        request.captions = captions_;
+        request.captioner = panel_->captionerConfig();
+        if (!captions_->images.empty()) {
+            request.captioner.channels = captions_->images.front().channels;
+            request.captioner.imageSize = captions_->images.front().height;
+        }
+    } else {
+        request.task = QString::fromLatin1(kImageClassifyTask);
+        request.images = images_;
+        request.testImages = testImages_;
+        request.vit = panel_->vitConfig();
+        if (!images_->images.empty()) {
+            request.vit.channels = images_->images.front().channels;
+            request.vit.imageSize = images_->images.front().height;
+        }
+    }
+    session_->setProbe(image_->image());
+    if (!session_->train(request)) return;
+    panel_->setStatus(tr("Building the model…"));
+}
+
+bool ImageTask::startLesson(const QString& id) {
+    const ImageLesson l = findImageLesson(id);
+    if (l.id.isEmpty()) return false;
+    if (!confirmDiscard(tr("Start the Lesson?"))) return false;
+    session_->stop();
+    session_->reset();
+    ImageDataChoice data;
+    data.dataset = l.dataset;
+    data.size = l.images;
+    data.seed = l.dataSeed;
+    activated_ = true;
+    panel_->setVitConfig(l.vit);
+    panel_->setCaptionerConfig(l.captioner);
+    panel_->setOptions(l.options);
+    lesson_ = l.id;
+    trainWhenLoaded_ = true;
+    panel_->setData(data);  // makes the data, then trains
+    navigator_->show(l.tab);
+    Q_EMIT lessonStarted(l.title, l.summary);
+    return true;
+}
+
+void ImageTask::chooseFile() {
+    ImageDataChoice data = panel_->data();
+    QString path;
+    if (data.dataset == QLatin1String("folder"))
+        path = QFileDialog::getExistingDirectory(window_, tr("Open an Image Folder (one folder per class)"),
+                                                 lastDirectory_);
+    else
+        path = QFileDialog::getOpenFileName(window_, tr("Open a Caption List"), lastDirectory_,
+                                            tr("Image and caption, tab-separated (*.tsv *.txt);;All files (*)"));
+    if (path.isEmpty()) {
+        data.dataset = previousDataset_;
+        data.path.clear();
+    } else {
+        lastDirectory_ = QFileInfo(path).absolutePath();
+        data.path = path;
+    }
+    panel_->setData(data);
+}
+
+void ImageTask::openModel(const QString& path) {
+    if (!confirmDiscard(tr("Open an Image Model?"))) return;
+    session_->stop();
+    if (!session_->open(path)) hooks_.status(tr("Wait until the current job has stopped."), 5000);
+}
+
+void ImageTask::openDropped(const QString& path) {
+    const QFileInfo info(path);
+    if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+        openModel(path);
+        return;
+    }
+    if (info.isDir() || info.suffix().compare(QLatin1String("tsv"), Qt::CaseInsensitive) == 0) {
+        ImageDataChoice data = panel_->data();
+        data.dataset = info.isDir() ? QStringLiteral("folder") : QStringLiteral("captions");
+        data.path = path;
+        panel_->setData(data);
+        return;
+    }
+    navigator_->show(QStringLiteral("image"));
+    image_->openImageFile(path);
+}
+
+void ImageTask::openModelDialog() {
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Open Image Model"), lastDirectory_,
+                                                      tr("AttnLab models (*.safetensors)"));
+    if (path.isEmpty()) return;
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    openModel(path);
+}
+
+void ImageTask::saveModel(const QString& path) { session_->save(path); }
+
+QString ImageTask::askSavePath() {
+    const QString name = session_->model().isCaptioner() ? QStringLiteral("captioner.safetensors")
+                                                         : QStringLiteral("vit.safetensors");
+    QString path = QFileDialog::getSaveFileName(window_, tr("Save Image Model"), QDir(lastDirectory_).filePath(name),
+                                                tr("AttnLab models (*.safetensors)"));
+    if (path.isEmpty()) return path;
+    if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    return path;
+}
+
+void ImageTask::saveModelDialog() {
+    const QString path = askSavePath();
+    if (!path.isEmpty()) saveModel(path);
+}
+
+bool ImageTask::confirmClose() {
+    if (!session_->hasModel() || !session_->isModified()) return true;
+    const auto answer = hooks_.ask(tr("Save the Image Model?"), tr("The image model has unsaved training."),
+                                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer != QMessageBox::Save) return true;
+    session_->stop();
+    const QString path = askSavePath();
+    if (path.isEmpty()) return false;
+    QEventLoop loop;
+    bool ok = false;
+    connect(session_, &ImageSession::saved, &loop, [&] { ok = true; loop.quit(); });
+    connect(session_, &ImageSession::saveFailed, &loop, [&] { loop.quit(); });
+    session_->save(path);
+    loop.exec();
+    return ok;
+}
+
+void ImageTask::shutdown() {
+    if (loader_) {
+        loader_->disconnect(this);
+        loader_->wait();
+        loader_ = nullptr;
+    }
+    session_->shutdown(5000);
+}
+
+QString ImageTask::titleFor() const {
+    if (session_->hasModel()) {
+        const ImageModelInfo& m = session_->model();
+        const QString arch =
+            m.isCaptioner()
+                ? tr("captioner, %1 attention").arg(QString::fromStdString(toString(m.captioner.attention)))
+                : tr("ViT (%1 layers, %2 heads)").arg(m.vit.layers).arg(m.vit.heads);
+        return QStringLiteral("%1 — %2").arg(QFileInfo(m.source).fileName(), arch);
+    }
+    if (images_) return QString::fromStdString(images_->name);
+    return captions_ ? QString::fromStdString(captions_->name) : QString();
+}
+
+}  // namespace attnlab
