@@ -35,10 +35,16 @@ struct Reader {
         if (!std::isfinite(x) || std::fabs(x) > 1e6) malformed(kind, std::string("'") + key + "' is out of range");
         return static_cast<float>(x);
     }
-    std::string text(const char* key) const {
+    // A string member parsed by `parse` (which throws ConfigError naming the accepted values).
+    template <typename Parse>
+    auto choice(const char* key, Parse parse) const {
         const Json& v = member(key);
         if (!v.is_string()) malformed(kind, std::string("'") + key + "' must be a string");
-        return v.get<std::string>();
+        try {
+            return parse(v.get<std::string>());
+        } catch (const ConfigError& e) {
+            malformed(kind, e.what());
+        }
     }
 };
 
@@ -153,11 +159,7 @@ VitConfig vitConfigFromJson(const std::string& json) {
     c.layers = r.integer("layers", 1, 24);
     c.feedForward = r.integer("feed_forward", 0, 16384);
     c.dropout = r.real("dropout");
-    try {
-        c.positions = parsePatchPositions(r.text("positions"));
-    } catch (const ConfigError& e) {
-        malformed(kind, e.what());
-    }
+    c.positions = r.choice("positions", parsePatchPositions);
     c.classes = r.integer("classes", 2, 1000);
     if (auto why = validate(c); !why.empty()) malformed(kind, why);
     return c;
@@ -174,11 +176,7 @@ CaptionerConfig captionerConfigFromJson(const std::string& json) {
     c.hidden = r.integer("hidden", 1, 2048);
     c.embedding = r.integer("embedding", 1, 2048);
     c.attentionSize = r.integer("attention_size", 1, 2048);
-    try {
-        c.attention = parseCaptionAttention(r.text("attention"));
-    } catch (const ConfigError& e) {
-        malformed(kind, e.what());
-    }
+    c.attention = r.choice("attention", parseCaptionAttention);
     c.doublyStochastic = r.real("doubly_stochastic");
     c.dropout = r.real("dropout");
     c.maxLength = r.integer("max_length", 2, 128);

@@ -131,9 +131,7 @@ const VitConfig& ImageClassifier::config() const { return impl_->config; }
 const std::vector<std::string>& ImageClassifier::classes() const { return impl_->classes; }
 
 std::int64_t ImageClassifier::parameterCount() const {
-    std::int64_t n = 0;
-    for (const auto& p : impl_->net->parameters()) n += p.numel();
-    return n;
+    return weightCount(*impl_->net);
 }
 
 ImageClassification ImageClassifier::classify(const Image& image) const {
@@ -229,9 +227,7 @@ const CaptionerConfig& ImageCaptioner::config() const { return impl_->config; }
 const Vocabulary& ImageCaptioner::vocabulary() const { return impl_->vocabulary; }
 
 std::int64_t ImageCaptioner::parameterCount() const {
-    std::int64_t n = 0;
-    for (const auto& p : impl_->net->parameters()) n += p.numel();
-    return n;
+    return weightCount(*impl_->net);
 }
 
 Captioning ImageCaptioner::caption(const Image& image, int beam) const {

@@ -26,6 +26,12 @@ void appendTensors(const torch::nn::Module& module, SafetensorsContent& content)
     }
 }
 
+std::int64_t weightCount(const torch::nn::Module& module) {
+    std::int64_t n = 0;
+    for (const auto& p : module.parameters()) n += p.numel();
+    return n;
+}
+
 std::int64_t storedWeights(const SafetensorsContent& content) {
     std::int64_t stored = 0;
     for (const auto& t : content.tensors) stored += static_cast<std::int64_t>(t.data.size());

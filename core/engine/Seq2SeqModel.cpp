@@ -1,6 +1,7 @@
 #include "Seq2SeqModel.h"
 
 #include "detail/ModelImpl.h"
+#include "detail/ModuleTensors.h"
 #include "base/InputError.h"
 #include "nn/GruSeq2Seq.h"
 #include "nn/TransformerSeq2Seq.h"
@@ -47,9 +48,7 @@ const Vocabulary& Seq2SeqModel::targetVocabulary() const { return impl_->target;
 const TokenizerOptions& Seq2SeqModel::tokenizerOptions() const { return impl_->tokenizer; }
 
 std::int64_t Seq2SeqModel::parameterCount() const {
-    std::int64_t n = 0;
-    for (const auto& p : impl_->net->parameters()) n += p.numel();
-    return n;
+    return weightCount(*impl_->net);
 }
 
 std::vector<std::string> Seq2SeqModel::sourceTokens(const std::string& sentence) const {

@@ -61,9 +61,7 @@ const std::vector<std::string>& TextClassifier::labels() const { return impl_->l
 const TokenizerOptions& TextClassifier::tokenizerOptions() const { return impl_->tokenizer; }
 
 std::int64_t TextClassifier::parameterCount() const {
-    std::int64_t n = 0;
-    for (const auto& p : impl_->net->parameters()) n += p.numel();
-    return n;
+    return weightCount(*impl_->net);
 }
 
 int TextClassifier::labelIndex(const std::string& label) const {

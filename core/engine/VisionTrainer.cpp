@@ -30,16 +30,25 @@ void checkOptions(const VisionTrainingOptions& o) {
         throw ConfigError("the validation fraction must be above 0 and below 1");
 }
 
-// Splits 0..n-1 into training and held-out indices (a seeded shuffle; at least one of each).
-void splitIndices(std::size_t n, double fraction, std::uint64_t seed, std::vector<std::size_t>& train,
+// Which images train and which are held out (each list sorted): with a test set (testCount > 0),
+// every training image trains and every test image is held out; without, a seeded shuffle holds
+// `fraction` of the training images out (at least one of each).
+void splitIndices(std::size_t n, std::size_t testCount, double fraction, std::uint64_t seed, std::vector<std::size_t>& train,
                   std::vector<std::size_t>& held) {
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
+    train.resize(n);
+    std::iota(train.begin(), train.end(), 0);
+    if (testCount > 0) {
+        held.resize(testCount);
+        std::iota(held.begin(), held.end(), 0);
+        return;
+    }
     std::mt19937_64 rng(seed ^ 0x5eedULL);
-    std::shuffle(order.begin(), order.end(), rng);
+    std::shuffle(train.begin(), train.end(), rng);
     const std::size_t h = std::clamp<std::size_t>(static_cast<std::size_t>(std::lround(fraction * static_cast<double>(n))), 1, n - 1);
-    held.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(h));
-    train.assign(order.begin() + static_cast<std::ptrdiff_t>(h), order.end());
+    held.assign(train.begin(), train.begin() + static_cast<std::ptrdiff_t>(h));
+    train.erase(train.begin(), train.begin() + static_cast<std::ptrdiff_t>(h));
+    std::sort(train.begin(), train.end());
+    std::sort(held.begin(), held.end());
 }
 
 // Converted to the model's input, as one tensor [N, C, S, S].
@@ -125,16 +134,7 @@ ImageClassifierTrainer::ImageClassifierTrainer(const ImageDataset& training, con
 
     const ImageDataset& heldSet = test.images.empty() ? training : test;
     std::vector<std::size_t> train, held;
-    if (test.images.empty()) {
-        splitIndices(training.images.size(), options.validationFraction, options.seed, train, held);
-    } else {
-        train.resize(training.images.size());
-        std::iota(train.begin(), train.end(), 0);
-        held.resize(test.images.size());
-        std::iota(held.begin(), held.end(), 0);
-    }
-    std::sort(train.begin(), train.end());
-    std::sort(held.begin(), held.end());
+    splitIndices(training.images.size(), test.images.size(), options.validationFraction, options.seed, train, held);
     const int C = config.channels, S = config.imageSize;
     impl_->trainImages = tensorOf(training.images, train, C, S);
     impl_->heldImages = tensorOf(heldSet.images, held, C, S);
@@ -285,16 +285,7 @@ CaptionerTrainer::CaptionerTrainer(const CaptionDataset& training, const Caption
 
     const CaptionDataset& heldSet = test.images.empty() ? training : test;
     std::vector<std::size_t> train, held;
-    if (test.images.empty()) {
-        splitIndices(training.images.size(), options.validationFraction, options.seed, train, held);
-    } else {
-        train.resize(training.images.size());
-        std::iota(train.begin(), train.end(), 0);
-        held.resize(test.images.size());
-        std::iota(held.begin(), held.end(), 0);
-    }
-    std::sort(train.begin(), train.end());
-    std::sort(held.begin(), held.end());
+    splitIndices(training.images.size(), test.images.size(), options.validationFraction, options.seed, train, held);
 
     std::vector<std::vector<std::string>> sentences;
     for (auto i : train)

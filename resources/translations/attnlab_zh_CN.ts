@@ -423,60 +423,12 @@
         <translation>读取单位：</translation>
     </message>
     <message>
-        <source>Training</source>
-        <translation>训练</translation>
-    </message>
-    <message>
         <source>Passes over the training texts.</source>
         <translation>遍历训练文本的次数。</translation>
     </message>
     <message>
         <source>Texts per update.</source>
         <translation>每次更新使用的文本数。</translation>
-    </message>
-    <message>
-        <source>The seed of the weights and the batches.</source>
-        <translation>权重初始化和批次划分所用的随机种子。</translation>
-    </message>
-    <message>
-        <source>Epochs:</source>
-        <translation>轮数：</translation>
-    </message>
-    <message>
-        <source>Learning rate:</source>
-        <translation>学习率：</translation>
-    </message>
-    <message>
-        <source>Batch size:</source>
-        <translation>批次大小：</translation>
-    </message>
-    <message>
-        <source>Seed:</source>
-        <translation>随机种子：</translation>
-    </message>
-    <message>
-        <source>Train</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Discard the model</source>
-        <translation>丢弃模型</translation>
-    </message>
-    <message>
-        <source>Open Model…</source>
-        <translation>打开模型…</translation>
-    </message>
-    <message>
-        <source>Save Model…</source>
-        <translation>保存模型…</translation>
     </message>
     <message>
         <source>File: %1</source>
@@ -492,38 +444,6 @@
     <message>
         <source>, attention on the rationale %1 (uniform %2)</source>
         <translation>，依据上的注意力 %1（均匀注意力 %2）</translation>
-    </message>
-    <message>
-        <source>Training stopped; the model stays.</source>
-        <translation>训练已停止；模型已保留。</translation>
-    </message>
-    <message>
-        <source>Training finished.</source>
-        <translation>训练完成。</translation>
-    </message>
-    <message>
-        <source>Training Failed</source>
-        <translation>训练失败</translation>
-    </message>
-    <message>
-        <source>%1
-
-The model keeps its last good weights.</source>
-        <translation>%1
-
-模型保留最后一组正常的权重。</translation>
-    </message>
-    <message>
-        <source>Cannot Open Model</source>
-        <translation>无法打开模型</translation>
-    </message>
-    <message>
-        <source>Cannot Save Model</source>
-        <translation>无法保存模型</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
     </message>
     <message>
         <source>Reset the Model?</source>
@@ -574,16 +494,8 @@ The model keeps its last good weights.</source>
         <translation>打开分类器？</translation>
     </message>
     <message>
-        <source>Wait until the current job has stopped.</source>
-        <translation>请等待当前任务停止。</translation>
-    </message>
-    <message>
         <source>Open Classifier</source>
         <translation>打开分类器</translation>
-    </message>
-    <message>
-        <source>AttnLab models (*.safetensors)</source>
-        <translation>AttnLab 模型 (*.safetensors)</translation>
     </message>
     <message>
         <source>Save Classifier</source>
@@ -623,14 +535,6 @@ The model keeps its last good weights.</source>
     <message>
         <source>Each word&apos;s background is its attention weight (darker = more); hover a word for the number.</source>
         <translation>每个词的背景色表示它的注意力权重（越深 = 越大）；鼠标悬停在词上可查看数值。</translation>
-    </message>
-    <message>
-        <source>Class</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Probability</source>
-        <translation>概率</translation>
     </message>
     <message>
         <source>Self-attention of every layer (rows) and head (columns); token 0 is [CLS]</source>
@@ -2475,60 +2379,12 @@ The model keeps its last good weights.</source>
         <translation>注意力：</translation>
     </message>
     <message>
-        <source>Training</source>
-        <translation>训练</translation>
-    </message>
-    <message>
         <source>Passes over the training images.</source>
         <translation>遍历训练图像的次数。</translation>
     </message>
     <message>
         <source>Images per update.</source>
         <translation>每次更新使用的图像数。</translation>
-    </message>
-    <message>
-        <source>The seed of the weights and the batches.</source>
-        <translation>权重初始化和批次划分所用的随机种子。</translation>
-    </message>
-    <message>
-        <source>Epochs:</source>
-        <translation>轮数：</translation>
-    </message>
-    <message>
-        <source>Batch size:</source>
-        <translation>批次大小：</translation>
-    </message>
-    <message>
-        <source>Learning rate:</source>
-        <translation>学习率：</translation>
-    </message>
-    <message>
-        <source>Seed:</source>
-        <translation>随机种子：</translation>
-    </message>
-    <message>
-        <source>Train</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Discard the model</source>
-        <translation>丢弃模型</translation>
-    </message>
-    <message>
-        <source>Open Model…</source>
-        <translation>打开模型…</translation>
-    </message>
-    <message>
-        <source>Save Model…</source>
-        <translation>保存模型…</translation>
     </message>
     <message>
         <source>File: %1</source>
@@ -2556,38 +2412,6 @@ The model keeps its last good weights.</source>
     <message>
         <source>Epoch %1 of %2: BLEU %3, every object named %4</source>
         <translation>第 %1 轮（共 %2 轮）：BLEU %3，说出每个物体 %4</translation>
-    </message>
-    <message>
-        <source>Training stopped; the model stays.</source>
-        <translation>训练已停止；模型已保留。</translation>
-    </message>
-    <message>
-        <source>Training finished.</source>
-        <translation>训练完成。</translation>
-    </message>
-    <message>
-        <source>Training Failed</source>
-        <translation>训练失败</translation>
-    </message>
-    <message>
-        <source>%1
-
-The model keeps its last good weights.</source>
-        <translation>%1
-
-模型保留最后一组正常的权重。</translation>
-    </message>
-    <message>
-        <source>Cannot Open Model</source>
-        <translation>无法打开模型</translation>
-    </message>
-    <message>
-        <source>Cannot Save Model</source>
-        <translation>无法保存模型</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
     </message>
     <message>
         <source>Reset the Model?</source>
@@ -2646,16 +2470,8 @@ The model keeps its last good weights.</source>
         <translation>打开图像模型？</translation>
     </message>
     <message>
-        <source>Wait until the current job has stopped.</source>
-        <translation>请等待当前任务停止。</translation>
-    </message>
-    <message>
         <source>Open Image Model</source>
         <translation>打开图像模型</translation>
-    </message>
-    <message>
-        <source>AttnLab models (*.safetensors)</source>
-        <translation>AttnLab 模型 (*.safetensors)</translation>
     </message>
     <message>
         <source>Save Image Model</source>
@@ -2691,14 +2507,6 @@ The model keeps its last good weights.</source>
     <message>
         <source>Train a model (Setup &gt; Train) or open one: where it looks in the image appears here, and changes as it learns.</source>
         <translation>训练一个模型（设置 &gt; 训练）或打开一个模型：它在图像中看向哪里会显示在这里，并随学习而变化。</translation>
-    </message>
-    <message>
-        <source>Class</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Probability</source>
-        <translation>概率</translation>
     </message>
     <message>
         <source>The rollout multiplies every layer&apos;s head-averaged attention (with the residual); a layer&apos;s [CLS] row is what the classifying token reads there.</source>
@@ -2856,8 +2664,8 @@ The model keeps its last good weights.</source>
         <translation>视觉 Transformer 看向哪里？</translation>
     </message>
     <message>
-        <source>A small ViT cuts each image into 4x4 patches and learns which mark (plus, ring, slash, corner) hides among the dashes. Watch the attention rollout gather on the mark in the Image view; hover a patch to see what it attends to, and compare the layers and heads. Curves shows how much of the rollout falls on the mark&apos;s box, against the box&apos;s share of the image.</source>
-        <translation>一个小型 ViT 把每张图像切成 4x4 的图像块，学习短划线中藏着哪种记号（加号、圆环、斜线、拐角）。在图像视图中观察注意力展开如何聚集到记号上；将鼠标悬停在图像块上查看它关注什么，并比较各层和各头。曲线视图显示注意力展开有多少落在记号的方框内，并与方框占图像的比例对比。</translation>
+        <source>A small ViT cuts each image into 4x4 patches and learns which mark (plus, ring, slash, corner) hides among the dashes. Watch the attention rollout gather on the mark in the Image view: it does on about three glyphs in four; pick others in the dataset row and find those where it lights up dashes instead. Hover a patch to see what it attends to, and compare the layers and heads. Curves shows how much of the rollout falls on the mark&apos;s box, against the box&apos;s share of the image.</source>
+        <translation>一个小型 ViT 把每张图像切成 4x4 的图像块，学习短划线中藏着哪种记号（加号、圆环、斜线、拐角）。在图像视图中观察注意力展开如何聚集到记号上：大约每四张图中有三张如此；在数据集一栏中挑选其他图像，找出它反而照亮短划线的那些。将鼠标悬停在图像块上查看它关注什么，并比较各层和各头。曲线视图显示注意力展开有多少落在记号的方框内，并与方框占图像的比例对比。</translation>
     </message>
     <message>
         <source>A captioner that looks at each object as it names it</source>
@@ -3421,6 +3229,33 @@ The current model stays loaded.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::ModelButtons</name>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Discard the model</source>
+        <translation>丢弃模型</translation>
+    </message>
+    <message>
+        <source>Open Model…</source>
+        <translation>打开模型…</translation>
+    </message>
+    <message>
+        <source>Save Model…</source>
+        <translation>保存模型…</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelSettingsWidget</name>
     <message>
         <source>GRU encoder–decoder</source>
@@ -3816,6 +3651,17 @@ The current model stays loaded.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::ProbabilityTable</name>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ProbeView</name>
     <message>
         <source>A sentence to watch while the model trains</source>
@@ -3986,6 +3832,49 @@ The current model stays loaded.</source>
     <message>
         <source>%1 must be between %2 and %3; it is %4</source>
         <translation>%1必须在 %2 到 %3 之间；当前为 %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TaskSupport</name>
+    <message>
+        <source>AttnLab models (*.safetensors)</source>
+        <translation>AttnLab 模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Training stopped; the model stays.</source>
+        <translation>训练已停止；模型已保留。</translation>
+    </message>
+    <message>
+        <source>Training finished.</source>
+        <translation>训练完成。</translation>
+    </message>
+    <message>
+        <source>Training Failed</source>
+        <translation>训练失败</translation>
+    </message>
+    <message>
+        <source>%1
+
+The model keeps its last good weights.</source>
+        <translation>%1
+
+模型保留最后一组正常的权重。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Cannot Save Model</source>
+        <translation>无法保存模型</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Wait until the current job has stopped.</source>
+        <translation>请等待当前任务停止。</translation>
     </message>
 </context>
 <context>
@@ -4275,6 +4164,33 @@ The current model stays loaded.</source>
     <message>
         <source>Replay the probe sentence&apos;s attention over the whole training run.</source>
         <translation>回放探针句子的注意力在整个训练过程中的变化。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainingBox</name>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>The seed of the weights and the batches.</source>
+        <translation>权重初始化和批次划分所用的随机种子。</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批次大小：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <QComboBox>
+#include <QFileInfo>
 #include <QList>
 #include <QMessageBox>
 #include <QSettings>
@@ -94,5 +96,31 @@ public:
 private:
     WindowOptions options_;
 };
+
+// A task's model (ClassifierTask, ImageTask) saved to `path`, waited for, then reset.
+template <typename Task>
+void saveThenReset(Task& task, const QString& path) {
+    task.saveModel(path);
+    REQUIRE(waitUntil([&] { return !task.session()->isModified(); }));
+    CHECK(QFileInfo(path).size() > 0);
+
+    task.session()->reset();
+    CHECK_FALSE(task.session()->hasModel());
+}
+
+// The task's model opened from `path`, waited for.
+template <typename Task>
+void openAndWait(Task& task, const QString& path) {
+    task.openModel(path);
+    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }));
+}
+
+// Picks the task `id` in the window's Task box, as the user does.
+inline void chooseTask(MainWindow& w, const QString& id) {
+    QComboBox* box = w.taskChooser();
+    const int index = box->findData(id);
+    REQUIRE(index >= 0);
+    box->setCurrentIndex(index);
+}
 
 }  // namespace attnlab::test

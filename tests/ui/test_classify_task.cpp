@@ -22,17 +22,13 @@
 #include <functional>
 
 using namespace attnlab;
+using attnlab::test::chooseTask;
+using attnlab::test::openAndWait;
+using attnlab::test::saveThenReset;
 using attnlab::test::waitUntil;
 using attnlab::test::WindowFixture;
 
 namespace {
-
-void chooseTask(MainWindow& w, const QString& id) {
-    QComboBox* box = w.taskChooser();
-    const int index = box->findData(id);
-    REQUIRE(index >= 0);
-    box->setCurrentIndex(index);
-}
 
 // A small sentiment corpus and a quick schedule: what the tests train.
 void smallSetup(ClassifierTask& task, int epochs) {
@@ -164,20 +160,14 @@ TEST_CASE("a classifier saved from the window opens again; a bad file is reporte
     ClassifierTask& task = t.task;
     WindowFixture& f = t.f;
     const QString path = f.dir.filePath(QStringLiteral("c.safetensors"));
-    task.saveModel(path);
-    REQUIRE(waitUntil([&] { return !task.session()->isModified(); }));
-    CHECK(QFileInfo(path).size() > 0);
-
-    task.session()->reset();
-    CHECK_FALSE(task.session()->hasModel());
-    task.openModel(path);
-    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }));
+    saveThenReset(task, path);
+    openAndWait(task, path);
     CHECK(task.session()->model().labels == QStringList({"negative", "positive"}));
     REQUIRE(waitUntil([&] { return task.classifyView()->classification() != nullptr; }));
 
     task.openModel(f.dir.filePath(QStringLiteral("missing.safetensors")));
     REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
-    CHECK(f.errors.front().title == ClassifierTask::tr("Cannot Open Model"));
+    CHECK(f.errors.front().title == TaskSupport::tr("Cannot Open Model"));
     CHECK(f.errors.front().message.contains(QStringLiteral("missing.safetensors")));
     CHECK(task.session()->hasModel());  // the model that was open stays
 }

@@ -23,17 +23,13 @@
 #include <numeric>
 
 using namespace attnlab;
+using attnlab::test::chooseTask;
+using attnlab::test::openAndWait;
+using attnlab::test::saveThenReset;
 using attnlab::test::waitUntil;
 using attnlab::test::WindowFixture;
 
 namespace {
-
-void chooseTask(MainWindow& w, const QString& id) {
-    QComboBox* box = w.taskChooser();
-    const int index = box->findData(id);
-    REQUIRE(index >= 0);
-    box->setCurrentIndex(index);
-}
 
 double sum(const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
@@ -99,7 +95,7 @@ TEST_CASE("the Task box switches to Images and back", "[ui][images]") {
     CHECK(task.panel()->isVisibleTo(&w));
     // The glyphs are made when the task is first chosen, and the browser shows the first of them.
     REQUIRE(waitUntil([&] { return task.images() != nullptr && !task.isLoadingData(); }));
-    CHECK(task.images()->images.size() == 2000);
+    CHECK(task.images()->images.size() == kDefaultGlyphCount);
     CHECK(task.imageView()->browser()->count() == ImageView::kBrowserImages);
     CHECK_FALSE(task.imageView()->image().pixels.empty());
     REQUIRE(w.showTab(QStringLiteral("translate")));
@@ -221,15 +217,9 @@ TEST_CASE("an image model is saved, reset and opened again; a broken or foreign 
     ImageTask& task = t.task;
     WindowFixture& f = t.f;
     const QString path = f.dir.filePath(QStringLiteral("vit.safetensors"));
-    task.saveModel(path);
-    REQUIRE(waitUntil([&] { return !task.session()->isModified(); }));
-    CHECK(QFileInfo(path).size() > 0);
-
-    task.session()->reset();
-    CHECK_FALSE(task.session()->hasModel());
+    saveThenReset(task, path);
     CHECK(task.imageView()->classification() == nullptr);
-    task.openModel(path);
-    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }));
+    openAndWait(task, path);
     CHECK(task.session()->model().task == QLatin1String(kImageClassifyTask));
     CHECK(task.session()->model().classes.size() == static_cast<int>(glyphClasses().size()));
     REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }));
@@ -239,7 +229,7 @@ TEST_CASE("an image model is saved, reset and opened again; a broken or foreign 
     writeFile(broken, QByteArray("this is not a safetensors file"));
     task.openModel(broken);
     REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
-    CHECK(f.errors.back().title == ImageTask::tr("Cannot Open Model"));
+    CHECK(f.errors.back().title == TaskSupport::tr("Cannot Open Model"));
     CHECK(f.errors.back().message.contains(QStringLiteral("broken.safetensors")));
     CHECK_FALSE(f.errors.back().message.contains(QLatin1Char('\n')));
     REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }));
@@ -290,7 +280,7 @@ TEST_CASE("the lesson 'vit' switches to the Images task and trains", "[ui][image
     CHECK(w.currentTabName() == QStringLiteral("image"));
     ImageTask& task = *w.images();
     REQUIRE(waitUntil([&] { return task.session()->isTraining(); }, 30000));
-    CHECK(task.images()->images.size() == 2000);
+    CHECK(task.images()->images.size() == kDefaultGlyphCount);
     REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }, 60000));
     task.session()->stop();
     REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 60000));
@@ -344,4 +334,24 @@ TEST_CASE("an image folder is read with its skipped files reported", "[ui][image
     CHECK(task.panel()->status().contains(QStringLiteral("damaged.png")));
     CHECK(task.imageView()->browser()->count() == 8);
     CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("choosing captions switches the training defaults to the captioner's, and back", "[ui][images]") {
+    ImageSetupPanel panel;
+    auto* dataset = panel.findChild<QComboBox*>(QStringLiteral("imageDataset"));
+    REQUIRE(dataset != nullptr);
+    CHECK(panel.options().learningRate == Approx(defaultVitTraining().learningRate));
+    CHECK(panel.data().size == static_cast<int>(kDefaultGlyphCount));
+    dataset->setCurrentIndex(dataset->findData(QStringLiteral("scenes")));
+    CHECK(panel.options().learningRate == Approx(defaultCaptionerTraining().learningRate));
+    CHECK(panel.options().epochs == defaultCaptionerTraining().epochs);
+    CHECK(panel.data().size == static_cast<int>(kDefaultSceneCount));
+    // A value the learner chose stays.
+    VisionTrainingOptions mine = panel.options();
+    mine.learningRate = 0.0042;
+    panel.setOptions(mine);
+    dataset->setCurrentIndex(dataset->findData(QStringLiteral("glyphs")));
+    CHECK(panel.options().learningRate == Approx(0.0042));
+    CHECK(panel.options().epochs == defaultVitTraining().epochs);
+    CHECK(panel.data().size == static_cast<int>(kDefaultGlyphCount));
 }

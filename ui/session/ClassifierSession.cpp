@@ -1,10 +1,8 @@
 #include "session/ClassifierSession.h"
 #include "session/SettingNames.h"
-#include "session/TrainingController.h"
+#include "session/WorkerThread.h"
 #include "base/InputError.h"
 #include <QCoreApplication>
-#include <QDeadlineTimer>
-#include <QThread>
 #include <optional>
 
 namespace attnlab {
@@ -33,7 +31,7 @@ public:
 
     template <typename F>
     void toGui(F&& f) {
-        QMetaObject::invokeMethod(session_, std::forward<F>(f), Qt::QueuedConnection);
+        postToGui(session_, std::forward<F>(f));
     }
 
     const TextClassifier* model() const {
@@ -83,7 +81,7 @@ public:
                 stop_.get(),
                 [this, &batches] {
                     if (++batches % kProbeEveryBatches == 0) probeNow();
-                    serveRequests();
+                    serveQueuedRequests();
                 });
             stopped = outcome == ClassifierTrainer::Outcome::Stopped;
         } catch (const std::exception& e) {
@@ -113,7 +111,7 @@ public:
                 [this, s](int done, int total, const std::string& message) {
                     const QString text = QString::fromStdString(message);
                     toGui([s, done, total, text] { Q_EMIT s->faithfulnessProgress(done, total, text); });
-                    serveRequests();
+                    serveQueuedRequests();
                 },
                 stop_.get());
         } catch (const std::exception& e) {
@@ -228,8 +226,6 @@ private:
         }
     }
 
-    // Runs the requests queued to this thread (classify, explain, a new probe) between two batches.
-    void serveRequests() { QCoreApplication::processEvents(QEventLoop::AllEvents); }
 
     ClassifierSession* session_;
     std::shared_ptr<std::atomic<bool>> stop_;
@@ -242,29 +238,19 @@ private:
 
 ClassifierSession::ClassifierSession(QObject* parent)
     : QObject(parent), stop_(std::make_shared<std::atomic<bool>>(false)) {
-    thread_ = new QThread(this);
-    thread_->setObjectName(QStringLiteral("attnlab-classifier"));
-    worker_ = new ClassifierWorker(this, stop_);
-    worker_->moveToThread(thread_);
-    thread_->start();
+    worker_.start(this, QStringLiteral("attnlab-classifier"), new ClassifierWorker(this, stop_));
 }
 
 ClassifierSession::~ClassifierSession() { shutdown(5000); }
 
-void ClassifierSession::post(std::function<void(ClassifierWorker&)> job) {
-    if (!worker_) return;
-    ClassifierWorker* w = worker_;
-    QMetaObject::invokeMethod(w, [w, job = std::move(job)] { job(*w); }, Qt::QueuedConnection);
-}
-
 bool ClassifierSession::train(const ClassifierRequest& request) {
-    if (isBusy() || !request.corpus || shutDown_) return false;
+    if (isBusy() || !request.corpus || worker_.isShutDown()) return false;
     stop_->store(false);
     training_ = true;
     completedEpochs_ = 0;
     corpus_ = request.corpus;
     Q_EMIT stateChanged();
-    post([request](ClassifierWorker& w) { w.train(request); });
+    worker_.post([request](ClassifierWorker& w) { w.train(request); });
     return true;
 }
 
@@ -272,7 +258,7 @@ void ClassifierSession::stop() { stop_->store(true); }
 
 void ClassifierSession::reset() {
     stop_->store(true);
-    post([](ClassifierWorker& w) { w.reset(); });
+    worker_.post([](ClassifierWorker& w) { w.reset(); });
     const bool had = hasModel_;
     hasModel_ = false;
     modified_ = false;
@@ -284,61 +270,46 @@ void ClassifierSession::reset() {
 }
 
 bool ClassifierSession::open(const QString& path) {
-    if (isBusy() || shutDown_) return false;
+    if (isBusy() || worker_.isShutDown()) return false;
     loading_ = true;
     Q_EMIT stateChanged();
-    post([path](ClassifierWorker& w) { w.open(path); });
+    worker_.post([path](ClassifierWorker& w) { w.open(path); });
     return true;
 }
 
 void ClassifierSession::save(const QString& path) {
     const int epochs = completedEpochs_;
-    post([path, epochs](ClassifierWorker& w) { w.save(path, epochs); });
+    worker_.post([path, epochs](ClassifierWorker& w) { w.save(path, epochs); });
 }
 
 quint64 ClassifierSession::classify(const QString& text) {
     const quint64 id = ++nextRequest_;
-    post([id, text](ClassifierWorker& w) { w.classify(id, text); });
+    worker_.post([id, text](ClassifierWorker& w) { w.classify(id, text); });
     return id;
 }
 
 quint64 ClassifierSession::explain(const QString& text, int classIndex) {
     const quint64 id = ++nextRequest_;
-    post([id, text, classIndex](ClassifierWorker& w) { w.explain(id, text, classIndex); });
+    worker_.post([id, text, classIndex](ClassifierWorker& w) { w.explain(id, text, classIndex); });
     return id;
 }
 
 void ClassifierSession::setProbe(const QString& text) {
     probe_ = text;
-    post([text](ClassifierWorker& w) { w.setProbe(text); });
+    worker_.post([text](ClassifierWorker& w) { w.setProbe(text); });
 }
 
 bool ClassifierSession::runFaithfulness(const FaithfulnessOptions& options,
                                         std::shared_ptr<const ClassificationCorpus> corpus) {
     if (!corpus) corpus = corpus_;
-    if (isBusy() || !hasModel_ || !corpus || shutDown_) return false;
+    if (isBusy() || !hasModel_ || !corpus || worker_.isShutDown()) return false;
     stop_->store(false);
     experimenting_ = true;
     Q_EMIT stateChanged();
-    post([options, corpus](ClassifierWorker& w) { w.faithfulness(options, corpus); });
+    worker_.post([options, corpus](ClassifierWorker& w) { w.faithfulness(options, corpus); });
     return true;
 }
 
-void ClassifierSession::shutdown(int timeoutMs) {
-    if (shutDown_) return;
-    shutDown_ = true;
-    stop_->store(true);
-    thread_->quit();
-    if (!thread_->wait(QDeadlineTimer(timeoutMs))) {
-        // Deleting a running QThread aborts the process; leave it (and its worker) to the OS.
-        TrainingController::noteAbandonedThread();
-        thread_->setParent(nullptr);
-        worker_ = nullptr;
-        thread_ = nullptr;
-        return;
-    }
-    delete worker_;
-    worker_ = nullptr;
-}
+void ClassifierSession::shutdown(int timeoutMs) { worker_.shutdown(timeoutMs, *stop_); }
 
 }  // namespace attnlab

@@ -13,12 +13,11 @@
 // runs (the window disables them).
 #include "engine/ClassifierExperiments.h"
 #include "engine/ClassifierTrainer.h"
+#include "session/WorkerThread.h"
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <memory>
-
-class QThread;
 
 namespace attnlab {
 
@@ -94,13 +93,11 @@ Q_SIGNALS:
 
 private:
     friend class ClassifierWorker;
-    void post(std::function<void(ClassifierWorker&)> job);
 
-    QThread* thread_;
-    ClassifierWorker* worker_;
+    WorkerThread<ClassifierWorker> worker_;
     std::shared_ptr<std::atomic<bool>> stop_;
     bool training_ = false, experimenting_ = false, loading_ = false;
-    bool hasModel_ = false, modified_ = false, shutDown_ = false;
+    bool hasModel_ = false, modified_ = false;
     int completedEpochs_ = 0;
     ClassifierModelInfo info_;
     std::shared_ptr<const ClassificationCorpus> corpus_;

@@ -1,10 +1,8 @@
 #include "session/ImageSession.h"
 #include "session/SettingNames.h"
-#include "session/TrainingController.h"
+#include "session/WorkerThread.h"
 #include "base/InputError.h"
 #include <QCoreApplication>
-#include <QDeadlineTimer>
-#include <QThread>
 #include <optional>
 
 namespace attnlab {
@@ -46,7 +44,7 @@ public:
 
     template <typename F>
     void toGui(F&& f) {
-        QMetaObject::invokeMethod(session_, std::forward<F>(f), Qt::QueuedConnection);
+        postToGui(session_, std::forward<F>(f));
     }
 
     const ImageClassifier* classifier() const {
@@ -107,7 +105,7 @@ public:
         busy_ = true;
         const auto afterBatch = [this, &batches] {
             if (++batches % kProbeEveryBatches == 0) probeNow();
-            serveRequests();
+            serveQueuedRequests();
         };
         try {
             if (caption) {
@@ -268,8 +266,6 @@ private:
         }
     }
 
-    // Runs the requests queued to this thread (look, a new probe) between two batches.
-    void serveRequests() { QCoreApplication::processEvents(QEventLoop::AllEvents); }
 
     ImageSession* session_;
     std::shared_ptr<std::atomic<bool>> stop_;
@@ -284,29 +280,19 @@ private:
 };
 
 ImageSession::ImageSession(QObject* parent) : QObject(parent), stop_(std::make_shared<std::atomic<bool>>(false)) {
-    thread_ = new QThread(this);
-    thread_->setObjectName(QStringLiteral("attnlab-images"));
-    worker_ = new ImageWorker(this, stop_);
-    worker_->moveToThread(thread_);
-    thread_->start();
+    worker_.start(this, QStringLiteral("attnlab-images"), new ImageWorker(this, stop_));
 }
 
 ImageSession::~ImageSession() { shutdown(5000); }
 
-void ImageSession::post(std::function<void(ImageWorker&)> job) {
-    if (!worker_) return;
-    ImageWorker* w = worker_;
-    QMetaObject::invokeMethod(w, [w, job = std::move(job)] { job(*w); }, Qt::QueuedConnection);
-}
-
 bool ImageSession::train(const ImageTrainRequest& request) {
-    if (isBusy() || shutDown_) return false;
+    if (isBusy() || worker_.isShutDown()) return false;
     if (request.task == QLatin1String(kCaptionTask) ? !request.captions : !request.images) return false;
     stop_->store(false);
     training_ = true;
     completedEpochs_ = 0;
     Q_EMIT stateChanged();
-    post([request](ImageWorker& w) { w.train(request); });
+    worker_.post([request](ImageWorker& w) { w.train(request); });
     return true;
 }
 
@@ -314,7 +300,7 @@ void ImageSession::stop() { stop_->store(true); }
 
 void ImageSession::reset() {
     stop_->store(true);
-    post([](ImageWorker& w) { w.reset(); });
+    worker_.post([](ImageWorker& w) { w.reset(); });
     ++probeGeneration_;  // a probe of the discarded model, still on its way, is dropped
     const bool had = hasModel_;
     hasModel_ = false;
@@ -326,43 +312,29 @@ void ImageSession::reset() {
 }
 
 bool ImageSession::open(const QString& path) {
-    if (isBusy() || shutDown_) return false;
+    if (isBusy() || worker_.isShutDown()) return false;
     loading_ = true;
     Q_EMIT stateChanged();
-    post([path](ImageWorker& w) { w.open(path); });
+    worker_.post([path](ImageWorker& w) { w.open(path); });
     return true;
 }
 
 void ImageSession::save(const QString& path) {
     const int epochs = completedEpochs_;
-    post([path, epochs](ImageWorker& w) { w.save(path, epochs); });
+    worker_.post([path, epochs](ImageWorker& w) { w.save(path, epochs); });
 }
 
 quint64 ImageSession::look(const Image& image) {
     const quint64 id = ++nextRequest_;
-    post([id, image](ImageWorker& w) { w.look(id, image); });
+    worker_.post([id, image](ImageWorker& w) { w.look(id, image); });
     return id;
 }
 
 void ImageSession::setProbe(const Image& image) {
     const quint64 generation = ++probeGeneration_;
-    post([image, generation](ImageWorker& w) { w.setProbe(image, generation); });
+    worker_.post([image, generation](ImageWorker& w) { w.setProbe(image, generation); });
 }
 
-void ImageSession::shutdown(int timeoutMs) {
-    if (shutDown_) return;
-    shutDown_ = true;
-    stop_->store(true);
-    thread_->quit();
-    if (!thread_->wait(QDeadlineTimer(timeoutMs))) {
-        TrainingController::noteAbandonedThread();
-        thread_->setParent(nullptr);
-        worker_ = nullptr;
-        thread_ = nullptr;
-        return;
-    }
-    delete worker_;
-    worker_ = nullptr;
-}
+void ImageSession::shutdown(int timeoutMs) { worker_.shutdown(timeoutMs, *stop_); }
 
 }  // namespace attnlab

@@ -10,14 +10,13 @@
 // One job at a time: a run, an open or a save. Train and open are refused while a job runs; a reset
 // during a run takes effect when the run has stopped.
 #include "engine/VisionTrainer.h"
+#include "session/WorkerThread.h"
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <atomic>
 #include <functional>
 #include <memory>
-
-class QThread;
 
 namespace attnlab {
 
@@ -94,13 +93,11 @@ Q_SIGNALS:
 
 private:
     friend class ImageWorker;
-    void post(std::function<void(ImageWorker&)> job);
 
-    QThread* thread_;
-    ImageWorker* worker_;
+    WorkerThread<ImageWorker> worker_;
     std::shared_ptr<std::atomic<bool>> stop_;
     bool training_ = false, loading_ = false;
-    bool hasModel_ = false, modified_ = false, shutDown_ = false;
+    bool hasModel_ = false, modified_ = false;
     int completedEpochs_ = 0;
     quint64 probeGeneration_ = 0;  // probes of an older image are dropped
     ImageModelInfo info_;

@@ -1,17 +1,15 @@
 #include "setup/ClassifierSetupPanel.h"
+#include "setup/TrainingBox.h"
 #include "base/ClassifyDatasets.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
-#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QStyle>
 #include <QVBoxLayout>
 
 namespace attnlab {
@@ -23,13 +21,7 @@ QString ClassifierDataChoice::describe() const {
 
 namespace {
 
-QSpinBox* spin(int low, int high, int value, const QString& tip) {
-    auto* box = new QSpinBox;
-    box->setRange(low, high);
-    box->setValue(value);
-    box->setToolTip(tip);
-    return box;
-}
+constexpr auto spin = &makeSpinBox;  // setup/TrainingBox.h
 
 void selectData(QComboBox* box, const QVariant& value) {
     const int index = box->findData(value);
@@ -108,43 +100,10 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : QWidget(parent) {
     modelForm->addRow(tr("Reads:"), units_);
     layout->addWidget(modelBox);
 
-    // Training.
-    auto* trainBox = new QGroupBox(tr("Training"));
-    auto* trainForm = new QFormLayout(trainBox);
-    trainForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    epochs_ = spin(1, 1000, training.epochs, tr("Passes over the training texts."));
-    learningRate_ = new QDoubleSpinBox;
-    learningRate_->setDecimals(4);
-    learningRate_->setRange(0.0001, 0.1);
-    learningRate_->setSingleStep(0.0005);
-    learningRate_->setValue(training.learningRate);
-    batch_ = spin(1, 1024, training.batchSize, tr("Texts per update."));
-    seed_ = spin(0, 1000000, static_cast<int>(training.seed), tr("The seed of the weights and the batches."));
-    trainForm->addRow(tr("Epochs:"), epochs_);
-    trainForm->addRow(tr("Learning rate:"), learningRate_);
-    trainForm->addRow(tr("Batch size:"), batch_);
-    trainForm->addRow(tr("Seed:"), seed_);
-    layout->addWidget(trainBox);
+    trainingBox_ = TrainingBox::add(layout, training, tr("Passes over the training texts."), tr("Texts per update."),
+                                   TrainingBox::Order::RateThenBatch);
 
-    // Buttons.
-    auto* buttons = new QGridLayout;
-    train_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"));
-    train_->setObjectName(QStringLiteral("classifyTrain"));
-    stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"));
-    reset_ = new QPushButton(tr("Reset"));
-    reset_->setToolTip(tr("Discard the model"));
-    open_ = new QPushButton(tr("Open Model…"));
-    save_ = new QPushButton(tr("Save Model…"));
-    buttons->addWidget(train_, 0, 0);
-    buttons->addWidget(stop_, 0, 1);
-    buttons->addWidget(reset_, 0, 2);
-    buttons->addWidget(open_, 1, 0, 1, 2);
-    buttons->addWidget(save_, 1, 2);
-    layout->addLayout(buttons);
-    status_ = new QLabel;
-    status_->setWordWrap(true);
-    status_->setObjectName(QStringLiteral("classifyStatus"));
-    layout->addWidget(status_);
+    buttons_ = ModelButtons::add(this, layout, QStringLiteral("classify"));
     layout->addStretch(1);
 
     // Long entries must not widen the dock: the boxes show what fits and the list shows it all.
@@ -152,11 +111,6 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : QWidget(parent) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(12);
     }
-    connect(train_, &QPushButton::clicked, this, &ClassifierSetupPanel::trainRequested);
-    connect(stop_, &QPushButton::clicked, this, &ClassifierSetupPanel::stopRequested);
-    connect(reset_, &QPushButton::clicked, this, &ClassifierSetupPanel::resetRequested);
-    connect(open_, &QPushButton::clicked, this, &ClassifierSetupPanel::openModelRequested);
-    connect(save_, &QPushButton::clicked, this, &ClassifierSetupPanel::saveModelRequested);
     connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
         const QString name = dataset_->currentData().toString();
         // langid reads characters: a message's words are mostly unseen, its letters are not.
@@ -229,19 +183,11 @@ void ClassifierSetupPanel::setConfig(const ClassifierConfig& c) {
 }
 
 ClassifierTrainingOptions ClassifierSetupPanel::options() const {
-    ClassifierTrainingOptions o;
-    o.epochs = epochs_->value();
-    o.learningRate = learningRate_->value();
-    o.batchSize = batch_->value();
-    o.seed = static_cast<std::uint64_t>(seed_->value());
-    return o;
+    return trainingBox_.read<ClassifierTrainingOptions>();
 }
 
 void ClassifierSetupPanel::setOptions(const ClassifierTrainingOptions& o) {
-    epochs_->setValue(o.epochs);
-    learningRate_->setValue(o.learningRate);
-    batch_->setValue(o.batchSize);
-    seed_->setValue(static_cast<int>(o.seed));
+    trainingBox_.write(o);
 }
 
 void ClassifierSetupPanel::setState(bool busy, bool training, bool hasModel) {
@@ -251,7 +197,7 @@ void ClassifierSetupPanel::setState(bool busy, bool training, bool hasModel) {
     updateEnabled();
 }
 
-void ClassifierSetupPanel::setStatus(const QString& text) { status_->setText(text); }
+void ClassifierSetupPanel::setStatus(const QString& text) { buttons_.status->setText(text); }
 
 void ClassifierSetupPanel::updateEnabled() {
     const bool gru = architecture_->currentData().toInt() == static_cast<int>(ClassifierArchitecture::Gru);
@@ -266,11 +212,7 @@ void ClassifierSetupPanel::updateEnabled() {
     length_->setEnabled(name == QLatin1String("needle"));
     dataSeed_->setEnabled(name != QLatin1String("file"));
     file_->setVisible(name == QLatin1String("file") && !path_.isEmpty());
-    train_->setEnabled(!busy_);
-    stop_->setEnabled(busy_);
-    reset_->setEnabled(!busy_ && hasModel_);
-    open_->setEnabled(!busy_);
-    save_->setEnabled(hasModel_ && !training_);
+    buttons_.setState(busy_, training_, hasModel_);
 }
 
 }  // namespace attnlab

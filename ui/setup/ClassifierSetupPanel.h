@@ -5,6 +5,8 @@
 // them (Train, Stop, Reset, Open Model, Save Model). The window's task switch shows it in place of the
 // translation task's panels. Defaults are the CLI's (measured in docs/classification.md).
 #include "engine/ClassifierTrainer.h"
+#include "setup/ModelButtons.h"
+#include "setup/TrainingBox.h"
 #include <QString>
 #include <QWidget>
 
@@ -12,7 +14,6 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QPushButton;
 class QSpinBox;
 
 namespace attnlab {
@@ -43,8 +44,8 @@ public:
     void setStatus(const QString& text);  // under the buttons
 
     QComboBox* datasetBox() const { return dataset_; }
-    QPushButton* trainButton() const { return train_; }
-    QPushButton* stopButton() const { return stop_; }
+    QPushButton* trainButton() const { return buttons_.train; }
+    QPushButton* stopButton() const { return buttons_.stop; }
 
 Q_SIGNALS:
     void dataChanged();  // the corpus must be made again
@@ -72,16 +73,8 @@ private:
     QSpinBox* heads_;
     QCheckBox* bidirectional_;
     QComboBox* units_;
-    QSpinBox* epochs_;
-    QDoubleSpinBox* learningRate_;
-    QSpinBox* batch_;
-    QSpinBox* seed_;
-    QPushButton* train_;
-    QPushButton* stop_;
-    QPushButton* reset_;
-    QPushButton* open_;
-    QPushButton* save_;
-    QLabel* status_;
+    TrainingBox trainingBox_;
+    ModelButtons buttons_;
     bool busy_ = false, training_ = false, hasModel_ = false;
 };
 

@@ -1,17 +1,17 @@
 #include "setup/ImageSetupPanel.h"
+#include "setup/TrainingBox.h"
+#include "base/Captions.h"
+#include "base/ImageDatasets.h"
 
 #include <cmath>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
-#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QStyle>
 #include <QVBoxLayout>
 
 namespace attnlab {
@@ -23,13 +23,7 @@ QString ImageDataChoice::describe() const {
 
 namespace {
 
-QSpinBox* spin(int low, int high, int value, const QString& tip) {
-    auto* box = new QSpinBox;
-    box->setRange(low, high);
-    box->setValue(value);
-    box->setToolTip(tip);
-    return box;
-}
+constexpr auto spin = &makeSpinBox;  // setup/TrainingBox.h
 
 }  // namespace
 
@@ -52,7 +46,7 @@ ImageSetupPanel::ImageSetupPanel(QWidget* parent) : QWidget(parent) {
     file_ = new QLabel;
     file_->setWordWrap(true);
     file_->hide();
-    size_ = spin(8, 100000, 2000, tr("Images to generate, or to read at most."));
+    size_ = spin(8, 100000, static_cast<int>(kDefaultGlyphCount), tr("Images to generate, or to read at most."));
     dataSeed_ = spin(0, 1000000, 1, tr("The same seed gives the same images on every computer."));
     dataForm->addRow(tr("Dataset:"), dataset_);
     dataForm->addRow(file_);
@@ -92,52 +86,16 @@ ImageSetupPanel::ImageSetupPanel(QWidget* parent) : QWidget(parent) {
     capForm->addRow(tr("Hidden size:"), captionHidden_);
     layout->addWidget(captionerBox_);
 
-    auto* trainBox = new QGroupBox(tr("Training"));
-    auto* trainForm = new QFormLayout(trainBox);
-    trainForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    epochs_ = spin(1, 1000, training.epochs, tr("Passes over the training images."));
-    batch_ = spin(1, 1024, training.batchSize, tr("Images per update."));
-    learningRate_ = new QDoubleSpinBox;
-    learningRate_->setDecimals(4);
-    learningRate_->setRange(0.0001, 0.1);
-    learningRate_->setSingleStep(0.0005);
-    learningRate_->setValue(training.learningRate);
-    seed_ = spin(0, 1000000, static_cast<int>(training.seed), tr("The seed of the weights and the batches."));
-    trainForm->addRow(tr("Epochs:"), epochs_);
-    trainForm->addRow(tr("Batch size:"), batch_);
-    trainForm->addRow(tr("Learning rate:"), learningRate_);
-    trainForm->addRow(tr("Seed:"), seed_);
-    layout->addWidget(trainBox);
+    trainingBox_ = TrainingBox::add(layout, training, tr("Passes over the training images."), tr("Images per update."),
+                                   TrainingBox::Order::BatchThenRate);
 
-    auto* buttons = new QGridLayout;
-    train_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"));
-    train_->setObjectName(QStringLiteral("imageTrain"));
-    stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"));
-    reset_ = new QPushButton(tr("Reset"));
-    reset_->setToolTip(tr("Discard the model"));
-    open_ = new QPushButton(tr("Open Model…"));
-    save_ = new QPushButton(tr("Save Model…"));
-    buttons->addWidget(train_, 0, 0);
-    buttons->addWidget(stop_, 0, 1);
-    buttons->addWidget(reset_, 0, 2);
-    buttons->addWidget(open_, 1, 0, 1, 2);
-    buttons->addWidget(save_, 1, 2);
-    layout->addLayout(buttons);
-    status_ = new QLabel;
-    status_->setWordWrap(true);
-    status_->setObjectName(QStringLiteral("imageStatus"));
-    layout->addWidget(status_);
+    buttons_ = ModelButtons::add(this, layout, QStringLiteral("image"));
     layout->addStretch(1);
 
     for (QComboBox* box : {dataset_, attention_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(12);
     }
-    connect(train_, &QPushButton::clicked, this, &ImageSetupPanel::trainRequested);
-    connect(stop_, &QPushButton::clicked, this, &ImageSetupPanel::stopRequested);
-    connect(reset_, &QPushButton::clicked, this, &ImageSetupPanel::resetRequested);
-    connect(open_, &QPushButton::clicked, this, &ImageSetupPanel::openModelRequested);
-    connect(save_, &QPushButton::clicked, this, &ImageSetupPanel::saveModelRequested);
     connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
         followModelDefaults();
         if (data().needsPath()) {
@@ -172,7 +130,7 @@ void ImageSetupPanel::setData(const ImageDataChoice& choice) {
     }
     file_->setText(path_.isEmpty() ? QString() : tr("File: %1").arg(QFileInfo(path_).fileName()));
     file_->setToolTip(path_);
-    followModelDefaults();
+    captionsShown_ = data().isCaptions();  // a caller that sets the data sets the options too
     updateEnabled();
     Q_EMIT dataChanged();
 }
@@ -210,19 +168,11 @@ void ImageSetupPanel::setCaptionerConfig(const CaptionerConfig& c) {
 }
 
 VisionTrainingOptions ImageSetupPanel::options() const {
-    VisionTrainingOptions o;
-    o.epochs = epochs_->value();
-    o.batchSize = batch_->value();
-    o.learningRate = learningRate_->value();
-    o.seed = static_cast<std::uint64_t>(seed_->value());
-    return o;
+    return trainingBox_.read<VisionTrainingOptions>();
 }
 
 void ImageSetupPanel::setOptions(const VisionTrainingOptions& o) {
-    epochs_->setValue(o.epochs);
-    batch_->setValue(o.batchSize);
-    learningRate_->setValue(o.learningRate);
-    seed_->setValue(static_cast<int>(o.seed));
+    trainingBox_.write(o);
 }
 
 void ImageSetupPanel::setState(bool busy, bool training, bool hasModel) {
@@ -232,9 +182,9 @@ void ImageSetupPanel::setState(bool busy, bool training, bool hasModel) {
     updateEnabled();
 }
 
-void ImageSetupPanel::setStatus(const QString& text) { status_->setText(text); }
+void ImageSetupPanel::setStatus(const QString& text) { buttons_.status->setText(text); }
 
-QString ImageSetupPanel::status() const { return status_->text(); }
+QString ImageSetupPanel::status() const { return buttons_.status->text(); }
 
 void ImageSetupPanel::followModelDefaults() {
     // Switching between classes (a ViT) and captions (a captioner) switches the training defaults
@@ -244,8 +194,10 @@ void ImageSetupPanel::followModelDefaults() {
     captionsShown_ = captions;
     const VisionTrainingOptions from = captions ? defaultVitTraining() : defaultCaptionerTraining();
     const VisionTrainingOptions to = captions ? defaultCaptionerTraining() : defaultVitTraining();
-    if (std::abs(learningRate_->value() - from.learningRate) < 1e-9) learningRate_->setValue(to.learningRate);
-    if (epochs_->value() == from.epochs) epochs_->setValue(to.epochs);
+    if (std::abs(trainingBox_.learningRate->value() - from.learningRate) < 1e-9) trainingBox_.learningRate->setValue(to.learningRate);
+    if (trainingBox_.epochs->value() == from.epochs) trainingBox_.epochs->setValue(to.epochs);
+    const int fromSize = static_cast<int>(captions ? kDefaultGlyphCount : kDefaultSceneCount);
+    if (size_->value() == fromSize) size_->setValue(static_cast<int>(captions ? kDefaultSceneCount : kDefaultGlyphCount));
 }
 
 void ImageSetupPanel::updateEnabled() {
@@ -257,11 +209,7 @@ void ImageSetupPanel::updateEnabled() {
     captionerBox_->setVisible(c.isCaptions());
     vitBox_->setEnabled(!busy_);
     captionerBox_->setEnabled(!busy_);
-    train_->setEnabled(!busy_);
-    stop_->setEnabled(busy_);
-    reset_->setEnabled(!busy_ && hasModel_);
-    open_->setEnabled(!busy_);
-    save_->setEnabled(hasModel_ && !training_);
+    buttons_.setState(busy_, training_, hasModel_);
 }
 
 }  // namespace attnlab

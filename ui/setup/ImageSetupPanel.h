@@ -3,7 +3,10 @@
 // folder DIR/CLASS/*.png, generated scenes with captions, or a caption TSV), the model, which follows
 // the data (a ViT for classes, a captioner for captions), the training settings and the buttons
 // (Train, Stop, Reset, Open Model, Save Model). The window's Task box shows it for "Images".
+#include "base/ImageDatasets.h"
 #include "engine/VisionTrainer.h"
+#include "setup/ModelButtons.h"
+#include "setup/TrainingBox.h"
 #include <QString>
 #include <QWidget>
 
@@ -11,7 +14,6 @@ class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
-class QPushButton;
 class QSpinBox;
 
 namespace attnlab {
@@ -19,7 +21,7 @@ namespace attnlab {
 struct ImageDataChoice {
     QString dataset = QStringLiteral("glyphs");  // "glyphs", "fashion-mnist", "folder", "scenes", "captions"
     QString path;      // the folder, or the caption TSV
-    int size = 2000;   // images to generate or read at most
+    int size = static_cast<int>(kDefaultGlyphCount);  // images to generate or read at most
     std::uint64_t seed = 1;
     bool isCaptions() const { return dataset == QLatin1String("scenes") || dataset == QLatin1String("captions"); }
     bool needsPath() const { return dataset == QLatin1String("folder") || dataset == QLatin1String("captions"); }
@@ -44,8 +46,8 @@ public:
     QString status() const;
 
     QComboBox* datasetBox() const { return dataset_; }
-    QPushButton* trainButton() const { return train_; }
-    QPushButton* stopButton() const { return stop_; }
+    QPushButton* trainButton() const { return buttons_.train; }
+    QPushButton* stopButton() const { return buttons_.stop; }
 
 Q_SIGNALS:
     void dataChanged();
@@ -75,16 +77,8 @@ private:
     QComboBox* attention_;
     QDoubleSpinBox* lambda_;
     QSpinBox* captionHidden_;
-    QSpinBox* epochs_;
-    QSpinBox* batch_;
-    QDoubleSpinBox* learningRate_;
-    QSpinBox* seed_;
-    QPushButton* train_;
-    QPushButton* stop_;
-    QPushButton* reset_;
-    QPushButton* open_;
-    QPushButton* save_;
-    QLabel* status_;
+    TrainingBox trainingBox_;
+    ModelButtons buttons_;
     VitConfig vit_;
     CaptionerConfig captioner_;
     bool busy_ = false, training_ = false, hasModel_ = false;

@@ -9,8 +9,67 @@
 #include <QChartView>
 #include <QGraphicsScene>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPen>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <cmath>
 
 namespace attnlab {
+
+void setRoundRange(QValueAxis* axis, double high) {
+    const double top = std::max(0.05, high * 1.05);
+    double step = 0.01;
+    for (double base = 0.01; base < 1e6; base *= 10) {
+        for (double f : {1.0, 2.0, 2.5, 5.0}) {
+            step = base * f;
+            if (top / step <= 6.0) break;
+        }
+        if (top / step <= 6.0) break;
+    }
+    const int intervals = static_cast<int>(std::ceil(top / step - 1e-9));
+    axis->setRange(0.0, intervals * step);
+    axis->setTickCount(intervals + 1);
+    int decimals = 0;  // as few as show every tick exactly
+    while (decimals < 3 &&
+           std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+        ++decimals;
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+QLineSeries* addDottedLine(QChart* chart, const QString& name, const QColor& color, bool dashed, double markerSize,
+                           bool roundPen, QHash<QLineSeries*, QScatterSeries*>* markers) {
+    auto* line = new QLineSeries;
+    line->setName(name);
+    QPen pen(color);
+    pen.setWidthF(dashed ? 2.0 : 2.8);
+    pen.setStyle(dashed ? Qt::DashLine : Qt::SolidLine);
+    if (roundPen) {
+        pen.setCapStyle(Qt::RoundCap);
+        pen.setJoinStyle(Qt::RoundJoin);
+    }
+    line->setPen(pen);
+    line->setPointsVisible(false);  // the dots are a scatter series: QLineSeries clips its end markers
+    auto* dots = new QScatterSeries;
+    dots->setName(name);
+    dots->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    dots->setMarkerSize(markerSize);
+    dots->setColor(dashed ? QColor(Qt::white) : color);
+    dots->setBorderColor(dashed ? color : QColor(Qt::white));
+    chart->addSeries(line);
+    chart->addSeries(dots);
+    for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(false);
+    markers->insert(line, dots);
+    return line;
+}
+
+void appendDotted(const QHash<QLineSeries*, QScatterSeries*>& markers, QLineSeries* line, double x, double y) {
+    if (!std::isfinite(y)) return;
+    line->append(x, y);
+    if (QScatterSeries* dots = markers.value(line)) dots->append(x, y);
+}
 
 QChart* makeChart(const QString& title) {
     auto* chart = new QChart;

@@ -10,14 +10,9 @@
 #include "views/classify/TextsView.h"
 #include "base/ClassifyDatasets.h"
 #include "base/Gettext.h"
-#include <QDir>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFrame>
-#include <QScrollArea>
 #include <QSignalBlocker>
-#include <QThread>
 #include <cmath>
 
 namespace attnlab {
@@ -58,11 +53,7 @@ ClassifierTask::ClassifierTask(QWidget* window, ViewNavigator* navigator, Hooks 
     : QObject(window), window_(window), navigator_(navigator), hooks_(std::move(hooks)) {
     session_ = new ClassifierSession(this);
     panel_ = new ClassifierSetupPanel;
-    auto* area = new QScrollArea;
-    area->setWidget(panel_);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    page_ = area;
+    page_ = TaskSupport::scrollPage(panel_);
 
     texts_ = new TextsView;
     classify_ = new ClassifyView;
@@ -75,7 +66,7 @@ ClassifierTask::ClassifierTask(QWidget* window, ViewNavigator* navigator, Hooks 
     navigator_->addView(ViewGroup::Watch, QStringLiteral("class-curves"), curves_, task);
     navigator_->addView(ViewGroup::Explain, QStringLiteral("explain"), explain_, task);
     navigator_->addView(ViewGroup::Experiments, QStringLiteral("needle"), needle_, task);
-    for (View* v : navigator_->viewsOf(task)) v->modelAvailable(false);
+    TaskSupport::setModelAvailable(navigator_, task, false);
     classify_->setText(QStringLiteral("the plot was not boring but the acting was awful"));
     explain_->setText(classify_->text());
     connectSession();
@@ -91,7 +82,7 @@ void ClassifierTask::connectSession() {
     connect(s, &ClassifierSession::modelReady, this, [this](const ClassifierModelInfo& info) {
         classify_->setLabels(info.labels);
         explain_->setLabels(info.labels);
-        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->modelAvailable(true);
+        TaskSupport::setModelAvailable(navigator_, QString::fromLatin1(kId), true);
         if (!session_->isTraining()) {  // a model opened from a file: answer the texts shown
             curves_->runStarted();
             classifyRequest_ = session_->classify(classify_->text());
@@ -99,10 +90,7 @@ void ClassifierTask::connectSession() {
         Q_EMIT titleChanged();
     });
     connect(s, &ClassifierSession::modelDiscarded, this, [this] {
-        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) {
-            v->clearView();
-            v->modelAvailable(false);
-        }
+        TaskSupport::setModelAvailable(navigator_, QString::fromLatin1(kId), false, true);
         Q_EMIT titleChanged();
     });
     connect(s, &ClassifierSession::epochFinished, this, [this](const ClassifierEpochMetrics& m) {
@@ -117,23 +105,12 @@ void ClassifierTask::connectSession() {
         panel_->setStatus(text);
         Q_EMIT titleChanged();
     });
-    connect(s, &ClassifierSession::trainingFinished, this, [this](bool stopped) {
-        hooks_.status(stopped ? tr("Training stopped; the model stays.") : tr("Training finished."), 8000);
+    TaskSupport::connectReports(this, s, &hooks_);
+    connect(s, &ClassifierSession::trainingFinished, this, [this] {
         // The explanation of the text shown is ready when the learner opens Explain.
         if (session_->hasModel() && !explain_->text().trimmed().isEmpty())
             explainRequest_ = session_->explain(explain_->text().trimmed());
     });
-    connect(s, &ClassifierSession::trainingFailed, this, [this](const QString& message) {
-        hooks_.reportError(tr("Training Failed"), session_->hasModel()
-                                                      ? tr("%1\n\nThe model keeps its last good weights.").arg(message)
-                                                      : message);
-    });
-    connect(s, &ClassifierSession::openFailed, this,
-            [this](const QString& message) { hooks_.reportError(tr("Cannot Open Model"), message); });
-    connect(s, &ClassifierSession::saveFailed, this,
-            [this](const QString& message) { hooks_.reportError(tr("Cannot Save Model"), message); });
-    connect(s, &ClassifierSession::saved, this,
-            [this](const QString& path) { hooks_.status(tr("Saved %1").arg(QFileInfo(path).fileName()), 8000); });
     connect(s, &ClassifierSession::probed, this, [this](const Classification& c) {
         if (session_->probe() != classify_->text().trimmed()) return;
         classify_->setClassification(c);
@@ -227,17 +204,10 @@ void ClassifierTask::activate() {
 void ClassifierTask::loadCorpus() {
     const ClassifierDataChoice choice = panel_->data();
     if (choice.dataset == QLatin1String("file") && choice.path.isEmpty()) return;
-    const quint64 generation = ++loadGeneration_;
     auto outcome = std::make_shared<LoadOutcome>();
-    QThread* thread = QThread::create([choice, outcome] { *outcome = makeCorpus(choice); });
-    thread->setObjectName(QStringLiteral("attnlab-corpus"));
-    if (loader_) loader_->disconnect(this);  // an older load: its result is dropped, its thread cleans up
-    loader_ = thread;
     panel_->setStatus(tr("Making the texts…"));
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    connect(thread, &QThread::finished, this, [this, generation, outcome, choice] {
-        if (generation != loadGeneration_) return;
-        loader_ = nullptr;
+    TaskSupport::startLoad(this, loader_, loadGeneration_, QStringLiteral("attnlab-corpus"),
+                           [choice, outcome] { *outcome = makeCorpus(choice); }, [this, outcome, choice] {
         if (!outcome->corpus) {
             panel_->setStatus(QString());
             trainWhenLoaded_ = false;
@@ -262,14 +232,11 @@ void ClassifierTask::loadCorpus() {
             train();
         }
     });
-    thread->start();
 }
 
 bool ClassifierTask::confirmDiscard(const QString& title) {
-    if (!session_->isBusy() && !(session_->hasModel() && session_->isModified())) return true;
-    const auto answer = hooks_.ask(title, tr("The current classifier and its unsaved training will be discarded."),
-                                   QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-    return answer == QMessageBox::Discard;
+    return TaskSupport::confirmDiscard(session_, hooks_, title,
+                                       tr("The current classifier and its unsaved training will be discarded."));
 }
 
 void ClassifierTask::train() {
@@ -283,7 +250,7 @@ void ClassifierTask::train() {
         return;
     }
     if (!confirmDiscard(tr("Train a New Classifier?"))) return;
-    for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->runStarted();
+    TaskSupport::runStarted(navigator_, QString::fromLatin1(kId));
     ClassifierRequest request;
     request.corpus = corpus_;
     request.config = panel_->config();
@@ -332,8 +299,7 @@ void ClassifierTask::chooseFile() {
 
 void ClassifierTask::openModel(const QString& path) {
     if (!confirmDiscard(tr("Open a Classifier?"))) return;
-    session_->stop();
-    if (!session_->open(path)) hooks_.status(tr("Wait until the current job has stopped."), 5000);
+    TaskSupport::openModel(session_, hooks_, path);
 }
 
 void ClassifierTask::openDropped(const QString& path) {
@@ -348,23 +314,16 @@ void ClassifierTask::openDropped(const QString& path) {
 }
 
 void ClassifierTask::openModelDialog() {
-    const QString path = QFileDialog::getOpenFileName(window_, tr("Open Classifier"), lastDirectory_,
-                                                      tr("AttnLab models (*.safetensors)"));
+    const QString path = TaskSupport::askOpenModelPath(window_, tr("Open Classifier"), lastDirectory_);
     if (path.isEmpty()) return;
-    lastDirectory_ = QFileInfo(path).absolutePath();
     openModel(path);
 }
 
 void ClassifierTask::saveModel(const QString& path) { session_->save(path); }
 
 QString ClassifierTask::askSavePath() {
-    QString path = QFileDialog::getSaveFileName(window_, tr("Save Classifier"),
-                                                QDir(lastDirectory_).filePath(QStringLiteral("classifier.safetensors")),
-                                                tr("AttnLab models (*.safetensors)"));
-    if (path.isEmpty()) return path;
-    if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
-    lastDirectory_ = QFileInfo(path).absolutePath();
-    return path;
+    return TaskSupport::askSaveModelPath(window_, tr("Save Classifier"), lastDirectory_,
+                                         QStringLiteral("classifier.safetensors"));
 }
 
 void ClassifierTask::saveModelDialog() {
@@ -373,30 +332,14 @@ void ClassifierTask::saveModelDialog() {
 }
 
 bool ClassifierTask::confirmClose() {
-    if (!session_->hasModel() || !session_->isModified()) return true;
-    const auto answer = hooks_.ask(tr("Save the Classifier?"), tr("The classifier has unsaved training."),
-                                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer != QMessageBox::Save) return true;
-    session_->stop();
-    const QString path = askSavePath();
-    if (path.isEmpty()) return false;
-    // Closing waits for the save: the worker answers after its current batch.
-    QEventLoop loop;
-    bool ok = false;
-    connect(session_, &ClassifierSession::saved, &loop, [&] { ok = true; loop.quit(); });
-    connect(session_, &ClassifierSession::saveFailed, &loop, [&] { loop.quit(); });
-    session_->save(path);
-    loop.exec();
-    return ok;
+    return TaskSupport::confirmClose(session_, hooks_,
+                                     tr("Save the Classifier?"),
+                                     tr("The classifier has unsaved training."),
+                                     [this] { return askSavePath(); });
 }
 
 void ClassifierTask::shutdown() {
-    if (loader_) {
-        loader_->disconnect(this);
-        loader_->wait();
-        loader_ = nullptr;
-    }
+    TaskSupport::endLoad(this, loader_);
     session_->shutdown(5000);
 }
 
@@ -406,7 +349,7 @@ QString ClassifierTask::titleFor() const {
         const QString arch = m.config.architecture == ClassifierArchitecture::Transformer
                                  ? tr("Transformer classifier")
                                  : tr("GRU classifier, %1 pooling").arg(QString::fromStdString(toString(m.config.pooling)));
-        return QStringLiteral("%1 — %2").arg(QFileInfo(m.source).fileName(), arch);
+        return TaskSupport::modelTitle(m.source, arch);
     }
     return corpus_ ? QString::fromStdString(corpus_->name) : QString();
 }

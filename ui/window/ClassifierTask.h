@@ -6,9 +6,8 @@
 // does is wired here, so the window knows it only through this class.
 #include "session/ClassifierSession.h"
 #include "setup/ClassifierSetupPanel.h"  // ClassifierDataChoice
-#include <QMessageBox>
+#include "window/TaskSupport.h"  // TaskHooks
 #include <QObject>
-#include <functional>
 #include <memory>
 
 class QThread;
@@ -29,13 +28,7 @@ class ClassifierTask : public QObject {
 public:
     static constexpr const char* kId = "classify";
 
-    struct Hooks {
-        std::function<QMessageBox::StandardButton(const QString&, const QString&, QMessageBox::StandardButtons,
-                                                  QMessageBox::StandardButton)>
-            ask;
-        std::function<void(const QString& title, const QString& message)> reportError;
-        std::function<void(const QString& message, int timeoutMs)> status;
-    };
+    using Hooks = TaskHooks;
 
     // Registers the views with the navigator (task "classify").
     ClassifierTask(QWidget* window, ViewNavigator* navigator, Hooks hooks);

@@ -7,14 +7,9 @@
 #include "base/Captions.h"
 #include "base/ImageDatasets.h"
 #include "base/ImageFiles.h"
-#include <QDir>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFrame>
-#include <QScrollArea>
 #include <QSignalBlocker>
-#include <QThread>
 #include <cmath>
 
 namespace attnlab {
@@ -100,17 +95,13 @@ ImageTask::ImageTask(QWidget* window, ViewNavigator* navigator, Hooks hooks)
     : QObject(window), window_(window), navigator_(navigator), hooks_(std::move(hooks)) {
     session_ = new ImageSession(this);
     panel_ = new ImageSetupPanel;
-    auto* area = new QScrollArea;
-    area->setWidget(panel_);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    page_ = area;
+    page_ = TaskSupport::scrollPage(panel_);
     image_ = new ImageView;
     curves_ = new ImageCurvesView;
     const QString task = QString::fromLatin1(kId);
     navigator_->addView(ViewGroup::Watch, QStringLiteral("image"), image_, task);
     navigator_->addView(ViewGroup::Watch, QStringLiteral("image-curves"), curves_, task);
-    for (View* v : navigator_->viewsOf(task)) v->modelAvailable(false);
+    TaskSupport::setModelAvailable(navigator_, task, false);
     connectSession();
     connectViews();
     onState();
@@ -123,7 +114,7 @@ void ImageTask::connectSession() {
     connect(s, &ImageSession::stateChanged, this, &ImageTask::onState);
     connect(s, &ImageSession::modelReady, this, [this](const ImageModelInfo& info) {
         image_->setClasses(info.classes);
-        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->modelAvailable(true);
+        TaskSupport::setModelAvailable(navigator_, QString::fromLatin1(kId), true);
         if (!session_->isTraining()) {  // opened from a file: look at the image shown
             curves_->runStarted();
             look();
@@ -131,10 +122,7 @@ void ImageTask::connectSession() {
         Q_EMIT titleChanged();
     });
     connect(s, &ImageSession::modelDiscarded, this, [this] {
-        for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) {
-            v->clearView();
-            v->modelAvailable(false);
-        }
+        TaskSupport::setModelAvailable(navigator_, QString::fromLatin1(kId), false, true);
         Q_EMIT titleChanged();
     });
     connect(s, &ImageSession::classifierEpochFinished, this, [this](const ImageEpochMetrics& m) {
@@ -158,21 +146,10 @@ void ImageTask::connectSession() {
                               .arg(QString::number(m.bleu, 'f', 1), figure(m.objectsNamed)));
         Q_EMIT titleChanged();
     });
-    connect(s, &ImageSession::trainingFinished, this, [this](bool stopped) {
-        hooks_.status(stopped ? tr("Training stopped; the model stays.") : tr("Training finished."), 8000);
+    TaskSupport::connectReports(this, s, &hooks_);
+    connect(s, &ImageSession::trainingFinished, this, [this] {
         look();
     });
-    connect(s, &ImageSession::trainingFailed, this, [this](const QString& message) {
-        hooks_.reportError(tr("Training Failed"), session_->hasModel()
-                                                      ? tr("%1\n\nThe model keeps its last good weights.").arg(message)
-                                                      : message);
-    });
-    connect(s, &ImageSession::openFailed, this,
-            [this](const QString& message) { hooks_.reportError(tr("Cannot Open Model"), message); });
-    connect(s, &ImageSession::saveFailed, this,
-            [this](const QString& message) { hooks_.reportError(tr("Cannot Save Model"), message); });
-    connect(s, &ImageSession::saved, this,
-            [this](const QString& path) { hooks_.status(tr("Saved %1").arg(QFileInfo(path).fileName()), 8000); });
     connect(s, &ImageSession::probedClassification, this, [this](const ImageClassification& c) {
         if (!session_->hasModel()) return;  // answered before a reset
         image_->setClassification(c);
@@ -245,17 +222,10 @@ void ImageTask::activate() {
 void ImageTask::loadData() {
     const ImageDataChoice choice = panel_->data();
     if (choice.needsPath() && choice.path.isEmpty()) return;
-    const quint64 generation = ++loadGeneration_;
     auto outcome = std::make_shared<LoadOutcome>();
-    QThread* thread = QThread::create([choice, outcome] { *outcome = makeData(choice); });
-    thread->setObjectName(QStringLiteral("attnlab-images-data"));
-    if (loader_) loader_->disconnect(this);
-    loader_ = thread;
     panel_->setStatus(tr("Making the images…"));
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    connect(thread, &QThread::finished, this, [this, generation, outcome, choice] {
-        if (generation != loadGeneration_) return;
-        loader_ = nullptr;
+    TaskSupport::startLoad(this, loader_, loadGeneration_, QStringLiteral("attnlab-images-data"),
+                           [choice, outcome] { *outcome = makeData(choice); }, [this, outcome, choice] {
         if (!outcome->images && !outcome->captions) {
             panel_->setStatus(QString());
             trainWhenLoaded_ = false;
@@ -292,14 +262,11 @@ void ImageTask::loadData() {
             train();
         }
     });
-    thread->start();
 }
 
 bool ImageTask::confirmDiscard(const QString& title) {
-    if (!session_->isBusy() && !(session_->hasModel() && session_->isModified())) return true;
-    const auto answer = hooks_.ask(title, tr("The current image model and its unsaved training will be discarded."),
-                                   QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-    return answer == QMessageBox::Discard;
+    return TaskSupport::confirmDiscard(session_, hooks_, title,
+                                       tr("The current image model and its unsaved training will be discarded."));
 }
 
 void ImageTask::train() {
@@ -313,7 +280,7 @@ void ImageTask::train() {
         return;
     }
     if (!confirmDiscard(tr("Train a New Image Model?"))) return;
-    for (View* v : navigator_->viewsOf(QString::fromLatin1(kId))) v->runStarted();
+    TaskSupport::runStarted(navigator_, QString::fromLatin1(kId));
     ImageTrainRequest request;
     request.options = panel_->options();
     if (captions_) {
@@ -382,8 +349,7 @@ void ImageTask::chooseFile() {
 
 void ImageTask::openModel(const QString& path) {
     if (!confirmDiscard(tr("Open an Image Model?"))) return;
-    session_->stop();
-    if (!session_->open(path)) hooks_.status(tr("Wait until the current job has stopped."), 5000);
+    TaskSupport::openModel(session_, hooks_, path);
 }
 
 void ImageTask::openDropped(const QString& path) {
@@ -404,10 +370,8 @@ void ImageTask::openDropped(const QString& path) {
 }
 
 void ImageTask::openModelDialog() {
-    const QString path = QFileDialog::getOpenFileName(window_, tr("Open Image Model"), lastDirectory_,
-                                                      tr("AttnLab models (*.safetensors)"));
+    const QString path = TaskSupport::askOpenModelPath(window_, tr("Open Image Model"), lastDirectory_);
     if (path.isEmpty()) return;
-    lastDirectory_ = QFileInfo(path).absolutePath();
     openModel(path);
 }
 
@@ -416,12 +380,7 @@ void ImageTask::saveModel(const QString& path) { session_->save(path); }
 QString ImageTask::askSavePath() {
     const QString name = session_->model().isCaptioner() ? QStringLiteral("captioner.safetensors")
                                                          : QStringLiteral("vit.safetensors");
-    QString path = QFileDialog::getSaveFileName(window_, tr("Save Image Model"), QDir(lastDirectory_).filePath(name),
-                                                tr("AttnLab models (*.safetensors)"));
-    if (path.isEmpty()) return path;
-    if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
-    lastDirectory_ = QFileInfo(path).absolutePath();
-    return path;
+    return TaskSupport::askSaveModelPath(window_, tr("Save Image Model"), lastDirectory_, name);
 }
 
 void ImageTask::saveModelDialog() {
@@ -430,29 +389,14 @@ void ImageTask::saveModelDialog() {
 }
 
 bool ImageTask::confirmClose() {
-    if (!session_->hasModel() || !session_->isModified()) return true;
-    const auto answer = hooks_.ask(tr("Save the Image Model?"), tr("The image model has unsaved training."),
-                                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer != QMessageBox::Save) return true;
-    session_->stop();
-    const QString path = askSavePath();
-    if (path.isEmpty()) return false;
-    QEventLoop loop;
-    bool ok = false;
-    connect(session_, &ImageSession::saved, &loop, [&] { ok = true; loop.quit(); });
-    connect(session_, &ImageSession::saveFailed, &loop, [&] { loop.quit(); });
-    session_->save(path);
-    loop.exec();
-    return ok;
+    return TaskSupport::confirmClose(session_, hooks_,
+                                     tr("Save the Image Model?"),
+                                     tr("The image model has unsaved training."),
+                                     [this] { return askSavePath(); });
 }
 
 void ImageTask::shutdown() {
-    if (loader_) {
-        loader_->disconnect(this);
-        loader_->wait();
-        loader_ = nullptr;
-    }
+    TaskSupport::endLoad(this, loader_);
     session_->shutdown(5000);
 }
 
@@ -463,7 +407,7 @@ QString ImageTask::titleFor() const {
             m.isCaptioner()
                 ? tr("captioner, %1 attention").arg(QString::fromStdString(toString(m.captioner.attention)))
                 : tr("ViT (%1 layers, %2 heads)").arg(m.vit.layers).arg(m.vit.heads);
-        return QStringLiteral("%1 — %2").arg(QFileInfo(m.source).fileName(), arch);
+        return TaskSupport::modelTitle(m.source, arch);
     }
     if (images_) return QString::fromStdString(images_->name);
     return captions_ ? QString::fromStdString(captions_->name) : QString();

@@ -6,9 +6,8 @@
 // does is wired here, as ClassifierTask does for text classification.
 #include "session/ImageSession.h"
 #include "setup/ImageSetupPanel.h"  // ImageDataChoice
-#include <QMessageBox>
+#include "window/TaskSupport.h"  // TaskHooks
 #include <QObject>
-#include <functional>
 #include <memory>
 
 class QThread;
@@ -25,13 +24,7 @@ class ImageTask : public QObject {
 public:
     static constexpr const char* kId = "images";
 
-    struct Hooks {
-        std::function<QMessageBox::StandardButton(const QString&, const QString&, QMessageBox::StandardButtons,
-                                                  QMessageBox::StandardButton)>
-            ask;
-        std::function<void(const QString& title, const QString& message)> reportError;
-        std::function<void(const QString& message, int timeoutMs)> status;
-    };
+    using Hooks = TaskHooks;
 
     ImageTask(QWidget* window, ViewNavigator* navigator, Hooks hooks);
     ~ImageTask() override;

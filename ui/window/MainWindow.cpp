@@ -236,17 +236,13 @@ void MainWindow::createViews() {
     navigator_->addView(ViewGroup::Explain, QStringLiteral("attribution"), new AttributionView(controller_));
     navigator_->addView(ViewGroup::Experiments, QStringLiteral("experiments"), experimentsView_);
     // The text-classification task registers its own views (task "classify").
-    classifier_ = new ClassifierTask(this, navigator_,
-                                     {[this](const QString& t, const QString& x, QMessageBox::StandardButtons b,
-                                             QMessageBox::StandardButton d) { return ask(t, x, b, d); },
-                                      [this](const QString& t, const QString& m) { reportError(t, m); },
-                                      [this](const QString& m, int timeout) { showStatus(m, timeout); }});
+    const TaskHooks hooks{[this](const QString& t, const QString& x, QMessageBox::StandardButtons b,
+                                 QMessageBox::StandardButton d) { return ask(t, x, b, d); },
+                          [this](const QString& t, const QString& m) { reportError(t, m); },
+                          [this](const QString& m, int timeout) { showStatus(m, timeout); }};
+    classifier_ = new ClassifierTask(this, navigator_, hooks);
     setupStack_->addWidget(classifier_->panelPage());
-    images_ = new ImageTask(this, navigator_,  // the Images task's (task "images")
-                            {[this](const QString& t, const QString& x, QMessageBox::StandardButtons b,
-                                    QMessageBox::StandardButton d) { return ask(t, x, b, d); },
-                             [this](const QString& t, const QString& m) { reportError(t, m); },
-                             [this](const QString& m, int timeout) { showStatus(m, timeout); }});
+    images_ = new ImageTask(this, navigator_, hooks);  // the Images task's (task "images")
     setupStack_->addWidget(images_->panelPage());
 }
 

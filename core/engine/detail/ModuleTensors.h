@@ -13,6 +13,9 @@ namespace attnlab {
 // The module's named_parameters() in order, as F32 records.
 void appendTensors(const torch::nn::Module& module, SafetensorsContent& content);
 
+// The number of weights the module's parameters hold.
+std::int64_t weightCount(const torch::nn::Module& module);
+
 // Total number of floats the file holds (compare with the config's count before building a
 // network, so that a hostile config cannot make us allocate more than the file's size).
 std::int64_t storedWeights(const SafetensorsContent& content);

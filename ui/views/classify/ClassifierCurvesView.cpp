@@ -94,33 +94,10 @@ ClassifierCurvesView::ClassifierCurvesView(QWidget* parent) : QWidget(parent) {
 }
 
 QLineSeries* ClassifierCurvesView::addLine(QChart* chart, const QString& name, const QColor& color, bool dashed) {
-    auto* line = new QLineSeries;
-    line->setName(name);
-    QPen pen(color);
-    pen.setWidthF(dashed ? 2.0 : 2.8);
-    pen.setStyle(dashed ? Qt::DashLine : Qt::SolidLine);
-    pen.setCapStyle(Qt::RoundCap);
-    pen.setJoinStyle(Qt::RoundJoin);
-    line->setPen(pen);
-    line->setPointsVisible(false);  // the dots are a scatter series: QLineSeries clips its end markers
-    auto* dots = new QScatterSeries;
-    dots->setName(name);
-    dots->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    dots->setMarkerSize(dashed ? 7.0 : 10.0);
-    dots->setColor(dashed ? Qt::white : color);
-    dots->setBorderColor(dashed ? color : Qt::white);
-    chart->addSeries(line);
-    chart->addSeries(dots);
-    for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(false);
-    markers_.insert(line, dots);
-    return line;
+    return addDottedLine(chart, name, color, dashed, dashed ? 7.0 : 10.0, true, &markers_);
 }
 
-void ClassifierCurvesView::append(QLineSeries* line, double x, double y) {
-    if (!std::isfinite(y)) return;  // NaN: no attention, no rationales
-    line->append(x, y);
-    if (QScatterSeries* dots = markers_.value(line)) dots->append(x, y);
-}
+void ClassifierCurvesView::append(QLineSeries* line, double x, double y) { appendDotted(markers_, line, x, y); }
 
 void ClassifierCurvesView::setRationaleShown(bool shown) {
     for (QLineSeries* line : {rationaleMass_, uniformRationaleMass_}) {
@@ -200,23 +177,7 @@ void ClassifierCurvesView::updateRanges() {
     double high = 0.0;
     for (QLineSeries* s : {trainLoss_, validationLoss_})
         for (const QPointF& p : s->points()) high = std::max(high, p.y());
-    const double top = std::max(0.05, high * 1.05);
-    double yStep = 0.01;
-    for (double base = 0.01; base < 1e6; base *= 10) {
-        for (double f : {1.0, 2.0, 2.5, 5.0}) {
-            yStep = base * f;
-            if (top / yStep <= 6.0) break;
-        }
-        if (top / yStep <= 6.0) break;
-    }
-    const int intervals = static_cast<int>(std::ceil(top / yStep - 1e-9));
-    lossAxisY_->setRange(0.0, intervals * yStep);
-    lossAxisY_->setTickCount(intervals + 1);
-    int decimals = 0;  // as few as show every tick exactly
-    while (decimals < 3 &&
-           std::abs(yStep * std::pow(10.0, decimals) - std::round(yStep * std::pow(10.0, decimals))) > 1e-6)
-        ++decimals;
-    lossAxisY_->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    setRoundRange(lossAxisY_, high);
 }
 
 QByteArray ClassifierCurvesView::csv() const {

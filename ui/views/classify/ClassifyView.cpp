@@ -1,18 +1,16 @@
 #include "views/classify/ClassifyView.h"
+#include "widgets/ProbabilityTable.h"
 #include "widgets/HeadGridWidget.h"
 #include "widgets/WidgetStyle.h"
 #include "widgets/WordStrip.h"
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace attnlab {
 
@@ -73,13 +71,8 @@ ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
     left->addWidget(history_);
     left->addStretch(1);
     result->addLayout(left, 3);
-    probabilities_ = new QTableWidget(0, 2);
+    probabilities_ = ProbabilityTable::make();
     probabilities_->setObjectName(QStringLiteral("classifyProbabilities"));
-    probabilities_->setHorizontalHeaderLabels({tr("Class"), tr("Probability")});
-    probabilities_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    probabilities_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    probabilities_->verticalHeader()->hide();
-    probabilities_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     probabilities_->setMinimumWidth(240);
     probabilities_->setMaximumWidth(360);
     result->addWidget(probabilities_, 1, Qt::AlignTop);
@@ -163,35 +156,13 @@ void ClassifyView::setClassification(const Classification& c) {
     result_ = c;
     placeholder_->hide();
     status_->hide();
-    const double p = c.labelIndex >= 0 && c.labelIndex < static_cast<int>(c.probabilities.size())
-                         ? c.probabilities[static_cast<std::size_t>(c.labelIndex)]
-                         : 0.0;
+    const double p = ProbabilityTable::of(c.probabilities, c.labelIndex);
     QString text = tr("<b>%1</b> &nbsp; p = %2").arg(QString::fromStdString(c.label).toHtmlEscaped()).arg(p, 0, 'f', 3);
     if (c.truncated) text += QStringLiteral(" &nbsp; <small>") + tr("(text truncated to the model's length)") +
                              QStringLiteral("</small>");
     label_->setText(text);
 
-    // Probabilities, most probable first.
-    std::vector<int> order(c.probabilities.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return c.probabilities[static_cast<std::size_t>(a)] > c.probabilities[static_cast<std::size_t>(b)];
-    });
-    const int shown = std::min(static_cast<int>(order.size()), kShownClasses);
-    probabilities_->setRowCount(shown);
-    int height = probabilities_->horizontalHeader()->sizeHint().height() + 2 * probabilities_->frameWidth();
-    const QStringList& labels = labels_;
-    for (int r = 0; r < shown; ++r) {
-        const int k = order[static_cast<std::size_t>(r)];
-        probabilities_->setItem(r, 0, new QTableWidgetItem(k < labels.size() ? labels[k] : QString::number(k)));
-        auto* bar = new QProgressBar;
-        bar->setRange(0, 1000);
-        bar->setValue(static_cast<int>(c.probabilities[static_cast<std::size_t>(k)] * 1000 + 0.5));
-        bar->setFormat(QString::number(c.probabilities[static_cast<std::size_t>(k)], 'f', 3));
-        probabilities_->setCellWidget(r, 1, bar);
-        height += probabilities_->rowHeight(r);
-    }
-    probabilities_->setFixedHeight(height);  // as tall as its rows: the view scrolls, not the table
+    ProbabilityTable::show(probabilities_, c.probabilities, labels_, kShownClasses);  // most probable first
 
     // The words and their attention.
     std::vector<WordRow> rows;

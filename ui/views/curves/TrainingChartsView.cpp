@@ -386,23 +386,7 @@ void TrainingChartsView::updateRanges() {
         const double hi = std::pow(10.0, std::ceil(std::log10(std::max(high, lo * 10.0))));
         log->setRange(lo, hi);
     } else if (auto* linear = qobject_cast<QValueAxis*>(lossAxisY_)) {
-        // A round top with 3 to 6 intervals: 0-5 for a loss of 4.7, not Qt's 0-10.
-        const double top = std::max(0.05, high * 1.05);
-        double yStep = 0.01;
-        for (double base = 0.01; base < 1e6; base *= 10) {
-            for (double m : {1.0, 2.0, 2.5, 5.0}) {
-                yStep = base * m;
-                if (top / yStep <= 6.0) break;
-            }
-            if (top / yStep <= 6.0) break;
-        }
-        const int intervals = static_cast<int>(std::ceil(top / yStep - 1e-9));
-        linear->setRange(0.0, intervals * yStep);
-        linear->setTickCount(intervals + 1);
-        int decimals = 0;  // as few as show every tick exactly
-        while (decimals < 3 && std::abs(yStep * std::pow(10.0, decimals) - std::round(yStep * std::pow(10.0, decimals))) > 1e-6)
-            ++decimals;
-        linear->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+        setRoundRange(linear, high);  // 0-5 for a loss of 4.7, not Qt's 0-10
     }
 }
 

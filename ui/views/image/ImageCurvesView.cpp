@@ -97,29 +97,10 @@ QString ImageCurvesView::viewToolTip() const {
 }
 
 QLineSeries* ImageCurvesView::addLine(QChart* chart, const QString& name, const QColor& color, bool dashed) {
-    auto* line = new QLineSeries;
-    line->setName(name);
-    QPen pen(color);
-    pen.setWidthF(dashed ? 2.0 : 2.8);
-    pen.setStyle(dashed ? Qt::DashLine : Qt::SolidLine);
-    line->setPen(pen);
-    auto* dots = new QScatterSeries;
-    dots->setName(name);
-    dots->setMarkerSize(dashed ? 7.0 : 9.0);
-    dots->setColor(dashed ? Qt::white : color);
-    dots->setBorderColor(dashed ? color : Qt::white);
-    chart->addSeries(line);
-    chart->addSeries(dots);
-    for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(false);
-    markers_.insert(line, dots);
-    return line;
+    return addDottedLine(chart, name, color, dashed, dashed ? 7.0 : 9.0, false, &markers_);
 }
 
-void ImageCurvesView::append(QLineSeries* line, double x, double y) {
-    if (!std::isfinite(y)) return;
-    line->append(x, y);
-    if (QScatterSeries* dots = markers_.value(line)) dots->append(x, y);
-}
+void ImageCurvesView::append(QLineSeries* line, double x, double y) { appendDotted(markers_, line, x, y); }
 
 void ImageCurvesView::showLines(bool captioner) {
     const auto show = [this](QLineSeries* line, bool shown) {
@@ -169,19 +150,7 @@ void ImageCurvesView::finishEpoch(int epoch, const QString& summary) {
     double high = 0.0;
     for (QLineSeries* s : {trainLoss_, validationLoss_})
         for (const QPointF& p : s->points()) high = std::max(high, p.y());
-    // 0 to a round top with at most 6 intervals of 1, 2, 2.5 or 5 times a power of ten.
-    const double top = std::max(0.05, high * 1.05);
-    double step = 0.01;
-    for (double base = 0.01; base < 1e6 && top / step > 6.0; base *= 10.0)
-        for (double factor : {1.0, 2.0, 2.5, 5.0})
-            if (top / (step = base * factor) <= 6.0) break;
-    const int intervals = static_cast<int>(std::ceil(top / step - 1e-9));
-    lossY_->setRange(0.0, intervals * step);
-    lossY_->setTickCount(intervals + 1);
-    int decimals = 0;  // as few as show every tick exactly
-    while (decimals < 3 && std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
-        ++decimals;
-    lossY_->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    setRoundRange(lossY_, high);  // 0 to a round top
 }
 
 void ImageCurvesView::addEpoch(const ImageEpochMetrics& m) {

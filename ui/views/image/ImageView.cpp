@@ -1,5 +1,6 @@
 #include "views/image/ImageView.h"
 #include "views/image/ImageCanvas.h"
+#include "widgets/ProbabilityTable.h"
 #include "widgets/WidgetStyle.h"
 #include "base/ImageFiles.h"
 #include <QCheckBox>
@@ -10,11 +11,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
 #include <QTableWidget>
@@ -85,12 +84,7 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     label_->setWordWrap(true);
     scaleFont(label_, 1.5);
     side->addWidget(label_);
-    probabilities_ = new QTableWidget(0, 2);
-    probabilities_->setHorizontalHeaderLabels({tr("Class"), tr("Probability")});
-    probabilities_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    probabilities_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    probabilities_->verticalHeader()->hide();
-    probabilities_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    probabilities_ = ProbabilityTable::make();
     probabilities_->setMaximumWidth(340);
     side->addWidget(probabilities_);
     auto* controls = new QHBoxLayout;
@@ -320,30 +314,9 @@ void ImageView::setClassification(const ImageClassification& c) {
     classification_ = c;
     captioning_.reset();
     error_->hide();
-    const double p = c.labelIndex >= 0 && c.labelIndex < static_cast<int>(c.probabilities.size())
-                         ? c.probabilities[static_cast<std::size_t>(c.labelIndex)]
-                         : 0.0;
+    const double p = ProbabilityTable::of(c.probabilities, c.labelIndex);
     label_->setText(tr("<b>%1</b> &nbsp; p = %2").arg(QString::fromStdString(c.label).toHtmlEscaped()).arg(p, 0, 'f', 3));
-    std::vector<int> order(c.probabilities.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return c.probabilities[static_cast<std::size_t>(a)] > c.probabilities[static_cast<std::size_t>(b)];
-    });
-    const int shown = std::min(static_cast<int>(order.size()), kShownClasses);
-    probabilities_->setRowCount(shown);
-    int height = probabilities_->horizontalHeader()->sizeHint().height() + 2 * probabilities_->frameWidth();
-    for (int r = 0; r < shown; ++r) {
-        const int k = order[static_cast<std::size_t>(r)];
-        const double pk = c.probabilities[static_cast<std::size_t>(k)];
-        probabilities_->setItem(r, 0, new QTableWidgetItem(k < classes_.size() ? classes_[k] : QString::number(k)));
-        auto* bar = new QProgressBar;
-        bar->setRange(0, 1000);
-        bar->setValue(static_cast<int>(pk * 1000 + 0.5));
-        bar->setFormat(QString::number(pk, 'f', 3));
-        probabilities_->setCellWidget(r, 1, bar);
-        height += probabilities_->rowHeight(r);
-    }
-    probabilities_->setFixedHeight(height);
+    ProbabilityTable::show(probabilities_, c.probabilities, classes_, kShownClasses);  // most probable first
     if (!sameShape) rebuildSelector();
     rebuildWords();
     redraw();
@@ -557,9 +530,7 @@ bool ImageView::exportView(const QString& path, double scale, QString* error) co
             error);
     }
     const ImageClassification& c = *classification_;
-    const double p = c.labelIndex >= 0 && c.labelIndex < static_cast<int>(c.probabilities.size())
-                         ? c.probabilities[static_cast<std::size_t>(c.labelIndex)]
-                         : 0.0;
+    const double p = ProbabilityTable::of(c.probabilities, c.labelIndex);
     const QString caption =
         tr("%1 (p = %2) · %3").arg(QString::fromStdString(c.label)).arg(p, 0, 'f', 3).arg(selector_->currentText());
     return FigureWriter::report(
