@@ -88,11 +88,29 @@ void scheduleLearningRate(torch::optim::Adam& optimizer, const VisionTrainingOpt
     for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
 }
 
-void optimiserStep(torch::optim::Adam& optimizer, torch::Tensor& objective, torch::nn::Module& net, double clip) {
+// One update from a batch's loss (`value` its number): refuses a non-finite loss, steps the
+// optimiser on the objective with the gradient clipped, then lets the caller's afterBatch run (which
+// may leave the network in eval mode, so training mode is set again).
+void trainStep(double value, torch::Tensor& objective, torch::optim::Adam& optimizer, torch::nn::Module& net,
+               double clip, int epoch, const std::function<void()>& afterBatch) {
+    if (!std::isfinite(value))
+        throw VisionTrainingDiverged("the loss became " + std::to_string(value) + " in epoch " + std::to_string(epoch));
     optimizer.zero_grad();
     objective.backward();
     if (clip > 0) torch::nn::utils::clip_grad_norm_(net.parameters(), clip);
     optimizer.step();
+    if (afterBatch) {
+        afterBatch();
+        net.train();
+    }
+}
+
+// The figures every epoch reports beside its held-out ones.
+template <typename Metrics>
+void addTrainingFigures(Metrics& m, double lossSum, std::size_t lossCount, std::size_t images, double seconds) {
+    m.trainLoss = lossCount ? lossSum / static_cast<double>(lossCount) : kNaN;
+    m.seconds = seconds;
+    m.imagesPerSecond = seconds > 0 ? static_cast<double>(images) / seconds : 0;
 }
 
 std::vector<std::string> splitWords(const std::string& s) {
@@ -222,23 +240,14 @@ ImageClassifierTrainer::Outcome ImageClassifierTrainer::run(const std::function<
             const nn::VitOutput out = net->forward(impl_->trainImages.index_select(0, index));
             torch::Tensor loss = torch::nn::functional::cross_entropy(out.logits, impl_->trainLabels.index_select(0, index));
             const double value = loss.item<double>();
-            if (!std::isfinite(value))
-                throw VisionTrainingDiverged("the loss became " + std::to_string(value) + " in epoch " +
-                                             std::to_string(impl_->completed + 1));
-            optimiserStep(*impl_->optimizer, loss, *net, impl_->options.clip);
             lossSum += value * static_cast<double>(members.size());
             seen += members.size();
-            if (afterBatch) {
-                afterBatch();
-                net->train();
-            }
+            trainStep(value, loss, *impl_->optimizer, *net, impl_->options.clip, impl_->completed + 1, afterBatch);
         }
         const double seconds = secondsSince(start);
         ++impl_->completed;
         ImageEpochMetrics m = evaluate();
-        m.trainLoss = seen ? lossSum / static_cast<double>(seen) : kNaN;
-        m.seconds = seconds;
-        m.imagesPerSecond = seconds > 0 ? static_cast<double>(seen) / seconds : 0;
+        addTrainingFigures(m, lossSum, seen, seen, seconds);
         if (onEpoch) onEpoch(m);
     }
     return Outcome::Finished;
@@ -426,25 +435,16 @@ CaptionerTrainer::Outcome CaptionerTrainer::run(const std::function<void(const C
                 objective = loss + lambda * (1 - (alphas * real).sum(1)).pow(2).sum(1).mean();
             }
             const double value = loss.item<double>();
-            if (!std::isfinite(value))
-                throw VisionTrainingDiverged("the loss became " + std::to_string(value) + " in epoch " +
-                                             std::to_string(impl_->completed + 1));
-            optimiserStep(*impl_->optimizer, objective, *net, impl_->options.clip);
             const auto count = static_cast<std::size_t>(targets.ne(Vocabulary::kPad).sum().item<int64_t>());
             lossSum += value * static_cast<double>(count);
             seenWords += count;
             seenImages += members.size();
-            if (afterBatch) {
-                afterBatch();
-                net->train();
-            }
+            trainStep(value, objective, *impl_->optimizer, *net, impl_->options.clip, impl_->completed + 1, afterBatch);
         }
         const double seconds = secondsSince(start);
         ++impl_->completed;
         CaptionEpochMetrics m = evaluate();
-        m.trainLoss = seenWords ? lossSum / static_cast<double>(seenWords) : kNaN;
-        m.seconds = seconds;
-        m.imagesPerSecond = seconds > 0 ? static_cast<double>(seenImages) / seconds : 0;
+        addTrainingFigures(m, lossSum, seenWords, seenImages, seconds);
         if (onEpoch) onEpoch(m);
     }
     return Outcome::Finished;
