@@ -21,10 +21,6 @@ namespace {
 std::atomic<bool> gStopClassifier{false};
 extern "C" void onClassifierInterrupt(int) { gStopClassifier.store(true); }
 
-nlohmann::json rounded(double v) {
-    return std::isfinite(v) ? nlohmann::json(std::round(v * 10000.0) / 10000.0) : nlohmann::json(nullptr);
-}
-
 }  // namespace
 
 int runTrainClassifier(const Args& argv) {

@@ -10,6 +10,7 @@
 
 #include "Commands.h"
 #include "ImageSources.h"
+#include "TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
 #include "engine/VisionTrainer.h"
@@ -20,10 +21,6 @@ namespace {
 
 std::atomic<bool> gStopVision{false};
 extern "C" void onVisionInterrupt(int) { gStopVision.store(true); }
-
-nlohmann::json rounded(double v) {
-    return std::isfinite(v) ? nlohmann::json(std::round(v * 10000.0) / 10000.0) : nlohmann::json(nullptr);
-}
 
 std::string shortNumber(double v) {
     std::ostringstream out;

@@ -3,12 +3,19 @@
 // --val-fraction, --min-freq, --max-vocab and the tokenizer's), read into a task's options struct
 // (TrainingOptions, ClassifierTrainingOptions: the same member names). --lr defaults to the struct's
 // own learning rate; the other defaults and ranges are the same for every task.
+#include <cmath>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 
 #include "ArgParser.h"
 #include "CorpusOptions.h"
 
 namespace attnlab::cli {
+
+// A figure of a training run's per-epoch JSON: 4 decimals, null when undefined (NaN).
+inline nlohmann::json rounded(double v) {
+    return std::isfinite(v) ? nlohmann::json(std::round(v * 10000.0) / 10000.0) : nlohmann::json(nullptr);
+}
 
 template <typename Options>
 void readSharedTrainingFlags(const ArgParser& args, Options& options) {

@@ -44,15 +44,6 @@ bool inShape(const std::string& shape, const Box& b, int y, int x) {
     return true;  // box: the whole square
 }
 
-std::vector<std::string> words(const std::string& caption) {
-    std::vector<std::string> out;
-    std::istringstream in(caption);
-    for (std::string w; in >> w;) {
-        std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        out.push_back(w);
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -64,6 +55,16 @@ const std::vector<std::string>& sceneColours() {
 const std::vector<std::string>& sceneShapes() {
     static const std::vector<std::string> shapes{"disk", "box", "bar", "triangle"};
     return shapes;
+}
+
+std::vector<std::string> captionWords(const std::string& caption) {
+    std::vector<std::string> out;
+    std::istringstream in(caption);
+    for (std::string w; in >> w;) {
+        std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        out.push_back(w);
+    }
+    return out;
 }
 
 CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptions& o) {
@@ -125,7 +126,7 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
         text, path, "no tab between image and caption", [](long) {},
         [&](long line, const std::string& rawImage, const std::string& rawCaption) {
             const std::string file = trim(rawImage);
-            const std::vector<std::string> caption = words(trim(rawCaption));
+            const std::vector<std::string> caption = captionWords(trim(rawCaption));
             if (file.empty()) throw InputError(path, line, "empty image name");
             if (caption.empty()) throw InputError(path, line, "empty caption");
             const std::string resolved = fs::path(file).is_absolute() ? file : (folder / file).string();

@@ -43,6 +43,9 @@ const std::vector<std::string>& sceneShapes();
 // `size` scenes (1..1,000,000) from the seed. Throws ConfigError for an option out of range.
 CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptions& options = {});
 
+// A caption as its words: split on white space, lower-cased (how captions are stored and read).
+std::vector<std::string> captionWords(const std::string& caption);
+
 // Reads `image<TAB>caption` lines (the corpus reader's rules: UTF-8, BOM, CRLF, blank lines skipped);
 // captions are lower-cased and split on white space; each image is decoded (ImageFiles.h) as
 // `channels` at height x width, once however many captions it has. Throws InputError naming the

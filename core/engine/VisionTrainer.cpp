@@ -113,12 +113,6 @@ void addTrainingFigures(Metrics& m, double lossSum, std::size_t lossCount, std::
     m.imagesPerSecond = seconds > 0 ? static_cast<double>(images) / seconds : 0;
 }
 
-std::vector<std::string> splitWords(const std::string& s) {
-    std::istringstream in(s);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
-}
 
 }  // namespace
 
@@ -298,7 +292,7 @@ CaptionerTrainer::CaptionerTrainer(const CaptionDataset& training, const Caption
 
     std::vector<std::vector<std::string>> sentences;
     for (auto i : train)
-        for (const auto& caption : training.captions[i]) sentences.push_back(splitWords(caption));
+        for (const auto& caption : training.captions[i]) sentences.push_back(captionWords(caption));
     if (sentences.empty()) throw InputError(training.name, 0, "no training caption");
     Vocabulary vocabulary = Vocabulary::build(sentences, 1, 0);
     config.vocabulary = static_cast<std::int64_t>(vocabulary.size());
@@ -307,7 +301,7 @@ CaptionerTrainer::CaptionerTrainer(const CaptionDataset& training, const Caption
     impl_->trainImages = tensorOf(training.images, train, C, S);
     for (std::size_t k = 0; k < train.size(); ++k)
         for (const auto& caption : training.captions[train[k]]) {
-            CaptionExample e{k, vocabulary.encode(splitWords(caption))};
+            CaptionExample e{k, vocabulary.encode(captionWords(caption))};
             if (e.ids.empty()) continue;
             if (e.ids.size() > static_cast<std::size_t>(config.maxLength)) e.ids.resize(static_cast<std::size_t>(config.maxLength));
             impl_->examples.push_back(std::move(e));
@@ -315,7 +309,7 @@ CaptionerTrainer::CaptionerTrainer(const CaptionDataset& training, const Caption
     for (auto i : held) {
         HeldImage h;
         h.image = toModelInput(heldSet.images[i], C, S);
-        for (const auto& caption : heldSet.captions[i]) h.captions.push_back(splitWords(caption));
+        for (const auto& caption : heldSet.captions[i]) h.captions.push_back(captionWords(caption));
         if (i < heldSet.objects.size())
             for (SceneObject o : heldSet.objects[i]) {
                 o.box = scaleBox(o.box, heldSet.images[i].height, heldSet.images[i].width, S, S);
