@@ -23,7 +23,7 @@ execute_process(COMMAND dpkg -x ${debs} ${WORK_DIR}/root RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "dpkg -x failed")
 endif()
-foreach(f usr/bin/attnlab usr/bin/attnlab-cli usr/share/applications/org.attnlab.AttnLab.desktop
+foreach(f usr/bin/attnlab usr/bin/attnlab-cli usr/libexec/attnlab/attnlab-cli-engine usr/share/applications/org.attnlab.AttnLab.desktop
           usr/share/metainfo/org.attnlab.AttnLab.metainfo.xml
           usr/share/icons/hicolor/scalable/apps/org.attnlab.AttnLab.svg
           usr/share/icons/hicolor/48x48/apps/org.attnlab.AttnLab.png
@@ -40,3 +40,10 @@ foreach(arg --version --help)
   endif()
   message(STATUS "attnlab-cli ${arg}: ${out}")
 endforeach()
+# A command that needs the engine: the front end must find it where the package put it.
+execute_process(COMMAND ${WORK_DIR}/root/usr/bin/attnlab-cli translate --model ${WORK_DIR}/absent.safetensors x
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 4 OR NOT err MATCHES "absent.safetensors")
+  message(FATAL_ERROR "attnlab-cli translate from the package did not reach its engine (${rc}): ${err}")
+endif()
+message(STATUS "attnlab-cli translate from the package: ${err}")

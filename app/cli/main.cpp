@@ -1,110 +1,55 @@
-// attnlab-cli: the headless face of AttnLab. Contract (docs/ARCHITECTURE.md): exit 0 ok,
-// 1 internal failure, 2 usage, 3 bad input data, 4 bad model file; every error is
-// one line on stderr starting with "error:".
-#include <cstdio>
-#include <exception>
-#include <functional>
+// attnlab-cli: the headless face of AttnLab. Loading LibTorch costs about a second of CPU
+// here (Debian's build pulls in some 280 libraries), so this front end does not link it: help,
+// the version, `datasets`, `inspect` and an unknown command are answered at once, and a
+// command that needs a model executes attnlab-cli-engine with the same arguments (same
+// process, same exit code, same signals). See docs/ARCHITECTURE.md, "The CLI".
+#include <limits.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
-#include <map>
-#include <new>
+#include <string>
 
-#include "ArgParser.h"
-#include "Commands.h"
-#include "Version.h"
-#include "base/InputError.h"
-#include "engine/Trainer.h"
+#include "Dispatch.h"
 
-using namespace attnlab;
-using namespace attnlab::cli;
+#ifndef ATTNLAB_ENGINE_DIR
+#define ATTNLAB_ENGINE_DIR "."
+#endif
 
-namespace attnlab::cli {
 namespace {
-char** gProgramArguments = nullptr;
-}
-void setProgramArguments(char** argv) { gProgramArguments = argv; }
-char** programArguments() { return gProgramArguments; }
 
-// The CLI's words for core's setting problems: the flag that sets each one.
-std::string flagOf(Setting setting) {
-    switch (setting) {
-    case Setting::Hidden: return "--hidden";
-    case Setting::Embedding: return "--embedding";
-    case Setting::Layers: return "--layers";
-    case Setting::Heads: return "--heads";
-    case Setting::FeedForward: return "--ff";
-    case Setting::Dropout: return "--dropout";
-    case Setting::LocalWindow: return "--window";
-    case Setting::MaxLength: return "--max-len";
-    case Setting::Epochs: return "--epochs";
-    case Setting::BatchSize: return "--batch";
-    case Setting::LearningRate: return "--lr";
-    case Setting::Clip: return "--clip";
-    case Setting::TeacherForcing: return "--teacher-forcing";
-    case Setting::Threads: return "--threads";
-    case Setting::ValidationFraction: return "--val-fraction";
-    case Setting::MinFrequency: return "--min-freq";
-    case Setting::SourceVocabulary:
-    case Setting::TargetVocabulary: break;  // no flag: the corpus decides
+namespace fs = std::filesystem;
+
+// The engine beside this program (the build tree) or where the install puts it
+// (ATTNLAB_ENGINE_DIR, relative to the binary's directory: ../libexec/attnlab).
+fs::path findEngine(std::string& looked) {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path dir = ec ? fs::path(".") : self.parent_path();
+    for (const fs::path& candidate : {dir / ATTNLAB_ENGINE_DIR / "attnlab-cli-engine", dir / "attnlab-cli-engine"}) {
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        looked += (looked.empty() ? "" : " or ") + candidate.lexically_normal().string();
     }
-    return settingName(setting);
+    return {};
 }
-}  // namespace attnlab::cli
+
+}  // namespace
 
 int main(int argc, char** argv) {
-    setProgramArguments(argv);
-    std::ios::sync_with_stdio(true);
-    Args args(argv + 1, argv + argc);
-    if (args.empty()) {
-        printHelp("");
-        return kUsage;
-    }
-    const std::string command = args.front();
-    Args rest(args.begin() + 1, args.end());
-
-    if (command == "--help" || command == "-h" || command == "help") {
-        printHelp(rest.empty() ? "" : rest.front());
-        return kOk;
-    }
-    if (command == "--version") {
-        std::cout << "attnlab-cli " << kVersion << " (" << kGitRevision << ")\n";
-        return kOk;
-    }
-
-    static const std::map<std::string, std::function<int(const Args&)>> commands = {
-        {"datasets", runDatasets}, {"inspect", runInspect},     {"train", runTrain},
-        {"translate", runTranslate}, {"render", runRender},     {"experiment", runExperiment}, {"export", runExport},
-        {"classify", runClassify},   {"explain", runExplain},     {"look", runLook},
-    };
-    auto it = commands.find(command);
-    if (it == commands.end()) {
-        std::cerr << "error: unknown command '" << command << "' (try attnlab-cli --help)\n";
-        return kUsage;
-    }
-    for (const auto& a : rest) {
-        if (a == "--help" || a == "-h") {
-            printHelp(command);
-            return kOk;
+    using namespace attnlab::cli;
+    static const CommandTable commands = {{"datasets", runDatasets}, {"inspect", runInspect}};
+    return dispatch(argc, argv, commands, [argv](const std::string& command) {
+        std::string looked;
+        const fs::path engine = findEngine(looked);
+        if (engine.empty()) {
+            std::cerr << "error: '" << command << "' needs attnlab-cli-engine, which is not at " << looked
+                      << " (reinstall AttnLab)\n";
+            return static_cast<int>(kInternal);
         }
-    }
-    try {
-        return it->second(rest);
-    } catch (const UsageError& e) {
-        std::cerr << "error: " << e.what() << " (see attnlab-cli " << command << " --help)\n";
-        return kUsage;
-    } catch (const ConfigError& e) {
-        std::cerr << "error: " << (e.problem() ? describe(*e.problem(), flagOf) : std::string(e.what())) << "\n";
-        return kUsage;
-    } catch (const InputError& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return kBadData;
-    } catch (const ModelFileError& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return kBadModel;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "error: out of memory\n";
-        return kInternal;
-    } catch (const std::exception& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return kInternal;
-    }
+        ::execv(engine.c_str(), argv);
+        std::cerr << "error: cannot run " << engine.string() << ": " << std::strerror(errno) << "\n";
+        return static_cast<int>(kInternal);
+    });
 }
