@@ -1,11 +1,9 @@
 // attnlab-cli's dispatch. Contract (docs/ARCHITECTURE.md): exit 0 ok, 1 internal failure,
 // 2 usage, 3 bad input data, 4 bad model file; every error is one line on stderr starting
 // with "error:".
-#include <cstdio>
 #include <exception>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <new>
 
 #include "ArgParser.h"
@@ -46,6 +44,11 @@ std::string flagOf(Setting setting) {
     return settingName(setting);
 }
 }  // namespace
+
+const CommandTable& frontCommands() {
+    static const CommandTable commands = {{"datasets", runDatasets}, {"inspect", runInspect}};
+    return commands;
+}
 
 bool isEngineCommand(const std::string& command) {
     static const char* const kEngine[] = {"train", "translate", "render", "experiment",

@@ -11,6 +11,9 @@ namespace attnlab::cli {
 
 using CommandTable = std::map<std::string, std::function<int(const Args&)>>;
 
+// The commands that need no model (datasets, inspect): both programs run them themselves.
+const CommandTable& frontCommands();
+
 // The commands that need the engine (LibTorch): the front end hands them to attnlab-cli-engine.
 bool isEngineCommand(const std::string& command);
 

@@ -4,11 +4,12 @@
 
 int main(int argc, char** argv) {
     using namespace attnlab::cli;
-    static const CommandTable commands = {
-        {"datasets", runDatasets},   {"inspect", runInspect},       {"train", runTrain},
-        {"translate", runTranslate}, {"render", runRender},         {"experiment", runExperiment},
-        {"export", runExport},       {"classify", runClassify},     {"explain", runExplain},
-        {"look", runLook},
-    };
+    static const CommandTable commands = [] {
+        CommandTable all = frontCommands();
+        all.insert({{"train", runTrain},       {"translate", runTranslate}, {"render", runRender},
+                    {"experiment", runExperiment}, {"export", runExport},   {"classify", runClassify},
+                    {"explain", runExplain},   {"look", runLook}});
+        return all;
+    }();
     return dispatch(argc, argv, commands);
 }

@@ -39,8 +39,7 @@ fs::path findEngine(std::string& looked) {
 
 int main(int argc, char** argv) {
     using namespace attnlab::cli;
-    static const CommandTable commands = {{"datasets", runDatasets}, {"inspect", runInspect}};
-    return dispatch(argc, argv, commands, [argv](const std::string& command) {
+    return dispatch(argc, argv, frontCommands(), [argv](const std::string& command) {
         std::string looked;
         const fs::path engine = findEngine(looked);
         if (engine.empty()) {
