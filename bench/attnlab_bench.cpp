@@ -20,9 +20,9 @@
 #include "widgets/HeatmapWidget.h"
 #include "views/curves/TrainingChartsView.h"
 #include "session/TrainingController.h"
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "engine/Runtime.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
 using namespace attnlab;
 

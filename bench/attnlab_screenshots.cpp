@@ -13,16 +13,17 @@
 #include "views/classify/TextsView.h"
 #include "views/compare/CompareView.h"
 #include "widgets/WordStrip.h"
-#include "window/ClassifierTask.h"
-#include "window/ImageTask.h"
+#include "task/classify/ClassifierTask.h"
+#include "task/images/ImageTask.h"
 #include "views/image/ImageView.h"
 #include "views/experiments/ExperimentsView.h"
+#include "task/translate/TranslationTask.h"
 #include "window/MainWindow.h"
 #include "views/maths/MathsView.h"
 #include "views/timeline/TimelineView.h"
 #include "views/translate/TranslateView.h"
 #include "engine/Runtime.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -41,6 +42,9 @@
 using namespace attnlab;
 
 namespace {
+
+TranslationTask& translation(MainWindow& w) { return *w.task<TranslationTask>(); }
+
 
 bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
     QElapsedTimer timer;
@@ -103,7 +107,7 @@ int main(int argc, char* argv[]) {
     };
     auto trainLesson = [&](const char* lesson) {
         window.startLesson(QString::fromLatin1(lesson));
-        return must(waitFor([&] { return window.controller()->state() == TrainingController::State::Finished; },
+        return must(waitFor([&] { return translation(window).controller()->state() == TrainingController::State::Finished; },
                             15 * 60 * 1000),
                     lesson);
     };
@@ -119,7 +123,7 @@ int main(int argc, char* argv[]) {
     };
     // The Images task: where a ViT looks, and a captioner that looks at what it names.
     if (only == "image") {
-        ImageTask* images = window.images();
+        ImageTask* images = window.task<ImageTask>();
         const auto trained = [&] { return !images->session()->isBusy() && images->session()->hasModel(); };
         window.startLesson(QStringLiteral("vit"));
         if (must(waitFor([&] { return images->session()->isTraining(); }, 60000) && waitFor(trained, 10 * 60 * 1000),
@@ -153,18 +157,18 @@ int main(int argc, char* argv[]) {
             shot("image-caption");
         }
         images->shutdown();
-        window.controller()->shutdown();
+        translation(window).controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }
     if (only == "attribution") {
         if (trainLesson("alignment")) attribution();
-        window.controller()->shutdown();
+        translation(window).controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }
 
     // Text classification: is attention an explanation?
     window.startLesson(QStringLiteral("explanation"));
-    ClassifierTask* task = window.classifier();
+    ClassifierTask* task = window.task<ClassifierTask>();
     const auto idle = [&] { return !task->session()->isBusy() && task->session()->hasModel(); };
     if (must(waitFor(idle, 10 * 60 * 1000), "the classifier lesson") &&
         must(waitFor([&] { return task->explainView()->explanation() != nullptr; }, 60000), "an explanation")) {
@@ -193,7 +197,7 @@ int main(int argc, char* argv[]) {
     must(waitFor([&] { return !needle->isRunning(); }, 30 * 60 * 1000), "the needle experiment");
     shot("needle");
     if (only == "classify") {
-        window.controller()->shutdown();
+        translation(window).controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }
 
@@ -205,8 +209,8 @@ int main(int argc, char* argv[]) {
         window.showTab(QStringLiteral("positions"));
         shot("positions");
         bool saved = false;
-        QObject::connect(window.controller(), &TrainingController::modelSaved, [&] { saved = true; });
-        window.saveModelTo(transformerPath);
+        QObject::connect(translation(window).controller(), &TrainingController::modelSaved, [&] { saved = true; });
+        translation(window).saveModelTo(transformerPath);
         must(waitFor([&] { return saved; }, 60000), "the Transformer to be saved");
     }
 
@@ -215,15 +219,15 @@ int main(int argc, char* argv[]) {
         window.showTab(QStringLiteral("probe"));
         shot("lesson");
         window.showTab(QStringLiteral("translate"));
-        must(waitFor([&] { return window.translateView()->attention()->hasMap(); }, 60000), "a translation");
+        must(waitFor([&] { return translation(window).translateView()->attention()->hasMap(); }, 60000), "a translation");
         shot("translate");
         window.showTab(QStringLiteral("timeline"));
-        TimelineView* timeline = window.timelineView();
+        TimelineView* timeline = translation(window).timelineView();
         timeline->setCurrentIndex(std::max(0, timeline->snapshotCount() / 6));  // attention still forming
         shot("timeline");
         timeline->exportSmallMultiples(out.filePath(QStringLiteral("timeline-grid.png")), 8, 4);
         window.showTab(QStringLiteral("maths"));
-        MathsView* maths = window.mathsView();
+        MathsView* maths = translation(window).mathsView();
         maths->setSentence(QStringLiteral("tom chases jerry"));
         maths->requestTrace();
         if (must(waitFor([&] { return maths->hasTrace(); }, 60000), "a trace")) {
@@ -236,7 +240,7 @@ int main(int argc, char* argv[]) {
         window.showTab(QStringLiteral("diagnostics"));
         shot("diagnostics");
         window.showTab(QStringLiteral("compare"));
-        CompareView* compare = window.compareView();
+        CompareView* compare = translation(window).compareView();
         bool loaded = false;
         QObject::connect(compare, &CompareView::modelLoaded, [&] { loaded = true; });
         compare->loadModelFile(1, transformerPath);
@@ -250,7 +254,7 @@ int main(int argc, char* argv[]) {
 
     // The measured experiments.
     window.showTab(QStringLiteral("experiments"));
-    ExperimentsView* experiments = window.experimentsView();
+    ExperimentsView* experiments = translation(window).experimentsView();
     experiments->showPage(QStringLiteral("complexity"));
     experiments->runComplexity();
     must(waitFor([&] { return !experiments->complexityRunning(); }, 10 * 60 * 1000), "the complexity run");
@@ -260,6 +264,6 @@ int main(int argc, char* argv[]) {
     experiments->runBottleneck();
     must(waitFor([&] { return !experiments->bottleneckRunning(); }, 30 * 60 * 1000), "the bottleneck run");
     shot("bottleneck");
-    window.controller()->shutdown();
+    translation(window).controller()->shutdown();
     return failures == 0 ? 0 : 1;
 }

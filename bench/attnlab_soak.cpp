@@ -4,8 +4,9 @@
 // Scripted, not part of the test suite: see bench/run-soak.sh.
 #include "Stats.h"
 #include "engine/Runtime.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 #include "setup/DataPanel.h"
+#include "task/translate/TranslationTask.h"
 #include "window/MainWindow.h"
 #include "setup/ModelSettingsWidget.h"
 #include "views/translate/ProbeView.h"
@@ -37,6 +38,9 @@ using namespace attnlab;
 using attnlab::bench::percentile;
 
 namespace {
+
+TranslationTask& translation(MainWindow& w) { return *w.task<TranslationTask>(); }
+
 
 // Resident memory from /proc/self/status, MB: all of it, the anonymous part (heap, stacks,
 // everything the process allocates) and the file-backed part (pages of the program and its
@@ -192,24 +196,24 @@ int main(int argc, char* argv[]) {
     DatasetOptions data;
     data.size = 2000;
     data.seed = 1;
-    window.dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
+    translation(window).dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
     ModelConfig config;
     config.architecture = Architecture::Gru;
     config.attention = AttentionKind::Additive;
     config.hidden = 128;
-    window.modelSettings()->setConfig(config);
-    TrainingOptions options = window.trainingSettings()->options();
+    translation(window).modelSettings()->setConfig(config);
+    TrainingOptions options = translation(window).trainingSettings()->options();
     options.epochs = 10000;
     options.seed = 1;
-    window.trainingSettings()->setOptions(options);
-    window.probeView()->setEveryBatches(5);
-    window.probeView()->setSentence(QStringLiteral("the small cat sees the red car"));
+    translation(window).trainingSettings()->setOptions(options);
+    translation(window).probeView()->setEveryBatches(5);
+    translation(window).probeView()->setSentence(QStringLiteral("the small cat sees the red car"));
     bool started = false;
-    QObject::connect(&window, &MainWindow::corpusLoaded, [&] {
-        if (!started) window.startTraining();
+    QObject::connect(&translation(window), &TranslationTask::corpusLoaded, [&] {
+        if (!started) translation(window).startTraining();
         started = true;
     });
-    window.loadCorpus(window.dataPanel()->datasetSource());
+    translation(window).loadCorpus(translation(window).dataPanel()->datasetSource());
     const double totalMs = minutes * 60000.0;
 
     QElapsedTimer clock;
@@ -236,8 +240,8 @@ int main(int argc, char* argv[]) {
     probe.start(5);
 
     int requested = 0, answered = 0, failedTranslations = 0, exports = 0, failedExports = 0;
-    QObject::connect(window.controller(), &TrainingController::translated, [&](quint64, const Translation&) { ++answered; });
-    QObject::connect(window.controller(), &TrainingController::translationFailed, [&](quint64, const QString& m) {
+    QObject::connect(translation(window).controller(), &TrainingController::translated, [&](quint64, const Translation&) { ++answered; });
+    QObject::connect(translation(window).controller(), &TrainingController::translationFailed, [&](quint64, const QString& m) {
         ++failedTranslations;
         std::fprintf(stderr, "translation failed: %s\n", qPrintable(m));
     });
@@ -250,8 +254,8 @@ int main(int argc, char* argv[]) {
     QTimer typist;
     QObject::connect(&typist, &QTimer::timeout, [&] {
         if (exporting) return;
-        if (window.navigator()->currentWidget() != window.translateView()) window.showTab(QStringLiteral("translate"));
-        QLineEdit* input = window.translateView()->input();
+        if (window.navigator()->currentWidget() != translation(window).translateView()) window.showTab(QStringLiteral("translate"));
+        QLineEdit* input = translation(window).translateView()->input();
         input->selectAll();
         QKeyEvent del(QEvent::KeyPress, Qt::Key_Backspace, Qt::NoModifier);
         QCoreApplication::sendEvent(input, &del);
@@ -314,8 +318,8 @@ int main(int argc, char* argv[]) {
         anonMb.push_back(resident.anonymous);
         fileMb.push_back(resident.file);
         heapMb.push_back(inUse);
-        csv << t << ',' << mb << ',' << resident.anonymous << ',' << resident.file << ',' << inUse << ',' << free << ',' << window.controller()->completedEpochs() << ','
-            << window.controller()->batchesTrained() << ','
+        csv << t << ',' << mb << ',' << resident.anonymous << ',' << resident.file << ',' << inUse << ',' << free << ',' << translation(window).controller()->completedEpochs() << ','
+            << translation(window).controller()->batchesTrained() << ','
             << (gapCount > gapsSampled ? *std::max_element(gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapsSampled),
                                                            gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount))
                                        : 0.0)
@@ -336,10 +340,10 @@ int main(int argc, char* argv[]) {
     exporter.stop();
     sampler.stop();
     const std::vector<double> gaps(gapBuffer.begin(), gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount));
-    const int epochs = window.controller()->completedEpochs();
-    const long long batches = static_cast<long long>(window.controller()->batchesTrained());
-    const bool stillTraining = window.controller()->state() == TrainingController::State::Running;
-    window.controller()->shutdown();
+    const int epochs = translation(window).controller()->completedEpochs();
+    const long long batches = static_cast<long long>(translation(window).controller()->batchesTrained());
+    const bool stillTraining = translation(window).controller()->state() == TrainingController::State::Running;
+    translation(window).controller()->shutdown();
 
     // The slope over the whole run and after a five-minute warm-up (allocator pools, chart
     // series and caches fill up first).

@@ -10,11 +10,11 @@
 
 #include "FuzzCheck.h"
 #include "base/InputError.h"
-#include "base/ModelConfig.h"
-#include "base/ModelSize.h"
+#include "base/translation/ModelConfig.h"
+#include "base/translation/ModelSize.h"
 #include "base/Safetensors.h"
 #include "base/Vocabulary.h"
-#include "engine/Seq2SeqModel.h"  // kCheckpointFormatVersion only; the header is torch-free
+#include "engine/translation/Seq2SeqModel.h"  // kCheckpointFormatVersion only; the header is torch-free
 
 namespace {
 

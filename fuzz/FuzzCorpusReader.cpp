@@ -11,7 +11,7 @@
 #include <system_error>
 
 #include "FuzzCheck.h"
-#include "base/Corpus.h"
+#include "base/translation/Corpus.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 

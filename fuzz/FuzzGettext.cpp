@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "FuzzCheck.h"
-#include "base/Gettext.h"
+#include "base/gettext/Gettext.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 

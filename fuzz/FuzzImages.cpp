@@ -8,8 +8,8 @@
 #include <string>
 
 #include "FuzzCheck.h"
-#include "base/ImageData.h"
-#include "base/ImageFiles.h"
+#include "base/vision/ImageData.h"
+#include "base/vision/ImageFiles.h"
 #include "base/InputError.h"
 
 namespace {

@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/ModelConfig.h"
-#include "base/ModelSize.h"
+#include "base/translation/ModelConfig.h"
+#include "base/translation/ModelSize.h"
 #include "base/Safetensors.h"
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 
 namespace {
 

@@ -301,7 +301,7 @@ def write_safetensors(path, tensors, metadata):
 
 
 # ---------------------------------------------------------------------------------------
-# Configuration (core/base/ModelConfig.cpp).
+# Configuration (core/base/translation/ModelConfig.cpp).
 
 class ModelConfig:
     """The model's configuration, as the checkpoint's 'config' metadata holds it."""
@@ -438,7 +438,7 @@ class ModelConfig:
 
 
 def parameter_count(c):
-    """Weights the config describes (core/base/ModelSize.cpp)."""
+    """Weights the config describes (core/base/translation/ModelSize.cpp)."""
     def linear(i, o, bias=True):
         return i * o + (o if bias else 0)
     H, Vs, Vt, L = c.hidden, c.source_vocab, c.target_vocab, c.layers
@@ -1111,7 +1111,7 @@ def make_network(config):
 
 
 # ---------------------------------------------------------------------------------------
-# Decoding (core/engine/Decoding.cpp).
+# Decoding (core/engine/translation/Decoding.cpp).
 
 def beam_search(net, src, src_len, beam, max_steps, capture=True):
     """Beam search for one sentence (src [1, S]); beam 1 is greedy. Returns (token ids without

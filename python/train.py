@@ -75,7 +75,7 @@ def usage(message):
 
 
 # ---------------------------------------------------------------------------------------
-# The corpus, read as AttnLab reads a TSV file (core/base/Corpus.cpp).
+# The corpus, read as AttnLab reads a TSV file (core/base/translation/Corpus.cpp).
 
 def read_tsv(path):
     """[(source, target)] of a TSV file; blank lines and pairs with an empty side skipped."""

@@ -2,9 +2,9 @@
 // The tiny models the core and GUI tests train or build: small enough that a batch takes a few
 // milliseconds. Each function fixes only what makes the model tiny; a test whose assertions depend
 // on another value (dropout, maxLength, a particular hidden size) sets it explicitly after the call.
-#include "base/Datasets.h"
-#include "base/ModelConfig.h"
-#include "engine/Trainer.h"
+#include "base/translation/Datasets.h"
+#include "base/translation/ModelConfig.h"
+#include "engine/translation/Trainer.h"
 #include <memory>
 
 namespace attnlab::test {

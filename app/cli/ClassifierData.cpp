@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "CorpusOptions.h"
-#include "base/ClassifyDatasets.h"
-#include "base/Gettext.h"
+#include "base/text/ClassifyDatasets.h"
+#include "base/gettext/Gettext.h"
 #include "base/InputError.h"
 
 namespace attnlab::cli {
@@ -70,8 +70,9 @@ ClassificationCorpus loadClassificationCorpus(const ArgParser& args) {
     return makeClassificationDataset(name, size, seed, length);
 }
 
-std::string taskOf(const std::vector<std::string>& args, const std::vector<std::string>& known) {
-    std::string task = "translate";
+std::string taskOf(const std::vector<std::string>& args) {
+    const std::vector<std::string> known = tasks::modelTaskIds();
+    std::string task = tasks::kTranslate;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--task" && i + 1 < args.size()) task = args[i + 1];
         else if (args[i].rfind("--task=", 0) == 0) task = args[i].substr(7);

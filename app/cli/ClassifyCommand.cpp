@@ -9,9 +9,9 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "base/InputError.h"
-#include "engine/Seq2SeqModel.h"
-#include "engine/TextClassifier.h"
-#include "engine/TranslationExplanation.h"
+#include "engine/translation/Seq2SeqModel.h"
+#include "engine/text/TextClassifier.h"
+#include "engine/translation/TranslationExplanation.h"
 
 namespace attnlab::cli {
 

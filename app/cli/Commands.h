@@ -26,6 +26,20 @@ int runTrainImages(const Args& args);
 int runTrainCaptioner(const Args& args);
 // look: a vision model's prediction or caption with its attention, as JSON.
 int runLook(const Args& args);
+// The commands that need the engine (LibTorch), each with the function that runs it: the one
+// list of them. The front end (main.cpp, no LibTorch) uses only the names (isEngineCommand) and
+// hands these commands to attnlab-cli-engine, which builds its command table from the same list
+// (EngineMain.cpp). A new engine command is one line here, its function and its help (Help.cpp).
+#define ATTNLAB_ENGINE_COMMANDS(X) \
+    X("train", runTrain)           \
+    X("translate", runTranslate)   \
+    X("render", runRender)         \
+    X("experiment", runExperiment) \
+    X("export", runExport)         \
+    X("classify", runClassify)     \
+    X("explain", runExplain)       \
+    X("look", runLook)
+
 // The last line of a training run ("saved M" or "interrupted: model saved to M") and its exit code.
 int reportSaved(bool interrupted, const std::string& out);
 

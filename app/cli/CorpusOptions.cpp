@@ -1,8 +1,8 @@
 #include "CorpusOptions.h"
 
-#include "base/Alignments.h"
-#include "base/Datasets.h"
-#include "base/Gettext.h"
+#include "base/translation/Alignments.h"
+#include "base/translation/Datasets.h"
+#include "base/gettext/Gettext.h"
 #include "base/Tokenizer.h"
 
 #include <algorithm>

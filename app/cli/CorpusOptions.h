@@ -7,8 +7,8 @@
 #include <string>
 
 #include "ArgParser.h"
-#include "base/Corpus.h"
-#include "base/Gettext.h"
+#include "base/translation/Corpus.h"
+#include "base/gettext/Gettext.h"
 #include "base/Tokenizer.h"
 
 namespace attnlab::cli {

@@ -10,13 +10,14 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
-#include "base/Captions.h"
-#include "base/Corpus.h"
-#include "base/ClassifyDatasets.h"
-#include "base/Datasets.h"
-#include "base/ImageData.h"
-#include "base/ImageDatasets.h"
-#include "base/ImageFiles.h"
+#include "base/TaskIds.h"
+#include "base/vision/Captions.h"
+#include "base/translation/Corpus.h"
+#include "base/text/ClassifyDatasets.h"
+#include "base/translation/Datasets.h"
+#include "base/vision/ImageData.h"
+#include "base/vision/ImageDatasets.h"
+#include "base/vision/ImageFiles.h"
 
 namespace attnlab::cli {
 
@@ -28,7 +29,7 @@ void printTable(bool json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& d : infos)
             out.push_back({{"name", d.name},
-                           {"task", "translate"},
+                           {"task", tasks::kTranslate},
                            {"default_max_len", d.defaultMaxLen},
                            {"description", d.description},
                            {"tokenizer",
@@ -38,7 +39,7 @@ void printTable(bool json) {
         const TokenizerOptions tokens;  // the classification sets are read with the default tokenizer
         for (const auto& d : classificationDatasets())
             out.push_back({{"name", d.name},
-                           {"task", "classify"},
+                           {"task", tasks::kClassify},
                            {"description", d.description},
                            {"tokenizer",
                             {{"lowercase", tokens.lowercase},

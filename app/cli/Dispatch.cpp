@@ -51,8 +51,9 @@ const CommandTable& frontCommands() {
 }
 
 bool isEngineCommand(const std::string& command) {
-    static const char* const kEngine[] = {"train", "translate", "render", "experiment",
-                                          "export", "classify", "explain", "look"};
+#define ATTNLAB_ENGINE_COMMAND_NAME(name, run) name,
+    static const char* const kEngine[] = {ATTNLAB_ENGINE_COMMANDS(ATTNLAB_ENGINE_COMMAND_NAME)};
+#undef ATTNLAB_ENGINE_COMMAND_NAME
     for (const char* c : kEngine)
         if (command == c) return true;
     return false;

@@ -14,7 +14,8 @@ using CommandTable = std::map<std::string, std::function<int(const Args&)>>;
 // The commands that need no model (datasets, inspect): both programs run them themselves.
 const CommandTable& frontCommands();
 
-// The commands that need the engine (LibTorch): the front end hands them to attnlab-cli-engine.
+// The commands that need the engine (LibTorch; ATTNLAB_ENGINE_COMMANDS in Commands.h): the front
+// end hands them to attnlab-cli-engine.
 bool isEngineCommand(const std::string& command);
 
 // Runs argv's command from `commands`. `--help`, `--version`, an unknown command and every

@@ -6,9 +6,9 @@ int main(int argc, char** argv) {
     using namespace attnlab::cli;
     static const CommandTable commands = [] {
         CommandTable all = frontCommands();
-        all.insert({{"train", runTrain},       {"translate", runTranslate}, {"render", runRender},
-                    {"experiment", runExperiment}, {"export", runExport},   {"classify", runClassify},
-                    {"explain", runExplain},   {"look", runLook}});
+#define ATTNLAB_ENGINE_COMMAND_ENTRY(name, run) all.emplace(name, run);
+        ATTNLAB_ENGINE_COMMANDS(ATTNLAB_ENGINE_COMMAND_ENTRY)
+#undef ATTNLAB_ENGINE_COMMAND_ENTRY
         return all;
     }();
     return dispatch(argc, argv, commands);

@@ -15,15 +15,15 @@
 #include "ClassifierData.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "base/InputError.h"
-#include "base/ModelConfig.h"
-#include "base/ClassifierConfig.h"
-#include "base/ClassifyDatasets.h"
-#include "engine/ClassifierExperiments.h"
-#include "engine/Experiments.h"
+#include "base/translation/ModelConfig.h"
+#include "base/text/ClassifierConfig.h"
+#include "base/text/ClassifyDatasets.h"
+#include "engine/text/ClassifierExperiments.h"
+#include "engine/translation/Experiments.h"
 #include "engine/Runtime.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
 namespace attnlab::cli {
 

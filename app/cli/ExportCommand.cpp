@@ -10,7 +10,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "base/FileUtil.h"
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 
 namespace attnlab::cli {
 

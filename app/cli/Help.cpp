@@ -2,6 +2,7 @@
 #include <map>
 
 #include "Commands.h"
+#include "base/TaskIds.h"
 
 namespace attnlab::cli {
 
@@ -81,6 +82,8 @@ tokenizer options used.
     {"train", R"(Usage: attnlab-cli train (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME)
                          --arch gru|transformer --out MODEL.safetensors [options]
 
+  --task T             what the model learns: @TASKS@
+                       (default translate; the other tasks' data and flags are below)
 Data:
   --corpus FILE        TSV corpus (source<TAB>target)
   --src F --tgt F      two line-aligned files
@@ -219,7 +222,8 @@ token's logit with the earlier outputs fed in, leave-one-out drops one source to
 
 Translates each sentence. With --json, prints one object per sentence:
 {"source_tokens": [...], "output_tokens": [...], "attention": {"cross": [[[[...]]]], ...}}
-with each kind indexed [layer][head][target][source].
+with each kind indexed [layer][head][target][source] (index 0 is the first layer and head,
+which render's --layer 1 and --head 1 name).
   --beam K         beam width (default 1 = greedy)
   --max-output N   longest output in tokens (default: source length * 2 + 10)
 )"},
@@ -241,8 +245,8 @@ as the GUI. Rows are output tokens; columns are source tokens (cross), source to
 again (encoder: rows are source tokens too) or the decoder's inputs (decoder). Works
 without a display.
   --kind K         cross (default), encoder or decoder self-attention (Transformer only)
-  --layer L        layer, counted from 0 (default: the last layer)
-  --head H|all     head, counted from 0 (default 0); all draws every head of the layer
+  --layer L        layer, 1 to the model's layers (default: the last layer)
+  --head H|all     head, 1 to the model's heads (default 1); all draws every head of the layer
                    as a grid (.png, .svg or .pdf only)
   --colormap NAME  viridis (default), magma, cividis, bone or grey
   --scale S        PNG pixels per logical pixel, 0.1 to 16 (default 1)
@@ -253,8 +257,9 @@ header row, .npy is a float32 matrix [rows, columns].
 
 Images: attnlab-cli render --model VISION-MODEL --image IMAGE --out FILE.(png|svg|pdf)
   The image with the attention overlaid. A vision Transformer: --rollout (default), --layer L
-  ([CLS]'s row, heads averaged) or --layer L --head H. A captioner: --token all (default: one
-  overlay per word, as in the captioning papers) or --token I (word I alone); --beam K.
+  ([CLS]'s row, heads averaged) or --layer L --head H (both from 1, as for a sentence). A
+  captioner: --token all (default: one overlay per word, as in the captioning papers) or
+  --token I (word I alone, from 0); --beam K.
   --opacity F (0.6)  --nearest (crisp patches; default smoothed)  --colormap NAME (magma)
   --size N (the image's side in pixels)  --scale S
 )"},
@@ -309,7 +314,15 @@ bool printHelp(const std::string& command) {
         std::cerr << "error: unknown command '" << command << "'\n";
         return false;
     }
-    std::cout << it->second;
+    std::string text = it->second;
+    if (const auto at = text.find("@TASKS@"); at != std::string::npos) {  // the one list, base/TaskIds.h
+        const std::vector<std::string> ids = tasks::modelTaskIds();
+        std::string list;
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == ids.size() ? " or " : ", ") + ids[i];
+        text.replace(at, 7, list);
+    }
+    std::cout << text;
     return true;
 }
 

@@ -1,7 +1,7 @@
 #include "ImageSources.h"
 
 #include "ArgParser.h"
-#include "base/ImageDatasets.h"
+#include "base/vision/ImageDatasets.h"
 
 namespace attnlab::cli {
 

@@ -12,9 +12,9 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "base/Captions.h"
-#include "base/ImageData.h"
-#include "base/ImageFiles.h"
+#include "base/vision/Captions.h"
+#include "base/vision/ImageData.h"
+#include "base/vision/ImageFiles.h"
 
 namespace attnlab::cli {
 

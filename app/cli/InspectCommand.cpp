@@ -17,14 +17,14 @@
 #include "ImageSources.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
-#include "base/ClassifierConfig.h"
-#include "base/Corpus.h"
+#include "base/text/ClassifierConfig.h"
+#include "base/translation/Corpus.h"
 #include "base/InputError.h"
-#include "base/Gettext.h"
-#include "base/Captions.h"
-#include "base/ImageData.h"
-#include "base/ImageDatasets.h"
-#include "base/ImageFiles.h"
+#include "base/gettext/Gettext.h"
+#include "base/vision/Captions.h"
+#include "base/vision/ImageData.h"
+#include "base/vision/ImageDatasets.h"
+#include "base/vision/ImageFiles.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
 
@@ -211,10 +211,10 @@ int inspectCaptions(const Args& args) {
 }
 
 int runInspect(const Args& args) {
-    const std::string task = taskOf(args, {"translate", "classify", "image-classify", "caption"});
-    if (task == "caption") return inspectCaptions(args);
-    if (task == "classify") return inspectClassification(args);
-    if (task == "image-classify") return inspectImages(args);
+    const std::string task = taskOf(args);
+    if (task == tasks::kCaption) return inspectCaptions(args);
+    if (task == tasks::kClassify) return inspectClassification(args);
+    if (task == tasks::kImageClassify) return inspectImages(args);
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--task", "--max-len", "--min-freq", "--max-vocab"});
     ArgParser p(args, valueFlags, tokenizerSwitches());

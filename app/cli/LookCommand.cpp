@@ -11,7 +11,8 @@
 #include "Commands.h"
 #include "ImageSources.h"
 #include "base/InputError.h"
-#include "engine/ImageModels.h"
+#include "base/TaskIds.h"
+#include "engine/vision/ImageModels.h"
 
 namespace attnlab::cli {
 
@@ -97,7 +98,7 @@ int runLook(const Args& argv) {
     const int beam = static_cast<int>(args.integer("--beam", 1, 1, 16));
     const std::string task = visionTaskOf(model);
     if (task.empty()) throw ModelFileError(model, "holds no vision model (look reads image classifiers and captioners)");
-    if (task == "image-classify") {
+    if (task == tasks::kImageClassify) {
         if (args.has("--beam")) throw UsageError("--beam applies to a captioner");
         return lookClassifier(model, args.positionals().front(), args.has("--json"));
     }

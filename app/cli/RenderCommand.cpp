@@ -21,7 +21,7 @@
 #include "render/HeadGridRenderer.h"
 #include "render/HeatmapRenderer.h"
 #include "base/InputError.h"
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 #endif
 
 namespace attnlab::cli {
@@ -94,7 +94,7 @@ int runRender(const Args& argv) {
     if (!parsedKind) throw UsageError("--kind must be cross, encoder or decoder, got '" + kindName + "'");
     const MapKind kind = *parsedKind;
 
-    const std::string headText = args.text("--head", "0");
+    const std::string headText = args.text("--head", "1");
     const bool allHeads = headText == "all";
     if (allHeads && !image) throw UsageError("--head all writes images only (.png, .svg or .pdf)");
 
@@ -124,16 +124,17 @@ int runRender(const Args& argv) {
         throw UsageError("--kind " + kindName + ": a GRU model has only cross attention (use --kind cross)");
 
     // A GRU has one layer and one head of attention; a Transformer one map per layer and head.
+    // The flags count both from 1, the numbers a person reads (`layer` and `head` below index from 0).
     const int layerCount = transformer ? config.layers : 1;
     const int headCount = transformer ? config.heads : 1;
-    const int layer = static_cast<int>(args.integer("--layer", layerCount - 1, 0, layerCount - 1));
+    const int layer = static_cast<int>(args.integer("--layer", layerCount, 1, layerCount)) - 1;
     int head = 0;
     if (!allHeads) {
         if (headText.empty() || headText.size() > 4 || headText.find_first_not_of("0123456789") != std::string::npos ||
-            std::stoi(headText) >= headCount)
-            throw UsageError("--head must be a head from 0 to " + std::to_string(headCount - 1) + " or 'all', got '" +
+            std::stoi(headText) < 1 || std::stoi(headText) > headCount)
+            throw UsageError("--head must be a head from 1 to " + std::to_string(headCount) + " or 'all', got '" +
                              headText + "'");
-        head = std::stoi(headText);
+        head = std::stoi(headText) - 1;
     }
 
     const Translation t = model.translate(sentence, decode);
@@ -162,8 +163,8 @@ int runRender(const Args& argv) {
     }
     QString title = QStringLiteral("%1 attention").arg(QString::fromLatin1(toString(kind)));
     if (transformer) {
-        title += allHeads ? QStringLiteral(", layer %1").arg(layer)
-                          : QStringLiteral(", layer %1, head %2").arg(layer).arg(head);
+        title += allHeads ? QStringLiteral(", layer %1").arg(layer + 1)
+                          : QStringLiteral(", layer %1, head %2").arg(layer + 1).arg(head + 1);
     }
 
     const std::unique_ptr<QGuiApplication> app = makeRenderApplication();

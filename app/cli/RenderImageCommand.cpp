@@ -1,7 +1,7 @@
 // attnlab-cli render --model M --image IMG --out FILE.png|svg|pdf: the image with the attention a
 // vision model used overlaid, drawn by the Images views' own painter (render/ImageOverlay.h).
 //   a ViT:        --rollout (the default: [CLS]'s rollout over the patches), --layer L (its [CLS]
-//                 row, heads averaged) or --layer L --head H;
+//                 row, heads averaged) or --layer L --head H (both counted from 1);
 //   a captioner:  --token all (the default: one overlay per word, as in the captioning papers) or
 //                 --token I (the I-th word alone).
 #include <stdexcept>
@@ -16,7 +16,8 @@
 
 #include "ImageSources.h"
 #include "base/InputError.h"
-#include "engine/ImageModels.h"
+#include "base/TaskIds.h"
+#include "engine/vision/ImageModels.h"
 #include "render/ImageOverlay.h"
 #endif
 
@@ -71,7 +72,7 @@ int runRenderImage(const Args& argv) {
     const std::string task = visionTaskOf(modelPath);
     if (task.empty()) throw ModelFileError(modelPath, "holds no vision model (render --image draws image classifiers and captioners)");
     Figure figure;
-    if (task == "image-classify") {
+    if (task == tasks::kImageClassify) {
         for (const char* flag : {"--token", "--beam"})
             if (args.has(flag)) throw UsageError(std::string(flag) + " applies to a captioner");
         if (args.has("--rollout") && (args.has("--layer") || args.has("--head")))
@@ -84,12 +85,13 @@ int runRenderImage(const Args& argv) {
         std::vector<float> weights = result.rollout;
         std::string what = "rollout";
         if (args.has("--layer")) {
-            const int layer = static_cast<int>(args.integer("--layer", 0, 0, c.layers - 1));
-            weights = result.clsRows[static_cast<std::size_t>(layer)];
+            const int layer = static_cast<int>(args.integer("--layer", 1, 1, c.layers));
+            weights = result.clsRows[static_cast<std::size_t>(layer - 1)];
             what = "layer " + std::to_string(layer);
             if (args.has("--head")) {
-                const int head = static_cast<int>(args.integer("--head", 0, 0, c.heads - 1));
-                const AttentionMap& map = result.encoder[static_cast<std::size_t>(layer)][static_cast<std::size_t>(head)];
+                const int head = static_cast<int>(args.integer("--head", 1, 1, c.heads));
+                const AttentionMap& map =
+                    result.encoder[static_cast<std::size_t>(layer - 1)][static_cast<std::size_t>(head - 1)];
                 weights.assign(map.weights.begin() + 1, map.weights.begin() + map.cols);  // [CLS]'s row over the patches
                 weights = renormalised(weights);
                 what += ", head " + std::to_string(head);

@@ -11,7 +11,7 @@
 #include "CorpusOptions.h"
 #include "TrainingFlags.h"
 #include "base/InputError.h"
-#include "engine/ClassifierTrainer.h"
+#include "engine/text/ClassifierTrainer.h"
 #include "engine/Runtime.h"
 
 namespace attnlab::cli {
@@ -56,16 +56,16 @@ int runTrainClassifier(const Args& argv) {
     config.layers = static_cast<int>(args.integer("--layers", defaults.layers, 1, 16));
     config.heads = static_cast<int>(args.integer("--heads", defaults.heads, 1, 64));
     config.feedForward = static_cast<int>(args.integer("--ff", defaults.feedForward, 1, 16384));
-    config.hops = static_cast<int>(args.integer("--hops", 1, 1, 32));
+    config.hops = static_cast<int>(args.integer("--hops", defaults.hops, 1, 32));
     if (!poolingAttends(config.pooling) && config.hops != 1)
         throw UsageError("--hops applies to attention pooling (additive, dot, scaled-dot)");
-    config.penalty = static_cast<float>(args.real("--penalty", 0.0, 0.0, 100.0));
+    config.penalty = static_cast<float>(args.real("--penalty", defaults.penalty, 0.0, 100.0));
     config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 4096));
     if (transformer && config.hidden % config.heads != 0)  // checked here too, to name the flags
         throw UsageError("--heads " + std::to_string(config.heads) + " does not divide --hidden " +
                          std::to_string(config.hidden));
-    config.embedding = static_cast<int>(args.integer("--embedding", 0, 0, 4096));
-    config.attentionSize = static_cast<int>(args.integer("--attention-size", 0, 0, 4096));
+    config.embedding = static_cast<int>(args.integer("--embedding", defaults.embedding, 0, 4096));
+    config.attentionSize = static_cast<int>(args.integer("--attention-size", defaults.attentionSize, 0, 4096));
     config.bidirectional = !args.has("--no-bidirectional");
     config.dropout = static_cast<float>(args.real("--dropout", defaults.dropout, 0.0, 0.95));
     // Language identification reads characters by default (a message's words are mostly unseen).
@@ -122,7 +122,7 @@ int runTrainClassifier(const Args& argv) {
                 save();
             },
             &gStopClassifier);
-    } catch (const ClassifierTrainingDiverged& e) {
+    } catch (const TrainingDiverged& e) {
         save();
         std::cerr << "error: " << e.what() << " (saved to " << out << ")\n";
         return kInternal;

@@ -16,7 +16,7 @@
 #include "TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
 namespace attnlab::cli {
 
@@ -70,10 +70,10 @@ auto parseChoice(const ArgParser& args, const char* flag, const std::string& fal
 }  // namespace
 
 int runTrain(const Args& argv) {
-    const std::string task = taskOf(argv, {"translate", "classify", "image-classify", "caption"});
-    if (task == "classify") return runTrainClassifier(argv);
-    if (task == "image-classify") return runTrainImages(argv);
-    if (task == "caption") return runTrainCaptioner(argv);
+    const std::string task = taskOf(argv);
+    if (task == tasks::kClassify) return runTrainClassifier(argv);
+    if (task == tasks::kImageClassify) return runTrainImages(argv);
+    if (task == tasks::kCaption) return runTrainCaptioner(argv);
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--task", "--arch", "--attention", "--query", "--dropout-on", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
@@ -85,9 +85,10 @@ int runTrain(const Args& argv) {
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
 
     const std::string out = args.required("--out");
-    const ModelConfig defaults;  // the GRU defaults, chosen by measurement (docs/defaults.md)
-    ModelConfig config;
-    config.architecture = parseChoice(args, "--arch", args.required("--arch"), parseArchitecture);
+    const Architecture architecture = parseChoice(args, "--arch", args.required("--arch"), parseArchitecture);
+    // The window's defaults too; the GRU's chosen by measurement (docs/defaults.md).
+    const ModelConfig defaults = defaultModelConfig(architecture);
+    ModelConfig config = defaults;
     const bool transformer = config.architecture == Architecture::Transformer;
     if (transformer && args.has("--attention"))
         throw UsageError("--attention applies to --arch gru (a Transformer uses multi-head attention)");
@@ -101,16 +102,16 @@ int runTrain(const Args& argv) {
     config.query = parseChoice(args, "--query", toString(defaults.query), parseQueryOrder);
     config.dropoutOn = parseChoice(args, "--dropout-on", toString(defaults.dropoutOn), parseDropoutPlacement);
     config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 4096));
-    config.embedding = static_cast<int>(args.integer("--embedding", 0, 0, 4096));
-    config.layers = static_cast<int>(args.integer("--layers", transformer ? 2 : 1, 1, 16));
+    config.embedding = static_cast<int>(args.integer("--embedding", defaults.embedding, 0, 4096));
+    config.layers = static_cast<int>(args.integer("--layers", defaults.layers, 1, 16));
     config.bidirectional = !transformer && (args.has("--bidirectional") ||
                                             (defaults.bidirectional && !args.has("--no-bidirectional")));
-    config.heads = static_cast<int>(args.integer("--heads", 4, 1, 64));
-    config.feedForward = static_cast<int>(args.integer("--ff", 512, 1, 16384));
-    config.localWindow = static_cast<int>(args.integer("--window", 3, 1, 100));
+    config.heads = static_cast<int>(args.integer("--heads", defaults.heads, 1, 64));
+    config.feedForward = static_cast<int>(args.integer("--ff", defaults.feedForward, 1, 16384));
+    config.localWindow = static_cast<int>(args.integer("--window", defaults.localWindow, 1, 100));
     config.dropout = static_cast<float>(args.real("--dropout", defaults.dropout, 0.0, 0.95));
     const int maxLen = static_cast<int>(args.integer("--max-len", 0, 0, 8191));
-    config.maxLength = maxLen > 0 ? maxLen + 1 : 256;
+    config.maxLength = maxLen > 0 ? maxLen + 1 : defaults.maxLength;
 
     TrainingOptions options;
     readSharedTrainingFlags(args, options);  // --lr defaults to TrainingOptions' 1e-3

@@ -13,7 +13,7 @@
 #include "TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
-#include "engine/VisionTrainer.h"
+#include "engine/vision/VisionTrainer.h"
 
 namespace attnlab::cli {
 
@@ -37,13 +37,7 @@ const std::set<std::string>& trainingFlags() {
 
 // `defaults`: the task's own epochs and learning rate.
 VisionTrainingOptions readOptions(const ArgParser& args, VisionTrainingOptions o) {
-    o.epochs = static_cast<int>(args.integer("--epochs", o.epochs, 1, 100000));
-    o.batchSize = static_cast<int>(args.integer("--batch", o.batchSize, 1, 4096));
-    o.learningRate = args.real("--lr", o.learningRate, 1e-9, 10.0);
-    o.clip = args.real("--clip", o.clip, 0.0, 1e6);
-    o.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
-    o.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
-    o.validationFraction = args.real("--val-fraction", o.validationFraction, 0.01, 0.9);
+    readRunFlags(args, o, 0.01);
     const std::string schedule = args.text("--lr-schedule", o.cosine ? "cosine" : "constant");
     if (schedule != "constant" && schedule != "cosine")
         throw UsageError("--lr-schedule: unknown schedule '" + schedule + "' (expected one of: constant, cosine)");
@@ -73,7 +67,7 @@ int trainAndSave(Trainer& trainer, const std::string& out, ToJson toJson) {
                 save();
             },
             &gStopVision);
-    } catch (const VisionTrainingDiverged& e) {
+    } catch (const TrainingDiverged& e) {
         save();
         std::cerr << "error: " << e.what() << " (saved to " << out << ")\n";
         return kInternal;
@@ -100,7 +94,7 @@ int runTrainImages(const Args& argv) {
     config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 2048));
     config.heads = static_cast<int>(args.integer("--heads", defaults.heads, 1, 64));
     config.layers = static_cast<int>(args.integer("--layers", defaults.layers, 1, 24));
-    config.feedForward = static_cast<int>(args.integer("--ff", 0, 0, 16384));
+    config.feedForward = static_cast<int>(args.integer("--ff", defaults.feedForward, 0, 16384));
     config.dropout = static_cast<float>(args.real("--dropout", defaults.dropout, 0.0, 0.95));
     try {
         config.positions = parsePatchPositions(args.text("--positions", toString(defaults.positions)));
@@ -160,7 +154,7 @@ int runTrainCaptioner(const Args& argv) {
     } catch (const ConfigError& e) {
         throw UsageError(std::string("--attention: ") + e.what());
     }
-    config.doublyStochastic = static_cast<float>(args.real("--doubly-stochastic", 0.0, 0.0, 100.0));
+    config.doublyStochastic = static_cast<float>(args.real("--doubly-stochastic", defaults.doublyStochastic, 0.0, 100.0));
     config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 2048));
     config.embedding = static_cast<int>(args.integer("--embedding", defaults.embedding, 1, 2048));
     config.features = static_cast<int>(args.integer("--features", defaults.features, 1, 1024));

@@ -1,14 +1,15 @@
 #pragma once
-// The training flags every task's `train` shares (--epochs, --batch, --lr, --clip, --seed, --threads,
-// --val-fraction, --min-freq, --max-vocab and the tokenizer's), read into a task's options struct
-// (TrainingOptions, ClassifierTrainingOptions: the same member names). --lr defaults to the struct's
-// own learning rate; the other defaults and ranges are the same for every task.
+// The training flags every task's `train` shares, read into engine/TrainingRun.h's options: the
+// loop's (--epochs, --batch, --lr, --clip, --seed, --threads, --val-fraction) for every task, the
+// vocabulary's (--min-freq, --max-vocab and the tokenizer's) for the text tasks. Each flag defaults
+// to the task's options struct's own value; the ranges are the same for every task.
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "ArgParser.h"
 #include "CorpusOptions.h"
+#include "engine/TrainingRun.h"
 
 namespace attnlab::cli {
 
@@ -17,15 +18,19 @@ inline nlohmann::json rounded(double v) {
     return std::isfinite(v) ? nlohmann::json(std::round(v * 10000.0) / 10000.0) : nlohmann::json(nullptr);
 }
 
-template <typename Options>
-void readSharedTrainingFlags(const ArgParser& args, Options& options) {
-    options.epochs = static_cast<int>(args.integer("--epochs", 10, 1, 100000));
-    options.batchSize = static_cast<int>(args.integer("--batch", 32, 1, 4096));
+// `minValidationFraction`: 0 for the text tasks; a vision run needs a held-out set (0.01).
+inline void readRunFlags(const ArgParser& args, TrainingRunOptions& options, double minValidationFraction = 0.0) {
+    options.epochs = static_cast<int>(args.integer("--epochs", options.epochs, 1, 100000));
+    options.batchSize = static_cast<int>(args.integer("--batch", options.batchSize, 1, 4096));
     options.learningRate = args.real("--lr", options.learningRate, 1e-9, 10.0);
-    options.clip = args.real("--clip", 1.0, 0.0, 1e6);
-    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, 1LL << 62));
-    options.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
-    options.validationFraction = args.real("--val-fraction", 0.1, 0.0, 0.9);
+    options.clip = args.real("--clip", options.clip, 0.0, 1e6);
+    options.seed = static_cast<std::uint64_t>(args.integer("--seed", static_cast<long long>(options.seed), 0, 1LL << 62));
+    options.threads = static_cast<int>(args.integer("--threads", options.threads, 1, 64));
+    options.validationFraction = args.real("--val-fraction", options.validationFraction, minValidationFraction, 0.9);
+}
+
+inline void readSharedTrainingFlags(const ArgParser& args, TextTrainingRunOptions& options) {
+    readRunFlags(args, options);
     options.minFrequency = static_cast<int>(args.integer("--min-freq", 1, 1, 1000000));
     options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
     options.tokenizer = tokenizerOptions(args);

@@ -5,7 +5,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 
 namespace attnlab::cli {
 

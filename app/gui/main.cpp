@@ -1,4 +1,5 @@
 // attnlab: the desktop application.
+#include "task/translate/TranslationTask.h"
 #include "window/MainWindow.h"
 #include "session/TrainingController.h"
 #include "window/Translations.h"
@@ -62,6 +63,11 @@ int main(int argc, char* argv[]) {
                                         "captioner (also in the Lessons menu)."),
         QStringLiteral("name"));
     parser.addOption(lesson);
+    const QCommandLineOption task(
+        QStringLiteral("task"),
+        QApplication::translate("main", "Open on a task: translate, classify, images (or image-classify, caption)."),
+        QStringLiteral("id"));
+    parser.addOption(task);
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QApplication::translate("main", "A corpus (.tsv) or a model (.safetensors) to open."),
                                  QStringLiteral("[file]"));
@@ -79,6 +85,11 @@ int main(int argc, char* argv[]) {
     {
         attnlab::MainWindow window;
         window.show();
+        if (parser.isSet(task) && !window.switchTask(parser.value(task))) {
+            std::fprintf(stderr, "error: --task: unknown task '%s' (translate, classify, images, image-classify, caption)\n",
+                         qPrintable(parser.value(task)));
+            return 2;
+        }
         if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
             std::fprintf(stderr, "warning: unknown tab '%s'\n", qPrintable(parser.value(tab)));
         }
@@ -87,21 +98,20 @@ int main(int argc, char* argv[]) {
         }
         if (parser.isSet(lesson)) {
             if (!window.startLesson(parser.value(lesson))) {
-                std::fprintf(stderr,
-                             "error: --lesson: unknown lesson '%s' (alignment, bottleneck, heads, explanation, "
-                             "vit, captioner)\n",
-                             qPrintable(parser.value(lesson)));
+                QStringList ids;
+                for (const attnlab::Task* t : window.tasks())
+                    for (const attnlab::LessonCard& card : t->lessons()) ids << card.id;
+                std::fprintf(stderr, "error: --lesson: unknown lesson '%s' (%s)\n", qPrintable(parser.value(lesson)),
+                             qPrintable(ids.join(QStringLiteral(", "))));
                 return 2;
             }
         } else if (parser.isSet(demo)) {
-            window.startDemo(parser.value(demo));
+            // The demo is the translation task's "heads" lesson on the dataset given.
+            auto* translation = window.task<attnlab::TranslationTask>();
+            window.switchTask(translation->id());
+            translation->startDemo(parser.value(demo));
         } else if (!parser.positionalArguments().isEmpty()) {
-            const QString file = parser.positionalArguments().constFirst();
-            if (file.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
-                window.openModelFile(QFileInfo(file).absoluteFilePath());
-            } else {
-                window.openCorpusFile(QFileInfo(file).absoluteFilePath());
-            }
+            window.openFiles({QFileInfo(parser.positionalArguments().constFirst()).absoluteFilePath()});
         }
         if (qEnvironmentVariableIsSet("ATTNLAB_QUIT_AFTER_FIRST_PAINT")) {
             // Benchmark hook (bench/run-benchmarks.sh): the cold-start figure is the wall

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "InputError.h"
+#include "TaskIds.h"
 
 namespace attnlab {
 
@@ -12,6 +13,31 @@ const std::string& requiredMetadata(const std::map<std::string, std::string>& me
     if (it == metadata.end())
         throw ModelFileError(path, std::string("not an AttnLab ") + kind + ": metadata '" + key + "' is missing");
     return it->second;
+}
+
+void setFormatMetadata(CheckpointMetadata& metadata, const char* task) {
+    metadata["format"] = "attnlab";
+    metadata["format_version"] = std::to_string(kCheckpointFormatVersion);
+    if (task) metadata["task"] = task;
+}
+
+void checkFormatVersion(const CheckpointMetadata& metadata, const std::string& path) {
+    const std::string& version = requiredMetadata(metadata, "format_version", path, "model");
+    if (version != std::to_string(kCheckpointFormatVersion))
+        throw ModelFileError(path, "unsupported format version " + version + " (this build reads " +
+                                       std::to_string(kCheckpointFormatVersion) + ")");
+}
+
+void checkModelTask(const CheckpointMetadata& metadata, const std::string& path, const char* task, const char* what) {
+    const auto found = metadata.find("task");
+    const bool translation = std::string(task) == tasks::kTranslate;
+    if (found == metadata.end()) {
+        if (translation) return;
+        if (metadata.count("source_vocab"))
+            throw ModelFileError(path, std::string("holds a translation model, not ") + what + " (use translate)");
+        throw ModelFileError(path, "not an AttnLab model: metadata 'task' is missing");
+    }
+    if (found->second != task) throw ModelFileError(path, "holds a '" + found->second + "' model, not " + what);
 }
 
 std::string tokenizerToJson(const TokenizerOptions& options) {

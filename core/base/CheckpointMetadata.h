@@ -1,6 +1,7 @@
 #pragma once
-// The metadata strings every AttnLab checkpoint carries beside its config (tokenizer options,
-// vocabularies, label lists), written and read the same way for every task's model.
+// The metadata strings every AttnLab checkpoint carries beside its config (format and version,
+// model task, tokenizer options, vocabularies, label lists), written and read the same way for
+// every task's model (docs/ARCHITECTURE.md, "Checkpoint format").
 #include <map>
 #include <string>
 #include <vector>
@@ -9,6 +10,23 @@
 #include "base/Vocabulary.h"
 
 namespace attnlab {
+
+using CheckpointMetadata = std::map<std::string, std::string>;
+
+// The layout version every checkpoint carries as "format_version". Load refuses any other, so a
+// change to the layout (of any task's file) bumps it.
+inline constexpr int kCheckpointFormatVersion = 1;
+
+// Sets "format" = "attnlab", "format_version" and, unless `task` is null, "task" (a TaskIds.h id;
+// a translation model's file has none).
+void setFormatMetadata(CheckpointMetadata& metadata, const char* task = nullptr);
+// ModelFileError(path, "unsupported format version V (this build reads 1)") unless the file's
+// format_version is kCheckpointFormatVersion ("not an AttnLab model: ..." when it has none).
+void checkFormatVersion(const CheckpointMetadata& metadata, const std::string& path);
+// Refuses another task's model: ModelFileError(path, "holds a 'T' model, not WHAT"), or "holds a
+// translation model, not WHAT (use translate)" for a file without "task" (how translation models are
+// written). `task` is the loader's TaskIds.h id, `what` its model in words ("a text classifier").
+void checkModelTask(const CheckpointMetadata& metadata, const std::string& path, const char* task, const char* what);
 
 // metadata[key]; ModelFileError(path, "not an AttnLab KIND: metadata 'KEY' is missing") if absent.
 const std::string& requiredMetadata(const std::map<std::string, std::string>& metadata, const char* key,

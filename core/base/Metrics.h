@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "AttentionMap.h"
-#include "Corpus.h"
+#include "base/translation/Corpus.h"
 
 namespace attnlab {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "InputError.h"
-#include "Corpus.h"  // kMaxLineBytes
+#include "base/translation/Corpus.h"  // kMaxLineBytes
 #include "Tokenizer.h"
 
 namespace attnlab {

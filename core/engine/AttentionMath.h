@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "base/ModelConfig.h"
+#include "base/translation/ModelConfig.h"
 
 namespace attnlab {
 

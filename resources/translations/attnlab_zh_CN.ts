@@ -175,6 +175,13 @@
     </message>
 </context>
 <context>
+    <name>attnlab::BackgroundJob</name>
+    <message>
+        <source>an unknown error occurred</source>
+        <translation>发生了未知错误</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ClassifierCurvesView</name>
     <message>
         <source>Train a classifier: its loss, accuracy and F1 appear here after every epoch.</source>
@@ -516,6 +523,18 @@
     <message>
         <source>GRU classifier, %1 pooling</source>
         <translation>GRU 分类器，%1 池化</translation>
+    </message>
+    <message>
+        <source>no corpus</source>
+        <translation>无语料</translation>
+    </message>
+    <message>
+        <source>Text classification</source>
+        <translation>文本分类</translation>
+    </message>
+    <message>
+        <source>A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its attention explains the decision.</source>
+        <translation>带注意力池化的 GRU 或 Transformer 为文本分配标签；解释实验探究它的注意力能否解释其决策。</translation>
     </message>
 </context>
 <context>
@@ -1884,26 +1903,6 @@
         <source>Export Matrix</source>
         <translation>导出矩阵</translation>
     </message>
-    <message>
-        <source>Translate a sentence first (Heads view): there are no heads to export.</source>
-        <translation>请先（在“注意力头”视图中）翻译一个句子：当前没有可导出的注意力头。</translation>
-    </message>
-    <message>
-        <source>Export All Heads Into</source>
-        <translation>将所有注意力头导出到</translation>
-    </message>
-    <message>
-        <source>Export All Heads</source>
-        <translation>导出所有注意力头</translation>
-    </message>
-    <message>
-        <source>File format:</source>
-        <translation>文件格式：</translation>
-    </message>
-    <message>
-        <source>Wrote %1 files to %2</source>
-        <translation>已将 %1 个文件写入 %2</translation>
-    </message>
 </context>
 <context>
     <name>attnlab::FigureWriter</name>
@@ -2493,6 +2492,18 @@
         <source>ViT (%1 layers, %2 heads)</source>
         <translation>ViT（%1 层，%2 个注意力头）</translation>
     </message>
+    <message>
+        <source>no images</source>
+        <translation>没有图像</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>A vision Transformer classifies images and an image captioner describes them; both show where in the image they look.</source>
+        <translation>视觉 Transformer 对图像分类，图像描述生成器描述图像；两者都会显示它们在图像中看向哪里。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImageView</name>
@@ -2679,196 +2690,8 @@
 <context>
     <name>attnlab::MainWindow</name>
     <message>
-        <source>Transformer (%1 layers, %2 heads)</source>
-        <translation>Transformer（%1 层，%2 个注意力头）</translation>
-    </message>
-    <message>
-        <source>GRU with %1 attention</source>
-        <translation>GRU（%1 注意力）</translation>
-    </message>
-    <message>
-        <source>Data</source>
-        <translation>数据</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>Training</source>
-        <translation>训练</translation>
-    </message>
-    <message>
         <source>Setup</source>
         <translation>设置</translation>
-    </message>
-    <message>
-        <source>Training stopped; the model is kept for translation and saving.</source>
-        <translation>训练已停止；模型已保留，可用于翻译和保存。</translation>
-    </message>
-    <message>
-        <source>Training finished.</source>
-        <translation>训练完成。</translation>
-    </message>
-    <message>
-        <source>Training Diverged</source>
-        <translation>训练发散</translation>
-    </message>
-    <message>
-        <source>Training diverged at epoch %1, batch %2: the loss or a gradient became infinite or NaN.
-
-The weights from before that batch are kept: you can still translate with them and save them. A lower learning rate or gradient clipping usually helps.
-
-%3</source>
-        <translation>训练在第 %1 轮、第 %2 个批次发散：损失或某个梯度变成了无穷大或 NaN。
-
-该批次之前的权重已保留：你仍然可以用它们翻译并保存。降低学习率或使用梯度裁剪通常会有帮助。
-
-%3</translation>
-    </message>
-    <message>
-        <source>Training Failed</source>
-        <translation>训练失败</translation>
-    </message>
-    <message>
-        <source>Training could not go on:
-
-%1</source>
-        <translation>训练无法继续：
-
-%1</translation>
-    </message>
-    <message>
-        <source>Saved the model to %1</source>
-        <translation>模型已保存到 %1</translation>
-    </message>
-    <message>
-        <source>Cannot Save Model</source>
-        <translation>无法保存模型</translation>
-    </message>
-    <message>
-        <source>The model was not saved:
-
-%1</source>
-        <translation>模型未保存：
-
-%1</translation>
-    </message>
-    <message>
-        <source>Opened %1: %2, %3 parameters</source>
-        <translation>已打开 %1：%2，%3 个参数</translation>
-    </message>
-    <message>
-        <source>Cannot Open Model</source>
-        <translation>无法打开模型</translation>
-    </message>
-    <message>
-        <source>The model file could not be used:
-
-%1
-
-The current model stays loaded.</source>
-        <translation>无法使用该模型文件：
-
-%1
-
-当前模型仍保持加载。</translation>
-    </message>
-    <message>
-        <source>Open Corpus</source>
-        <translation>打开语料</translation>
-    </message>
-    <message>
-        <source>Tab-separated corpora (*.tsv *.txt *.tab);;All files (*)</source>
-        <translation>制表符分隔的语料 (*.tsv *.txt *.tab);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Open the Source-Language File</source>
-        <translation>打开源语言文件</translation>
-    </message>
-    <message>
-        <source>Text files (*)</source>
-        <translation>文本文件 (*)</translation>
-    </message>
-    <message>
-        <source>Open the Target-Language File (line by line aligned with %1)</source>
-        <translation>打开目标语言文件（与 %1 逐行对齐）</translation>
-    </message>
-    <message>
-        <source>Stop the training run before opening another model.</source>
-        <translation>请先停止训练，再打开另一个模型。</translation>
-    </message>
-    <message>
-        <source>Opening %1…</source>
-        <translation>正在打开 %1…</translation>
-    </message>
-    <message>
-        <source>Open Model</source>
-        <translation>打开模型</translation>
-    </message>
-    <message>
-        <source>AttnLab models (*.safetensors);;All files (*)</source>
-        <translation>AttnLab 模型 (*.safetensors);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>There is no model yet: train one first.</source>
-        <translation>还没有模型：请先训练一个。</translation>
-    </message>
-    <message>
-        <source>Saving %1…</source>
-        <translation>正在保存 %1…</translation>
-    </message>
-    <message>
-        <source>Save Model</source>
-        <translation>保存模型</translation>
-    </message>
-    <message>
-        <source>AttnLab models (*.safetensors)</source>
-        <translation>AttnLab 模型 (*.safetensors)</translation>
-    </message>
-    <message>
-        <source>Training %1, %2 parameters, on %3 pairs (validating on %4)</source>
-        <translation>正在训练 %1，%2 个参数，使用 %3 个句对（验证集 %4 个）</translation>
-    </message>
-    <message>
-        <source>; skipped %1 pairs longer than the maximum length</source>
-        <translation>；跳过了 %1 个超过最大长度的句对</translation>
-    </message>
-    <message>
-        <source>Epoch %1/%2 · batch %3/%4</source>
-        <translation>第 %1/%2 轮 · 批次 %3/%4</translation>
-    </message>
-    <message>
-        <source>Epoch %1: validation loss %2, token accuracy %3%, BLEU %4</source>
-        <translation>第 %1 轮：验证损失 %2，词元准确率 %3%，BLEU %4</translation>
-    </message>
-    <message>
-        <source>ETA %1</source>
-        <translation>预计剩余 %1</translation>
-    </message>
-    <message>
-        <source>Model ready</source>
-        <translation>模型就绪</translation>
-    </message>
-    <message>
-        <source>Idle</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <source>● Training</source>
-        <translation>● 训练中</translation>
-    </message>
-    <message>
-        <source>❚❚ Paused</source>
-        <translation>❚❚ 已暂停</translation>
-    </message>
-    <message>
-        <source>✓ Finished</source>
-        <translation>✓ 已完成</translation>
-    </message>
-    <message>
-        <source>no corpus</source>
-        <translation>无语料</translation>
     </message>
     <message>
         <source>%1[*] — AttnLab</source>
@@ -2891,18 +2714,6 @@ The current model stays loaded.</source>
         <translation>AttnLab 将在下次启动时使用新的语言。</translation>
     </message>
     <message>
-        <source>Save the Model?</source>
-        <translation>保存模型？</translation>
-    </message>
-    <message>
-        <source>The model has training that is not saved. Save it before closing?</source>
-        <translation>模型有尚未保存的训练结果。关闭前要保存吗？</translation>
-    </message>
-    <message>
-        <source>Stopping training…</source>
-        <translation>正在停止训练…</translation>
-    </message>
-    <message>
         <source>Hide the lesson card</source>
         <translation>隐藏课程卡片</translation>
     </message>
@@ -2913,10 +2724,6 @@ The current model stays loaded.</source>
     <message>
         <source>What you work on: its data, models and views.</source>
         <translation>当前的任务：决定所用的数据、模型和视图。</translation>
-    </message>
-    <message>
-        <source>no images</source>
-        <translation>没有图像</translation>
     </message>
 </context>
 <context>
@@ -3878,33 +3685,6 @@ The model keeps its last good weights.</source>
     </message>
 </context>
 <context>
-    <name>attnlab::Tasks</name>
-    <message>
-        <source>Translation</source>
-        <translation>翻译</translation>
-    </message>
-    <message>
-        <source>Sequence to sequence: a GRU encoder-decoder with classic attention, or a Transformer, translating a parallel corpus.</source>
-        <translation>序列到序列：带经典注意力的 GRU 编码器-解码器，或 Transformer，在平行语料上学习翻译。</translation>
-    </message>
-    <message>
-        <source>Text classification</source>
-        <translation>文本分类</translation>
-    </message>
-    <message>
-        <source>A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its attention explains the decision.</source>
-        <translation>带注意力池化的 GRU 或 Transformer 为文本分配标签；解释实验探究它的注意力能否解释其决策。</translation>
-    </message>
-    <message>
-        <source>Images</source>
-        <translation>图像</translation>
-    </message>
-    <message>
-        <source>A vision Transformer classifies images and an image captioner describes them; both show where in the image they look.</source>
-        <translation>视觉 Transformer 对图像分类，图像描述生成器描述图像；两者都会显示它们在图像中看向哪里。</translation>
-    </message>
-</context>
-<context>
     <name>attnlab::TextsView</name>
     <message>
         <source>#</source>
@@ -4533,6 +4313,345 @@ The current corpus (%1) stays loaded.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::TranslationTask</name>
+    <message>
+        <source>Transformer (%1 layers, %2 heads)</source>
+        <translation>Transformer（%1 层，%2 个注意力头）</translation>
+    </message>
+    <message>
+        <source>GRU with %1 attention</source>
+        <translation>GRU（%1 注意力）</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Sequence to sequence: a GRU encoder-decoder with classic attention, or a Transformer, translating a parallel corpus.</source>
+        <translation>序列到序列：带经典注意力的 GRU 编码器-解码器，或 Transformer，在平行语料上学习翻译。</translation>
+    </message>
+    <message>
+        <source>&amp;Open Corpus…</source>
+        <translation>打开语料(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a TSV corpus: one source&lt;TAB&gt;target pair per line</source>
+        <translation>打开 TSV 语料：每行一个“源句&lt;TAB&gt;目标句”句对</translation>
+    </message>
+    <message>
+        <source>Open Corpus…</source>
+        <translation>打开语料…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Aligned Files…</source>
+        <translation>打开对齐文件(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open two line-aligned files, e.g. train.en and train.fr</source>
+        <translation>打开两个逐行对齐的文件，例如 train.en 和 train.fr</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Export All &amp;Heads…</source>
+        <translation>导出所有注意力头(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Write one file per attention head into a folder</source>
+        <translation>把每个注意力头分别写成一个文件，保存到一个文件夹中</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Build a new model from the settings and train it (F5)</source>
+        <translation>按当前设置构建一个新模型并训练它（F5）</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue training (F5)</source>
+        <translation>继续训练（F5）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Pause after the current batch (F6)</source>
+        <translation>在当前批次结束后暂停（F6）</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>单步(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Train exactly one batch, then pause (F10)</source>
+        <translation>只训练一个批次，然后暂停（F10）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>停止(&amp;O)</translation>
+    </message>
+    <message>
+        <source>End the run after the current batch; the model stays (Shift+F5)</source>
+        <translation>在当前批次结束后终止本次训练；模型会保留（Shift+F5）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Rese&amp;t</source>
+        <translation>重置(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Discard the model and the curves</source>
+        <translation>丢弃模型和曲线</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>&amp;Logarithmic Loss Axis</source>
+        <translation>损失使用对数坐标轴(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Training stopped; the model is kept for translation and saving.</source>
+        <translation>训练已停止；模型已保留，可用于翻译和保存。</translation>
+    </message>
+    <message>
+        <source>Training finished.</source>
+        <translation>训练完成。</translation>
+    </message>
+    <message>
+        <source>Training Diverged</source>
+        <translation>训练发散</translation>
+    </message>
+    <message>
+        <source>Training diverged at epoch %1, batch %2: the loss or a gradient became infinite or NaN.
+
+The weights from before that batch are kept: you can still translate with them and save them. A lower learning rate or gradient clipping usually helps.
+
+%3</source>
+        <translation>训练在第 %1 轮、第 %2 个批次发散：损失或某个梯度变成了无穷大或 NaN。
+
+该批次之前的权重已保留：你仍然可以用它们翻译并保存。降低学习率或使用梯度裁剪通常会有帮助。
+
+%3</translation>
+    </message>
+    <message>
+        <source>Training Failed</source>
+        <translation>训练失败</translation>
+    </message>
+    <message>
+        <source>Training could not go on:
+
+%1</source>
+        <translation>训练无法继续：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Saved the model to %1</source>
+        <translation>模型已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot Save Model</source>
+        <translation>无法保存模型</translation>
+    </message>
+    <message>
+        <source>The model was not saved:
+
+%1</source>
+        <translation>模型未保存：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Cannot Open Model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>The model file could not be used:
+
+%1
+
+The current model stays loaded.</source>
+        <translation>无法使用该模型文件：
+
+%1
+
+当前模型仍保持加载。</translation>
+    </message>
+    <message>
+        <source>Open Corpus</source>
+        <translation>打开语料</translation>
+    </message>
+    <message>
+        <source>Tab-separated corpora (*.tsv *.txt *.tab);;All files (*)</source>
+        <translation>制表符分隔的语料 (*.tsv *.txt *.tab);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open the Source-Language File</source>
+        <translation>打开源语言文件</translation>
+    </message>
+    <message>
+        <source>Text files (*)</source>
+        <translation>文本文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open the Target-Language File (line by line aligned with %1)</source>
+        <translation>打开目标语言文件（与 %1 逐行对齐）</translation>
+    </message>
+    <message>
+        <source>Stop the training run before opening another model.</source>
+        <translation>请先停止训练，再打开另一个模型。</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>There is no model yet: train one first.</source>
+        <translation>还没有模型：请先训练一个。</translation>
+    </message>
+    <message>
+        <source>Saving %1…</source>
+        <translation>正在保存 %1…</translation>
+    </message>
+    <message>
+        <source>Save Model</source>
+        <translation>保存模型</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Translate a sentence first (Heads view): there are no heads to export.</source>
+        <translation>请先（在“注意力头”视图中）翻译一个句子：当前没有可导出的注意力头。</translation>
+    </message>
+    <message>
+        <source>Export All Heads Into</source>
+        <translation>将所有注意力头导出到</translation>
+    </message>
+    <message>
+        <source>Export All Heads</source>
+        <translation>导出所有注意力头</translation>
+    </message>
+    <message>
+        <source>File format:</source>
+        <translation>文件格式：</translation>
+    </message>
+    <message>
+        <source>Wrote %1 files to %2</source>
+        <translation>已将 %1 个文件写入 %2</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2, %3 parameters</source>
+        <translation>已打开 %1：%2，%3 个参数</translation>
+    </message>
+    <message>
+        <source>Training %1, %2 parameters, on %3 pairs (validating on %4)</source>
+        <translation>正在训练 %1，%2 个参数，使用 %3 个句对（验证集 %4 个）</translation>
+    </message>
+    <message>
+        <source>; skipped %1 pairs longer than the maximum length</source>
+        <translation>；跳过了 %1 个超过最大长度的句对</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 · batch %3/%4</source>
+        <translation>第 %1/%2 轮 · 批次 %3/%4</translation>
+    </message>
+    <message>
+        <source>Epoch %1: validation loss %2, token accuracy %3%, BLEU %4</source>
+        <translation>第 %1 轮：验证损失 %2，词元准确率 %3%，BLEU %4</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>预计剩余 %1</translation>
+    </message>
+    <message>
+        <source>Model ready</source>
+        <translation>模型就绪</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>● Training</source>
+        <translation>● 训练中</translation>
+    </message>
+    <message>
+        <source>❚❚ Paused</source>
+        <translation>❚❚ 已暂停</translation>
+    </message>
+    <message>
+        <source>✓ Finished</source>
+        <translation>✓ 已完成</translation>
+    </message>
+    <message>
+        <source>no corpus</source>
+        <translation>无语料</translation>
+    </message>
+    <message>
+        <source>Save the Model?</source>
+        <translation>保存模型？</translation>
+    </message>
+    <message>
+        <source>The model has training that is not saved. Save it before closing?</source>
+        <translation>模型有尚未保存的训练结果。关闭前要保存吗？</translation>
+    </message>
+    <message>
+        <source>Stopping training…</source>
+        <translation>正在停止训练…</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::View</name>
     <message>
         <source>this view has nothing to export</source>
@@ -4590,28 +4709,8 @@ The current corpus (%1) stays loaded.</source>
         <translation>grey（灰度）</translation>
     </message>
     <message>
-        <source>&amp;Open Corpus…</source>
-        <translation>打开语料(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open a TSV corpus: one source&lt;TAB&gt;target pair per line</source>
-        <translation>打开 TSV 语料：每行一个“源句&lt;TAB&gt;目标句”句对</translation>
-    </message>
-    <message>
-        <source>Open &amp;Aligned Files…</source>
-        <translation>打开对齐文件(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Open two line-aligned files, e.g. train.en and train.fr</source>
-        <translation>打开两个逐行对齐的文件，例如 train.en 和 train.fr</translation>
-    </message>
-    <message>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>Open a trained model (.safetensors) to translate and inspect its heads</source>
-        <translation>打开已训练的模型（.safetensors），用它翻译并查看其注意力头</translation>
     </message>
     <message>
         <source>&amp;Save Model</source>
@@ -4638,64 +4737,8 @@ The current corpus (%1) stays loaded.</source>
         <translation>导出矩阵（CSV、NumPy）(&amp;M)…</translation>
     </message>
     <message>
-        <source>Export All &amp;Heads…</source>
-        <translation>导出所有注意力头(&amp;H)…</translation>
-    </message>
-    <message>
-        <source>Write one file per attention head into a folder</source>
-        <translation>把每个注意力头分别写成一个文件，保存到一个文件夹中</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Start</source>
-        <translation>开始(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Build a new model from the settings and train it (F5)</source>
-        <translation>按当前设置构建一个新模型并训练它（F5）</translation>
-    </message>
-    <message>
-        <source>&amp;Resume</source>
-        <translation>继续(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Continue training (F5)</source>
-        <translation>继续训练（F5）</translation>
-    </message>
-    <message>
-        <source>&amp;Pause</source>
-        <translation>暂停(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Pause after the current batch (F6)</source>
-        <translation>在当前批次结束后暂停（F6）</translation>
-    </message>
-    <message>
-        <source>S&amp;tep</source>
-        <translation>单步(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Train exactly one batch, then pause (F10)</source>
-        <translation>只训练一个批次，然后暂停（F10）</translation>
-    </message>
-    <message>
-        <source>St&amp;op</source>
-        <translation>停止(&amp;O)</translation>
-    </message>
-    <message>
-        <source>End the run after the current batch; the model stays (Shift+F5)</source>
-        <translation>在当前批次结束后终止本次训练；模型会保留（Shift+F5）</translation>
-    </message>
-    <message>
-        <source>Rese&amp;t</source>
-        <translation>重置(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Discard the model and the curves</source>
-        <translation>丢弃模型和曲线</translation>
     </message>
     <message>
         <source>Show &amp;Numbers in Cells</source>
@@ -4718,24 +4761,12 @@ The current corpus (%1) stays loaded.</source>
         <translation>热力图适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <source>&amp;Logarithmic Loss Axis</source>
-        <translation>损失使用对数坐标轴(&amp;L)</translation>
-    </message>
-    <message>
         <source>&amp;About AttnLab</source>
         <translation>关于 AttnLab(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Training</source>
-        <translation>训练(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -4770,40 +4801,12 @@ The current corpus (%1) stays loaded.</source>
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <source>Open Corpus…</source>
-        <translation>打开语料…</translation>
-    </message>
-    <message>
         <source>Open Model…</source>
         <translation>打开模型…</translation>
     </message>
     <message>
         <source>Save Model</source>
         <translation>保存模型</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>单步</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
     </message>
     <message>
         <source>Export Image…</source>
@@ -4824,6 +4827,14 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>Colour map of every heatmap; viridis, magma and cividis are perceptually uniform and readable in grey.</source>
         <translation>所有热力图使用的配色；viridis、magma 和 cividis 在感知上是均匀的，转为灰度后仍清晰可辨。</translation>
+    </message>
+    <message>
+        <source>Open a trained model (.safetensors) of the current task</source>
+        <translation>打开当前任务的已训练模型（.safetensors）</translation>
+    </message>
+    <message>
+        <source>Look</source>
+        <translation>外观</translation>
     </message>
 </context>
 <context>
@@ -4858,6 +4869,10 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>Start a lesson: alignment, bottleneck, heads, explanation, vit or captioner (also in the Lessons menu).</source>
         <translation>开始一节课程：alignment、bottleneck、heads、explanation、vit 或 captioner（也可在“课程”菜单中选择）。</translation>
+    </message>
+    <message>
+        <source>Open on a task: translate, classify, images (or image-classify, caption).</source>
+        <translation>以某个任务打开：translate、classify、images（或 image-classify、caption）。</translation>
     </message>
 </context>
 </TS>

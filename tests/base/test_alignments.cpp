@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/Alignments.h"
+#include "base/translation/Alignments.h"
 #include "base/InputError.h"
 #include "base/Metrics.h"
 #include "TempDir.h"

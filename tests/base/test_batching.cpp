@@ -4,7 +4,7 @@
 #include <set>
 #include <vector>
 
-#include "base/Batching.h"
+#include "base/translation/Batching.h"
 #include "base/InputError.h"
 #include "base/Vocabulary.h"
 

@@ -7,9 +7,10 @@
 #include <png.h>
 #include <sstream>
 
-#include "base/Captions.h"
+#include "base/vision/Captions.h"
 #include "base/InputError.h"
 #include "InputErrors.h"
+#include "TempDir.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;
@@ -60,10 +61,10 @@ TEST_CASE("scenes: each caption names the objects left to right, each object dra
 }
 
 TEST_CASE("a caption list reads image<TAB>caption with paths relative to it", "[captions]") {
-    test::TempFolder dir;
-    dir.write("img/a.png", greyPng(10, 30));
-    dir.write("img/b.png", greyPng(20, 200));
-    const std::string tsv = dir.write("captions.tsv", "\xEF\xBB\xBFimg/a.png\tA dark Square\r\n\nimg/b.png\ta light one\nimg/a.png\tthe same dark square\n");
+    test::TempDir dir;
+    dir.file("img/a.png", greyPng(10, 30));
+    dir.file("img/b.png", greyPng(20, 200));
+    const std::string tsv = dir.file("captions.tsv", "\xEF\xBB\xBFimg/a.png\tA dark Square\r\n\nimg/b.png\ta light one\nimg/a.png\tthe same dark square\n");
     const CaptionDataset d = readCaptionTsv(tsv, 1, 8, 8);
     REQUIRE(d.images.size() == 2);
     CHECK(d.captions[0] == std::vector<std::string>{"a dark square", "the same dark square"});
@@ -71,13 +72,13 @@ TEST_CASE("a caption list reads image<TAB>caption with paths relative to it", "[
     CHECK(d.images[1].height == 8);
     CHECK(d.images[1].pixels[0] == 200);
 
-    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("m.tsv", "img/a.png\tfine\nimg/gone.png\ta missing file\n"), 1, 8, 8); }) ==
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.file("m.tsv", "img/a.png\tfine\nimg/gone.png\ta missing file\n"), 1, 8, 8); }) ==
           (dir.path / "m.tsv").string() + ":2: image img/gone.png: no such file");
-    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("t.tsv", "img/a.png a caption without a tab\n"), 1, 8, 8); })
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.file("t.tsv", "img/a.png a caption without a tab\n"), 1, 8, 8); })
               .find("t.tsv:1: no tab between image and caption") != std::string::npos);
-    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("e.tsv", "img/a.png\t  \n"), 1, 8, 8); }).find("e.tsv:1: empty caption") !=
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.file("e.tsv", "img/a.png\t  \n"), 1, 8, 8); }).find("e.tsv:1: empty caption") !=
           std::string::npos);
-    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("n.tsv", "captions.tsv\tnot an image\n"), 1, 8, 8); })
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.file("n.tsv", "captions.tsv\tnot an image\n"), 1, 8, 8); })
               .find("n.tsv:1: image captions.tsv: not a PNG or JPEG image") != std::string::npos);
-    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.write("z.tsv", "\n\n"), 1, 8, 8); }).find("no captioned image") != std::string::npos);
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.file("z.tsv", "\n\n"), 1, 8, 8); }).find("no captioned image") != std::string::npos);
 }

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "base/ClassifyCorpus.h"
+#include "base/text/ClassifyCorpus.h"
 #include "Words.h"
-#include "base/ClassifyDatasets.h"
-#include "base/Corpus.h"  // kMaxLineBytes
+#include "base/text/ClassifyDatasets.h"
+#include "base/translation/Corpus.h"  // kMaxLineBytes
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 #include "InputErrors.h"

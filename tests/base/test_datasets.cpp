@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "Words.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"

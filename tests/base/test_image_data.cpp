@@ -9,9 +9,11 @@
 #include <string>
 #include <zlib.h>
 
-#include "base/ImageData.h"
+#include "base/vision/ImageData.h"
 #include "base/InputError.h"
 #include "InputErrors.h"
+#include "Skip.h"
+#include "TempDir.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;
@@ -28,7 +30,7 @@ std::string idxImages(std::uint32_t n, std::uint32_t rows, std::uint32_t cols, s
     return b;
 }
 
-std::string writeGzip(const test::TempFolder& dir, const std::string& name, const std::string& bytes) {
+std::string writeGzip(const test::TempDir& dir, const std::string& name, const std::string& bytes) {
     const std::string p = (dir.path / name).string();
     gzFile f = gzopen(p.c_str(), "wb");
     gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
@@ -51,10 +53,10 @@ TEST_CASE("IDX images and labels read as their header says, plain or gzipped", "
     CHECK(parsed[1].pixels[11] == 23);
     CHECK(parseIdxLabels(idxLabels(std::string("\x00\x09", 2)), "y") == std::vector<int>{0, 9});
 
-    test::TempFolder dir;
+    test::TempDir dir;
     const std::string gzImages = writeGzip(dir, "images.gz", images);
     CHECK(readPossiblyGzipped(gzImages) == images);
-    const ImageDataset d = readIdxDataset(gzImages, dir.write("labels.idx", idxLabels(std::string("\x01\x03", 2))));
+    const ImageDataset d = readIdxDataset(gzImages, dir.file("labels.idx", idxLabels(std::string("\x01\x03", 2))));
     CHECK(d.images.size() == 2);
     CHECK(d.labels == std::vector<int>{1, 3});
     CHECK(d.classes == std::vector<std::string>{"0", "1", "2", "3"});
@@ -72,11 +74,11 @@ TEST_CASE("a damaged IDX file is one InputError naming the file", "[images]") {
     CHECK(test::inputErrorOf([] { parseIdxImages(be32(0x0D03) + be32(1) + be32(1) + be32(1) + "abcd", "f.idx"); })
               .find("unsigned bytes") != std::string::npos);
 
-    test::TempFolder dir;
-    const std::string images = dir.write("i.idx", idxImages(2, 2, 2, 8));
-    CHECK(test::inputErrorOf([&] { readIdxDataset(images, dir.write("l.idx", idxLabels("\x01"))); }) ==
+    test::TempDir dir;
+    const std::string images = dir.file("i.idx", idxImages(2, 2, 2, 8));
+    CHECK(test::inputErrorOf([&] { readIdxDataset(images, dir.file("l.idx", idxLabels("\x01"))); }) ==
           dir.path.string() + "/l.idx: 1 labels for 2 images in " + images);
-    CHECK(test::inputErrorOf([&] { readIdxDataset(images, dir.write("same.idx", idxLabels("\x02\x02"))); }).find("every label is 2") !=
+    CHECK(test::inputErrorOf([&] { readIdxDataset(images, dir.file("same.idx", idxLabels("\x02\x02"))); }).find("every label is 2") !=
           std::string::npos);
     std::string gz = writeGzip(dir, "cut.gz", idxImages(100, 28, 28, 78400));
     std::string bytes = readPossiblyGzipped(gz);
@@ -84,7 +86,7 @@ TEST_CASE("a damaged IDX file is one InputError naming the file", "[images]") {
     {
         std::ifstream in(gz, std::ios::binary);
         std::string all((std::istreambuf_iterator<char>(in)), {});
-        gz = dir.write("cut.gz", all.substr(0, all.size() / 2));
+        gz = dir.file("cut.gz", all.substr(0, all.size() / 2));
     }
     CHECK(test::inputErrorOf([&] { readPossiblyGzipped(gz); }) == gz + ": truncated gzip data");
     CHECK(test::inputErrorOf([&] { readPossiblyGzipped(dir.path.string() + "/missing.gz"); }) == dir.path.string() + "/missing.gz: no such file");
@@ -92,12 +94,12 @@ TEST_CASE("a damaged IDX file is one InputError naming the file", "[images]") {
               .find("apt-get install dataset-fashion-mnist") != std::string::npos);
 }
 
-TEST_CASE("Debian's Fashion-MNIST reads as 60,000 + 10,000 images of 28x28 in ten classes", "[images]") {
-    if (!fs::exists(std::string(kFashionMnistDir) + "/t10k-images-idx3-ubyte.gz")) {
-        WARN("dataset-fashion-mnist is not installed; skipped");
-        return;
-    }
-    const ImageDataset test = readFashionMnist(false);
+TEST_CASE("Debian's Fashion-MNIST reads as 60,000 + 10,000 images of 28x28 in ten classes",
+          "[images][needs-fashion-mnist]") {
+    const std::string dir = test::systemDataDir("ATTNLAB_TEST_FASHION_MNIST_DIR", kFashionMnistDir);
+    if (!fs::exists(dir + "/t10k-images-idx3-ubyte.gz"))
+        ATTNLAB_SKIP("dataset-fashion-mnist is not installed (no " << dir << "/t10k-images-idx3-ubyte.gz)");
+    const ImageDataset test = readFashionMnist(false, dir);
     CHECK(test.name == "fashion-mnist");
     CHECK(test.images.size() == 10000);
     CHECK(test.images[0].height == 28);
@@ -107,5 +109,5 @@ TEST_CASE("Debian's Fashion-MNIST reads as 60,000 + 10,000 images of 28x28 in te
     std::vector<int> perClass(10, 0);
     for (int l : test.labels) ++perClass[static_cast<std::size_t>(l)];
     for (int count : perClass) CHECK(count == 1000);  // the test split is balanced
-    CHECK(readFashionMnist(true).images.size() == 60000);
+    CHECK(readFashionMnist(true, dir).images.size() == 60000);
 }

@@ -10,10 +10,11 @@
 #include <jpeglib.h>
 #include <zlib.h>
 
-#include "base/ImageDatasets.h"
-#include "base/ImageFiles.h"
+#include "base/vision/ImageDatasets.h"
+#include "base/vision/ImageFiles.h"
 #include "base/InputError.h"
 #include "InputErrors.h"
+#include "TempDir.h"
 
 using namespace attnlab;
 namespace fs = std::filesystem;
@@ -101,7 +102,7 @@ TEST_CASE("a file that is no image, or a damaged one, is one InputError naming i
 }
 
 TEST_CASE("writePng writes what decodeImage reads back, pixel for pixel", "[images]") {
-    test::TempFolder dir;
+    test::TempDir dir;
     for (int channels : {1, 3}) {
         Image im;
         im.height = 3;
@@ -131,12 +132,12 @@ TEST_CASE("resizing averages boxes when shrinking and interpolates between pixel
 }
 
 TEST_CASE("an image folder reads DIR/CLASS/*.png|*.jpg, skipping and counting what it cannot use", "[images]") {
-    test::TempFolder dir;
-    dir.write("cats/a.png", pngBytes(8, 8, 1, std::vector<std::uint8_t>(64, 10)));
-    dir.write("cats/b.PNG", pngBytes(4, 4, 3, std::vector<std::uint8_t>(48, 200)));
-    dir.write("cats/broken.png", "not really a png");
-    dir.write("cats/notes.txt", "ignored");
-    dir.write("dogs/c.jpg", jpegBytes(16, 16, 90));
+    test::TempDir dir;
+    dir.file("cats/a.png", pngBytes(8, 8, 1, std::vector<std::uint8_t>(64, 10)));
+    dir.file("cats/b.PNG", pngBytes(4, 4, 3, std::vector<std::uint8_t>(48, 200)));
+    dir.file("cats/broken.png", "not really a png");
+    dir.file("cats/notes.txt", "ignored");
+    dir.file("dogs/c.jpg", jpegBytes(16, 16, 90));
     ImageFolderReport report;
     const ImageDataset d = readImageFolder(dir.path.string(), 1, 8, 8, &report);
     CHECK(d.classes == std::vector<std::string>{"cats", "dogs"});
@@ -147,27 +148,27 @@ TEST_CASE("an image folder reads DIR/CLASS/*.png|*.jpg, skipping and counting wh
     for (const Image& im : d.images) CHECK((im.height == 8 && im.width == 8 && im.channels == 1));
     CHECK(d.images[1].pixels[0] == 200);  // the RGB file as grey, resized up
 
-    dir.write("birds/empty.txt", "");
+    dir.file("birds/empty.txt", "");
     CHECK(test::inputErrorOf([&] { readImageFolder(dir.path.string(), 1, 8, 8); }).find("birds: an empty class folder") !=
           std::string::npos);
-    test::TempFolder one;
-    one.write("only/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
+    test::TempDir one;
+    one.file("only/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
     CHECK(test::inputErrorOf([&] { readImageFolder(one.path.string(), 1, 8, 8); }).find("1 class folder:") != std::string::npos);
-    test::TempFolder bad;
-    bad.write("x/a.png", "junk");
-    bad.write("y/b.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
+    test::TempDir bad;
+    bad.file("x/a.png", "junk");
+    bad.file("y/b.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
     CHECK(test::inputErrorOf([&] { readImageFolder(bad.path.string(), 1, 8, 8); }).find("x: no usable image") != std::string::npos);
     CHECK(test::inputErrorOf([&] { readImageFolder((dir.path / "missing").string(), 1, 8, 8); }).find("no such folder") != std::string::npos);
     // A format with no decoding library here is listed as skipped, not silently left out.
-    bad.write("y/c.pgm", "P5 2 2 255\n\x01\x02\x03\x04");
+    bad.file("y/c.pgm", "P5 2 2 255\n\x01\x02\x03\x04");
     ImageFolderReport pgm;
-    bad.write("x/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
+    bad.file("x/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
     readImageFolder(bad.path.string(), 1, 8, 8, &pgm);
     REQUIRE(pgm.skipped.size() == 1);
     CHECK(pgm.skipped[0].second.find("a pgm image: only PNG and JPEG are read") != std::string::npos);
-    test::TempFolder pgmOnly;
-    pgmOnly.write("x/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
-    pgmOnly.write("y/b.pgm", "P5 2 2 255\n\x01\x02\x03\x04");
+    test::TempDir pgmOnly;
+    pgmOnly.file("x/a.png", pngBytes(2, 2, 1, {1, 2, 3, 4}));
+    pgmOnly.file("y/b.pgm", "P5 2 2 255\n\x01\x02\x03\x04");
     CHECK(test::inputErrorOf([&] { readImageFolder(pgmOnly.path.string(), 1, 8, 8); }).find("y: an empty class folder (no .png or .jpg file; a pgm image") !=
           std::string::npos);
 }

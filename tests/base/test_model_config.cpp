@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
-#include "base/ModelConfig.h"
+#include "base/translation/ModelConfig.h"
 
 namespace {
 
@@ -80,6 +80,24 @@ TEST_CASE("validate accepts the defaults with known vocabularies", "[model_confi
     edge.maxLength = 2;
     edge.sourceVocab = 5;
     CHECK(attnlab::validate(edge).empty());
+}
+
+TEST_CASE("both front ends' default model is the one docs/defaults.md measured", "[model_config]") {
+    // The window's Model panel and `attnlab-cli train` both start from defaultModelConfig.
+    const ModelConfig gru = attnlab::defaultModelConfig(Architecture::Gru);
+    CHECK(gru.architecture == Architecture::Gru);
+    CHECK(gru.hidden == 128);  // the size measured, and the CLI's classic example
+    CHECK(gru.layers == 1);
+    CHECK(gru.bidirectional);
+    CHECK(gru.query == QueryOrder::After);
+    CHECK(gru.dropoutOn == DropoutPlacement::Embeddings);
+    const ModelConfig transformer = attnlab::defaultModelConfig(Architecture::Transformer);
+    CHECK(transformer.architecture == Architecture::Transformer);
+    CHECK(transformer.hidden == 128);
+    CHECK(transformer.layers == 2);
+    CHECK(transformer.heads == 4);
+    CHECK(transformer.feedForward == 512);
+    CHECK(transformer.maxLength == 256);
 }
 
 TEST_CASE("validate names the flag and the value at fault", "[model_config]") {

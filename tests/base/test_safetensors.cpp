@@ -14,6 +14,7 @@
 
 #include "base/InputError.h"
 #include "base/Safetensors.h"
+#include "Skip.h"
 #include "TempDir.h"
 
 namespace {
@@ -351,22 +352,21 @@ TEST_CASE("Safetensors writer failures leave the old file and no temporary file"
         CHECK_THROWS_AS(attnlab::writeSafetensors(path, bad), std::runtime_error);
         CHECK(readBytes(path) == before);
     }
-    SECTION("read-only directory keeps the old file") {
-        if (::geteuid() == 0) {
-            WARN("skipped: root ignores directory permissions");
-            return;
-        }
-        const std::string path = (dir / "model.safetensors");
-        attnlab::writeSafetensors(path, sampleContent());
-        const std::string before = readBytes(path);
-        fs::permissions(dir.path, fs::perms::owner_read | fs::perms::owner_exec);
-        SafetensorsContent other;
-        other.tensors.push_back({"x", {1}, {1}});
-        CHECK_THROWS_AS(attnlab::writeSafetensors(path, other), std::runtime_error);
-        fs::permissions(dir.path, fs::perms::owner_all);
-        CHECK(readBytes(path) == before);
-        CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
-    }
+}
+
+TEST_CASE("Safetensors writer in a read-only directory keeps the old file", "[safetensors][needs-non-root]") {
+    if (::geteuid() == 0) ATTNLAB_SKIP("running as root, which ignores directory permissions");
+    TempDir dir;
+    const std::string path = (dir / "model.safetensors");
+    attnlab::writeSafetensors(path, sampleContent());
+    const std::string before = readBytes(path);
+    fs::permissions(dir.path, fs::perms::owner_read | fs::perms::owner_exec);
+    SafetensorsContent other;
+    other.tensors.push_back({"x", {1}, {1}});
+    CHECK_THROWS_AS(attnlab::writeSafetensors(path, other), std::runtime_error);
+    fs::permissions(dir.path, fs::perms::owner_all);
+    CHECK(readBytes(path) == before);
+    CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
 }
 
 }  // namespace

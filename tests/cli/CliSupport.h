@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "Skip.h"
+#include "TempDir.h"
 #include "cli/ProcessRunner.h"
 
 namespace attnlab::test::cli {
@@ -26,6 +28,7 @@ namespace fs = std::filesystem;
 using attnlab::test::ProcessOptions;
 using attnlab::test::ProcessResult;
 using attnlab::test::ProcessRunner;
+using attnlab::test::TempDir;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using Catch::Matchers::WithinAbs;
@@ -94,28 +97,7 @@ inline bool isOneErrorLine(const std::string& err) {
            err.find('\n') == err.size() - 1;
 }
 
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "attnlab-cli-test-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        for (auto it = fs::recursive_directory_iterator(path_, ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec))
-            if (it->is_directory(ec)) ::chmod(it->path().c_str(), 0755);  // undo read-only test dirs
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    fs::path path_;
-};
-
+// One scratch directory per CLI test program (TempDir.h), removed at exit.
 inline const TempDir& scratch() {
     static TempDir dir;
     return dir;

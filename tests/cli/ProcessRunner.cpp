@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 
 extern char** environ;
 
@@ -186,14 +186,21 @@ ProcessResult ProcessRunner::wait() {
         }
     };
     while (pump(100)) killIfLate();
+    // The pipes are closed; wait for the exit itself: a pidfd is readable once the child has ended
+    // (Linux 5.3), and the 100 ms timeout lets a late child be killed.
+    const int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
     int status = 0;
     for (;;) {
-        const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+        const pid_t r = ::waitpid(pid_, &status, pidFd >= 0 ? WNOHANG : 0);
         if (r == pid_) break;
         if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
         killIfLate();
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (pidFd >= 0) {
+            pollfd exited{pidFd, POLLIN, 0};
+            ::poll(&exited, 1, 100);
+        }
     }
+    if (pidFd >= 0) ::close(pidFd);
     reaped_ = true;
     result_.seconds = elapsed();
     if (WIFEXITED(status)) {

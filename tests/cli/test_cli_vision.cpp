@@ -107,7 +107,7 @@ TEST_CASE("render --image writes PNG, SVG and PDF overlays with no display", "[c
     const std::string png = scratch().file("rollout.png"), svg = scratch().file("head.svg"), pdf = scratch().file("words.pdf");
     const std::string one = scratch().file("word.png");
     const auto r = cliAll({{"render", "--model", t.vit, "--image", t.glyph, "--out", png},
-                           {"render", "--model", t.vit, "--image", t.glyph, "--layer", "1", "--head", "0",
+                           {"render", "--model", t.vit, "--image", t.glyph, "--layer", "2", "--head", "1",
                             "--nearest", "--out", svg},
                            {"render", "--model", t.captioner, "--image", t.scenes + "/images/00001.png", "--token", "all", "--out", pdf},
                            {"render", "--model", t.captioner, "--image", t.scenes + "/images/00001.png", "--token", "0",
@@ -137,14 +137,16 @@ TEST_CASE("vision commands refuse bad models, images and flags in one line", "[c
         {"look", "--model", t.vit, "--beam", "2", glyph},                        // 2: beam for a ViT
         {"look", "--model", t.vit},                                              // 2: no image
         {"render", "--model", t.captioner, "--image", glyph, "--token", "99", "--out", scratch().file("x.png")},  // 2
-        {"render", "--model", t.vit, "--image", glyph, "--rollout", "--layer", "0", "--out", scratch().file("x.png")},  // 2
+        {"render", "--model", t.vit, "--image", glyph, "--rollout", "--layer", "1", "--out", scratch().file("x.png")},  // 2
         {"render", "--model", t.vit, "--image", glyph, "--out", scratch().file("x.csv")},  // 2
         {"train", "--task", "image-classify", "--dataset", "glyphs", "--arch", "vit", "--patch", "5", "--out", scratch().file("p.safetensors")},  // 2
         {"train", "--task", "image-classify", "--dataset", "glyphs", "--arch", "gru", "--out", scratch().file("p.safetensors")},  // 2
         {"train", "--task", "caption", "--captions", scratch().file("none.tsv"), "--arch", "cnn-gru", "--out", scratch().file("c.safetensors")},  // 3
+        {"render", "--model", t.vit, "--image", glyph, "--layer", "0", "--out", scratch().file("x.png")},  // 2: layers count from 1
+        {"render", "--model", t.vit, "--image", glyph, "--layer", "2", "--head", "3", "--out", scratch().file("x.png")},  // 2
     };
     const auto r = cliAll(runs);
-    const int expected[] = {3, 3, 3, 4, 2, 2, 2, 2, 2, 2, 2, 3};
+    const int expected[] = {3, 3, 3, 4, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         INFO(describe(runs[i], r[i]));
         CHECK(r[i].exitCode == expected[i]);
@@ -154,4 +156,6 @@ TEST_CASE("vision commands refuse bad models, images and flags in one line", "[c
     CHECK_THAT(r[1].err, Contains("cut.png"));
     CHECK_THAT(r[6].err, Contains("--token"));
     CHECK_THAT(r[9].err, Contains("--patch 5 does not divide"));
+    CHECK_THAT(r[12].err, Contains("--layer must be between 1 and 2"));
+    CHECK_THAT(r[13].err, Contains("--head must be between 1 and 2"));
 }

@@ -6,22 +6,26 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "base/InputError.h"
-#include "base/ModelSize.h"
+#include "base/translation/ModelSize.h"
 #include "base/Safetensors.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
+#include "TempDir.h"
 #include "TinyModels.h"
 
 using namespace attnlab;
 
 namespace {
 
-std::string tempPath(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("attnlab-ckpt-" + std::to_string(getpid()) + "-" + name))
-        .string();
+// The test program's scratch directory (TempDir.h), removed at exit.
+const test::TempDir& scratch() {
+    static test::TempDir dir;
+    return dir;
 }
+
+std::string tempPath(const std::string& name) { return scratch() / name; }
 
 // A small trained GRU model saved once; each test tampers with a copy of its content.
 const SafetensorsContent& savedModel() {
@@ -187,7 +191,7 @@ TEST_CASE("empty, truncated and foreign files are refused", "[checkpoint]") {
     CHECK_THROWS_WITH(Seq2SeqModel::load(path), Catch::Contains("not an AttnLab model"));
     std::filesystem::remove(path);
     CHECK_THROWS_AS(Seq2SeqModel::load(path), ModelFileError);  // gone
-    CHECK_THROWS_AS(Seq2SeqModel::load(std::filesystem::temp_directory_path().string()), ModelFileError);
+    CHECK_THROWS_AS(Seq2SeqModel::load(scratch().path.string()), ModelFileError);
 }
 
 TEST_CASE("parameterCount(config) matches the network the engine builds", "[checkpoint]") {

@@ -12,14 +12,14 @@
 #include <cmath>
 #include <memory>
 
-#include "base/ClassifyDatasets.h"
-#include "base/Datasets.h"
+#include "base/text/ClassifyDatasets.h"
+#include "base/translation/Datasets.h"
 #include "base/InputError.h"
 #include "base/RankCorrelation.h"
-#include "engine/ClassifierTrainer.h"
-#include "engine/Seq2SeqModel.h"
-#include "engine/TextClassifier.h"
-#include "engine/Trainer.h"
+#include "engine/text/ClassifierTrainer.h"
+#include "engine/translation/Seq2SeqModel.h"
+#include "engine/text/TextClassifier.h"
+#include "engine/translation/Trainer.h"
 
 #include "TempDir.h"
 #include "TinyModels.h"

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
 #include "TinyModels.h"
 

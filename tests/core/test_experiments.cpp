@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "base/InputError.h"
-#include "engine/Experiments.h"
+#include "engine/translation/Experiments.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;

@@ -7,10 +7,11 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "base/InputError.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
+#include "TempDir.h"
 #include "TinyModels.h"
 
 using namespace attnlab;
@@ -20,10 +21,13 @@ using test::tinyTransformer;
 
 namespace {
 
-std::string tempPath(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("attnlab-test-" + std::to_string(getpid()) + "-" + name))
-        .string();
+// The test program's scratch directory (TempDir.h), removed at exit.
+const test::TempDir& scratch() {
+    static test::TempDir dir;
+    return dir;
 }
+
+std::string tempPath(const std::string& name) { return scratch() / name; }
 
 Corpus smallDataset(const std::string& name, std::size_t size = 200, int maxLen = 6) {
     DatasetOptions o;

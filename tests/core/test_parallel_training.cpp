@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 #include "engine/nn/Random.h"
 
 #include "TinyModels.h"

@@ -7,10 +7,10 @@
 #include <limits>
 #include <numeric>
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "base/InputError.h"
-#include "engine/AttentionTrace.h"
-#include "engine/Trainer.h"
+#include "engine/translation/AttentionTrace.h"
+#include "engine/translation/Trainer.h"
 
 #include "TinyModels.h"
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 #include "base/InputError.h"
-#include "engine/TranslationExplanation.h"
-#include "engine/Trainer.h"
+#include "engine/translation/TranslationExplanation.h"
+#include "engine/translation/Trainer.h"
 #include "engine/detail/ModelAccess.h"
 #include "TinyModels.h"
 

@@ -7,12 +7,14 @@
 #include <cmath>
 #include <numeric>
 
-#include "base/Captions.h"
-#include "base/ImageAttention.h"
-#include "base/ImageDatasets.h"
+#include "base/vision/Captions.h"
+#include "base/vision/ImageAttention.h"
+#include "base/vision/ImageDatasets.h"
+#include "base/CheckpointMetadata.h"
 #include "base/InputError.h"
-#include "engine/ImageModels.h"
-#include "engine/VisionTrainer.h"
+#include "base/Safetensors.h"
+#include "engine/vision/ImageModels.h"
+#include "engine/vision/VisionTrainer.h"
 
 #include "TempDir.h"
 
@@ -176,6 +178,21 @@ TEST_CASE("vision checkpoints: reloaded models answer the same; the wrong kind i
 
     CHECK_THROWS_WITH(ImageCaptioner::load(vitPath), Contains("holds a 'image-classify' model, not an image captioner"));
     CHECK_THROWS_WITH(ImageClassifier::load(capPath), Contains("not an image classifier"));
+
+    // The format version is checked as for every task's file (base/CheckpointMetadata.h), naming the file.
+    SafetensorsContent later = readSafetensors(vitPath);
+    later.metadata["format_version"] = "2";
+    const std::string laterPath = (dir.path / "later.safetensors").string();
+    writeSafetensors(laterPath, later);
+    CHECK_THROWS_WITH(ImageClassifier::load(laterPath),
+                      laterPath + ": unsupported format version 2 (this build reads " +
+                          std::to_string(kCheckpointFormatVersion) + ")");
+    SafetensorsContent translation = readSafetensors(vitPath);
+    translation.metadata.erase("task");
+    translation.metadata["source_vocab"] = "[]";
+    writeSafetensors(laterPath, translation);
+    CHECK_THROWS_WITH(ImageClassifier::load(laterPath),
+                      laterPath + ": holds a translation model, not an image classifier (use translate)");
 }
 
 TEST_CASE("a caption has one attention row per word, each summing to 1; beams agree on their best", "[vision]") {

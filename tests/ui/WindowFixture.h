@@ -2,9 +2,13 @@
 // The main window as the GUI tests drive it: its settings in a temporary folder (the machine's own
 // settings are neither read nor changed), errors recorded instead of shown in message boxes, and
 // every question answered without a dialog. One fixture for every test that opens a MainWindow.
+#include "task/BuiltinTasks.h"
+#include "task/classify/ClassifierTask.h"
+#include "task/images/ImageTask.h"
+#include "task/translate/TranslationTask.h"
 #include "window/MainWindow.h"
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,11 +19,19 @@
 #include <QSettings>
 #include <QString>
 #include <QStringList>
-#include <QTemporaryDir>
 
 #include <memory>
 
+#include "TempDir.h"
 #include "ui/UiTestSupport.h"
+
+namespace attnlab {
+
+// The window's translation task, as the tests reach it.
+inline TranslationTask& translation(MainWindow& w) { return *w.task<TranslationTask>(); }
+inline const TranslationTask& translation(const MainWindow& w) { return *w.task<TranslationTask>(); }
+
+}  // namespace attnlab
 
 namespace attnlab::test {
 
@@ -36,17 +48,18 @@ struct WindowOptions {
     bool waitForCorpus = true;
     // The answer to every question (unsaved training: Discard; the language notice: Ok).
     QMessageBox::StandardButton answer = QMessageBox::Discard;
+    // Tasks the window gets after the built-in ones (a test's own task).
+    std::vector<TaskFactory> extraTasks;
 };
 
 class WindowFixture {
 public:
-    QTemporaryDir dir;  // the settings live in dir/settings; tests may put their files here too
+    TempDir dir;  // the settings live in dir/settings; tests may put their files here too
     std::unique_ptr<MainWindow> window;
     QList<ReportedError> errors;  // what the window reported, in order
     QStringList questions;        // the text of every question it asked, in order
 
     explicit WindowFixture(const WindowOptions& options = WindowOptions()) : options_(options) {
-        REQUIRE(dir.isValid());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
         QSettings().clear();  // a fresh folder is empty already; this makes it certain
         if (options_.createWindow) openWindow();
@@ -59,7 +72,9 @@ public:
     // questions; with waitForCorpus, returns once the default dataset has loaded.
     MainWindow& openWindow() {
         closeWindow();
-        window = std::make_unique<MainWindow>();
+        std::vector<TaskFactory> tasks = builtinTasks();
+        tasks.insert(tasks.end(), options_.extraTasks.begin(), options_.extraTasks.end());
+        window = std::make_unique<MainWindow>(tasks);
         window->setErrorReporter([this](const QString& title, const QString& message) {
             errors.append({title, message});
         });
@@ -69,7 +84,7 @@ public:
             return answer;
         });
         if (options_.waitForCorpus)
-            REQUIRE(waitUntil([&] { return window->corpus().corpus != nullptr && !window->isLoadingCorpus(); }));
+            REQUIRE(waitUntil([&] { return translation(*window).corpus().corpus != nullptr && !translation(*window).isLoadingCorpus(); }));
         return *window;
     }
 
@@ -85,13 +100,13 @@ public:
         DatasetOptions data;
         data.size = 64;
         data.maxLen = 5;
-        window->loadCorpus(CorpusSource::builtin(QStringLiteral("copy"), data));
+        translation(*window).loadCorpus(CorpusSource::builtin(QStringLiteral("copy"), data));
         REQUIRE(waitUntil([&] {
-            return window->corpus().source.dataset == QLatin1String("copy") && !window->isLoadingCorpus();
+            return translation(*window).corpus().source.dataset == QLatin1String("copy") && !translation(*window).isLoadingCorpus();
         }));
     }
 
-    QString firstSource() const { return QString::fromStdString(window->corpus().corpus->pairs.at(0).source); }
+    QString firstSource() const { return QString::fromStdString(translation(*window).corpus().corpus->pairs.at(0).source); }
 
 private:
     WindowOptions options_;
@@ -100,7 +115,7 @@ private:
 // A task's model (ClassifierTask, ImageTask) saved to `path`, waited for, then reset.
 template <typename Task>
 void saveThenReset(Task& task, const QString& path) {
-    task.saveModel(path);
+    task.saveModelTo(path);
     REQUIRE(waitUntil([&] { return !task.session()->isModified(); }));
     CHECK(QFileInfo(path).size() > 0);
 

@@ -13,12 +13,12 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTemporaryDir>
 #include <QValueAxis>
 
 #include <cmath>
 #include <limits>
 
+#include "TempDir.h"
 #include "ui/UiTestSupport.h"
 
 using namespace attnlab;
@@ -89,8 +89,7 @@ TEST_CASE("the classifier curves show every epoch, skip NaN and export their num
     CHECK(view.lossAxis()->min() == 0.0);
     CHECK(view.lossAxis()->max() >= 1.5);
 
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     QString error;
     const QString csvPath = dir.filePath(QStringLiteral("curves.csv"));
     REQUIRE(view.exportView(csvPath, 1.0, &error));
@@ -206,8 +205,7 @@ TEST_CASE("a tiny needle run charts one point per length for every pooling", "[u
 
     // Export: the chart as an image; a matrix is refused with a message.
     CHECK(view.exportsFigure());
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     QString error;
     const QString png = dir.filePath(QStringLiteral("needle.png"));
     REQUIRE(view.exportView(png, 1.0, &error));

@@ -9,7 +9,8 @@
 #include "views/classify/TextsView.h"
 #include "widgets/HeadGridWidget.h"
 #include "widgets/WordStrip.h"
-#include "window/ClassifierTask.h"
+#include "task/TaskSupport.h"
+#include "task/classify/ClassifierTask.h"
 #include "ui/WindowFixture.h"
 #include <QComboBox>
 #include <QFile>
@@ -47,7 +48,7 @@ void smallSetup(ClassifierTask& task, int epochs) {
 struct TrainedWindow {
     WindowFixture f;
     MainWindow& w = *f.window;
-    ClassifierTask& task = *w.classifier();
+    ClassifierTask& task = *w.task<ClassifierTask>();
     explicit TrainedWindow(int epochs, const std::function<void(ClassifierTask&)>& configure = {}) {
         chooseTask(w, QStringLiteral("classify"));
         if (configure) configure(task);
@@ -62,23 +63,23 @@ struct TrainedWindow {
 TEST_CASE("the Task box switches the setup panel, the views and the View menu", "[ui][classify]") {
     WindowFixture f;
     MainWindow& w = *f.window;
-    const QStringList translation = w.tabNames();
-    CHECK(translation.contains(QStringLiteral("translate")));
-    CHECK_FALSE(translation.contains(QStringLiteral("classify")));
+    const QStringList translationTabs = w.tabNames();
+    CHECK(translationTabs.contains(QStringLiteral("translate")));
+    CHECK_FALSE(translationTabs.contains(QStringLiteral("classify")));
 
     chooseTask(w, QStringLiteral("classify"));
     const QStringList classify = w.tabNames();
     CHECK(classify == QStringList({"texts", "classify", "class-curves", "explain", "needle"}));
-    CHECK(w.classifier()->panel()->isVisibleTo(&w));
-    CHECK_FALSE(w.dataPanel()->isVisibleTo(&w));
+    CHECK(w.task<ClassifierTask>()->panel()->isVisibleTo(&w));
+    CHECK_FALSE(translation(w).dataPanel()->isVisibleTo(&w));
     // The built-in sentiment texts are made when the task is first chosen.
-    REQUIRE(waitUntil([&] { return w.classifier()->corpus() != nullptr; }));
-    CHECK(w.classifier()->textsView()->table()->model()->rowCount() == 2000);
+    REQUIRE(waitUntil([&] { return w.task<ClassifierTask>()->corpus() != nullptr; }));
+    CHECK(w.task<ClassifierTask>()->textsView()->table()->model()->rowCount() == 2000);
 
     // A view of the other task switches back.
     REQUIRE(w.showTab(QStringLiteral("translate")));
-    CHECK(w.taskChooser()->currentData().toString() == QStringLiteral("translation"));
-    CHECK(w.tabNames() == translation);
+    CHECK(w.taskChooser()->currentData().toString() == QStringLiteral("translate"));
+    CHECK(w.tabNames() == translationTabs);
     REQUIRE(w.showTab(QStringLiteral("explain")));
     CHECK(w.taskChooser()->currentData().toString() == QStringLiteral("classify"));
     CHECK(w.currentTabName() == QStringLiteral("explain"));
@@ -89,7 +90,7 @@ TEST_CASE("a classifier trains live: curves, the Classify view, Explain and the 
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("classify"));
-    ClassifierTask& task = *w.classifier();
+    ClassifierTask& task = *w.task<ClassifierTask>();
     smallSetup(task, 4);
     task.classifyView()->setText(QStringLiteral("the film was not good"));
     task.panel()->trainButton()->click();
@@ -178,13 +179,13 @@ TEST_CASE("the lesson 'Is attention an explanation?' trains a classifier that at
     MainWindow& w = *f.window;
     // Started while another classifier trains: that run stops, then the lesson's trains.
     chooseTask(w, QStringLiteral("classify"));
-    REQUIRE(waitUntil([&] { return w.classifier()->corpus() && !w.classifier()->isLoadingCorpus(); }));
-    w.classifier()->train();
-    REQUIRE(waitUntil([&] { return w.classifier()->session()->isTraining(); }));
+    REQUIRE(waitUntil([&] { return w.task<ClassifierTask>()->corpus() && !w.task<ClassifierTask>()->isLoadingCorpus(); }));
+    w.task<ClassifierTask>()->train();
+    REQUIRE(waitUntil([&] { return w.task<ClassifierTask>()->session()->isTraining(); }));
     REQUIRE(w.startLesson(QStringLiteral("explanation")));
     CHECK(w.currentLesson() == QStringLiteral("explanation"));
     CHECK(w.currentTabName() == QStringLiteral("classify"));
-    ClassifierTask& task = *w.classifier();
+    ClassifierTask& task = *w.task<ClassifierTask>();
     REQUIRE(waitUntil([&] { return task.session()->isTraining(); }, 30000));
     REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 180000));
     REQUIRE(task.curvesView()->epochs() == 10);
@@ -233,14 +234,14 @@ TEST_CASE("a dropped TSV becomes the classifier's corpus; a broken one is report
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("classify"));
-    ClassifierTask& task = *w.classifier();
+    ClassifierTask& task = *w.task<ClassifierTask>();
     REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingCorpus(); }));
     const QString good = f.dir.filePath(QStringLiteral("reviews.tsv"));
     QFile file(good);
     REQUIRE(file.open(QIODevice::WriteOnly));
     file.write("a fine film\tpositive\na dull film\tnegative\nfine acting\tpositive\n");
     file.close();
-    task.openDropped(good);
+    task.openFiles({good});
     REQUIRE(waitUntil([&] { return task.corpus()->examples.size() == 3 && !task.isLoadingCorpus(); }));
     CHECK(task.panel()->data().dataset == QStringLiteral("file"));
     CHECK(task.textsView()->table()->model()->rowCount() == 3);
@@ -250,7 +251,7 @@ TEST_CASE("a dropped TSV becomes the classifier's corpus; a broken one is report
     REQUIRE(broken.open(QIODevice::WriteOnly));
     broken.write("a fine film\tpositive\nno tab on this line\n");
     broken.close();
-    task.openDropped(bad);
+    task.openFiles({bad});
     REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
     CHECK(f.errors.front().title == ClassifierTask::tr("Cannot Open Corpus"));
     CHECK(f.errors.front().message.contains(QStringLiteral("broken.tsv:2")));

@@ -1,18 +1,18 @@
 #include "views/compare/CompareView.h"
 #include "session/TrainingController.h"
 
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 
 #include <catch2/catch.hpp>
 
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cmath>
 
+#include "TempDir.h"
 #include "TinyModels.h"
 #include "ui/UiTestSupport.h"
 
@@ -23,7 +23,7 @@ namespace {
 
 // An untrained model: its weights are random but its attention is real, which is all a comparison
 // needs.
-QString writeModel(const QTemporaryDir& dir, const QString& name, const ModelConfig& base, std::uint64_t seed) {
+QString writeModel(const test::TempDir& dir, const QString& name, const ModelConfig& base, std::uint64_t seed) {
     const std::vector<std::string> words{"the", "cat", "sees", "a", "red", "car"};
     ModelConfig config = base;
     config.dropout = 0.0f;
@@ -39,7 +39,7 @@ double largest(const AttentionMap& map) { return *std::max_element(map.weights.b
 }  // namespace
 
 TEST_CASE("compare shows two model files on one colour scale with the models' own attention", "[ui][compare]") {
-    QTemporaryDir dir;
+    test::TempDir dir;
     const QString dotPath = writeModel(dir, QStringLiteral("dot.safetensors"), test::tinyGru(AttentionKind::Dot), 1);
     const QString transformerPath =
         writeModel(dir, QStringLiteral("transformer.safetensors"), test::tinyTransformer(1, 2), 2);
@@ -105,7 +105,7 @@ TEST_CASE("compare shows two model files on one colour scale with the models' ow
 }
 
 TEST_CASE("compare reports a broken model file and keeps the side's model", "[ui][compare]") {
-    QTemporaryDir dir;
+    test::TempDir dir;
     const QString good = writeModel(dir, QStringLiteral("additive.safetensors"), test::tinyGru(AttentionKind::Additive), 3);
     const QString bad = dir.filePath(QStringLiteral("broken.safetensors"));
     {

@@ -12,11 +12,11 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTemporaryDir>
 
 #include <cmath>
 #include <memory>
 
+#include "TempDir.h"
 #include "ui/UiTestSupport.h"
 
 using namespace attnlab;
@@ -162,8 +162,7 @@ TEST_CASE("the complexity lab on small lengths puts the fitted slopes in the leg
     CHECK(view.complexityMessage().contains(QStringLiteral("Done")));
 
     // Export: both charts stacked, 900 x 520 each, whatever the window.
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     QString error;
     REQUIRE(view.exportImage(dir.filePath(QStringLiteral("complexity.png")), &error, 1.0));
     CHECK(QImage(dir.filePath(QStringLiteral("complexity.png"))).size() == QSize(900, 1040));
@@ -178,7 +177,9 @@ TEST_CASE("starting another experiment or closing the view stops the running one
     QSignalSpy complexityDone(view.get(), &ExperimentsView::complexityFinished);
     view->runBottleneck();
     REQUIRE(view->bottleneckRunning());
-    QTest::qWait(300);  // well inside the first training
+    // Inside the first training: its first epoch has reported (10 epochs each, 8 trainings).
+    const auto training = [&] { return view->bottleneckMessage().contains(QStringLiteral("epoch")); };
+    REQUIRE(waitUntil(training, 60000));
 
     ComplexityOptions o;
     o.lengths = {64, 128};
@@ -188,7 +189,11 @@ TEST_CASE("starting another experiment or closing the view stops the running one
     timer.start();
     view->runComplexity();  // stops and joins the bottleneck thread first
     CHECK(timer.elapsed() < 5000);
-    REQUIRE(waitUntil([&] { return bottleneckDone.count() == 1 && complexityDone.count() == 1; }, 30000));
+    const bool bothDone = waitUntil([&] { return bottleneckDone.count() == 1 && complexityDone.count() == 1; }, 30000);
+    INFO("finished: bottleneck " << bottleneckDone.count() << ", complexity " << complexityDone.count() << "; "
+                                 << view->bottleneckMessage().toStdString() << " | "
+                                 << view->complexityMessage().toStdString());
+    REQUIRE(bothDone);
     CHECK(bottleneckDone.at(0).at(0).toBool() == true);   // stopped
     CHECK(complexityDone.at(0).at(0).toBool() == false);  // ran to the end
     CHECK(view->bottleneckResult().accuracy.empty());     // the interrupted training gave no point
@@ -196,14 +201,14 @@ TEST_CASE("starting another experiment or closing the view stops the running one
 
     // Stop asks; the run ends within a batch and says so.
     view->runBottleneck();
-    QTest::qWait(200);
+    REQUIRE(waitUntil(training, 60000));
     view->stop();
     REQUIRE(waitUntil([&] { return bottleneckDone.count() == 2; }, 10000));
     CHECK(bottleneckDone.at(1).at(0).toBool() == true);
 
     // Destroying the view (closing the window) while a run is going joins its thread promptly.
     view->runBottleneck();
-    QTest::qWait(200);
+    REQUIRE(waitUntil(training, 60000));
     REQUIRE(view->isRunning());
     timer.restart();
     view.reset();

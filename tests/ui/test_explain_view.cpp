@@ -17,11 +17,11 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 #include <limits>
+#include "TempDir.h"
 
 using namespace attnlab;
 
@@ -271,8 +271,7 @@ TEST_CASE("explain view's tau histogram and validation summary", "[ui][explain]"
 
 TEST_CASE("explain view exports the word strip as an image and clears", "[ui][explain]") {
     ExplainView view;
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     QString error;
     CHECK_FALSE(view.exportView(dir.filePath(QStringLiteral("none.png")), 1.0, &error));
     CHECK(str(error) == "Explain a text first");

@@ -10,7 +10,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
 #include <QtEndian>
@@ -19,6 +18,7 @@
 #include <iostream>
 #include <string>
 #include <vector>
+#include "TempDir.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;
@@ -168,7 +168,7 @@ TEST_CASE("an empty or malformed map paints a hint instead of crashing", "[ui][h
     CHECK(renderer.isEmpty());
     CHECK(renderer.emptyText().contains("Invalid"));
     renderToImage(renderer, QSize(300, 200));
-    QTemporaryDir dir;
+    test::TempDir dir;
     QString error;
     CHECK_FALSE(renderer.exportFile(dir.filePath("bad.png"), &error));
     CHECK_FALSE(error.isEmpty());
@@ -261,8 +261,7 @@ TEST_CASE("heatmap widget paints with the palette and an empty state", "[ui][hea
 }
 
 TEST_CASE("heatmap exports write valid files", "[ui][heatmap]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     const AttentionMap map = patternMap(3, 4);
     const QStringList rows{"汤姆", "say \"hi\"", "</s>"};
     const QStringList cols{"tom", "a,b", "chases", "</s>"};
@@ -438,7 +437,7 @@ TEST_CASE("head grid activates heads and follows a token across heads", "[ui][he
 }
 
 TEST_CASE("head grid of one layer exports images", "[ui][heatmap]") {
-    QTemporaryDir dir;
+    test::TempDir dir;
     HeadGridWidget grid;
     QString error;
     CHECK_FALSE(grid.exportImage(dir.filePath("empty.png"), &error));  // nothing to show yet

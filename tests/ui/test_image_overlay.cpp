@@ -9,9 +9,9 @@
 #include <QFile>
 #include <QImage>
 #include <QPainter>
-#include <QTemporaryDir>
 
 #include <numeric>
+#include "TempDir.h"
 
 using namespace attnlab;
 
@@ -112,8 +112,7 @@ TEST_CASE("the strip has one overlay per word and wraps after six", "[render][im
 }
 
 TEST_CASE("image figures are written as PNG, SVG and PDF", "[render][image]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     const Image image = flatGrey(8, 90);
     const Figure figure =
         imageAttentionFigure(image, {0.5f, 0.2f, 0.2f, 0.1f}, 2, 2, OverlayStyle(), QStringLiteral("ring"), 96);

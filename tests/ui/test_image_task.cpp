@@ -2,14 +2,15 @@
 // glyphs while the Image view shows the probe's rollout; hovering a patch draws its row and column;
 // a tiny captioner on a few scenes shows one attention row per word; a model is saved, reset and
 // opened again; a broken model file and a file that is no image are reported in one line.
-#include "base/ImageDatasets.h"
-#include "base/ImageFiles.h"
-#include "engine/Seq2SeqModel.h"
+#include "base/vision/ImageDatasets.h"
+#include "base/vision/ImageFiles.h"
+#include "engine/translation/Seq2SeqModel.h"
 #include "setup/ImageSetupPanel.h"
 #include "views/image/ImageCanvas.h"
 #include "views/image/ImageCurvesView.h"
 #include "views/image/ImageView.h"
-#include "window/ImageTask.h"
+#include "task/TaskSupport.h"
+#include "task/images/ImageTask.h"
 #include "TinyModels.h"
 #include "ui/WindowFixture.h"
 #include <QApplication>
@@ -66,7 +67,7 @@ void tinyVit(ImageTask& task, int epochs) {
 struct TrainedVit {
     WindowFixture f;
     MainWindow& w = *f.window;
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     explicit TrainedVit(int epochs) {
         chooseTask(w, QStringLiteral("images"));
         tinyVit(task, epochs);
@@ -91,7 +92,7 @@ TEST_CASE("the Task box switches to Images and back", "[ui][images]") {
     CHECK(w.taskChooser()->count() == 3);
     chooseTask(w, QStringLiteral("images"));
     CHECK(w.tabNames() == QStringList({"image", "image-curves"}));
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     CHECK(task.panel()->isVisibleTo(&w));
     // The glyphs are made when the task is first chosen, and the browser shows the first of them.
     REQUIRE(waitUntil([&] { return task.images() != nullptr && !task.isLoadingData(); }));
@@ -112,7 +113,7 @@ TEST_CASE("a ViT trains on glyphs while the probe shows its rollout; hovering a 
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("images"));
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     tinyVit(task, 2);
     task.imageView()->selectDatasetImage(3);
     bool probedWhileTraining = false;
@@ -171,7 +172,7 @@ TEST_CASE("a captioner on a few scenes shows one attention row per word", "[ui][
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("images"));
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     CaptionerConfig config = task.panel()->captionerConfig();
     config.features = 16;
     config.hidden = 32;
@@ -254,7 +255,7 @@ TEST_CASE("a file that is no image, opened in the Image view, is reported in one
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("images"));
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     REQUIRE(waitUntil([&] { return task.hasData() && !task.isLoadingData(); }));
     const Image shown = task.imageView()->image();
     const QString notes = f.dir.filePath(QStringLiteral("notes.txt"));
@@ -267,7 +268,7 @@ TEST_CASE("a file that is no image, opened in the Image view, is reported in one
     CHECK_FALSE(task.imageView()->openImageFile(f.dir.filePath(QStringLiteral("missing.png"))));
     CHECK(task.imageView()->errorText().contains(QStringLiteral("missing.png")));
     // Dropped on the window: the same one line.
-    task.openDropped(notes);
+    task.openFiles({notes});
     CHECK(task.imageView()->errorText().contains(QStringLiteral("notes.txt")));
     CHECK(f.errors.isEmpty());
 }
@@ -278,7 +279,7 @@ TEST_CASE("the lesson 'vit' switches to the Images task and trains", "[ui][image
     REQUIRE(w.startLesson(QStringLiteral("vit")));
     CHECK(w.currentLesson() == QStringLiteral("vit"));
     CHECK(w.currentTabName() == QStringLiteral("image"));
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     REQUIRE(waitUntil([&] { return task.session()->isTraining(); }, 30000));
     CHECK(task.images()->images.size() == kDefaultGlyphCount);
     REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }, 60000));
@@ -292,7 +293,7 @@ TEST_CASE("Fashion-MNIST loads from Debian's package, or says in one line how to
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("images"));
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     REQUIRE(waitUntil([&] { return task.hasData() && !task.isLoadingData(); }));
     ImageDataChoice data;
     data.dataset = QStringLiteral("fashion-mnist");
@@ -316,7 +317,7 @@ TEST_CASE("an image folder is read with its skipped files reported", "[ui][image
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("images"));
-    ImageTask& task = *w.images();
+    ImageTask& task = *w.task<ImageTask>();
     REQUIRE(waitUntil([&] { return task.hasData() && !task.isLoadingData(); }));
     const ImageDataset glyphs = makeGlyphs(8, 3);
     const QDir root(f.dir.filePath(QStringLiteral("folder")));
@@ -325,7 +326,7 @@ TEST_CASE("an image folder is read with its skipped files reported", "[ui][image
         writePng(glyphs.images[static_cast<std::size_t>(i)],
                  root.filePath(QStringLiteral("%1/%2.png").arg(i % 2 ? "ring" : "plus").arg(i)).toStdString());
     writeFile(root.filePath(QStringLiteral("ring/damaged.png")), QByteArray("\x89PNG but not really"));
-    task.openDropped(root.path());
+    task.openFiles({root.path()});
     REQUIRE(waitUntil([&] { return !task.isLoadingData() && task.images() && task.images()->images.size() == 8; }));
     CHECK(task.panel()->data().dataset == QStringLiteral("folder"));
     CHECK(task.images()->classes == std::vector<std::string>({"plus", "ring"}));

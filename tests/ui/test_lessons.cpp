@@ -10,7 +10,6 @@
 
 #include <QSettings>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 
 #include <memory>
 #include <vector>
@@ -29,12 +28,12 @@ struct LessonWindow : test::WindowFixture {
     // The first losses of a lesson's run, then the run is stopped.
     std::vector<double> firstLosses(const QString& lesson, int batches) {
         std::vector<double> losses;
-        auto connection = QObject::connect(window->controller(), &TrainingController::batchTrained,
+        auto connection = QObject::connect(translation(*window).controller(), &TrainingController::batchTrained,
                                            [&](const BatchReport& r) { losses.push_back(r.loss); });
         REQUIRE(window->startLesson(lesson));
         REQUIRE(waitUntil([&] { return static_cast<int>(losses.size()) >= batches; }, 60000));
-        window->controller()->stop();
-        REQUIRE(waitUntil([&] { return !window->controller()->isActive(); }));
+        translation(*window).controller()->stop();
+        REQUIRE(waitUntil([&] { return !translation(*window).controller()->isActive(); }));
         QObject::disconnect(connection);
         losses.resize(static_cast<std::size_t>(batches));
         return losses;
@@ -53,19 +52,19 @@ TEST_CASE("every lesson sets up its dataset, model, seed, sentences and view", "
         REQUIRE(w.window->startLesson(lesson.id));
         CHECK(w.window->currentLesson() == lesson.id);
         CHECK(w.window->currentTabName() == lesson.tab);
-        REQUIRE(waitUntil([&] { return w.window->controller()->isActive(); }, 30000));
-        CHECK(w.window->corpus().source.dataset == lesson.dataset);
-        CHECK(w.window->corpus().corpus->pairs.size() == lesson.data.size);
-        const ModelConfig config = w.window->modelSettings()->config();
+        REQUIRE(waitUntil([&] { return translation(*w.window).controller()->isActive(); }, 30000));
+        CHECK(translation(*w.window).corpus().source.dataset == lesson.dataset);
+        CHECK(translation(*w.window).corpus().corpus->pairs.size() == lesson.data.size);
+        const ModelConfig config = translation(*w.window).modelSettings()->config();
         CHECK(config.architecture == lesson.config.architecture);
         CHECK(config.attention == lesson.config.attention);
         CHECK(config.hidden == lesson.config.hidden);
-        CHECK(w.window->trainingSettings()->options().seed == lesson.options.seed);
-        CHECK(w.window->trainingSettings()->options().epochs == lesson.options.epochs);
-        CHECK(w.window->probeView()->sentence() == lesson.probeSentence);
-        CHECK(w.window->translateView()->sentence() == lesson.translateSentence);
-        w.window->controller()->stop();
-        REQUIRE(waitUntil([&] { return !w.window->controller()->isActive(); }));
+        CHECK(translation(*w.window).trainingSettings()->options().seed == lesson.options.seed);
+        CHECK(translation(*w.window).trainingSettings()->options().epochs == lesson.options.epochs);
+        CHECK(translation(*w.window).probeView()->sentence() == lesson.probeSentence);
+        CHECK(translation(*w.window).translateView()->sentence() == lesson.translateSentence);
+        translation(*w.window).controller()->stop();
+        REQUIRE(waitUntil([&] { return !translation(*w.window).controller()->isActive(); }));
     }
     CHECK_FALSE(w.window->startLesson(QStringLiteral("no-such-lesson")));
     CHECK(w.errors.isEmpty());

@@ -26,7 +26,7 @@
 #include <QLineEdit>
 #include <QLogValueAxis>
 #include <QSettings>
-#include <QTemporaryDir>
+#include <QStatusBar>
 #include <QTest>
 
 #include <algorithm>
@@ -34,8 +34,9 @@
 #include <memory>
 
 #include "base/Tokenizer.h"
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 
+#include "TempDir.h"
 #include "TinyModels.h"
 #include "ui/UiTestSupport.h"
 #include "ui/WindowFixture.h"
@@ -59,13 +60,13 @@ struct Fixture : test::WindowFixture {
         // model writes "</s>" first at this point).
         config.bidirectional = false;
         config.query = QueryOrder::Before;
-        window->modelSettings()->setConfig(config);
-        TrainingOptions options = window->trainingSettings()->options();
+        translation(*window).modelSettings()->setConfig(config);
+        TrainingOptions options = translation(*window).trainingSettings()->options();
         options.epochs = epochs;
         options.batchSize = 16;
         options.seed = 3;
         options.learningRate = 0.01;
-        window->trainingSettings()->setOptions(options);
+        translation(*window).trainingSettings()->setOptions(options);
     }
 };
 
@@ -73,23 +74,23 @@ TEST_CASE("a training run driven through the window fills the charts and redraws
     Fixture f;
     f.loadTinyCopy();
     f.tinyModel(Architecture::Gru, 2);
-    f.window->probeView()->setEveryBatches(1);
-    f.window->probeView()->setSentence(f.firstSource());
+    translation(*f.window).probeView()->setEveryBatches(1);
+    translation(*f.window).probeView()->setSentence(f.firstSource());
 
-    f.window->startTraining();
-    CHECK(f.window->controller()->state() == State::Running);
-    REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }));
+    translation(*f.window).startTraining();
+    CHECK(translation(*f.window).controller()->state() == State::Running);
+    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }));
 
-    TrainingChartsView* charts = f.window->chartsView();
+    TrainingChartsView* charts = translation(*f.window).chartsView();
     CHECK(charts->epochCount() == 2);
     CHECK(charts->trainLossSeries()->count() == 2);
     CHECK(charts->bleuSeries()->count() == 2);
     CHECK(charts->batchPointCount() > 0);
     // The probe was translated before the first batch and then after every batch.
-    const int batches = static_cast<int>(f.window->controller()->batchesTrained());
-    REQUIRE(waitUntil([&] { return f.window->probeView()->updates() >= batches + 1; }));
-    CHECK(f.window->probeView()->attention()->hasMap());
-    const auto& heatmap = f.window->probeView()->attention()->heatmap()->renderer();
+    const int batches = static_cast<int>(translation(*f.window).controller()->batchesTrained());
+    REQUIRE(waitUntil([&] { return translation(*f.window).probeView()->updates() >= batches + 1; }));
+    CHECK(translation(*f.window).probeView()->attention()->hasMap());
+    const auto& heatmap = translation(*f.window).probeView()->attention()->heatmap()->renderer();
     CHECK(heatmap.columns() == 6);  // five letters and </s>
     CHECK(heatmap.rows() > 0);
     CHECK(f.window->isWindowModified());
@@ -103,8 +104,7 @@ TEST_CASE("a training run driven through the window fills the charts and redraws
     }
 
     SECTION("the views export PNG, SVG, PDF, CSV and NumPy files") {
-        QTemporaryDir out;
-        REQUIRE(out.isValid());
+        test::TempDir out;
         QString error;
         REQUIRE(f.window->showTab(QStringLiteral("curves")));
         CHECK(f.window->exportCurrentView(out.filePath(QStringLiteral("curves.png")), 2.0, &error));
@@ -128,24 +128,24 @@ TEST_CASE("a translation typed during training is answered while it runs", "[ui]
     Fixture f;
     f.loadTinyCopy();
     f.tinyModel(Architecture::Gru, 500);
-    f.window->translateView()->setSentence(QString());
-    f.window->startTraining();
-    REQUIRE(waitUntil([&] { return f.window->controller()->batchesTrained() >= 1; }));
+    translation(*f.window).translateView()->setSentence(QString());
+    translation(*f.window).startTraining();
+    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->batchesTrained() >= 1; }));
 
-    f.window->translateView()->setSentence(f.firstSource());
-    QTest::keyClick(f.window->translateView()->input(), Qt::Key_Return);
-    REQUIRE(waitUntil([&] { return f.window->translateView()->attention()->hasMap(); }));
-    CHECK(f.window->controller()->state() == State::Running);
-    CHECK(f.window->translateView()->attention()->heatmap()->renderer().columns() == 6);
+    translation(*f.window).translateView()->setSentence(f.firstSource());
+    QTest::keyClick(translation(*f.window).translateView()->input(), Qt::Key_Return);
+    REQUIRE(waitUntil([&] { return translation(*f.window).translateView()->attention()->hasMap(); }));
+    CHECK(translation(*f.window).controller()->state() == State::Running);
+    CHECK(translation(*f.window).translateView()->attention()->heatmap()->renderer().columns() == 6);
     // The Heads view shows the same translation: a GRU's one map.
-    CHECK(f.window->headsView()->showsGru());
+    CHECK(translation(*f.window).headsView()->showsGru());
 
     // An empty sentence is a status-bar message, not an error dialog or a crash.
-    f.window->translateView()->setSentence(QStringLiteral("   "));
-    QTest::keyClick(f.window->translateView()->input(), Qt::Key_Return);
-    QTest::qWait(50);
+    translation(*f.window).translateView()->setSentence(QStringLiteral("   "));
+    QTest::keyClick(translation(*f.window).translateView()->input(), Qt::Key_Return);
+    REQUIRE(waitUntil([&] { return f.window->statusBar()->currentMessage().contains(QStringLiteral("Type a sentence")); }));
     CHECK(f.errors.isEmpty());
-    CHECK(f.window->controller()->state() == State::Running);
+    CHECK(translation(*f.window).controller()->state() == State::Running);
 
     // Closing while training stops the worker promptly (the unsaved-model question says Discard).
     QElapsedTimer timer;
@@ -157,7 +157,7 @@ TEST_CASE("a translation typed during training is answered while it runs", "[ui]
 TEST_CASE("a corpus that cannot be read is reported and the loaded corpus stays", "[ui][mainwindow]") {
     Fixture f;
     f.loadTinyCopy();
-    const int rowsBefore = f.window->corpusTable()->rowCount();
+    const int rowsBefore = translation(*f.window).corpusTable()->rowCount();
     REQUIRE(rowsBefore == 64);
 
     const QString bad = f.dir.filePath(QStringLiteral("bad.tsv"));
@@ -166,13 +166,13 @@ TEST_CASE("a corpus that cannot be read is reported and the loaded corpus stays"
         REQUIRE(file.open(QIODevice::WriteOnly));
         file.write("one\tun\ntwo without a tab\nthree\ttrois\n");
     }
-    f.window->openCorpusFile(bad);  // what File > Open Corpus and a drop do
+    translation(*f.window).openCorpusFile(bad);  // what File > Open Corpus and a drop do
     REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
 
     CHECK(f.errors.front().title.contains(QStringLiteral("Corpus")));
     CHECK(f.errors.front().message.contains(QStringLiteral("bad.tsv:2")));  // file and line
-    CHECK(f.window->corpus().source.dataset == QLatin1String("copy"));
-    CHECK(f.window->corpusTable()->rowCount() == rowsBefore);
+    CHECK(translation(*f.window).corpus().source.dataset == QLatin1String("copy"));
+    CHECK(translation(*f.window).corpusTable()->rowCount() == rowsBefore);
 
     // A good file afterwards loads and lands in the recent list.
     const QString good = f.dir.filePath(QStringLiteral("good.tsv"));
@@ -181,9 +181,9 @@ TEST_CASE("a corpus that cannot be read is reported and the loaded corpus stays"
         REQUIRE(file.open(QIODevice::WriteOnly));
         file.write("one\tun\ntwo\tdeux\n");
     }
-    f.window->openCorpusFile(good);
-    REQUIRE(waitUntil([&] { return f.window->corpus().source.path == good; }));
-    CHECK(f.window->corpusTable()->rowCount() == 2);
+    translation(*f.window).openCorpusFile(good);
+    REQUIRE(waitUntil([&] { return translation(*f.window).corpus().source.path == good; }));
+    CHECK(translation(*f.window).corpusTable()->rowCount() == 2);
 }
 
 TEST_CASE("a file corpus takes gold word links beside it: the panel names them, the curves show AER",
@@ -204,9 +204,9 @@ TEST_CASE("a file corpus takes gold word links beside it: the panel names them, 
         links += i % 2 ? "0-0 1-1\n" : "0-0 1?1\n";
     }
     const QString corpus = write(QStringLiteral("pairs.tsv"), tsv);
-    f.window->openCorpusFile(corpus);
-    REQUIRE(waitUntil([&] { return f.window->corpus().source.path == corpus && !f.window->isLoadingCorpus(); }));
-    DataPanel* panel = f.window->dataPanel();
+    translation(*f.window).openCorpusFile(corpus);
+    REQUIRE(waitUntil([&] { return translation(*f.window).corpus().source.path == corpus && !translation(*f.window).isLoadingCorpus(); }));
+    DataPanel* panel = translation(*f.window).dataPanel();
     CHECK(panel->alignmentButton()->isEnabled());
     CHECK(panel->alignmentLabel()->text() == QStringLiteral("none"));
 
@@ -217,22 +217,22 @@ TEST_CASE("a file corpus takes gold word links beside it: the panel names them, 
     REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
     INFO(f.errors.front().message.toStdString());
     CHECK(f.errors.front().message.contains(QStringLiteral("bad.align:2")));  // word 7 is past the sentence
-    CHECK_FALSE(f.window->corpus().corpus->hasAlignments);
+    CHECK_FALSE(translation(*f.window).corpus().corpus->hasAlignments);
 
     const QString good = write(QStringLiteral("pairs.align"), links);
     panel->addAlignments(good);
-    REQUIRE(waitUntil([&] { return f.window->corpus().corpus->hasAlignments && !f.window->isLoadingCorpus(); }));
-    CHECK(f.window->corpus().source.alignmentPath == good);
+    REQUIRE(waitUntil([&] { return translation(*f.window).corpus().corpus->hasAlignments && !translation(*f.window).isLoadingCorpus(); }));
+    CHECK(translation(*f.window).corpus().source.alignmentPath == good);
     CHECK(panel->alignmentLabel()->text() == QStringLiteral("pairs.align"));
-    const SentencePair& first = f.window->corpus().corpus->pairs.front();
+    const SentencePair& first = translation(*f.window).corpus().corpus->pairs.front();
     CHECK(first.alignment.size() == 1);
     CHECK(first.possibleAlignment.size() == 1);
 
     // Training on it draws the alignment error on the quality chart.
     f.tinyModel(Architecture::Gru, 2);
-    TrainingChartsView* charts = f.window->chartsView();
+    TrainingChartsView* charts = translation(*f.window).chartsView();
     CHECK_FALSE(charts->alignmentErrorSeries()->isVisible());
-    f.window->startTraining();
+    translation(*f.window).startTraining();
     REQUIRE(waitUntil([&] { return charts->alignmentErrorSeries()->count() == 2; }, 60000));
     CHECK(charts->alignmentErrorSeries()->isVisible());
     for (const QPointF& p : charts->alignmentErrorSeries()->points()) {
@@ -248,11 +248,11 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     f.window->resize(1300, 850);
     f.window->show();
     REQUIRE(f.window->showTab(QStringLiteral("heads")));
-    HeadsView* heads = f.window->headsView();
+    HeadsView* heads = translation(*f.window).headsView();
     heads->setKind(MapKind::Encoder);  // shown whatever the young model outputs
     heads->setSentence(f.firstSource());
-    f.window->startTraining();
-    REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }));
+    translation(*f.window).startTraining();
+    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }));
     QTest::keyClick(heads->findChild<QLineEdit*>(), Qt::Key_Return);
     REQUIRE(waitUntil([&] { return heads->showsTransformer(); }));
 
@@ -264,19 +264,21 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     CHECK(heads->enlarged()->renderer().columns() == 6);
 
     // Clicking the second head's thumbnail enlarges it.
-    QTest::qWait(50);
+    REQUIRE(waitUntil([&] {  // laid out: the second head's thumbnail lies inside the grid
+        const QRectF r = heads->layerGrid()->thumbnailRect(0, 1);
+        return heads->layerGrid()->isVisible() && r.isValid() && QRectF(heads->layerGrid()->rect()).contains(r);
+    }));
     const QRectF second = heads->layerGrid()->thumbnailRect(0, 1);
-    REQUIRE(second.isValid());
     QTest::mouseClick(heads->layerGrid(), Qt::LeftButton, Qt::NoModifier, second.center().toPoint());
-    CHECK(heads->selectedHead() == 1);
-    CHECK(heads->enlarged()->renderer().options().title.contains(QStringLiteral("head 1")));
+    CHECK(heads->selectedHead() == 1);  // index 1: "head 2", counted from 1 as the CLI
+    CHECK(heads->enlarged()->renderer().options().title.contains(QStringLiteral("head 2")));
 
-    QTemporaryDir out;
+    test::TempDir out;
     QStringList written;
     QString error;
-    REQUIRE(heads->exportAllHeads(out.path(), QStringLiteral("png"), 1.0, &written, &error));
+    REQUIRE(heads->exportAllHeads(out.qpath(), QStringLiteral("png"), 1.0, &written, &error));
     CHECK(written.size() == 4);  // 2 layers x 2 heads
-    CHECK(QFileInfo::exists(out.filePath(QStringLiteral("encoder-layer1-head0.png"))));
+    CHECK(QFileInfo::exists(out.filePath(QStringLiteral("encoder-layer2-head1.png"))));  // the second layer's first head
 }
 
 // Mean target length counted by hand: space-separated words, or characters other than spaces.
@@ -295,43 +297,43 @@ TEST_CASE("toy-en-zh loads as Chinese words, the check box splits them, and trai
           "[ui][mainwindow]") {
     Fixture f;
     // The window starts on toy-en-zh, in the dataset's own tokens: words.
-    REQUIRE(f.window->corpus().source.dataset == QLatin1String("toy-en-zh"));
-    QCheckBox* split = f.window->dataPanel()->splitCjkBox();
+    REQUIRE(translation(*f.window).corpus().source.dataset == QLatin1String("toy-en-zh"));
+    QCheckBox* split = translation(*f.window).dataPanel()->splitCjkBox();
     CHECK(split->isEnabled());
     CHECK_FALSE(split->isChecked());
-    CHECK_FALSE(f.window->corpus().source.tokenizer.splitCjkCharacters);
-    const double words = meanTargetWords(*f.window->corpus().corpus);
-    const double characters = meanTargetCharacters(*f.window->corpus().corpus);
+    CHECK_FALSE(translation(*f.window).corpus().source.tokenizer.splitCjkCharacters);
+    const double words = meanTargetWords(*translation(*f.window).corpus().corpus);
+    const double characters = meanTargetCharacters(*translation(*f.window).corpus().corpus);
     REQUIRE(characters > words * 1.2);  // most Chinese words here have two characters
-    CHECK(f.window->corpus().meanTargetTokens == Approx(words));
+    CHECK(translation(*f.window).corpus().meanTargetTokens == Approx(words));
 
     split->click();
     REQUIRE(waitUntil([&] {
-        return f.window->corpus().source.tokenizer.splitCjkCharacters && !f.window->isLoadingCorpus();
+        return translation(*f.window).corpus().source.tokenizer.splitCjkCharacters && !translation(*f.window).isLoadingCorpus();
     }));
     CHECK(split->isChecked());
-    CHECK(f.window->corpus().meanTargetTokens == Approx(characters));
+    CHECK(translation(*f.window).corpus().meanTargetTokens == Approx(characters));
     // Generating the same dataset again (another seed, say) keeps the choice.
-    CHECK(f.window->dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
+    CHECK(translation(*f.window).dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
 
     split->click();
     REQUIRE(waitUntil([&] {
-        return !f.window->corpus().source.tokenizer.splitCjkCharacters && !f.window->isLoadingCorpus();
+        return !translation(*f.window).corpus().source.tokenizer.splitCjkCharacters && !translation(*f.window).isLoadingCorpus();
     }));
-    CHECK(f.window->corpus().meanTargetTokens == Approx(words));
-    CHECK_FALSE(f.window->dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
+    CHECK(translation(*f.window).corpus().meanTargetTokens == Approx(words));
+    CHECK_FALSE(translation(*f.window).dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
 
     SECTION("a run trains on the tokens the panel shows, and the model keeps them") {
         DatasetOptions data;
         data.size = 64;
         data.maxLen = 5;
-        f.window->loadCorpus(CorpusSource::builtin(QStringLiteral("toy-en-zh"), data));
-        REQUIRE(waitUntil([&] { return f.window->corpus().corpus->pairs.size() == 64 && !f.window->isLoadingCorpus(); }));
+        translation(*f.window).loadCorpus(CorpusSource::builtin(QStringLiteral("toy-en-zh"), data));
+        REQUIRE(waitUntil([&] { return translation(*f.window).corpus().corpus->pairs.size() == 64 && !translation(*f.window).isLoadingCorpus(); }));
         f.tinyModel(Architecture::Gru, 1);
-        f.window->startTraining();
-        REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }));
+        translation(*f.window).startTraining();
+        REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }));
         const QString path = f.dir.filePath(QStringLiteral("zh.safetensors"));
-        f.window->controller()->saveModel(path);
+        translation(*f.window).controller()->saveModel(path);
         REQUIRE(waitUntil([&] { return QFileInfo::exists(path); }));
         const Seq2SeqModel model = Seq2SeqModel::load(path.toStdString());
         CHECK_FALSE(model.tokenizerOptions().splitCjkCharacters);
@@ -346,19 +348,19 @@ TEST_CASE("toy-en-zh loads as Chinese words, the check box splits them, and trai
             REQUIRE(file.open(QIODevice::WriteOnly));
             file.write("tom sleeps\t汤姆 睡觉\nmary sings\t玛丽 唱歌\n");
         }
-        f.window->openCorpusFile(path);
-        REQUIRE(waitUntil([&] { return f.window->corpus().source.path == path && !f.window->isLoadingCorpus(); }));
+        translation(*f.window).openCorpusFile(path);
+        REQUIRE(waitUntil([&] { return translation(*f.window).corpus().source.path == path && !translation(*f.window).isLoadingCorpus(); }));
         CHECK(split->isChecked());
-        CHECK(f.window->corpus().targetVocabulary == 8);
+        CHECK(translation(*f.window).corpus().targetVocabulary == 8);
         split->click();
         REQUIRE(waitUntil([&] {
-            return !f.window->corpus().source.tokenizer.splitCjkCharacters && !f.window->isLoadingCorpus();
+            return !translation(*f.window).corpus().source.tokenizer.splitCjkCharacters && !translation(*f.window).isLoadingCorpus();
         }));
-        CHECK(f.window->corpus().source.path == path);
-        CHECK(f.window->corpus().targetVocabulary == 4);
+        CHECK(translation(*f.window).corpus().source.path == path);
+        CHECK(translation(*f.window).corpus().targetVocabulary == 4);
         DatasetOptions data;
-        f.window->dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
-        CHECK(f.window->dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
+        translation(*f.window).dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
+        CHECK(translation(*f.window).dataPanel()->datasetSource().tokenizer.splitCjkCharacters);
     }
     CHECK(f.errors.isEmpty());
 }
@@ -438,8 +440,8 @@ TEST_CASE("the Attribution view explains an output word of the window's model", 
     Fixture f;
     f.loadTinyCopy();
     f.tinyModel(Architecture::Gru, 3);
-    f.window->startTraining();
-    REQUIRE(waitUntil([&] { return f.window->controller()->state() == State::Finished; }, 60000));
+    translation(*f.window).startTraining();
+    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }, 60000));
     REQUIRE(f.window->showTab(QStringLiteral("attribution")));
     auto* view = qobject_cast<AttributionView*>(f.window->navigator()->currentWidget());
     REQUIRE(view != nullptr);

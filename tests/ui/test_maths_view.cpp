@@ -6,7 +6,7 @@
 #include "session/TrainingController.h"
 #include "views/translate/TranslateView.h"
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,7 +17,6 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 
 #include <memory>
 
@@ -236,12 +235,12 @@ TEST_CASE("the main window opens Step by Step as the maths tab with the Translat
     REQUIRE(window.tabNames().contains(QLatin1String("maths")));
     CHECK(window.navigator()->titleOf(QStringLiteral("maths")) == QLatin1String("Step by Step"));
 
-    train(*window.controller(), reverseRequest(Architecture::Gru, AttentionKind::Dot, 2));
-    window.translateView()->setSentence(QStringLiteral("b c d"));
+    train(*translation(window).controller(), reverseRequest(Architecture::Gru, AttentionKind::Dot, 2));
+    translation(window).translateView()->setSentence(QStringLiteral("b c d"));
     REQUIRE(window.showTab(QStringLiteral("maths")));
     CHECK(window.currentTabName() == QLatin1String("maths"));
-    REQUIRE(waitUntil([&] { return window.mathsView()->hasTrace(); }));
-    CHECK(window.mathsView()->sentence() == QLatin1String("b c d"));
-    CHECK(window.mathsView()->table()->rowCount() == 4);  // b c d </s>
+    REQUIRE(waitUntil([&] { return translation(window).mathsView()->hasTrace(); }));
+    CHECK(translation(window).mathsView()->sentence() == QLatin1String("b c d"));
+    CHECK(translation(window).mathsView()->table()->rowCount() == 4);  // b c d </s>
     window.close();
 }

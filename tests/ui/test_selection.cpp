@@ -10,12 +10,12 @@
 #include <QLabel>
 #include <QPainter>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 #include <string>
 #include <vector>
+#include "TempDir.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;
@@ -238,8 +238,7 @@ TEST_CASE("a selection survives a live update but not a new sentence", "[ui][sel
     CHECK_FALSE(w.hasSelection());
     CHECK(changed.count() == 2);
     // Exports leave the selection out, like the hover marks.
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     REQUIRE(w.exportTo(dir.filePath("plain.png")));
     w.setSelectedRows({0});
     REQUIRE(w.exportTo(dir.filePath("selected.png")));

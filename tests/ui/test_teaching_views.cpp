@@ -14,7 +14,6 @@
 #include <QLabel>
 #include <QSettings>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTextBrowser>
 
 #include <memory>
@@ -98,7 +97,7 @@ TEST_CASE("diagnostics view lists each kind's summary, then its heads, with colo
     CHECK(text.find(str(DiagnosticsView::findingTitle(Finding::SinkCross))) != std::string::npos);
     CHECK(text.find(str(DiagnosticsView::findingTitle(Finding::BroadHeads))) != std::string::npos);
     // Sinks: the cross summary and the three parked heads.
-    CHECK(text.find("Raised by: cross-attention: all heads, L0 H1, L1 H0, L1 H1") != std::string::npos);
+    CHECK(text.find("Raised by: cross-attention: all heads, L1 H2, L2 H1, L2 H2") != std::string::npos);
     // Broad heads: the encoder's single map, named by its kind alone.
     CHECK(text.find("Raised by: encoder self-attention\n") != std::string::npos);
     CHECK(text.find("What to try:") != std::string::npos);
@@ -212,26 +211,26 @@ TEST_CASE("the main window's Diagnostics and Positions tabs follow training", "[
     ModelConfig config = test::tinyTransformer(2, 2);
     config.dropout = 0.0f;
     config.maxLength = 16;  // positions() below is the model's maximum length
-    window.modelSettings()->setConfig(config);
-    TrainingOptions options = window.trainingSettings()->options();
+    translation(window).modelSettings()->setConfig(config);
+    TrainingOptions options = translation(window).trainingSettings()->options();
     options.epochs = 1;
     options.batchSize = 16;
     options.seed = 3;
-    window.trainingSettings()->setOptions(options);
-    window.probeView()->setEveryBatches(1);
-    window.probeView()->setSentence(QString::fromStdString(window.corpus().corpus->pairs.at(0).source));
+    translation(window).trainingSettings()->setOptions(options);
+    translation(window).probeView()->setEveryBatches(1);
+    translation(window).probeView()->setSentence(QString::fromStdString(translation(window).corpus().corpus->pairs.at(0).source));
 
     CHECK(window.showTab(QStringLiteral("diagnostics")));
     CHECK(str(window.currentTabName()) == "diagnostics");
-    window.startTraining();
-    REQUIRE(waitUntil([&] { return window.controller()->state() == TrainingController::State::Finished; }));
-    REQUIRE(waitUntil([&] { return window.probeView()->updates() > 1; }));
+    translation(window).startTraining();
+    REQUIRE(waitUntil([&] { return translation(window).controller()->state() == TrainingController::State::Finished; }));
+    REQUIRE(waitUntil([&] { return translation(window).probeView()->updates() > 1; }));
     // The probe's Transformer attention: cross, encoder and decoder summaries, 2 layers x 2 heads each.
-    REQUIRE(waitUntil([&] { return window.diagnosticsView()->diagnostics().summaries.size() == 3; }));
-    CHECK(window.diagnosticsView()->diagnostics().heads.size() == 12);
-    CHECK(window.diagnosticsView()->table()->rowCount() == 15);
-    CHECK(window.positionsView()->modelWidth() == 16);
-    CHECK(window.positionsView()->positions() == 16);
+    REQUIRE(waitUntil([&] { return translation(window).diagnosticsView()->diagnostics().summaries.size() == 3; }));
+    CHECK(translation(window).diagnosticsView()->diagnostics().heads.size() == 12);
+    CHECK(translation(window).diagnosticsView()->table()->rowCount() == 15);
+    CHECK(translation(window).positionsView()->modelWidth() == 16);
+    CHECK(translation(window).positionsView()->positions() == 16);
     CHECK(window.showTab(QStringLiteral("positions")));
     CHECK(str(window.currentTabName()) == "positions");
     CHECK(errors.isEmpty());

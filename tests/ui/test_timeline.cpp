@@ -16,12 +16,12 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
 #include <set>
 
+#include "TempDir.h"
 #include "TinyModels.h"
 #include "ui/UiTestSupport.h"
 #include "ui/WindowFixture.h"
@@ -193,8 +193,7 @@ TEST_CASE("the small-multiples export has the grid's size and a fixed colour sca
         view.addSnapshot(r);
     }
     view.addSnapshot(probe(5, 55, 0.5f));  // all 0.5: drawn as 0.5, never as the top of the scale
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     QString error;
 
     // 6 panels of 200 x 150 in 3 columns and 2 rows: 16 + 3*200 + 2*12 + 72 + 16 wide,
@@ -237,15 +236,14 @@ TEST_CASE("the small-multiples export has the grid's size and a fixed colour sca
 TEST_CASE("the frames export writes one numbered PNG per snapshot", "[ui][timeline]") {
     TimelineView view;
     for (int i = 0; i < 12; ++i) view.addSnapshot(probe(0, i, 0.05f * static_cast<float>(i)));
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     QStringList written;
     QString error;
-    REQUIRE(view.exportSequence(dir.path(), QStringLiteral("step"), &written, &error));
+    REQUIRE(view.exportSequence(dir.qpath(), QStringLiteral("step"), &written, &error));
     REQUIRE(written.size() == 12);
     CHECK(QFileInfo(written.front()).fileName() == QStringLiteral("step_001.png"));
     CHECK(QFileInfo(written.back()).fileName() == QStringLiteral("step_012.png"));
-    CHECK(QDir(dir.path()).entryList(QDir::Files).size() == 12);
+    CHECK(QDir(dir.qpath()).entryList(QDir::Files).size() == 12);
     const QSize size = QImage(written.front()).size();
     CHECK(!size.isEmpty());
     for (const QString& path : written) CHECK(QImage(path).size() == size);  // one size: frames of a video
@@ -254,7 +252,7 @@ TEST_CASE("the frames export writes one numbered PNG per snapshot", "[ui][timeli
     const QString nested = dir.filePath(QStringLiteral("a/b"));
     REQUIRE(view.exportSequence(nested, QStringLiteral("f"), nullptr, &error));
     CHECK(QFileInfo::exists(QDir(nested).filePath(QStringLiteral("f_012.png"))));
-    CHECK_FALSE(view.exportSequence(dir.path(), QStringLiteral("x/y"), nullptr, &error));
+    CHECK_FALSE(view.exportSequence(dir.qpath(), QStringLiteral("x/y"), nullptr, &error));
     CHECK(error.contains(QStringLiteral("x/y")));
 }
 
@@ -266,33 +264,33 @@ TEST_CASE("the window's timeline records a run's probe and a new run clears it",
     ModelConfig config = test::tinyGru(AttentionKind::Dot);
     config.dropout = 0.0f;
     config.maxLength = 16;
-    window->modelSettings()->setConfig(config);
-    TrainingOptions options = window->trainingSettings()->options();
+    translation(*window).modelSettings()->setConfig(config);
+    TrainingOptions options = translation(*window).trainingSettings()->options();
     options.epochs = 2;
     options.batchSize = 16;
-    window->trainingSettings()->setOptions(options);
-    window->probeView()->setEveryBatches(1);
-    window->probeView()->setSentence(QString::fromStdString(window->corpus().corpus->pairs.at(0).source));
+    translation(*window).trainingSettings()->setOptions(options);
+    translation(*window).probeView()->setEveryBatches(1);
+    translation(*window).probeView()->setSentence(QString::fromStdString(translation(*window).corpus().corpus->pairs.at(0).source));
     REQUIRE(window->showTab(QStringLiteral("timeline")));
     CHECK(window->currentTabName() == QStringLiteral("timeline"));
 
-    window->startTraining();
-    REQUIRE(waitUntil([&] { return window->controller()->state() == TrainingController::State::Finished; }));
-    const int batches = static_cast<int>(window->controller()->batchesTrained());
-    REQUIRE(waitUntil([&] { return window->probeView()->updates() >= batches + 1; }));
-    TimelineView* timeline = window->timelineView();
+    translation(*window).startTraining();
+    REQUIRE(waitUntil([&] { return translation(*window).controller()->state() == TrainingController::State::Finished; }));
+    const int batches = static_cast<int>(translation(*window).controller()->batchesTrained());
+    REQUIRE(waitUntil([&] { return translation(*window).probeView()->updates() >= batches + 1; }));
+    TimelineView* timeline = translation(*window).timelineView();
     // One snapshot per probe update: before the first batch and after each one.
-    CHECK(timeline->snapshotCount() == window->probeView()->updates());
+    CHECK(timeline->snapshotCount() == translation(*window).probeView()->updates());
     CHECK(timeline->frameLabel(0) == QStringLiteral("before training"));
-    const int perEpoch = window->controller()->summary().batchesPerEpoch;
+    const int perEpoch = translation(*window).controller()->summary().batchesPerEpoch;
     CHECK(timeline->frameLabel(timeline->snapshotCount() - 1) ==
           QStringLiteral("epoch 2 · batch %1").arg(perEpoch));
     CHECK(timeline->attention()->hasMap());
     QString error;
-    QTemporaryDir out;
+    test::TempDir out;
     CHECK(window->exportCurrentView(out.filePath(QStringLiteral("frame.csv")), 1.0, &error));
 
-    window->startTraining(true);  // a new run, paused: the old snapshots are gone
+    translation(*window).startTraining(true);  // a new run, paused: the old snapshots are gone
     CHECK(timeline->snapshotCount() <= 1);
     window->close();
     CHECK(errors.isEmpty());

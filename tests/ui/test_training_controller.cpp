@@ -1,18 +1,24 @@
 #include "session/TrainingController.h"
 
-#include "base/Datasets.h"
+#include "session/BackgroundJob.h"
+
+#include "base/translation/Datasets.h"
 
 #include <catch2/catch.hpp>
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
 
+#include "TempDir.h"
 #include "TinyModels.h"
 #include "ui/UiTestSupport.h"
 
@@ -189,8 +195,7 @@ TEST_CASE("a configuration the engine rejects fails without leaving a model", "[
 }
 
 TEST_CASE("a diverged run keeps its last good weights, which can be saved and loaded", "[ui][controller]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     TrainingController controller;
     QSignalSpy diverged(&controller, &TrainingController::diverged);
     QSignalSpy saved(&controller, &TrainingController::modelSaved);
@@ -221,8 +226,7 @@ TEST_CASE("a diverged run keeps its last good weights, which can be saved and lo
 }
 
 TEST_CASE("a bad model file is reported and the current model stays", "[ui][controller]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
+    test::TempDir dir;
     const QString path = dir.filePath(QStringLiteral("bad.safetensors"));
     {
         QFile file(path);
@@ -256,6 +260,127 @@ TEST_CASE("shutdown during training ends the worker within the timeout", "[ui][c
     CHECK(controller->shutdown(5000));
     CHECK(timer.elapsed() < 5000);
     controller.reset();  // destroying it after shutdown is fine too
+    CHECK_FALSE(TrainingController::hasAbandonedThreads());
+}
+
+TEST_CASE("the controller is a ModelSession: its run state and the common signals follow the run",
+          "[ui][controller]") {
+    TrainingController controller;
+    ModelSession& session = controller;
+    QSignalSpy finished(&session, &ModelSession::trainingFinished);
+    QSignalSpy states(&session, &ModelSession::stateChanged);
+    CHECK(session.runState() == ModelSession::RunState::Idle);
+    CHECK_FALSE(session.isBusy());
+
+    controller.start(tinyRequest(1));
+    CHECK(session.runState() == ModelSession::RunState::Training);
+    CHECK(session.isTraining());
+    REQUIRE(waitUntil([&] { return finished.count() == 1; }));
+    CHECK_FALSE(finished.at(0).at(0).toBool());
+    CHECK(session.runState() == ModelSession::RunState::Idle);  // Finished: the model stays
+    CHECK(session.hasModel());
+    CHECK(session.isModified());
+    CHECK(session.completedEpochs() == 1);
+    CHECK(states.count() >= 2);
+
+    QSignalSpy discarded(&session, &ModelSession::modelDiscarded);
+    session.reset();
+    CHECK(discarded.count() == 1);
+    CHECK_FALSE(session.hasModel());
+    CHECK(session.completedEpochs() == 0);
+}
+
+TEST_CASE("a background job hands its result to the receiver's thread; the newest job wins",
+          "[ui][controller][jobs]") {
+    QObject receiver;
+    BackgroundJob job(&receiver, QStringLiteral("attnlab-test-job"));
+    std::vector<int> results;
+    std::vector<QString> progress;
+    const auto gui = QThread::currentThread();
+    bool onGui = true;
+
+    const quint64 first = job.start(
+        [](const JobContext& context) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(150));
+            context.post([] {});
+            return 1;
+        },
+        [&](int r) { results.push_back(r); });
+    const quint64 second = job.start(
+        [](const JobContext& context) {
+            context.post([] {});
+            return 2;
+        },
+        [&](int r) {
+            onGui = onGui && QThread::currentThread() == gui;
+            results.push_back(r);
+        });
+    CHECK(second > first);
+    CHECK(job.isCurrent(second));
+    CHECK(job.isPending());
+    REQUIRE(waitUntil([&] { return !job.isPending() && !job.isBusy(); }));
+    QTest::qWait(50);  // the first job's result, had it been delivered
+    CHECK(results == std::vector<int>{2});
+    CHECK(onGui);
+
+    // Progress arrives before the result; a failure arrives as a message.
+    QString failure;
+    job.start(
+        [&progress](const JobContext& context) -> int {
+            context.post([&progress] { progress.push_back(QStringLiteral("half")); });
+            throw std::runtime_error("bad input");
+        },
+        [&](int r) { results.push_back(r); },
+        [&](const QString& message) { failure = message + QString::number(progress.size()); });
+    REQUIRE(waitUntil([&] { return !job.isPending(); }));
+    CHECK(failure == QStringLiteral("bad input1"));
+
+    // cancel(): the running job's result is dropped; a void job calls done() with no argument.
+    bool voidDone = false;
+    job.start([] { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }, [&] { voidDone = true; });
+    job.cancel();
+    CHECK_FALSE(job.isPending());
+    REQUIRE(job.wait(5000));
+    QTest::qWait(50);
+    CHECK_FALSE(voidDone);
+    job.start([] {}, [&] { voidDone = true; });
+    REQUIRE(waitUntil([&] { return voidDone; }));
+}
+
+TEST_CASE("a background job's result is dropped once its receiver is gone; shutdown stops and waits",
+          "[ui][controller][jobs]") {
+    auto delivered = std::make_shared<bool>(false);
+    {
+        auto receiver = std::make_unique<QObject>();
+        BackgroundJob job(receiver.get(), QStringLiteral("attnlab-test-job"));
+        job.start(
+            [] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                return 1;
+            },
+            [delivered](int) { *delivered = true; });
+        receiver.reset();  // before the job ends
+        REQUIRE(job.wait(5000));
+        QTest::qWait(50);
+    }
+    CHECK_FALSE(*delivered);
+
+    QObject receiver;
+    BackgroundJob job(&receiver, QStringLiteral("attnlab-test-job"));
+    job.start(
+        [](const JobContext& context) {
+            while (!context.stopRequested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            return 0;
+        },
+        [delivered](int) { *delivered = true; });
+    QElapsedTimer timer;
+    timer.start();
+    CHECK(job.shutdown(5000));  // raises the stop flag, then waits
+    CHECK(timer.elapsed() < 5000);
+    CHECK(job.isShutDown());
+    CHECK(job.start([] { return 1; }, [delivered](int) { *delivered = true; }) == 0);
+    QTest::qWait(50);
+    CHECK_FALSE(*delivered);
     CHECK_FALSE(TrainingController::hasAbandonedThreads());
 }
 

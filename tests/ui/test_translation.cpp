@@ -12,7 +12,6 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QXmlStreamReader>
 
 #include <memory>

@@ -4,7 +4,7 @@
 #include "session/SettingNames.h"
 #include "views/View.h"
 #include "window/MainWindow.h"
-#include "window/ViewNavigator.h"
+#include "views/ViewNavigator.h"
 
 #include "ui/WindowFixture.h"
 
@@ -68,7 +68,7 @@ TEST_CASE("the navigator groups every view and shows each by name", "[window]") 
     CHECK_FALSE(window.showTab(QStringLiteral("no-such-view")));
     CHECK(window.navigator()->groupTitleOf(QStringLiteral("maths")) == QLatin1String("Explain"));
     REQUIRE(window.taskChooser()->count() >= 1);
-    CHECK(window.taskChooser()->currentData().toString() == QLatin1String("translation"));
+    CHECK(window.taskChooser()->currentData().toString() == QLatin1String("translate"));
 }
 
 // The window's smallest size fits the screen, and its tab rows fit the window at that screen's size.

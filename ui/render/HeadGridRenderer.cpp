@@ -179,7 +179,7 @@ HeadGridRenderer::Geometry HeadGridRenderer::geometry(const QRectF& target) cons
     qreal gridRight = 0.0;
     qreal gridBottom = 0.0;
     if (layerMode_) {
-        const qreal headerWidth = metrics.horizontalAdvance(tr("Layer %1").arg(layers - 1)) + gap;
+        const qreal headerWidth = metrics.horizontalAdvance(tr("Layer %1").arg(layers)) + gap;
         const QRectF grid = area.adjusted(headerWidth, captionHeight, 0, 0);
         qreal side =
             std::min((grid.width() - (heads - 1) * gap) / heads, (grid.height() - (layers - 1) * gap) / layers);
@@ -290,18 +290,18 @@ void HeadGridRenderer::paint(QPainter& painter, const QRectF& target, const QCol
     for (std::size_t h = 0; h < g.columnHeaders.size(); ++h) {
         const bool hovered = showHover && static_cast<int>(h) == hoverHead;
         painter.setFont(hovered ? bold : font);
-        painter.drawText(g.columnHeaders[h], Qt::AlignHCenter | Qt::AlignTop, tr("Head %1").arg(h));
+        painter.drawText(g.columnHeaders[h], Qt::AlignHCenter | Qt::AlignTop, tr("Head %1").arg(h + 1));
     }
     for (std::size_t l = 0; l < g.rowHeaders.size(); ++l) {
         const bool hovered = showHover && static_cast<int>(l) == hoverLayer;
         painter.setFont(hovered ? bold : font);
-        painter.drawText(g.rowHeaders[l], Qt::AlignRight | Qt::AlignVCenter, tr("Layer %1").arg(l));
+        painter.drawText(g.rowHeaders[l], Qt::AlignRight | Qt::AlignVCenter, tr("Layer %1").arg(l + 1));
     }
     for (std::size_t l = 0; l < g.captions.size(); ++l) {
         for (std::size_t h = 0; h < g.captions[l].size(); ++h) {
             const bool hovered = showHover && static_cast<int>(h) == hoverHead;
             painter.setFont(hovered ? bold : font);
-            painter.drawText(g.captions[l][h], Qt::AlignHCenter | Qt::AlignTop, tr("Head %1").arg(h));
+            painter.drawText(g.captions[l][h], Qt::AlignHCenter | Qt::AlignTop, tr("Head %1").arg(h + 1));
         }
     }
     const QRectF clip = painter.hasClipping() ? painter.clipBoundingRect() : QRectF();
@@ -364,7 +364,7 @@ QSize HeadGridRenderer::preferredSize() const {
                  HeatmapRenderer::colorBarLabelWidth(low, high, captionFont());
     }
     if (layerMode_) {
-        width += metrics.horizontalAdvance(tr("Layer %1").arg(layers - 1)) + gap;
+        width += metrics.horizontalAdvance(tr("Layer %1").arg(layers)) + gap;
         width += heads * side + (heads - 1) * gap;
         height += captionHeight + layers * side + (layers - 1) * gap;
     } else {

@@ -6,7 +6,7 @@
 // everything is painted with QPainter, so FigureWriter writes it as PNG, SVG or PDF. QtGui only.
 #include "render/Colormap.h"
 #include "render/FigureWriter.h"
-#include "base/ImageData.h"
+#include "base/vision/ImageData.h"
 
 #include <QColor>
 #include <QCoreApplication>

@@ -1,11 +1,10 @@
 #include "session/CorpusLoader.h"
 
-#include "base/Alignments.h"
+#include "base/translation/Alignments.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 
 #include <QFileInfo>
-#include <QThread>
 
 #include <algorithm>
 #include <exception>
@@ -57,13 +56,7 @@ QString CorpusSource::displayName() const {
 
 CorpusLoader::CorpusLoader(QObject* parent) : QObject(parent) {}
 
-CorpusLoader::~CorpusLoader() {
-    for (QThread* thread : threads_) {
-        disconnect(thread, nullptr, this, nullptr);
-        thread->wait();  // reading is bounded by the file size limit
-        delete thread;
-    }
-}
+CorpusLoader::~CorpusLoader() = default;
 
 LoadedCorpus CorpusLoader::loadNow(const CorpusSource& source) {
     LoadedCorpus result;
@@ -107,32 +100,27 @@ LoadedCorpus CorpusLoader::loadNow(const CorpusSource& source) {
 }
 
 quint64 CorpusLoader::load(const CorpusSource& source) {
-    const quint64 id = ++lastId_;
-    auto outcome = std::make_shared<Outcome>();
-    QThread* thread = QThread::create([source, outcome] {
-        try {
-            outcome->corpus = loadNow(source);
-        } catch (const std::exception& e) {
-            outcome->error = QString::fromUtf8(e.what());
-        } catch (...) {
-            outcome->error = tr("%1: an unknown error occurred while reading").arg(source.displayName());
-        }
-    });
-    thread->setObjectName(QStringLiteral("attnlab-corpus"));
-    // finished is emitted by the loading thread; the receiver context queues the lambda to this thread.
-    connect(thread, &QThread::finished, this, [this, thread, id, outcome, source] {
-        threads_.removeOne(thread);
-        thread->deleteLater();
-        if (id != lastId_) return;  // superseded by a newer request
-        if (outcome->error.isEmpty()) {
-            Q_EMIT loaded(id, outcome->corpus);
-        } else {
-            Q_EMIT failed(id, outcome->error, source);
-        }
-    });
-    threads_.append(thread);
-    thread->start();
-    return id;
+    return job_.start(
+        [source] {
+            Outcome outcome;
+            try {
+                outcome.corpus = loadNow(source);
+            } catch (const std::exception& e) {
+                outcome.error = QString::fromUtf8(e.what());
+            } catch (...) {
+                outcome.error = tr("%1: an unknown error occurred while reading").arg(source.displayName());
+            }
+            return outcome;
+        },
+        // Only the newest load's outcome arrives here (on this object's thread).
+        [this, source](const Outcome& outcome) {
+            const quint64 answered = job_.current();
+            if (outcome.error.isEmpty()) {
+                Q_EMIT loaded(answered, outcome.corpus);
+            } else {
+                Q_EMIT failed(answered, outcome.error, source);
+            }
+        });
 }
 
 }  // namespace attnlab

@@ -2,16 +2,14 @@
 // Reads a corpus file or generates a built-in dataset off the GUI thread (a 500 MB file takes
 // seconds), and counts its vocabularies. Only the newest request is answered: a load superseded by
 // another is dropped by id, as the user no longer waits for it.
-#include "base/Corpus.h"
-#include "base/Datasets.h"
+#include "base/translation/Corpus.h"
+#include "base/translation/Datasets.h"
+#include "session/BackgroundJob.h"
 
-#include <QList>
 #include <QObject>
 #include <QString>
 
 #include <memory>
-
-class QThread;
 
 namespace attnlab {
 
@@ -52,10 +50,10 @@ class CorpusLoader : public QObject {
 
 public:
     explicit CorpusLoader(QObject* parent = nullptr);
-    ~CorpusLoader() override;  // waits for loads still running
+    ~CorpusLoader() override;  // drops the results to come; waits (bounded) for loads still running
 
     quint64 load(const CorpusSource& source);
-    bool isLoading() const { return !threads_.isEmpty(); }
+    bool isLoading() const { return job_.isPending(); }  // the newest load has not answered yet
 
     // The work itself, synchronous; throws InputError/ConfigError like the core does.
     static LoadedCorpus loadNow(const CorpusSource& source);
@@ -66,8 +64,8 @@ Q_SIGNALS:
     void failed(quint64 id, const QString& message, const attnlab::CorpusSource& source);
 
 private:
-    QList<QThread*> threads_;
-    quint64 lastId_ = 0;
+    // Reading is bounded by the file size limit; a load still running after a minute is abandoned.
+    BackgroundJob job_{this, QStringLiteral("attnlab-corpus"), 60000};
 };
 
 }  // namespace attnlab

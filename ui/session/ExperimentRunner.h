@@ -1,8 +1,8 @@
 #pragma once
-// Runs the teaching lab's experiments (engine/Experiments.h) on one background thread, one at a time,
-// and reports back by signals emitted from that thread (queued to receivers on the GUI thread). Every
-// signal carries the run id that start*() returned, so a receiver can drop the reports of a run it
-// replaced.
+// Runs the teaching lab's experiments (engine/Experiments.h) on a background thread (a BackgroundJob),
+// one at a time, and reports back by signals emitted on this object's (the GUI) thread: the thread
+// posts each report here. Every signal carries the run id that start*() returned, so a receiver can
+// drop the reports of a run it replaced.
 //
 // The experiment is split into its smallest measured units, one (length, attention) training for the
 // bottleneck and one repeat at one length for the complexity lab, so that a point reaches the chart as
@@ -14,8 +14,9 @@
 // progress arrives after each (length, pooling) training, a stop takes effect inside the current
 // training (after its batch), and needleResult carries the accuracies measured so far, finished or
 // stopped, just before finished().
-#include "engine/ClassifierExperiments.h"
-#include "engine/Experiments.h"
+#include "engine/text/ClassifierExperiments.h"
+#include "engine/translation/Experiments.h"
+#include "session/BackgroundJob.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -23,7 +24,7 @@
 
 #include <atomic>
 #include <functional>
-#include <thread>
+#include <memory>
 
 namespace attnlab {
 
@@ -32,9 +33,9 @@ class ExperimentRunner : public QObject {
 
 public:
     explicit ExperimentRunner(QObject* parent = nullptr);
-    ~ExperimentRunner() override;  // stops and joins the thread
+    ~ExperimentRunner() override;  // stops the thread and waits for it (bounded: see BackgroundJob)
 
-    bool isRunning() const { return running_.load(); }
+    bool isRunning() const { return running_->load(); }
     quint64 currentRun() const { return run_; }
 
     // Both stop and join a running experiment first (bounded by one unit, see above).
@@ -56,17 +57,20 @@ Q_SIGNALS:
     void failed(quint64 run, QString message);
 
 private:
-    // Runs body on the runner thread and reports its end: finished(run, stopped) with what body
-    // returns, or failed(run, message) for an exception.
-    void report(quint64 run, const std::function<bool()>& body);
-    void runBottleneck(quint64 run, BottleneckOptions options);
-    void runComplexity(quint64 run, ComplexityOptions options);
-    void runNeedle(quint64 run, NeedleOptions options);
+    // What an experiment's body uses on the job's thread: the stop flag and a way to emit here.
+    struct Reports;
+    using Body = std::function<bool(const Reports&)>;  // true if stopped
+    // Stops and joins a running experiment, then runs body on the job's thread and reports its end:
+    // finished(run, stopped) with what body returns, or failed(run, message) for an exception.
+    quint64 launch(Body body);
+    static bool runBottleneck(const Reports& out, const BottleneckOptions& options);
+    static bool runComplexity(const Reports& out, const ComplexityOptions& options);
+    static bool runNeedle(const Reports& out, const NeedleOptions& options);
 
-    std::thread thread_;
-    std::atomic<bool> stop_{false};
-    std::atomic<bool> running_{false};
+    // Set on the GUI thread when a run starts, cleared by its thread as it ends (before finished).
+    std::shared_ptr<std::atomic<bool>> running_ = std::make_shared<std::atomic<bool>>(false);
     quint64 run_ = 0;
+    BackgroundJob job_{this, QStringLiteral("attnlab-experiment"), 10000};
 };
 
 }  // namespace attnlab

@@ -9,8 +9,8 @@
 //
 // One job at a time: a run, an open or a save. Train and open are refused while a job runs; a reset
 // during a run takes effect when the run has stopped.
-#include "engine/VisionTrainer.h"
-#include "session/WorkerThread.h"
+#include "engine/vision/VisionTrainer.h"
+#include "session/ModelSession.h"
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -48,60 +48,32 @@ struct ImageModelInfo {
     bool isCaptioner() const { return task == QLatin1String(kCaptionTask); }
 };
 
-class ImageSession : public QObject {
+using ImageSessionBase = SessionOf<ImageWorker, ImageModelInfo>;
+
+class ImageSession : public ImageSessionBase {
     Q_OBJECT
 public:
     explicit ImageSession(QObject* parent = nullptr);
-    ~ImageSession() override;  // shutdown(5000) if not done yet
-
-    bool isTraining() const { return training_; }
-    bool isBusy() const { return training_ || loading_; }
-    bool hasModel() const { return hasModel_; }
-    bool isModified() const { return modified_; }
-    const ImageModelInfo& model() const { return info_; }
-    int completedEpochs() const { return completedEpochs_; }
+    // The destructor shuts the worker down (SessionOf: shutdown(5000)) if not done yet.
 
     bool train(const ImageTrainRequest& request);  // refused (false) while a job runs
-    void stop();   // the run ends after its current batch
-    void reset();  // drops the model (after stopping the run)
-    bool open(const QString& path);  // refused while a job runs; the open model stays if it fails
-    void save(const QString& path);
+    // stop(), reset(), open(path), save(path), shutdown(timeoutMs): ModelSession. The open model
+    // stays if an open fails; a reset during a run takes effect when the run has stopped.
     // Classified (a ViT) or captioned (a captioner): answered by classified / captioned or
     // requestFailed, carrying the returned id.
     quint64 look(const Image& image);
     // Looked at every few batches while training and after each epoch: probedClassification /
     // probedCaption. An empty image: no probe.
     void setProbe(const Image& image);
-    void shutdown(int timeoutMs);
 
 Q_SIGNALS:
-    void stateChanged();
     void modelReady(const attnlab::ImageModelInfo& info);
-    void modelDiscarded();
     void classifierEpochFinished(const attnlab::ImageEpochMetrics& metrics);
     void captionerEpochFinished(const attnlab::CaptionEpochMetrics& metrics);
-    void trainingFinished(bool stopped);
-    void trainingFailed(const QString& message);
-    void openFailed(const QString& message);
-    void saved(const QString& path);
-    void saveFailed(const QString& message);
     void classified(quint64 id, const attnlab::ImageClassification& result);
     void captioned(quint64 id, const attnlab::Captioning& result);
-    void requestFailed(quint64 id, const QString& message);
     void probedClassification(const attnlab::ImageClassification& result);
     void probedCaption(const attnlab::Captioning& result);
-
-private:
-    friend class ImageWorker;
-
-    WorkerThread<ImageWorker> worker_;
-    std::shared_ptr<std::atomic<bool>> stop_;
-    bool training_ = false, loading_ = false;
-    bool hasModel_ = false, modified_ = false;
-    int completedEpochs_ = 0;
-    quint64 probeGeneration_ = 0;  // probes of an older image are dropped
-    ImageModelInfo info_;
-    quint64 nextRequest_ = 0;
 };
 
 }  // namespace attnlab

@@ -1,17 +1,6 @@
 #include "session/Lessons.h"
 
-#include <QCoreApplication>
-
 namespace attnlab {
-
-namespace {
-
-// The translation context of the lessons' texts.
-struct LessonText {
-    Q_DECLARE_TR_FUNCTIONS(attnlab::Lessons)
-};
-
-}  // namespace
 
 std::vector<Lesson> lessons() {
     std::vector<Lesson> out;
@@ -19,14 +8,14 @@ std::vector<Lesson> lessons() {
     // Alignment: the classic English -> Chinese example. Word tokens on the Chinese side, so each
     // output word has one source word to look at.
     {
-        Lesson l;
-        l.id = QStringLiteral("alignment");
-        l.title = LessonText::tr("Alignment: English to Chinese");
-        l.summary = LessonText::tr("A GRU with additive (Bahdanau) attention learns to translate. Each output word should "
-                       "look at the word it translates: 汤姆 at \"tom\", 追逐 at \"chases\", 杰瑞 at \"jerry\", "
-                       "a diagonal. Watch it form in Live Probe and Timeline, then translate \"tom chases jerry "
-                       "in the park now\": Chinese moves the place and the time before the verb, and the "
-                       "attention follows them off the diagonal.");
+        Lesson l = makeLesson<Lesson>(
+            "alignment", LessonText::tr("Alignment: English to Chinese"),
+            LessonText::tr("A GRU with additive (Bahdanau) attention learns to translate. Each output word should "
+                           "look at the word it translates: 汤姆 at \"tom\", 追逐 at \"chases\", 杰瑞 at \"jerry\", "
+                           "a diagonal. Watch it form in Live Probe and Timeline, then translate \"tom chases jerry "
+                           "in the park now\": Chinese moves the place and the time before the verb, and the "
+                           "attention follows them off the diagonal."),
+            "probe");
         // The model is the defaults (ModelConfig: bidirectional encoder, query after, dropout on
         // the embeddings; docs/defaults.md), so what the lesson shows is what a new model does.
         // Measured: with the defaults, 2000 pairs and 4 epochs, seeds 1-5 each gave the clean
@@ -43,19 +32,18 @@ std::vector<Lesson> lessons() {
         l.options.seed = 1;
         l.probeSentence = QStringLiteral("tom chases jerry");
         l.translateSentence = QStringLiteral("tom chases jerry");
-        l.tab = QStringLiteral("probe");
         out.push_back(l);
     }
 
     // The bottleneck: no attention at all, on sequences long enough to overflow one vector.
     {
-        Lesson l;
-        l.id = QStringLiteral("bottleneck");
-        l.title = LessonText::tr("The bottleneck: no attention on long sequences");
-        l.summary = LessonText::tr("This GRU has no attention: the decoder sees the whole input as one fixed vector. It "
-                       "learns to copy short letter sequences but fails on long ones; try a 5-letter and a "
-                       "25-letter sequence in Translate. The Experiments tab measures it: accuracy against "
-                       "length with and without attention.");
+        Lesson l = makeLesson<Lesson>(
+            "bottleneck", LessonText::tr("The bottleneck: no attention on long sequences"),
+            LessonText::tr("This GRU has no attention: the decoder sees the whole input as one fixed vector. It "
+                           "learns to copy short letter sequences but fails on long ones; try a 5-letter and a "
+                           "25-letter sequence in Translate. The Experiments tab measures it: accuracy against "
+                           "length with and without attention."),
+            "translate");
         l.dataset = QStringLiteral("copy");
         l.data.size = 3000;
         l.data.seed = 1;
@@ -69,19 +57,18 @@ std::vector<Lesson> lessons() {
         l.options.seed = 1;
         l.probeSentence = QStringLiteral("q w e r t y u i o p a s d f g h j k l z");
         l.translateSentence = QStringLiteral("h e l l o");
-        l.tab = QStringLiteral("translate");
         out.push_back(l);
     }
 
     // Heads: a Transformer on the same reordering grammar; its heads divide the work.
     {
-        Lesson l;
-        l.id = QStringLiteral("heads");
-        l.title = LessonText::tr("Reordering and heads: a Transformer");
-        l.summary = LessonText::tr("A Transformer with 2 layers of 4 heads each learns the same English to Chinese grammar, "
-                       "where time and place move before the verb. The Heads view shows every head: some follow "
-                       "the word order, some jump to the moved phrase, some watch the end of the sentence. Hover "
-                       "a token to find it in every head.");
+        Lesson l = makeLesson<Lesson>(
+            "heads", LessonText::tr("Reordering and heads: a Transformer"),
+            LessonText::tr("A Transformer with 2 layers of 4 heads each learns the same English to Chinese grammar, "
+                           "where time and place move before the verb. The Heads view shows every head: some follow "
+                           "the word order, some jump to the moved phrase, some watch the end of the sentence. Hover "
+                           "a token to find it in every head."),
+            "heads");
         l.dataset = QStringLiteral("toy-en-zh");
         l.data.size = 2000;
         l.data.seed = 1;
@@ -97,16 +84,13 @@ std::vector<Lesson> lessons() {
         l.options.seed = 1;
         l.probeSentence = QStringLiteral("tom chases jerry in the park now");
         l.translateSentence = QStringLiteral("mary draws the cat in the red library this morning");
-        l.tab = QStringLiteral("heads");
         out.push_back(l);
     }
     return out;
 }
 
-Lesson findLesson(const QString& id) {
-    for (const Lesson& l : lessons())
-        if (l.id.compare(id, Qt::CaseInsensitive) == 0) return l;
-    return {};
-}
+QList<LessonCard> lessonCards() { return lessonCardsOf(lessons()); }
+
+Lesson findLesson(const QString& id) { return findLessonById(lessons(), id); }
 
 }  // namespace attnlab

@@ -2,20 +2,21 @@
 // Lessons: presets a teacher walks a class through. Each sets the dataset, the model, the training
 // (with a fixed seed, so a classroom demo repeats exactly), the sentences and the view to open, and
 // says in a few sentences what to look for.
-#include "base/Datasets.h"
-#include "base/ModelConfig.h"
-#include "engine/Trainer.h"
+#include "base/translation/Datasets.h"
+#include "base/translation/ModelConfig.h"
+#include "engine/translation/Trainer.h"
 
+#include "session/LessonCard.h"
+
+#include <QList>
 #include <QString>
 
 #include <vector>
 
 namespace attnlab {
 
-struct Lesson {
-    QString id;           // for --lesson and tests: "alignment", "bottleneck", "heads"
-    QString title;        // menu entry
-    QString summary;      // what the lesson shows and what to look for (shown above the views)
+// id "alignment", "bottleneck", "heads"; tab a MainWindow::showTab name.
+struct Lesson : LessonCard {
     QString dataset;      // a built-in dataset
     DatasetOptions data;
     ModelConfig config;
@@ -23,11 +24,11 @@ struct Lesson {
     QString probeSentence;
     int probeEveryBatches = 5;
     QString translateSentence;
-    QString tab;          // the view to open (MainWindow::showTab names)
 };
 
 // In the interface language: call after the translator is installed.
 std::vector<Lesson> lessons();
+QList<LessonCard> lessonCards();  // the same, as the Lessons menu lists them
 // nullptr-like empty id when unknown.
 Lesson findLesson(const QString& id);
 

@@ -1,10 +1,9 @@
 #include "session/TrainingController.h"
 
+#include "session/BackgroundJob.h"
 #include "session/TrainingWorker.h"
 
-#include <QDeadlineTimer>
 #include <QMetaObject>
-#include <QThread>
 
 #include <algorithm>
 #include <atomic>
@@ -13,16 +12,21 @@ namespace attnlab {
 
 namespace {
 
-std::atomic<bool> gAbandonedThreads{false};
+ModelSession::RunState runStateOf(TrainingController::State state) {
+    switch (state) {
+    case TrainingController::State::Running: return ModelSession::RunState::Training;
+    case TrainingController::State::Paused: return ModelSession::RunState::Paused;
+    case TrainingController::State::Idle:
+    case TrainingController::State::Finished: break;
+    }
+    return ModelSession::RunState::Idle;
+}
 
 }  // namespace
 
-TrainingController::TrainingController(QObject* parent) : QObject(parent) {
+TrainingController::TrainingController(QObject* parent) : ModelSession(parent) {
     registerTrainingMetaTypes();
-    thread_ = new QThread;  // not a child: it must outlive a busy worker if shutdown() gives up on it
-    thread_->setObjectName(QStringLiteral("attnlab-training"));
     worker_ = new TrainingWorker;
-    worker_->moveToThread(thread_);
 
     // Queued: the worker emits from its own thread; `this` lives on the GUI thread.
     connect(worker_, &TrainingWorker::prepared, this, &TrainingController::onPrepared);
@@ -40,24 +44,25 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     connect(worker_, &TrainingWorker::tokenExplained, this, &TrainingController::tokenExplained);
     connect(worker_, &TrainingWorker::explainFailed, this, &TrainingController::explainFailed);
     connect(worker_, &TrainingWorker::saveFailed, this, &TrainingController::saveFailed);
-    connect(worker_, &TrainingWorker::loadFailed, this, &TrainingController::loadFailed);
+    connect(worker_, &TrainingWorker::loadFailed, this, &TrainingController::onLoadFailed);
     connect(worker_, &TrainingWorker::modelSaved, this, [this](const QString& path) {
-        setModified(false);
         Q_EMIT modelSaved(path);
+        applySaved(path);
     });
-    thread_->start();
+    // A thread of its own, started after the connections so that no signal of the worker is missed.
+    thread_.start(this, QStringLiteral("attnlab-training"), worker_);
 }
 
 TrainingController::~TrainingController() { shutdown(); }
 
-bool TrainingController::hasAbandonedThreads() { return gAbandonedThreads.load(); }
+bool TrainingController::hasAbandonedThreads() { return anyThreadAbandoned(); }
 
-void TrainingController::noteAbandonedThread() { gAbandonedThreads.store(true); }
+void TrainingController::noteAbandonedThread() { markThreadAbandoned(); }
 
 double TrainingController::progress() const {
     if (summary_.epochs <= 0 || summary_.batchesPerEpoch <= 0) return 0.0;
     const double total = static_cast<double>(summary_.epochs) * summary_.batchesPerEpoch;
-    const double done = static_cast<double>(completedEpochs_) * summary_.batchesPerEpoch + epochBatch_;
+    const double done = static_cast<double>(completedEpochs()) * summary_.batchesPerEpoch + epochBatch_;
     return std::min(1.0, done / total);
 }
 
@@ -79,12 +84,7 @@ void TrainingController::setState(State state) {
         stopClock();
     }
     Q_EMIT stateChanged(state);
-}
-
-void TrainingController::setModified(bool modified) {
-    if (modified == modified_) return;
-    modified_ = modified;
-    Q_EMIT modifiedChanged(modified);
+    setRunState(runStateOf(state));  // ModelSession's stateChanged()
 }
 
 void TrainingController::startClock() {
@@ -105,53 +105,54 @@ void TrainingController::start(const TrainingRequest& request, bool paused) {
     previousSummary_ = summary_;
     run_ = ++lastRunId_;
     preparing_ = true;
-    completedEpochs_ = 0;
+    setCompletedEpochs(0);
     epochBatch_ = 0;
     batchesTrained_ = 0;
     elapsedMs_ = 0;
     clock_.invalidate();
     summary_ = ModelSummary{};
     summary_.epochs = request.options.epochs;
-    TrainingWorker* worker = worker_;
+    stopFlag()->store(false);
     const quint64 run = run_;
-    QMetaObject::invokeMethod(
-        worker_, [worker, run, request, paused] { worker->start(run, request, paused); }, Qt::QueuedConnection);
+    thread_.post([run, request, paused](TrainingWorker& w) { w.start(run, request, paused); });
     setState(paused ? State::Paused : State::Running);
     Q_EMIT progressChanged(0.0, -1.0);
 }
 
 void TrainingController::pause() {
     if (!worker_ || state_ != State::Running) return;
-    QMetaObject::invokeMethod(worker_, &TrainingWorker::pause, Qt::QueuedConnection);
+    thread_.post([](TrainingWorker& w) { w.pause(); });
     setState(State::Paused);
 }
 
 void TrainingController::resume() {
     if (!worker_ || state_ != State::Paused) return;
-    QMetaObject::invokeMethod(worker_, &TrainingWorker::resume, Qt::QueuedConnection);
+    thread_.post([](TrainingWorker& w) { w.resume(); });
     setState(State::Running);
 }
 
 void TrainingController::step() {
     if (!worker_ || !isActive()) return;
-    QMetaObject::invokeMethod(worker_, &TrainingWorker::step, Qt::QueuedConnection);
+    thread_.post([](TrainingWorker& w) { w.step(); });
     setState(State::Paused);
 }
 
 void TrainingController::stop() {
     if (!worker_ || !isActive()) return;
-    QMetaObject::invokeMethod(worker_, &TrainingWorker::stop, Qt::QueuedConnection);
-    setState(hasModel_ || preparing_ ? State::Finished : State::Idle);
+    stopFlag()->store(true);
+    thread_.post([](TrainingWorker& w) { w.stop(); });
+    setState(hasModel() || preparing_ ? State::Finished : State::Idle);
 }
 
 void TrainingController::reset() {
     if (!worker_) return;
-    QMetaObject::invokeMethod(worker_, &TrainingWorker::reset, Qt::QueuedConnection);
+    queueReset();
     run_ = ++lastRunId_;  // whatever the old run still sends is dropped
     preparing_ = false;
-    hasModel_ = false;
+    const bool had = hasModel();
+    setHasModel(false);
     summary_ = ModelSummary{};
-    completedEpochs_ = 0;
+    setCompletedEpochs(0);
     epochBatch_ = 0;
     batchesTrained_ = 0;
     elapsedMs_ = 0;
@@ -159,33 +160,28 @@ void TrainingController::reset() {
     setModified(false);
     setState(State::Idle);
     Q_EMIT progressChanged(0.0, -1.0);
+    if (had) Q_EMIT modelDiscarded();
+}
+
+void TrainingController::queueReset() {
+    thread_.post([](TrainingWorker& w) { w.reset(); });
 }
 
 quint64 TrainingController::translate(const QString& sentence, int beam) {
-    const quint64 id = ++lastRequestId_;
-    if (!worker_) return id;
-    TrainingWorker* worker = worker_;
-    QMetaObject::invokeMethod(
-        worker_, [worker, id, sentence, beam] { worker->translate(id, sentence, beam); }, Qt::QueuedConnection);
+    const quint64 id = nextRequestId();
+    thread_.post([id, sentence, beam](TrainingWorker& w) { w.translate(id, sentence, beam); });
     return id;
 }
 
 quint64 TrainingController::trace(const QString& sentence, const TraceRequest& request) {
-    const quint64 id = ++lastRequestId_;
-    if (!worker_) return id;
-    TrainingWorker* worker = worker_;
-    QMetaObject::invokeMethod(
-        worker_, [worker, id, sentence, request] { worker->trace(id, sentence, request); }, Qt::QueuedConnection);
+    const quint64 id = nextRequestId();
+    thread_.post([id, sentence, request](TrainingWorker& w) { w.trace(id, sentence, request); });
     return id;
 }
 
 quint64 TrainingController::explainToken(const QString& sentence, int outputIndex) {
-    const quint64 id = ++lastRequestId_;
-    if (!worker_) return id;
-    TrainingWorker* worker = worker_;
-    QMetaObject::invokeMethod(
-        worker_, [worker, id, sentence, outputIndex] { worker->explainToken(id, sentence, outputIndex); },
-        Qt::QueuedConnection);
+    const quint64 id = nextRequestId();
+    thread_.post([id, sentence, outputIndex](TrainingWorker& w) { w.explainToken(id, sentence, outputIndex); });
     return id;
 }
 
@@ -195,48 +191,54 @@ void TrainingController::setProbe(const QString& sentence, int everyBatches, int
     probe.sentence = sentence.trimmed().toStdString();
     probe.everyBatches = std::max(0, everyBatches);
     probe.beam = std::max(1, beam);
-    TrainingWorker* worker = worker_;
-    QMetaObject::invokeMethod(worker_, [worker, probe] { worker->setProbe(probe); }, Qt::QueuedConnection);
+    thread_.post([probe](TrainingWorker& w) { w.setProbe(probe); });
 }
 
 void TrainingController::saveModel(const QString& path) {
     if (!worker_) return;
-    TrainingWorker* worker = worker_;
-    QMetaObject::invokeMethod(worker_, [worker, path] { worker->saveModel(path); }, Qt::QueuedConnection);
+    ModelSession::save(path);  // queueSave
+}
+
+void TrainingController::queueSave(const QString& path, int) {
+    thread_.post([path](TrainingWorker& w) { w.saveModel(path); });
 }
 
 void TrainingController::loadModel(const QString& path) {
     if (!worker_ || isActive()) return;
-    TrainingWorker* worker = worker_;
+    beginOpening();
+    queueOpen(path);
+}
+
+bool TrainingController::open(const QString& path) {
+    if (!worker_ || isActive()) return false;
+    loadModel(path);
+    return true;
+}
+
+void TrainingController::queueOpen(const QString& path) {
     const quint64 run = ++lastRunId_;
-    QMetaObject::invokeMethod(worker_, [worker, run, path] { worker->loadModel(run, path); }, Qt::QueuedConnection);
+    thread_.post([run, path](TrainingWorker& w) { w.loadModel(run, path); });
 }
 
 bool TrainingController::shutdown(int timeoutMs) {
-    if (!thread_) return true;
-    worker_->cancel();
-    QMetaObject::invokeMethod(worker_, &TrainingWorker::stop, Qt::QueuedConnection);
-    thread_->quit();
-    if (!thread_->wait(QDeadlineTimer(timeoutMs))) {
-        // Deleting a running QThread aborts the process; leave it (and its worker) to the OS.
-        gAbandonedThreads.store(true);
-        thread_ = nullptr;
-        worker_ = nullptr;
-        stopClock();
-        return false;
-    }
-    delete worker_;  // its thread has ended: deleting it here is safe
-    worker_ = nullptr;
-    delete thread_;
-    thread_ = nullptr;
+    const bool finished = ModelSession::shutdown(timeoutMs);  // endWorker, once
     stopClock();
-    return true;
+    return finished;
+}
+
+bool TrainingController::endWorker(int timeoutMs) {
+    if (!worker_) return true;
+    worker_->cancel();  // no further batch
+    thread_.post([](TrainingWorker& w) { w.stop(); });
+    worker_ = nullptr;
+    // Quits the thread and waits; deletes the worker, or abandons it with its thread.
+    return thread_.shutdown(timeoutMs, *stopFlag());
 }
 
 void TrainingController::onPrepared(quint64 run, const ModelSummary& summary) {
     if (!current(run)) return;
     preparing_ = false;
-    hasModel_ = true;
+    setHasModel(true);
     summary_ = summary;
     Q_EMIT prepared(summary);
 }
@@ -244,7 +246,7 @@ void TrainingController::onPrepared(quint64 run, const ModelSummary& summary) {
 void TrainingController::onBatchTrained(quint64 run, const BatchReport& report) {
     if (!current(run)) return;
     ++batchesTrained_;
-    completedEpochs_ = report.epoch - 1;
+    setCompletedEpochs(report.epoch - 1);
     epochBatch_ = report.batch;
     setModified(true);
     Q_EMIT batchTrained(report);
@@ -253,7 +255,7 @@ void TrainingController::onBatchTrained(quint64 run, const BatchReport& report) 
 
 void TrainingController::onEpochFinished(quint64 run, const EpochMetrics& metrics) {
     if (!current(run)) return;
-    completedEpochs_ = metrics.epoch;
+    setCompletedEpochs(metrics.epoch);
     epochBatch_ = 0;
     Q_EMIT epochFinished(metrics);
     Q_EMIT progressChanged(progress(), etaSeconds());
@@ -268,12 +270,14 @@ void TrainingController::onFinished(quint64 run, bool stopped) {
     setState(State::Finished);
     Q_EMIT progressChanged(progress(), stopped ? -1.0 : 0.0);
     Q_EMIT finished(stopped);
+    Q_EMIT trainingFinished(stopped);
 }
 
 void TrainingController::onDiverged(quint64 run, int epoch, int batch, const QString& message) {
     if (!current(run)) return;
     setState(State::Finished);
     Q_EMIT diverged(epoch, batch, message);
+    Q_EMIT trainingFailed(message);
 }
 
 void TrainingController::onFailed(quint64 run, const QString& message) {
@@ -283,24 +287,30 @@ void TrainingController::onFailed(quint64 run, const QString& message) {
         preparing_ = false;
         run_ = previousRun_;
         summary_ = previousSummary_;
-        setState(hasModel_ ? previousState_ : State::Idle);
+        setState(hasModel() ? previousState_ : State::Idle);
     } else {
         setState(State::Finished);
     }
     Q_EMIT failed(message);
+    Q_EMIT trainingFailed(message);
 }
 
 void TrainingController::onLoaded(quint64 run, const ModelSummary& summary) {
     run_ = run;
-    hasModel_ = true;
     preparing_ = false;
     summary_ = summary;
-    completedEpochs_ = 0;
     epochBatch_ = 0;
     batchesTrained_ = 0;
-    setModified(false);
-    setState(State::Idle);
-    Q_EMIT modelLoaded(summary);
+    // hasModel, not modified, no epochs; then modelLoaded and ModelSession's stateChanged().
+    applyOpened([this, &summary] {
+        setState(State::Idle);
+        Q_EMIT modelLoaded(summary);
+    });
+}
+
+void TrainingController::onLoadFailed(const QString& message) {
+    Q_EMIT loadFailed(message);
+    applyOpenFailed(message);  // openFailed
 }
 
 }  // namespace attnlab

@@ -1,21 +1,27 @@
 #pragma once
-// The GUI thread's handle on training. Owns the worker thread and the TrainingWorker on it, queues
-// requests to it and turns its signals into state: Idle (no run), Running, Paused, Finished (the run
-// ended; its model stays). Never blocks on the worker, except shutdown(), which waits a bounded time.
-// Signals of a run that was reset or superseded are dropped by run id.
+// The translation task's model session: the GUI thread's handle on training. A ModelSession
+// (ModelSession.h) whose worker thread ("attnlab-training", a WorkerThread) holds the TrainingWorker;
+// it queues requests to it and turns its signals into state: Idle (no run), Running, Paused,
+// Finished (the run ended; its model stays). ModelSession's run state follows: Running is Training,
+// Paused is Paused, Idle and Finished are Idle. Never blocks on the worker, except shutdown(), which
+// waits a bounded time. Signals of a run that was reset or superseded are dropped by run id.
+//
+// Besides its own signals it emits ModelSession's: stateChanged() with stateChanged(State),
+// trainingFinished with finished, trainingFailed with failed and diverged, saved with modelSaved,
+// openFailed with loadFailed, modelDiscarded on a reset that dropped a model; open() and save() are
+// loadModel() and saveModel().
+#include "session/ModelSession.h"
 #include "session/TrainingTypes.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
-class QThread;
-
 namespace attnlab {
 
 class TrainingWorker;
 
-class TrainingController : public QObject {
+class TrainingController : public ModelSession {
     Q_OBJECT
 
 public:
@@ -28,10 +34,8 @@ public:
     State state() const { return state_; }
     bool isActive() const { return state_ == State::Running || state_ == State::Paused; }
     bool isPreparing() const { return preparing_; }  // the worker is building the trainer and model
-    bool hasModel() const { return hasModel_; }
-    bool isModified() const { return modified_; }     // trained since the last save (or load)
+    // hasModel(), isModified() (trained since the last save or load), completedEpochs(): ModelSession.
     const ModelSummary& summary() const { return summary_; }
-    int completedEpochs() const { return completedEpochs_; }
     std::int64_t batchesTrained() const { return batchesTrained_; }
     double progress() const;    // 0..1 of the planned epochs
     double etaSeconds() const;  // < 0 while unknown
@@ -42,8 +46,8 @@ public:
     void pause();
     void resume();
     void step();
-    void stop();
-    void reset();
+    void stop() override;
+    void reset() override;
     // Queued to the worker and answered between batches; returns the request id that
     // translated/translationFailed carry.
     quint64 translate(const QString& sentence, int beam = 1);
@@ -57,14 +61,16 @@ public:
     void setProbe(const QString& sentence, int everyBatches, int beam = 1);
     void saveModel(const QString& path);
     void loadModel(const QString& path);
+    bool open(const QString& path) override;  // loadModel; refused (false) while a run is active
+    void save(const QString& path) override { saveModel(path); }
 
     // Stops the worker and ends its thread, waiting at most timeoutMs. Returns false if the worker
     // did not finish in time; its thread is then abandoned (see hasAbandonedThreads()).
-    bool shutdown(int timeoutMs = 5000);
+    bool shutdown(int timeoutMs = 5000) override;
     // True once a worker thread was left running: the process should then end with _Exit, since
     // running static destructors under a busy LibTorch thread is not safe.
     static bool hasAbandonedThreads();
-    // For other workers that gave up waiting for their thread (the classifier's session).
+    // For other workers that gave up waiting for their thread (finishThread in BackgroundJob.h).
     static void noteAbandonedThread();
 
 Q_SIGNALS:
@@ -83,15 +89,13 @@ Q_SIGNALS:
     void explainFailed(quint64 request, QString message);
     void traceFailed(quint64 request, QString message);
     void modelSaved(QString path);
-    void saveFailed(QString message);
+    // saveFailed(message) and modifiedChanged(modified): ModelSession's.
     void modelLoaded(attnlab::ModelSummary summary);
     void loadFailed(QString message);
     void progressChanged(double fraction, double etaSeconds);
-    void modifiedChanged(bool modified);
 
 private:
     void setState(State state);
-    void setModified(bool modified);
     void startClock();
     void stopClock();
     bool current(quint64 run) const { return run == run_; }
@@ -104,21 +108,25 @@ private:
     void onDiverged(quint64 run, int epoch, int batch, const QString& message);
     void onFailed(quint64 run, const QString& message);
     void onLoaded(quint64 run, const ModelSummary& summary);
+    void onLoadFailed(const QString& message);
 
-    QThread* thread_ = nullptr;
-    TrainingWorker* worker_ = nullptr;
+    // ModelSession's hooks.
+    bool workerAvailable() const override { return worker_ != nullptr; }
+    void queueOpen(const QString& path) override;
+    void queueSave(const QString& path, int epochs) override;
+    void queueReset() override;
+    bool endWorker(int timeoutMs) override;
+
+    WorkerThread<TrainingWorker> thread_;
+    TrainingWorker* worker_ = nullptr;  // on thread_; null once shut down
     State state_ = State::Idle;
     bool preparing_ = false;
-    bool hasModel_ = false;
-    bool modified_ = false;
     quint64 run_ = 0;
     quint64 previousRun_ = 0;     // restored when a start fails and the old model stays
     State previousState_ = State::Idle;
     quint64 lastRunId_ = 0;
-    quint64 lastRequestId_ = 0;
     ModelSummary summary_;
     ModelSummary previousSummary_;
-    int completedEpochs_ = 0;
     int epochBatch_ = 0;          // batches done in the current epoch
     std::int64_t batchesTrained_ = 0;
     QElapsedTimer clock_;         // runs while state is Running

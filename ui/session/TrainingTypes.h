@@ -2,11 +2,11 @@
 // Value types that cross between the GUI thread and the training worker, and their metatype
 // registration. Only these (and the engine's plain structs) travel through queued signals.
 #include "base/AttentionMap.h"
-#include "base/Corpus.h"
-#include "base/ModelConfig.h"
-#include "engine/AttentionTrace.h"
-#include "engine/TranslationExplanation.h"
-#include "engine/Trainer.h"
+#include "base/translation/Corpus.h"
+#include "base/translation/ModelConfig.h"
+#include "engine/translation/AttentionTrace.h"
+#include "engine/translation/TranslationExplanation.h"
+#include "engine/translation/Trainer.h"
 
 #include <QMetaType>
 #include <QString>

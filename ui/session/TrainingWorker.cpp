@@ -3,9 +3,9 @@
 #include "session/SettingNames.h"
 
 #include "base/InputError.h"
-#include "engine/AttentionTrace.h"
-#include "engine/Seq2SeqModel.h"
-#include "engine/Trainer.h"
+#include "engine/translation/AttentionTrace.h"
+#include "engine/translation/Seq2SeqModel.h"
+#include "engine/translation/Trainer.h"
 
 #include <QMetaObject>
 

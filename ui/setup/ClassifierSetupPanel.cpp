@@ -1,16 +1,11 @@
 #include "setup/ClassifierSetupPanel.h"
-#include "setup/TrainingBox.h"
-#include "base/ClassifyDatasets.h"
+#include "base/text/ClassifyDatasets.h"
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QLabel>
-#include <QSignalBlocker>
 #include <QSpinBox>
-#include <QVBoxLayout>
 
 namespace attnlab {
 
@@ -19,28 +14,17 @@ QString ClassifierDataChoice::describe() const {
     return dataset;
 }
 
-namespace {
-
-constexpr auto spin = &makeSpinBox;  // setup/TrainingBox.h
-
-void selectData(QComboBox* box, const QVariant& value) {
-    const int index = box->findData(value);
-    if (index >= 0) box->setCurrentIndex(index);
-}
-
-}  // namespace
-
-ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : QWidget(parent) {
+ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : TaskSetupPanel(parent) {
     const ClassifierConfig model;
     const ClassifierTrainingOptions training;
-    auto* layout = new QVBoxLayout(this);
 
-    // Data.
-    auto* dataBox = new QGroupBox(tr("Data"));
-    auto* dataForm = new QFormLayout(dataBox);
-    dataForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    dataset_ = new QComboBox;
-    dataset_->setObjectName(QStringLiteral("classifyDataset"));
+    length_ = spin(kMinNeedleLength, kMaxNeedleLength, kDefaultNeedleLength,
+                   tr("Words per needle text: the longer, the harder for a GRU's last state."));
+    addDataGroup(QStringLiteral("classifyDataset"),
+                 {tr("Data"), tr("Dataset:"), tr("Texts:"),
+                  spin(2, 1000000, 2000, tr("Texts to generate (langid: messages per language).")),
+                  {{tr("Needle length:"), length_}}, tr("Data seed:"),
+                  spin(0, 1000000, 1, tr("The same seed gives the same texts on every computer."))});
     dataset_->addItem(tr("sentiment: reviews with negation and contrast"), QStringLiteral("sentiment"));
     dataset_->addItem(tr("topic: keywords among distractors"), QStringLiteral("topic"));
     dataset_->addItem(tr("needle: one keyword in a long text"), QStringLiteral("needle"));
@@ -49,24 +33,9 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : QWidget(parent) {
     dataset_->setToolTip(tr("The built-in datasets are generated from the seed and know which words decide "
                             "each label (the gold rationale); langid reads the gettext catalogues under "
                             "/usr/share/locale."));
-    file_ = new QLabel;
-    file_->setWordWrap(true);
-    file_->hide();
-    size_ = spin(2, 1000000, 2000, tr("Texts to generate (langid: messages per language)."));
-    length_ = spin(kMinNeedleLength, kMaxNeedleLength, kDefaultNeedleLength,
-                   tr("Words per needle text: the longer, the harder for a GRU's last state."));
-    dataSeed_ = spin(0, 1000000, 1, tr("The same seed gives the same texts on every computer."));
-    dataForm->addRow(tr("Dataset:"), dataset_);
-    dataForm->addRow(file_);
-    dataForm->addRow(tr("Texts:"), size_);
-    dataForm->addRow(tr("Needle length:"), length_);
-    dataForm->addRow(tr("Data seed:"), dataSeed_);
-    layout->addWidget(dataBox);
 
     // Model.
-    auto* modelBox = new QGroupBox(tr("Model"));
-    auto* modelForm = new QFormLayout(modelBox);
-    modelForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    QFormLayout* modelForm = addGroup(new QGroupBox(tr("Model")));
     architecture_ = new QComboBox;
     architecture_->setObjectName(QStringLiteral("classifyArchitecture"));
     architecture_->addItem(tr("GRU with attention pooling"), static_cast<int>(ClassifierArchitecture::Gru));
@@ -98,41 +67,29 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : QWidget(parent) {
     modelForm->addRow(tr("Heads:"), heads_);
     modelForm->addRow(QString(), bidirectional_);
     modelForm->addRow(tr("Reads:"), units_);
-    layout->addWidget(modelBox);
 
-    trainingBox_ = TrainingBox::add(layout, training, tr("Passes over the training texts."), tr("Texts per update."),
+    trainingBox_ = TrainingBox::add(layout_, training, tr("Passes over the training texts."), tr("Texts per update."),
                                    TrainingBox::Order::RateThenBatch);
-
-    buttons_ = ModelButtons::add(this, layout, QStringLiteral("classify"));
-    layout->addStretch(1);
-
-    // Long entries must not widen the dock: the boxes show what fits and the list shows it all.
-    for (QComboBox* box : {dataset_, architecture_, pooling_, units_}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(12);
-    }
-    connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
-        const QString name = dataset_->currentData().toString();
-        // langid reads characters: a message's words are mostly unseen, its letters are not.
-        units_->setCurrentIndex(units_->findData(static_cast<int>(name == QLatin1String("langid") ? TextUnits::Characters
-                                                                                                  : TextUnits::Words)));
-        if (name == QLatin1String("file") && path_.isEmpty()) {
-            Q_EMIT chooseFileRequested();
-            return;
-        }
-        updateEnabled();
-        Q_EMIT dataChanged();
-    });
-    for (QSpinBox* box : {size_, length_, dataSeed_})
-        connect(box, &QSpinBox::editingFinished, this, &ClassifierSetupPanel::dataChanged);
     connect(architecture_, &QComboBox::currentIndexChanged, this, &ClassifierSetupPanel::updateEnabled);
     connect(pooling_, &QComboBox::currentIndexChanged, this, &ClassifierSetupPanel::updateEnabled);
-    updateEnabled();
+    finish(QStringLiteral("classify"), {architecture_, pooling_, units_});
+}
+
+bool ClassifierSetupPanel::readsFile() const { return datasetName() == QLatin1String("file"); }
+
+bool ClassifierSetupPanel::datasetChosen() {
+    followUnits(datasetName());
+    return readsFile() && path_.isEmpty();
+}
+
+void ClassifierSetupPanel::followUnits(const QString& dataset) {
+    // langid reads characters: a message's words are mostly unseen, its letters are not.
+    selectData(units_, static_cast<int>(dataset == QLatin1String("langid") ? TextUnits::Characters : TextUnits::Words));
 }
 
 ClassifierDataChoice ClassifierSetupPanel::data() const {
     ClassifierDataChoice c;
-    c.dataset = dataset_->currentData().toString();
+    c.dataset = datasetName();
     c.path = path_;
     c.size = size_->value();
     c.length = c.dataset == QLatin1String("needle") ? length_->value() : 0;
@@ -141,18 +98,9 @@ ClassifierDataChoice ClassifierSetupPanel::data() const {
 }
 
 void ClassifierSetupPanel::setData(const ClassifierDataChoice& choice) {
-    {
-        const QSignalBlocker block(dataset_);
-        path_ = choice.path;
-        selectData(dataset_, choice.dataset);
-        size_->setValue(choice.size);
-        if (choice.length > 0) length_->setValue(choice.length);
-        dataSeed_->setValue(static_cast<int>(choice.seed));
-        units_->setCurrentIndex(units_->findData(static_cast<int>(
-            choice.dataset == QLatin1String("langid") ? TextUnits::Characters : TextUnits::Words)));
-    }
-    file_->setText(path_.isEmpty() ? QString() : tr("File: %1").arg(QFileInfo(path_).fileName()));
-    file_->setToolTip(path_);
+    showData(choice.dataset, choice.path, choice.size, choice.seed, tr("File: %1"));
+    if (choice.length > 0) length_->setValue(choice.length);
+    followUnits(choice.dataset);
     updateEnabled();
     Q_EMIT dataChanged();
 }
@@ -190,19 +138,10 @@ void ClassifierSetupPanel::setOptions(const ClassifierTrainingOptions& o) {
     trainingBox_.write(o);
 }
 
-void ClassifierSetupPanel::setState(bool busy, bool training, bool hasModel) {
-    busy_ = busy;
-    training_ = training;
-    hasModel_ = hasModel;
-    updateEnabled();
-}
-
-void ClassifierSetupPanel::setStatus(const QString& text) { buttons_.status->setText(text); }
-
-void ClassifierSetupPanel::updateEnabled() {
+void ClassifierSetupPanel::enableRows() {
     const bool gru = architecture_->currentData().toInt() == static_cast<int>(ClassifierArchitecture::Gru);
     const bool attends = poolingAttends(static_cast<Pooling>(pooling_->currentData().toInt()));
-    const QString name = dataset_->currentData().toString();
+    const QString name = datasetName();
     pooling_->setEnabled(gru);
     hops_->setEnabled(gru && attends);
     bidirectional_->setEnabled(gru);
@@ -211,8 +150,6 @@ void ClassifierSetupPanel::updateEnabled() {
     size_->setEnabled(name != QLatin1String("file"));
     length_->setEnabled(name == QLatin1String("needle"));
     dataSeed_->setEnabled(name != QLatin1String("file"));
-    file_->setVisible(name == QLatin1String("file") && !path_.isEmpty());
-    buttons_.setState(busy_, training_, hasModel_);
 }
 
 }  // namespace attnlab

@@ -4,16 +4,12 @@
 // attention pooling, or a Transformer with [CLS]), the training settings, and the buttons that act on
 // them (Train, Stop, Reset, Open Model, Save Model). The window's task switch shows it in place of the
 // translation task's panels. Defaults are the CLI's (measured in docs/classification.md).
-#include "engine/ClassifierTrainer.h"
-#include "setup/ModelButtons.h"
-#include "setup/TrainingBox.h"
+#include "engine/text/ClassifierTrainer.h"
+#include "setup/TaskSetupPanel.h"
 #include <QString>
-#include <QWidget>
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
-class QLabel;
 class QSpinBox;
 
 namespace attnlab {
@@ -28,7 +24,9 @@ struct ClassifierDataChoice {
     QString describe() const;
 };
 
-class ClassifierSetupPanel : public QWidget {
+// The signals (dataChanged, trainRequested, ..., chooseFileRequested: "TSV file…", the window shows
+// the file dialog, then setData), setState, setStatus and the buttons are TaskSetupPanel's.
+class ClassifierSetupPanel : public TaskSetupPanel {
     Q_OBJECT
 public:
     explicit ClassifierSetupPanel(QWidget* parent = nullptr);
@@ -39,32 +37,14 @@ public:
     void setConfig(const ClassifierConfig& config);
     ClassifierTrainingOptions options() const;
     void setOptions(const ClassifierTrainingOptions& options);
-    // What the session is doing: enables the buttons that fit.
-    void setState(bool busy, bool training, bool hasModel);
-    void setStatus(const QString& text);  // under the buttons
-
-    QComboBox* datasetBox() const { return dataset_; }
-    QPushButton* trainButton() const { return buttons_.train; }
-    QPushButton* stopButton() const { return buttons_.stop; }
-
-Q_SIGNALS:
-    void dataChanged();  // the corpus must be made again
-    void trainRequested();
-    void stopRequested();
-    void resetRequested();
-    void openModelRequested();
-    void saveModelRequested();
-    void chooseFileRequested();  // "TSV file…": the window shows the file dialog, then setData
 
 private:
-    void updateEnabled();
+    bool readsFile() const override;
+    bool datasetChosen() override;
+    void enableRows() override;
+    void followUnits(const QString& dataset);  // langid reads characters, the others words
 
-    QComboBox* dataset_;
-    QLabel* file_;
-    QString path_;
-    QSpinBox* size_;
     QSpinBox* length_;
-    QSpinBox* dataSeed_;
     QComboBox* architecture_;
     QComboBox* pooling_;
     QSpinBox* hops_;
@@ -73,9 +53,6 @@ private:
     QSpinBox* heads_;
     QCheckBox* bidirectional_;
     QComboBox* units_;
-    TrainingBox trainingBox_;
-    ModelButtons buttons_;
-    bool busy_ = false, training_ = false, hasModel_ = false;
 };
 
 }  // namespace attnlab

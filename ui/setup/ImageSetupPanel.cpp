@@ -1,7 +1,6 @@
 #include "setup/ImageSetupPanel.h"
-#include "setup/TrainingBox.h"
-#include "base/Captions.h"
-#include "base/ImageDatasets.h"
+#include "base/vision/Captions.h"
+#include "base/vision/ImageDatasets.h"
 
 #include <cmath>
 #include <QComboBox>
@@ -9,10 +8,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QLabel>
-#include <QSignalBlocker>
 #include <QSpinBox>
-#include <QVBoxLayout>
 
 namespace attnlab {
 
@@ -21,21 +17,14 @@ QString ImageDataChoice::describe() const {
     return dataset;
 }
 
-namespace {
-
-constexpr auto spin = &makeSpinBox;  // setup/TrainingBox.h
-
-}  // namespace
-
-ImageSetupPanel::ImageSetupPanel(QWidget* parent) : QWidget(parent) {
+ImageSetupPanel::ImageSetupPanel(QWidget* parent) : TaskSetupPanel(parent) {
     const VisionTrainingOptions training;
-    auto* layout = new QVBoxLayout(this);
 
-    auto* dataBox = new QGroupBox(tr("Data"));
-    auto* dataForm = new QFormLayout(dataBox);
-    dataForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    dataset_ = new QComboBox;
-    dataset_->setObjectName(QStringLiteral("imageDataset"));
+    addDataGroup(QStringLiteral("imageDataset"),
+                 {tr("Data"), tr("Dataset:"), tr("Images:"),
+                  spin(8, 100000, static_cast<int>(kDefaultGlyphCount), tr("Images to generate, or to read at most.")),
+                  {}, tr("Data seed:"),
+                  spin(0, 1000000, 1, tr("The same seed gives the same images on every computer."))});
     dataset_->addItem(tr("glyphs: a mark among dashes, its box known"), QStringLiteral("glyphs"));
     dataset_->addItem(tr("Fashion-MNIST (Debian's dataset-fashion-mnist)"), QStringLiteral("fashion-mnist"));
     dataset_->addItem(tr("Image folder (DIR/CLASS/*.png)…"), QStringLiteral("folder"));
@@ -43,20 +32,9 @@ ImageSetupPanel::ImageSetupPanel(QWidget* parent) : QWidget(parent) {
     dataset_->addItem(tr("Caption list (image, tab, caption)…"), QStringLiteral("captions"));
     dataset_->setToolTip(tr("Classes train a vision Transformer (ViT); captions train a captioner that attends "
                             "over the image as it writes."));
-    file_ = new QLabel;
-    file_->setWordWrap(true);
-    file_->hide();
-    size_ = spin(8, 100000, static_cast<int>(kDefaultGlyphCount), tr("Images to generate, or to read at most."));
-    dataSeed_ = spin(0, 1000000, 1, tr("The same seed gives the same images on every computer."));
-    dataForm->addRow(tr("Dataset:"), dataset_);
-    dataForm->addRow(file_);
-    dataForm->addRow(tr("Images:"), size_);
-    dataForm->addRow(tr("Data seed:"), dataSeed_);
-    layout->addWidget(dataBox);
 
     vitBox_ = new QGroupBox(tr("Vision Transformer"));
-    auto* vitForm = new QFormLayout(vitBox_);
-    vitForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    QFormLayout* vitForm = addGroup(vitBox_);
     patch_ = spin(1, 32, vit_.patch, tr("Patch side in pixels; it must divide the image side."));
     hidden_ = spin(8, 512, vit_.hidden, tr("The Transformer's width."));
     heads_ = spin(1, 16, vit_.heads, tr("Heads; they must divide the width."));
@@ -65,11 +43,9 @@ ImageSetupPanel::ImageSetupPanel(QWidget* parent) : QWidget(parent) {
     vitForm->addRow(tr("Hidden size:"), hidden_);
     vitForm->addRow(tr("Heads:"), heads_);
     vitForm->addRow(tr("Layers:"), layers_);
-    layout->addWidget(vitBox_);
 
     captionerBox_ = new QGroupBox(tr("Captioner"));
-    auto* capForm = new QFormLayout(captionerBox_);
-    capForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    QFormLayout* capForm = addGroup(captionerBox_);
     attention_ = new QComboBox;
     attention_->addItem(tr("additive (Bahdanau; Xu et al.)"), static_cast<int>(CaptionAttention::Additive));
     attention_->addItem(tr("dot (scaled)"), static_cast<int>(CaptionAttention::Dot));
@@ -84,35 +60,22 @@ ImageSetupPanel::ImageSetupPanel(QWidget* parent) : QWidget(parent) {
     capForm->addRow(tr("Attention:"), attention_);
     capForm->addRow(tr("Coverage λ:"), lambda_);
     capForm->addRow(tr("Hidden size:"), captionHidden_);
-    layout->addWidget(captionerBox_);
 
-    trainingBox_ = TrainingBox::add(layout, training, tr("Passes over the training images."), tr("Images per update."),
+    trainingBox_ = TrainingBox::add(layout_, training, tr("Passes over the training images."), tr("Images per update."),
                                    TrainingBox::Order::BatchThenRate);
+    finish(QStringLiteral("image"), {attention_});
+}
 
-    buttons_ = ModelButtons::add(this, layout, QStringLiteral("image"));
-    layout->addStretch(1);
+bool ImageSetupPanel::readsFile() const { return data().needsPath(); }
 
-    for (QComboBox* box : {dataset_, attention_}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(12);
-    }
-    connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
-        followModelDefaults();
-        if (data().needsPath()) {
-            Q_EMIT chooseFileRequested();
-            return;
-        }
-        updateEnabled();
-        Q_EMIT dataChanged();
-    });
-    for (QSpinBox* box : {size_, dataSeed_})
-        connect(box, &QSpinBox::editingFinished, this, &ImageSetupPanel::dataChanged);
-    updateEnabled();
+bool ImageSetupPanel::datasetChosen() {
+    followModelDefaults();
+    return readsFile();
 }
 
 ImageDataChoice ImageSetupPanel::data() const {
     ImageDataChoice c;
-    c.dataset = dataset_->currentData().toString();
+    c.dataset = datasetName();
     c.path = path_;
     c.size = size_->value();
     c.seed = static_cast<std::uint64_t>(dataSeed_->value());
@@ -120,16 +83,7 @@ ImageDataChoice ImageSetupPanel::data() const {
 }
 
 void ImageSetupPanel::setData(const ImageDataChoice& choice) {
-    {
-        const QSignalBlocker block(dataset_);
-        path_ = choice.path;
-        const int index = dataset_->findData(choice.dataset);
-        if (index >= 0) dataset_->setCurrentIndex(index);
-        size_->setValue(choice.size);
-        dataSeed_->setValue(static_cast<int>(choice.seed));
-    }
-    file_->setText(path_.isEmpty() ? QString() : tr("File: %1").arg(QFileInfo(path_).fileName()));
-    file_->setToolTip(path_);
+    showData(choice.dataset, choice.path, choice.size, choice.seed, tr("File: %1"));
     captionsShown_ = data().isCaptions();  // a caller that sets the data sets the options too
     updateEnabled();
     Q_EMIT dataChanged();
@@ -175,17 +129,6 @@ void ImageSetupPanel::setOptions(const VisionTrainingOptions& o) {
     trainingBox_.write(o);
 }
 
-void ImageSetupPanel::setState(bool busy, bool training, bool hasModel) {
-    busy_ = busy;
-    training_ = training;
-    hasModel_ = hasModel;
-    updateEnabled();
-}
-
-void ImageSetupPanel::setStatus(const QString& text) { buttons_.status->setText(text); }
-
-QString ImageSetupPanel::status() const { return buttons_.status->text(); }
-
 void ImageSetupPanel::followModelDefaults() {
     // Switching between classes (a ViT) and captions (a captioner) switches the training defaults
     // too, unless the learner has changed them: each model has its own (VisionTrainer.h).
@@ -200,16 +143,14 @@ void ImageSetupPanel::followModelDefaults() {
     if (size_->value() == fromSize) size_->setValue(static_cast<int>(captions ? kDefaultSceneCount : kDefaultGlyphCount));
 }
 
-void ImageSetupPanel::updateEnabled() {
+void ImageSetupPanel::enableRows() {
     const ImageDataChoice c = data();
     const bool generated = c.dataset == QLatin1String("glyphs") || c.dataset == QLatin1String("scenes");
     dataSeed_->setEnabled(generated);
-    file_->setVisible(c.needsPath() && !path_.isEmpty());
     vitBox_->setVisible(!c.isCaptions());
     captionerBox_->setVisible(c.isCaptions());
     vitBox_->setEnabled(!busy_);
     captionerBox_->setEnabled(!busy_);
-    buttons_.setState(busy_, training_, hasModel_);
 }
 
 }  // namespace attnlab

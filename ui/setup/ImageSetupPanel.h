@@ -3,17 +3,14 @@
 // folder DIR/CLASS/*.png, generated scenes with captions, or a caption TSV), the model, which follows
 // the data (a ViT for classes, a captioner for captions), the training settings and the buttons
 // (Train, Stop, Reset, Open Model, Save Model). The window's Task box shows it for "Images".
-#include "base/ImageDatasets.h"
-#include "engine/VisionTrainer.h"
-#include "setup/ModelButtons.h"
-#include "setup/TrainingBox.h"
+#include "base/vision/ImageDatasets.h"
+#include "engine/vision/VisionTrainer.h"
+#include "setup/TaskSetupPanel.h"
 #include <QString>
-#include <QWidget>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
-class QLabel;
 class QSpinBox;
 
 namespace attnlab {
@@ -28,7 +25,9 @@ struct ImageDataChoice {
     QString describe() const;  // for messages and the window title
 };
 
-class ImageSetupPanel : public QWidget {
+// The signals (dataChanged, trainRequested, ..., chooseFileRequested: a folder or TSV, the task shows
+// the dialog, then setData), setState, setStatus, status and the buttons are TaskSetupPanel's.
+class ImageSetupPanel : public TaskSetupPanel {
     Q_OBJECT
 public:
     explicit ImageSetupPanel(QWidget* parent = nullptr);
@@ -41,33 +40,14 @@ public:
     void setCaptionerConfig(const CaptionerConfig& config);
     VisionTrainingOptions options() const;
     void setOptions(const VisionTrainingOptions& options);
-    void setState(bool busy, bool training, bool hasModel);
-    void setStatus(const QString& text);
-    QString status() const;
-
-    QComboBox* datasetBox() const { return dataset_; }
-    QPushButton* trainButton() const { return buttons_.train; }
-    QPushButton* stopButton() const { return buttons_.stop; }
-
-Q_SIGNALS:
-    void dataChanged();
-    void trainRequested();
-    void stopRequested();
-    void resetRequested();
-    void openModelRequested();
-    void saveModelRequested();
-    void chooseFileRequested();  // a folder or TSV: the task shows the dialog, then setData
 
 private:
+    bool readsFile() const override;
+    bool datasetChosen() override;
+    void enableRows() override;
     void followModelDefaults();
     bool captionsShown_ = false;
-    void updateEnabled();
 
-    QComboBox* dataset_;
-    QLabel* file_;
-    QString path_;
-    QSpinBox* size_;
-    QSpinBox* dataSeed_;
     QGroupBox* vitBox_;
     QSpinBox* patch_;
     QSpinBox* hidden_;
@@ -77,11 +57,8 @@ private:
     QComboBox* attention_;
     QDoubleSpinBox* lambda_;
     QSpinBox* captionHidden_;
-    TrainingBox trainingBox_;
-    ModelButtons buttons_;
     VitConfig vit_;
     CaptionerConfig captioner_;
-    bool busy_ = false, training_ = false, hasModel_ = false;
 };
 
 }  // namespace attnlab

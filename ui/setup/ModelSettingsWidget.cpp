@@ -1,6 +1,6 @@
 #include "setup/ModelSettingsWidget.h"
 
-#include "base/ModelSize.h"
+#include "base/translation/ModelSize.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -33,7 +33,8 @@ QList<int> ModelSettingsWidget::headChoices(int hidden) {
 }
 
 ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
-    const ModelConfig defaults;  // the GRU choices measured in docs/defaults.md
+    // The CLI's defaults too (base/translation/ModelConfig.h); the GRU's measured in docs/defaults.md.
+    const ModelConfig defaults = defaultModelConfig(Architecture::Gru);
     auto* form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
@@ -59,7 +60,7 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
 
     window_ = new QSpinBox;
     window_->setRange(1, 20);
-    window_->setValue(3);
+    window_->setValue(defaults.localWindow);
     window_->setToolTip(tr("Half-width D of the window that local attention looks at around its position."));
 
     bidirectional_ = new QCheckBox(tr("Bidirectional encoder"));
@@ -79,13 +80,13 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
     hidden_ = new QSpinBox;
     hidden_->setRange(8, 1024);
     hidden_->setSingleStep(16);
-    hidden_->setValue(64);
+    hidden_->setValue(defaults.hidden);
     hidden_->setToolTip(tr("Width of the hidden states (d_model of a Transformer); larger learns more but "
                            "trains slower."));
 
     layers_ = new QSpinBox;
     layers_->setRange(1, 8);
-    layers_->setValue(1);
+    layers_->setValue(defaults.layers);
     layers_->setToolTip(tr("Stacked GRU layers, or Transformer layers in the encoder and in the decoder each."));
 
     heads_ = new QComboBox;
@@ -94,7 +95,7 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
     feedForward_ = new QSpinBox;
     feedForward_->setRange(8, 8192);
     feedForward_->setSingleStep(32);
-    feedForward_->setValue(256);
+    feedForward_->setValue(defaults.feedForward);
     feedForward_->setToolTip(tr("Width of the feed-forward block inside every Transformer layer."));
 
     dropout_ = new QDoubleSpinBox;
@@ -114,7 +115,7 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
 
     maxLength_ = new QSpinBox;
     maxLength_->setRange(4, 1000);
-    maxLength_->setValue(100);
+    maxLength_->setValue(defaults.maxLength - 1);  // the config counts </s>
     maxLength_->setSuffix(tr(" tokens"));
     maxLength_->setToolTip(tr("Pairs longer than this are skipped; it also sizes the Transformer's positional "
                               "table."));
@@ -138,7 +139,7 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
     form->addRow(estimate_);
 
     updateHeads();
-    heads_->setCurrentIndex(heads_->findData(4));
+    heads_->setCurrentIndex(heads_->findData(defaults.heads));
     updateEnabled();
     updateEstimate();
 
@@ -147,7 +148,10 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
         updateEstimate();
         Q_EMIT changed();
     };
-    connect(architecture_, &QComboBox::currentIndexChanged, this, notify);
+    connect(architecture_, &QComboBox::currentIndexChanged, this, [this, notify] {
+        followArchitectureDefaults();
+        notify();
+    });
     connect(attention_, &QComboBox::currentIndexChanged, this, notify);
     connect(window_, &QSpinBox::valueChanged, this, notify);
     connect(bidirectional_, &QCheckBox::toggled, this, notify);
@@ -165,7 +169,7 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
 }
 
 void ModelSettingsWidget::updateHeads() {
-    const int previous = heads_->currentData().isValid() ? heads_->currentData().toInt() : 4;
+    const int previous = heads_->currentData().isValid() ? heads_->currentData().toInt() : ModelConfig().heads;
     const QSignalBlocker blocker(heads_);
     heads_->clear();
     int best = 0;
@@ -174,6 +178,15 @@ void ModelSettingsWidget::updateHeads() {
         if (h <= previous) best = heads_->count() - 1;  // keep the old count, or the nearest below it
     }
     heads_->setCurrentIndex(best);
+}
+
+void ModelSettingsWidget::followArchitectureDefaults() {
+    const auto now = static_cast<Architecture>(architecture_->currentData().toInt());
+    if (layers_->value() == defaultModelConfig(shownArchitecture_).layers) {
+        const QSignalBlocker blocker(layers_);
+        layers_->setValue(defaultModelConfig(now).layers);
+    }
+    shownArchitecture_ = now;
 }
 
 void ModelSettingsWidget::updateEnabled() {

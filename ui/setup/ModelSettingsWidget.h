@@ -1,7 +1,7 @@
 #pragma once
 // The model's configuration as a form whose widgets cannot express an invalid one: the heads combo
 // offers only divisors of the hidden size, settings of the other architecture are disabled.
-#include "base/ModelConfig.h"
+#include "base/translation/ModelConfig.h"
 
 #include <QWidget>
 
@@ -35,6 +35,9 @@ private:
     void updateEnabled();
     void updateHeads();
     void updateEstimate();
+    // The layer count follows the architecture's default (1 for a GRU, 2 for a Transformer) unless
+    // it was changed by hand.
+    void followArchitectureDefaults();
 
     QComboBox* architecture_;
     QComboBox* attention_;
@@ -51,6 +54,7 @@ private:
     QLabel* estimate_;
     std::size_t sourceVocabulary_ = 0;
     std::size_t targetVocabulary_ = 0;
+    Architecture shownArchitecture_ = Architecture::Gru;
 };
 
 }  // namespace attnlab

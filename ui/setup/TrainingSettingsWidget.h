@@ -1,6 +1,6 @@
 #pragma once
 // Optimisation settings of a run: learning rate, batch size, epochs, seed, threads and the like.
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
 #include <QWidget>
 

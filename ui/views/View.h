@@ -5,17 +5,33 @@
 // applies the heatmap look, and exports what it shows.
 //
 // A new view: a QWidget subclass that also derives from View, in its own folder under views/, and one
-// addView() line in MainWindow::createViews(). See docs/ARCHITECTURE.md, "Adding a view".
+// addView() line in its task (ui/task/). See docs/ARCHITECTURE.md, "Adding a view".
 #include "render/Colormap.h"
 
 #include <QCoreApplication>
 #include <QString>
 
+#include <cstdint>
+
 namespace attnlab {
 
 class AttentionPanel;
 class HeatmapWidget;
-struct ModelSummary;
+
+// What any view may want to know of a task's model, whatever the task.
+struct ModelInfo {
+    QString task;              // the model's task (base/TaskIds.h): "translate", "classify", ...
+    QString architecture;      // "gru", "transformer", "vit", "cnn-gru"
+    int layers = 0;            // layers of multi-head attention (0 for a recurrent model)
+    int heads = 0;             // heads per layer
+    int width = 0;             // d_model, or the hidden size
+    int maxPositions = 0;      // positions its positional encoding covers; 0 if it has none
+    std::int64_t parameters = 0;
+    int batchesPerEpoch = 0;   // of the run (0 for a model opened from a file)
+    int epochs = 0;            // planned epochs of the run
+    QString origin;            // the data's name, or the file opened
+    bool loadedFromFile = false;
+};
 
 class View {
     Q_DECLARE_TR_FUNCTIONS(attnlab::View)
@@ -31,7 +47,7 @@ public:
     // A training run starts or a model file is opened: forget the previous run's history.
     virtual void runStarted() {}
     // A model is ready (built for training or opened); nullptr when there is none any more.
-    virtual void modelChanged(const ModelSummary* summary) { (void)summary; }
+    virtual void modelChanged(const ModelInfo* model) { (void)model; }
     // Whether a model can answer requests (false while there is none).
     virtual void modelAvailable(bool available) { (void)available; }
 

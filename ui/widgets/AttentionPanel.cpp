@@ -130,14 +130,14 @@ void AttentionPanel::updateSelectors(int layers, int heads) {
     if (layer_->count() != layers) {
         const QSignalBlocker blocker(layer_);
         layer_->clear();
-        for (int l = 0; l < layers; ++l) layer_->addItem(QString::number(l), l);  // 0-based, as the head grid and the CLI
+        for (int l = 0; l < layers; ++l) layer_->addItem(QString::number(l + 1), l);  // from 1, as the CLI's --layer
         layer_->setCurrentIndex(layers - 1);  // the last layer is usually the clearest alignment
     }
     if (head_->count() != heads + 1) {
         const QSignalBlocker blocker(head_);
         head_->clear();
         head_->addItem(tr("mean of all"), -1);
-        for (int h = 0; h < heads; ++h) head_->addItem(QString::number(h), h);
+        for (int h = 0; h < heads; ++h) head_->addItem(QString::number(h + 1), h);
         head_->setCurrentIndex(0);
     }
 }
@@ -179,8 +179,8 @@ void AttentionPanel::refresh() {
                                                                       : meanOfHeads(heads);
     QString title = tr("Cross-attention");
     if (multi) {
-        title = h >= 0 ? tr("Cross-attention, layer %1, head %2").arg(l).arg(h)
-                       : tr("Cross-attention, layer %1, mean of %2 heads").arg(l).arg(heads.size());
+        title = h >= 0 ? tr("Cross-attention, layer %1, head %2").arg(l + 1).arg(h + 1)
+                       : tr("Cross-attention, layer %1, mean of %2 heads").arg(l + 1).arg(heads.size());
     }
     heatmap_->setTitle(title);
     heatmap_->setAttention(map, t.outputTokens, t.sourceTokens);

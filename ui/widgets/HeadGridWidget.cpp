@@ -115,7 +115,7 @@ void HeadGridWidget::mouseMoveEvent(QMouseEvent* event) {
                 const int column = cell->x();
                 setHover(l, h, row, column);
                 const QString where =
-                    grid_.showsLayers() ? tr("Layer %1, head %2").arg(l).arg(h) : tr("Head %1").arg(h);
+                    grid_.showsLayers() ? tr("Layer %1, head %2").arg(l + 1).arg(h + 1) : tr("Head %1").arg(h + 1);
                 QToolTip::showText(event->globalPosition().toPoint(),
                                    QStringLiteral("%1\n%2 \u2192 %3: %4")
                                        .arg(where, renderer.rowLabel(row), renderer.columnLabel(column),

@@ -1,5 +1,7 @@
 #include "widgets/WidgetStyle.h"
 
+#include <QAction>
+#include <QIcon>
 #include <QLabel>
 
 namespace attnlab {
@@ -18,6 +20,14 @@ QLabel* makePlaceholderLabel() {
     label->setMargin(24);
     scaleFont(label, 1.25);
     return label;
+}
+
+QAction* makeAction(QObject* parent, const QIcon& icon, const QString& text, const QKeySequence& shortcut,
+                    const QString& toolTip) {
+    auto* action = new QAction(icon, text, parent);
+    if (!shortcut.isEmpty()) action->setShortcut(shortcut);
+    if (!toolTip.isEmpty()) action->setToolTip(toolTip);
+    return action;
 }
 
 }  // namespace attnlab

@@ -3,9 +3,8 @@
 #include "base/Memory.h"
 #include "render/FigureWriter.h"
 #include "views/View.h"
-#include "views/heads/HeadsView.h"
 #include "widgets/FigureDialog.h"
-#include "window/ViewNavigator.h"
+#include "views/ViewNavigator.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -14,12 +13,11 @@
 
 namespace attnlab {
 
-FigureExport::FigureExport(QWidget* window, ViewNavigator* navigator, HeadsView* heads, QString* lastDirectory,
-                           Report report, Status status)
+FigureExport::FigureExport(QWidget* window, ViewNavigator* navigator, QString* lastDirectory, Report report,
+                           Status status)
     : QObject(window),
       window_(window),
       navigator_(navigator),
-      heads_(heads),
       lastDirectory_(lastDirectory),
       report_(std::move(report)),
       status_(std::move(status)) {}
@@ -84,29 +82,6 @@ void FigureExport::matrixDialog() {
     *lastDirectory_ = QFileInfo(path).absolutePath();
     QString error;
     finish(exportCurrentView(path, 1.0, &error), path, error);
-}
-
-void FigureExport::allHeadsDialog() {
-    if (!heads_->showsTransformer() && !heads_->showsGru()) {
-        report_(tr("Export Failed"), tr("Translate a sentence first (Heads view): there are no heads to export."));
-        return;
-    }
-    const QString directory = QFileDialog::getExistingDirectory(window_, tr("Export All Heads Into"), *lastDirectory_);
-    if (directory.isEmpty()) return;
-    *lastDirectory_ = directory;
-    bool ok = false;
-    const QStringList formats{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("csv"),
-                              QStringLiteral("npy")};
-    const QString format =
-        QInputDialog::getItem(window_, tr("Export All Heads"), tr("File format:"), formats, 0, false, &ok);
-    if (!ok) return;
-    QStringList written;
-    QString error;
-    if (heads_->exportAllHeads(directory, format, 2.0, &written, &error)) {
-        status_(tr("Wrote %1 files to %2").arg(written.size()).arg(QDir::toNativeSeparators(directory)));
-    } else {
-        report_(tr("Export Failed"), error);
-    }
 }
 
 }  // namespace attnlab

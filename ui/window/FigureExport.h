@@ -1,5 +1,5 @@
 #pragma once
-// Export Image, Export Matrix and Export All Heads: the dialogs and what they write. What a view
+// Export Image and Export Matrix: the dialogs and what they write. What a view
 // exports is the view's own business (View::exportView); this class asks the one on screen.
 #include <QObject>
 #include <QString>
@@ -10,7 +10,6 @@ class QWidget;
 
 namespace attnlab {
 
-class HeadsView;
 class ViewNavigator;
 
 class FigureExport : public QObject {
@@ -20,8 +19,7 @@ public:
     using Report = std::function<void(const QString& title, const QString& message)>;
     using Status = std::function<void(const QString& message)>;
 
-    FigureExport(QWidget* window, ViewNavigator* navigator, HeadsView* heads, QString* lastDirectory, Report report,
-                 Status status);
+    FigureExport(QWidget* window, ViewNavigator* navigator, QString* lastDirectory, Report report, Status status);
 
     // The figure of the view on screen (PNG at scale, SVG, PDF; CSV or NPY where it has a matrix).
     bool exportCurrentView(const QString& path, double scale, QString* error) const;
@@ -30,14 +28,12 @@ public:
 
     void imageDialog();
     void matrixDialog();
-    void allHeadsDialog();
 
 private:
     void finish(bool ok, const QString& path, const QString& error);
 
     QWidget* window_;
     ViewNavigator* navigator_;
-    HeadsView* heads_;
     QString* lastDirectory_;
     Report report_;
     Status status_;

@@ -1,53 +1,33 @@
 #pragma once
-// AttnLab's main window: the setup panel (data, model, training) on the left, the views in the
-// middle, grouped by the ViewNavigator (Data, Watch, Explain, Experiments), the training controls in
-// the toolbar, progress and ETA in the status bar. Its parts are their own classes: WindowActions
-// (actions, menus, toolbar), FigureExport (the export dialogs), WindowSettings and RecentFiles (what
-// is kept between runs) and TrainingSession (corpus, training run, lessons, translation requests).
-// All LibTorch work happens on the TrainingController's worker thread (and the experiments' and
-// comparisons' threads) and all file reading on the CorpusLoader's threads, so the window never
-// freezes.
-#include "session/CorpusLoader.h"
-#include "session/TrainingController.h"
-#include "window/ViewNavigator.h"
+// AttnLab's main window: the Task box and the current task's setup page on the left, the views in
+// the middle, grouped by the ViewNavigator (Data, Watch, Explain, Experiments), the actions in the
+// menus and toolbars, progress in the status bar. It knows the tasks only through the Task
+// interface (ui/task/Task.h): it lists them, shows the current one's page, views, actions and
+// status-bar parts, and forwards the user's requests (open, save, drop, lessons, close) to it. Its
+// parts are their own classes: WindowActions (actions, menus, toolbar), FigureExport (the export
+// dialogs) and WindowSettings (what the window keeps between runs). All model work happens on the
+// tasks' worker threads, so the window never freezes.
+#include "task/Task.h"
+#include "views/ViewNavigator.h"
 
 #include "render/Colormap.h"
 
 #include <QMainWindow>
+#include <QMap>
 #include <QMessageBox>
 
 #include <functional>
+#include <vector>
 
 class QComboBox;
 class QFrame;
 class QLabel;
-class QProgressBar;
 class QStackedWidget;
-class QToolBox;
 
 namespace attnlab {
 
-class ClassifierTask;
-class CompareView;
-class CorpusTableModel;
-class CorpusView;
-class DataPanel;
-class DiagnosticsView;
-class ExperimentsView;
 class FigureExport;
-class HeadsView;
 class HeatmapWidget;
-class ImageTask;
-class MathsView;
-class ModelSettingsWidget;
-class PositionalEncodingView;
-class ProbeView;
-class RecentFiles;
-class TimelineView;
-class TrainingChartsView;
-class TrainingSession;
-class TrainingSettingsWidget;
-class TranslateView;
 class WindowActions;
 struct WindowSettings;
 
@@ -55,34 +35,41 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
+    // The window with these tasks, in Task box order (builtinTasks(): translation, text
+    // classification, images); the first is current until a view or lesson of another is chosen.
     explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(const std::vector<TaskFactory>& tasks, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // The paths menus, drag and drop and tests share. Loading is asynchronous: corpusLoaded or an
-    // error report follows. A corpus that cannot be read leaves the current session untouched.
-    void openCorpusFile(const QString& path);
-    void openParallelFiles(const QString& sourcePath, const QString& targetPath);
-    void loadCorpus(const CorpusSource& source);
-    void openModelFile(const QString& path);
-    void saveModelTo(const QString& path);
-    void startTraining(bool paused = false);
-    // The "heads" lesson (a Transformer that trains visibly within seconds) on a built-in dataset.
-    void startDemo(const QString& dataset = QStringLiteral("toy-en-zh"));
-    // Sets up a lesson (Lessons.h: dataset, model, seed, sentences, view) and starts training it;
-    // false for an unknown id. Asks before discarding unsaved training.
+    // The tasks, in Task box order; one by id (nullptr if unknown); the current one.
+    const QList<Task*>& tasks() const { return tasks_; }
+    Task* task(const QString& id) const;
+    Task* currentTask() const { return current_; }
+    template <typename T>
+    T* task() const {
+        for (Task* t : tasks_)
+            if (auto* found = dynamic_cast<T*>(t)) return found;
+        return nullptr;
+    }
+    // Makes the task current (by its id, or by the id of a model task it trains: "caption" ->
+    // "images"); false for an unknown id.
+    bool switchTask(const QString& id);
+
+    // Sets up a lesson of any task (switching to it) and starts training it; false for an unknown
+    // id. Asks before discarding unsaved training.
     bool startLesson(const QString& id);
     QString currentLesson() const;
-    // The views by name: translation's "corpus", "translate", "probe", "heads", "curves", "timeline",
-    // "maths", "diagnostics", "compare", "positions", "attribution", "experiments"; text classification's "texts",
-    // "classify", "class-curves", "explain", "needle"; the Images task's "image", "image-curves" (a view
-    // of another task switches the task first); false for an unknown name.
+    // The views by name (every task's; a view of another task switches the task first); false for
+    // an unknown name. ViewNavigator::allNames() lists them.
     bool showTab(const QString& name);
     QString currentTabName() const;
     QStringList tabNames() const;  // the current task's, in navigation order
     ViewNavigator* navigator() const { return navigator_; }
     QComboBox* taskChooser() const { return task_; }
-    // "data", "model" or "training": the page of the setup panel to show.
+    // A part of the current task's setup page ("data", "model", "training" for translation).
     bool showSetupPage(const QString& name);
+    // Files from the command line or a drop: the current task opens them (a model, data, ...).
+    void openFiles(const QStringList& paths);
     // Writes the figure of the current view (PNG at scale, SVG, PDF; CSV/NPY for heatmaps).
     bool exportCurrentView(const QString& path, double scale, QString* error);
 
@@ -96,26 +83,6 @@ public:
                                                              QMessageBox::StandardButtons buttons)>;
     void setPrompt(Prompt prompt);
 
-    TrainingController* controller() const { return controller_; }
-    const LoadedCorpus& corpus() const;
-    bool isLoadingCorpus() const;
-    DataPanel* dataPanel() const { return dataPanel_; }
-    ModelSettingsWidget* modelSettings() const { return modelSettings_; }
-    TrainingSettingsWidget* trainingSettings() const { return trainingSettings_; }
-    CorpusView* corpusView() const { return corpusView_; }
-    TranslateView* translateView() const { return translateView_; }
-    ProbeView* probeView() const { return probeView_; }
-    HeadsView* headsView() const { return headsView_; }
-    MathsView* mathsView() const { return mathsView_; }
-    TrainingChartsView* chartsView() const { return chartsView_; }
-    CompareView* compareView() const { return compareView_; }
-    DiagnosticsView* diagnosticsView() const { return diagnosticsView_; }
-    PositionalEncodingView* positionsView() const { return positionsView_; }
-    TimelineView* timelineView() const { return timelineView_; }
-    ExperimentsView* experimentsView() const { return experimentsView_; }
-    ClassifierTask* classifier() const { return classifier_; }
-    ImageTask* images() const { return images_; }
-    CorpusTableModel* corpusTable() const;
     ColormapId colormap() const { return colormap_; }
     void setColormap(ColormapId id);
     void setShowNumbers(bool on);
@@ -125,55 +92,31 @@ public:
 
     static QIcon applicationIcon();
 
-Q_SIGNALS:
-    void corpusLoaded();
-    void corpusFailed(const QString& message);
-
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void createViews();
-    void switchTask(const QString& id);  // a Tasks::all() id: its setup page, views and actions
+    void createTasks(const std::vector<TaskFactory>& factories);
     WindowSettings windowSettings();  // the settings kept between runs, and where they live
     QWidget* createLessonBar();
-    void createStatusBar();
+    void showLessonCard();  // the current task's lesson card, if it has one
     void connectActions();
-    void connectController();
-    void connectViews();
-
-    void onStateChanged();
-    void onProgress(double fraction, double etaSeconds);
-    void onBatch(const BatchReport& report);
-    void onEpoch(const EpochMetrics& metrics);
-    void onPrepared(const ModelSummary& summary);
-    void onModelLoaded(const ModelSummary& summary);
-    void onModelAvailable();
-    void updateMathsView();  // re-traces the Step by Step view while it is shown
     void updateTitle();
-    void updateExportActions();
+    void updateActions();
     HeatmapWidget* currentHeatmap() const;
     void reportError(const QString& title, const QString& message);
     void showStatus(const QString& message, int timeoutMs);
     QMessageBox::StandardButton ask(const QString& title, const QString& text, QMessageBox::StandardButtons buttons,
                                     QMessageBox::StandardButton defaultButton);
-
-    void openCorpusDialog();
-    void openParallelDialog();
-    void openModelDialog();
-    bool saveModelDialog();
     void showAbout();
 
-    TrainingController* controller_;
-    TrainingSession* session_;
+    QList<Task*> tasks_;
+    Task* current_ = nullptr;
     WindowActions* actions_;
     FigureExport* export_;
-    RecentFiles* recent_;
     ViewNavigator* navigator_;
-    quint64 traceRequest_ = 0;
-    bool closeAfterSave_ = false;
     bool shuttingDown_ = false;
     QString lastDirectory_;
     ColormapId colormap_ = ColormapId::Viridis;
@@ -184,29 +127,8 @@ private:
     QComboBox* task_;
     QFrame* lessonBar_;
     QLabel* lessonText_;
-    QToolBox* setup_;
+    QMap<const Task*, QString> lessonCards_;  // each task's lesson card, until the user closes it
     QStackedWidget* setupStack_;
-    ClassifierTask* classifier_;
-    ImageTask* images_;
-    DataPanel* dataPanel_;
-    ModelSettingsWidget* modelSettings_;
-    TrainingSettingsWidget* trainingSettings_;
-    CorpusView* corpusView_;
-    TranslateView* translateView_;
-    ProbeView* probeView_;
-    HeadsView* headsView_;
-    MathsView* mathsView_;
-    TrainingChartsView* chartsView_;
-    CompareView* compareView_;
-    DiagnosticsView* diagnosticsView_;
-    PositionalEncodingView* positionsView_;
-    TimelineView* timelineView_;
-    ExperimentsView* experimentsView_;
-
-    QLabel* stateLabel_;
-    QLabel* epochLabel_;
-    QProgressBar* progress_;
-    QLabel* etaLabel_;
 };
 
 }  // namespace attnlab

@@ -36,7 +36,10 @@ QWidget* MainWindow::createLessonBar() {
     closeLesson->setAutoRaise(true);
     closeLesson->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     closeLesson->setToolTip(tr("Hide the lesson card"));
-    connect(closeLesson, &QToolButton::clicked, lessonBar_, &QWidget::hide);
+    connect(closeLesson, &QToolButton::clicked, this, [this] {
+        lessonCards_.remove(current_);
+        lessonBar_->hide();
+    });
     lessonLayout->addWidget(lessonText_, 1);
     lessonLayout->addWidget(closeLesson, 0, Qt::AlignTop);
     lessonBar_->hide();

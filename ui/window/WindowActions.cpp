@@ -1,10 +1,9 @@
 #include "window/WindowActions.h"
 
-#include "session/ClassifierLessons.h"
-#include "session/ImageLessons.h"
-#include "session/Lessons.h"
+#include "task/Task.h"
+#include "views/ViewNavigator.h"
+#include "widgets/WidgetStyle.h"
 #include "window/Translations.h"
-#include "window/ViewNavigator.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -21,18 +20,6 @@
 
 namespace attnlab {
 
-namespace {
-
-QAction* makeAction(QObject* parent, const QIcon& icon, const QString& text, const QKeySequence& shortcut = {},
-                    const QString& toolTip = {}) {
-    auto* action = new QAction(icon, text, parent);
-    if (!shortcut.isEmpty()) action->setShortcut(shortcut);
-    if (!toolTip.isEmpty()) action->setToolTip(toolTip);
-    return action;
-}
-
-}  // namespace
-
 QString WindowActions::colormapLabel(ColormapId id) {
     switch (id) {
     case ColormapId::Viridis: return tr("viridis", "colour map");
@@ -47,13 +34,9 @@ QString WindowActions::colormapLabel(ColormapId id) {
 
 WindowActions::WindowActions(QMainWindow* window) : QObject(window) {
     QStyle* s = window->style();
-    openCorpus = makeAction(this, s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Corpus…"),
-                            QKeySequence::Open, tr("Open a TSV corpus: one source<TAB>target pair per line"));
-    openParallel = makeAction(this, s->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Aligned Files…"), {},
-                              tr("Open two line-aligned files, e.g. train.en and train.fr"));
     openModel = makeAction(this, s->standardIcon(QStyle::SP_FileDialogStart), tr("Open &Model…"),
                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
-                           tr("Open a trained model (.safetensors) to translate and inspect its heads"));
+                           tr("Open a trained model (.safetensors) of the current task"));
     saveModel = makeAction(this, s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save Model"), QKeySequence::Save,
                            tr("Save the model as .safetensors (readable from Python too)"));
     saveModelAs = makeAction(this, QIcon(), tr("Save Model &As…"), QKeySequence::SaveAs);
@@ -61,22 +44,8 @@ WindowActions::WindowActions(QMainWindow* window) : QObject(window) {
                              QKeySequence(Qt::CTRL | Qt::Key_E),
                              tr("Save the heatmap, head grid or chart shown as PNG, SVG or PDF"));
     exportMatrix = makeAction(this, QIcon(), tr("Export &Matrix (CSV, NumPy)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    exportHeads = makeAction(this, QIcon(), tr("Export All &Heads…"), {}, tr("Write one file per attention head into a folder"));
     quit = makeAction(this, QIcon(), tr("&Quit"), QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
-
-    start = makeAction(this, s->standardIcon(QStyle::SP_MediaPlay), tr("&Start"), QKeySequence(Qt::Key_F5),
-                       tr("Build a new model from the settings and train it (F5)"));
-    resume = makeAction(this, s->standardIcon(QStyle::SP_MediaPlay), tr("&Resume"), QKeySequence(Qt::Key_F5),
-                        tr("Continue training (F5)"));
-    pause = makeAction(this, s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), QKeySequence(Qt::Key_F6),
-                       tr("Pause after the current batch (F6)"));
-    step = makeAction(this, s->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"), QKeySequence(Qt::Key_F10),
-                      tr("Train exactly one batch, then pause (F10)"));
-    stop = makeAction(this, s->standardIcon(QStyle::SP_MediaStop), tr("St&op"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-                      tr("End the run after the current batch; the model stays (Shift+F5)"));
-    reset = makeAction(this, s->standardIcon(QStyle::SP_DialogResetButton), tr("Rese&t"), {},
-                       tr("Discard the model and the curves"));
 
     numbers = makeAction(this, QIcon(), tr("Show &Numbers in Cells"), QKeySequence(Qt::CTRL | Qt::Key_N),
                          tr("Write each weight into its cell when the cells are large enough"));
@@ -84,8 +53,6 @@ WindowActions::WindowActions(QMainWindow* window) : QObject(window) {
     zoomIn = makeAction(this, QIcon(), tr("Zoom &In"), QKeySequence::ZoomIn);
     zoomOut = makeAction(this, QIcon(), tr("Zoom &Out"), QKeySequence::ZoomOut);
     zoomReset = makeAction(this, QIcon(), tr("&Fit Heatmap"), QKeySequence(Qt::CTRL | Qt::Key_0));
-    logScale = makeAction(this, QIcon(), tr("&Logarithmic Loss Axis"));
-    logScale->setCheckable(true);
     about = makeAction(this, QIcon(), tr("&About AttnLab"));
     about->setMenuRole(QAction::AboutRole);
 
@@ -101,24 +68,26 @@ WindowActions::WindowActions(QMainWindow* window) : QObject(window) {
     languages->setExclusive(true);
 }
 
-void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
+void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator, const QList<Task*>& tasks) {
+    for (const Task* task : tasks) tasks_.push_back({task, {}, nullptr});
     QMenuBar* bar = window->menuBar();
     QMenu* file = bar->addMenu(tr("&File"));
-    file->addAction(openCorpus);
-    file->addAction(openParallel);
-    recent = file->addMenu(tr("Open &Recent"));
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {  // each task's own: Open Corpus, ...
+        for (QAction* action : tasks[static_cast<int>(i)]->fileActions()) {
+            file->addAction(action);
+            tasks_[i].actions << action;
+        }
+    }
     file->addSeparator();
     file->addActions({openModel, saveModel, saveModelAs});
     file->addSeparator();
-    file->addActions({exportImage, exportMatrix, exportHeads});
+    file->addActions({exportImage, exportMatrix});
     file->addSeparator();
     file->addAction(quit);
 
-    QMenu* training = bar->addMenu(tr("&Training"));
-    trainingMenu = training;
-    training->addActions({start, resume, pause, step, stop});
-    training->addSeparator();
-    training->addAction(reset);
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {  // each task's menus: Training, ...
+        for (QMenu* menu : tasks[static_cast<int>(i)]->menus()) tasks_[i].actions << bar->addMenu(menu);
+    }
 
     QMenu* view = bar->addMenu(tr("&View"));
     view->addMenu(tr("&Colour Map"))->addActions(colormaps->actions());
@@ -126,7 +95,12 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
     view->addSeparator();
     view->addActions({zoomIn, zoomOut, zoomReset});
     view->addSeparator();
-    view->addAction(logScale);
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {  // each task's view settings
+        for (QAction* action : tasks[static_cast<int>(i)]->viewActions()) {
+            view->addAction(action);
+            tasks_[i].actions << action;
+        }
+    }
     view->addSeparator();
     // Every task's views, by group; showTask() shows the current task's.
     const QStringList names = navigator->allNames();
@@ -140,7 +114,6 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
         viewActions_.emplace_back(name, action);
         connect(action, &QAction::triggered, navigator, [navigator, name] { navigator->show(name); });
     }
-    showTask(navigator->task(), navigator);
     view->addSeparator();
     if (auto* dock = window->findChild<QDockWidget*>(QStringLiteral("setupDock"))) {
         QAction* toggle = dock->toggleViewAction();
@@ -167,17 +140,17 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
     }
 
     QMenu* lessonsMenu = bar->addMenu(tr("&Lessons"));
-    const auto addLesson = [this, lessonsMenu](const QString& title, const QString& summary, const QString& id) {
-        QAction* action = lessonsMenu->addAction(title);
-        action->setToolTip(summary);
-        action->setStatusTip(summary);
-        connect(action, &QAction::triggered, this, [this, id] { Q_EMIT lessonChosen(id); });
-    };
-    for (const Lesson& lesson : lessons()) addLesson(lesson.title, lesson.summary, lesson.id);
-    lessonsMenu->addSeparator();  // the text-classification task's
-    for (const ClassifierLesson& lesson : classifierLessons()) addLesson(lesson.title, lesson.summary, lesson.id);
-    lessonsMenu->addSeparator();  // the Images task's
-    for (const ImageLesson& lesson : imageLessons()) addLesson(lesson.title, lesson.summary, lesson.id);
+    for (const Task* task : tasks) {  // every task's lessons, a section each
+        const QList<LessonCard> cards = task->lessons();
+        if (cards.isEmpty()) continue;
+        if (!lessonsMenu->isEmpty()) lessonsMenu->addSeparator();
+        for (const LessonCard& lesson : cards) {
+            QAction* action = lessonsMenu->addAction(lesson.title);
+            action->setToolTip(lesson.summary);
+            action->setStatusTip(lesson.summary);
+            connect(action, &QAction::triggered, this, [this, id = lesson.id] { Q_EMIT lessonChosen(id); });
+        }
+    }
 
     QMenu* help = bar->addMenu(tr("&Help"));
     help->addAction(about);
@@ -185,12 +158,13 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator) {
     aboutQt->setMenuRole(QAction::AboutQtRole);
 }
 
-void WindowActions::showTask(const QString& task, ViewNavigator* navigator) {
-    const bool translation = task == QLatin1String(ViewNavigator::kTranslation);
-    for (QAction* a : {openCorpus, openParallel, openModel, saveModel, saveModelAs, exportHeads, start, resume, pause,
-                       step, stop, reset})
-        a->setVisible(translation);
-    if (trainingMenu) trainingMenu->menuAction()->setVisible(translation);
+void WindowActions::showTask(const Task* task, ViewNavigator* navigator) {
+    for (const TaskParts& parts : tasks_) {
+        const bool current = parts.task == task;
+        for (QAction* action : parts.actions) action->setVisible(current);
+        if (parts.toolBar) parts.toolBar->setVisible(current && !parts.toolBar->actions().isEmpty());
+    }
+    const QString id = task ? task->id() : QString();
     // A section shows when a view after it (before the next section) does.
     int shortcut = 0;
     QAction* section = nullptr;
@@ -200,7 +174,7 @@ void WindowActions::showTask(const QString& task, ViewNavigator* navigator) {
             section->setVisible(false);
             continue;
         }
-        const bool shown = navigator->taskOf(name) == task;
+        const bool shown = navigator->taskOf(name) == id;
         action->setVisible(shown);
         if (shown && section) section->setVisible(true);
         action->setShortcut(shown && shortcut < 9 ? QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + shortcut++))
@@ -208,28 +182,35 @@ void WindowActions::showTask(const QString& task, ViewNavigator* navigator) {
     }
 }
 
-void WindowActions::createToolBar(QMainWindow* window) {
+void WindowActions::createToolBar(QMainWindow* window, const QList<Task*>& tasks) {
     // Toolbar buttons show the icon text: without it Qt strips only the '&' of a translated
     // "开始(&S)" and the button would read "开始(S)".
-    openCorpus->setIconText(tr("Open Corpus…"));
     openModel->setIconText(tr("Open Model…"));
     saveModel->setIconText(tr("Save Model"));
-    start->setIconText(tr("Start"));
-    resume->setIconText(tr("Resume"));
-    pause->setIconText(tr("Pause"));
-    step->setIconText(tr("Step"));
-    stop->setIconText(tr("Stop"));
-    reset->setIconText(tr("Reset"));
     exportImage->setIconText(tr("Export Image…"));
     numbers->setIconText(tr("Numbers"));
     QToolBar* bar = window->addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->setMovable(false);
-    bar->addActions({openCorpus, openModel, saveModel});
-    bar->addSeparator();
-    bar->addActions({start, resume, pause, step, stop, reset});
-    bar->addSeparator();
+    bar->addActions({openModel, saveModel});
+    // Each task's own (Open Corpus, Start, Pause, ...): a toolbar of its own beside the main one, shown
+    // while the task is current, so the task keeps the visibility of its actions to itself.
+    for (std::size_t i = 0; i < tasks_.size() && static_cast<int>(i) < tasks.size(); ++i) {
+        auto* own = new QToolBar(tasks[static_cast<int>(i)]->title(), window);
+        own->setObjectName(QStringLiteral("toolBar-") + tasks[static_cast<int>(i)]->id());
+        own->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        own->setMovable(false);
+        own->toggleViewAction()->setVisible(false);
+        own->addActions(tasks[static_cast<int>(i)]->toolBarActions());
+        window->addToolBar(own);
+        tasks_[i].toolBar = own;
+    }
+    QToolBar* look = window->addToolBar(tr("Look"));
+    look->setObjectName(QStringLiteral("lookToolBar"));
+    look->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    look->setMovable(false);
+    bar = look;
     auto* spacer = new QWidget;
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     bar->addWidget(spacer);

@@ -1,7 +1,7 @@
 #pragma once
 // The main window's actions, menus and toolbar. It creates them and lays them out; MainWindow
-// connects them to what they do. Built from the navigator's views (View menu, Ctrl+1..9) and the
-// lessons (Lessons menu), so neither list is written twice.
+// connects them to what they do. Built from the tasks' own actions, the navigator's views (View
+// menu, Ctrl+1..9) and the tasks' lessons (Lessons menu), so no list is written twice.
 #include "render/Colormap.h"
 
 #include <QObject>
@@ -14,9 +14,11 @@ class QActionGroup;
 class QComboBox;
 class QMainWindow;
 class QMenu;
+class QToolBar;
 
 namespace attnlab {
 
+class Task;
 class ViewNavigator;
 
 class WindowActions : public QObject {
@@ -25,45 +27,33 @@ class WindowActions : public QObject {
 public:
     explicit WindowActions(QMainWindow* window);
 
-    // Menus and toolbar; call once, after the views are registered with the navigator.
-    void createMenus(QMainWindow* window, ViewNavigator* navigator);
-    void createToolBar(QMainWindow* window);
+    // Menus and toolbars; call once, after the tasks have registered their views with the navigator.
+    void createMenus(QMainWindow* window, ViewNavigator* navigator, const QList<Task*>& tasks);
+    void createToolBar(QMainWindow* window, const QList<Task*>& tasks);
 
     // The colour map as the menu and the toolbar's box show it.
     void showColormap(ColormapId id);
     void showLanguage(const QString& code);
-    // The task changed: the View menu lists its views (Ctrl+1..9 for the first nine) and the
-    // translation task's file and training actions show only in the translation task.
-    void showTask(const QString& task, ViewNavigator* navigator);
+    // The task changed: the View menu lists its views (Ctrl+1..9 for the first nine), and only its
+    // own actions, menus and toolbar show.
+    void showTask(const Task* task, ViewNavigator* navigator);
 
     // Display names of the colour maps; Colormap::nameOf() stays the untranslated key.
     static QString colormapLabel(ColormapId id);
 
-    QAction* openCorpus;
-    QAction* openParallel;
     QAction* openModel;
     QAction* saveModel;
     QAction* saveModelAs;
     QAction* exportImage;
     QAction* exportMatrix;
-    QAction* exportHeads;
     QAction* quit;
-    QAction* start;
-    QAction* pause;
-    QAction* resume;
-    QAction* step;
-    QAction* stop;
-    QAction* reset;
     QAction* numbers;
     QAction* zoomIn;
     QAction* zoomOut;
     QAction* zoomReset;
-    QAction* logScale;
     QAction* about;
     QActionGroup* colormaps;
     QActionGroup* languages;
-    QMenu* recent = nullptr;
-    QMenu* trainingMenu = nullptr;
     QComboBox* colormapBox = nullptr;
 
 Q_SIGNALS:
@@ -73,6 +63,12 @@ Q_SIGNALS:
 
 private:
     std::vector<std::pair<QString, QAction*>> viewActions_;  // view name -> its View menu entry
+    struct TaskParts {
+        const Task* task;
+        QList<QAction*> actions;  // its File and View menu entries and its menus' titles
+        QToolBar* toolBar;        // its own toolbar, shown beside the main one
+    };
+    std::vector<TaskParts> tasks_;
 };
 
 }  // namespace attnlab

@@ -1,37 +1,31 @@
 #pragma once
-// What the main window keeps between runs (QSettings): its geometry, the recent files, the last
-// folder, the data, model and training settings, the heatmap look, the probe and the view shown.
+// What the main window keeps between runs (QSettings): its geometry, the last folder, the heatmap
+// look and the view shown; each task keeps its own settings (Task::restoreSettings / saveSettings)
+// in the same store.
 #include "render/Colormap.h"
 
+#include <QList>
 #include <QString>
 
 class QMainWindow;
 
 namespace attnlab {
 
-class DataPanel;
-class ModelSettingsWidget;
-class ProbeView;
-class RecentFiles;
-class TrainingSettingsWidget;
+class Task;
 class ViewNavigator;
 
 struct WindowSettings {
     // Where each setting lives in the window.
     QMainWindow* window = nullptr;
-    RecentFiles* recent = nullptr;
-    DataPanel* data = nullptr;
-    ModelSettingsWidget* model = nullptr;
-    TrainingSettingsWidget* training = nullptr;
-    ProbeView* probe = nullptr;
+    QList<Task*> tasks;
     ViewNavigator* navigator = nullptr;
     // Values the window holds itself.
     QString lastDirectory;
     ColormapId colormap = ColormapId::Viridis;
     bool showNumbers = false;
-    bool logScale = false;
+    QString viewName;  // the view shown last (restored by the window once its tasks are ready)
 
-    void restore();     // into the widgets above and the values
+    void restore();     // into the tasks and the values above
     void save() const;  // from them
 };
 

@@ -4,7 +4,7 @@
 #include <torch/torch.h>
 
 #include "EvalModeGuard.h"
-#include "engine/TextClassifier.h"
+#include "engine/text/TextClassifier.h"
 #include "engine/nn/GruClassifierNet.h"
 
 namespace attnlab {

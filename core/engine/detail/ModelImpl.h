@@ -4,7 +4,7 @@
 #include <torch/torch.h>
 
 #include "EvalModeGuard.h"
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 #include "engine/nn/Seq2SeqNet.h"
 
 namespace attnlab {

@@ -4,7 +4,7 @@
 #include <torch/torch.h>
 
 #include "EvalModeGuard.h"
-#include "engine/ImageModels.h"
+#include "engine/vision/ImageModels.h"
 #include "engine/nn/VisionNets.h"
 
 namespace attnlab {

@@ -12,7 +12,7 @@
 // Padding and positions outside a local window get -inf, hence exactly 0 weight.
 #include <torch/torch.h>
 
-#include "base/ModelConfig.h"
+#include "base/translation/ModelConfig.h"
 
 namespace attnlab::nn {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "base/ClassifierConfig.h"
+#include "base/text/ClassifierConfig.h"
 
 namespace attnlab::nn {
 

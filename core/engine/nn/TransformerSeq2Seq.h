@@ -6,7 +6,7 @@
 #include "MultiHeadAttention.h"
 #include "Random.h"
 #include "Seq2SeqNet.h"
-#include "base/ModelConfig.h"
+#include "base/translation/ModelConfig.h"
 
 namespace attnlab::nn {
 

@@ -3,7 +3,7 @@
 #include <torch/torch.h>
 
 #include "MultiHeadAttention.h"
-#include "base/VisionConfig.h"
+#include "base/vision/VisionConfig.h"
 
 namespace attnlab::nn {
 

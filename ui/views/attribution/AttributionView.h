@@ -6,7 +6,7 @@
 // one colour scale, with Kendall's tau and Spearman's rho against the attention. Asks the
 // TrainingController (explainToken), like CompareView, so it works while a model trains.
 #include "views/View.h"
-#include "engine/TranslationExplanation.h"
+#include "engine/translation/TranslationExplanation.h"
 #include <QWidget>
 #include <optional>
 

@@ -6,7 +6,7 @@
 // while a model trains, it is classified every few batches (ClassifierSession::probed), so the
 // attention forms in front of the learner.
 #include "views/View.h"
-#include "engine/TextClassifier.h"
+#include "engine/text/TextClassifier.h"
 #include <QWidget>
 #include <optional>
 #include <vector>

@@ -13,8 +13,8 @@
 // hands the Explanation / FaithfulnessResult back through setExplanation / setFaithfulnessResult.
 #include "views/View.h"
 
-#include "engine/ClassifierExperiments.h"
-#include "engine/TextClassifier.h"
+#include "engine/text/ClassifierExperiments.h"
+#include "engine/text/TextClassifier.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -4,7 +4,7 @@
 #include "widgets/ChartStyle.h"
 #include "widgets/WidgetStyle.h"
 
-#include "base/ClassifyDatasets.h"
+#include "base/text/ClassifyDatasets.h"
 
 #include <QChart>
 #include <QChartView>

@@ -7,7 +7,7 @@
 // the view's own ExperimentRunner thread; the chart fills in when the run ends or is stopped. The
 // experiment does not use the task's model, so Reset and a new training keep its result.
 #include "views/View.h"
-#include "engine/ClassifierExperiments.h"
+#include "engine/text/ClassifierExperiments.h"
 
 #include <QElapsedTimer>
 #include <QHash>

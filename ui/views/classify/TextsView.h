@@ -5,8 +5,8 @@
 // window: attentionRequested -> ClassifierSession::classify -> setAttention); the buttons send the
 // text to the Classify or the Explain view.
 #include "views/View.h"
-#include "base/ClassifyCorpus.h"
-#include "engine/TextClassifier.h"
+#include "base/text/ClassifyCorpus.h"
+#include "engine/text/TextClassifier.h"
 #include <QWidget>
 #include <memory>
 #include <optional>

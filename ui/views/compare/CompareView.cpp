@@ -1,9 +1,10 @@
 #include "views/compare/CompareView.h"
 
+#include "session/BackgroundJob.h"
 #include "session/TrainingController.h"
 #include "widgets/WidgetStyle.h"
 
-#include "engine/Seq2SeqModel.h"
+#include "engine/translation/Seq2SeqModel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,7 +18,6 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QStyle>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -62,6 +62,7 @@ double largestWeight(const AttentionMap& map) {
 }  // namespace
 
 CompareView::CompareView(TrainingController* controller, QWidget* parent) : QWidget(parent), controller_(controller) {
+    for (auto& job : jobs_) job = std::make_unique<BackgroundJob>(this, QStringLiteral("attnlab-compare"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     layout->setSpacing(8);
@@ -142,12 +143,9 @@ CompareView::CompareView(TrainingController* controller, QWidget* parent) : QWid
     updateBusy();
 }
 
-CompareView::~CompareView() {
-    // Reading or translating a small model takes well under a second; wait rather than leave a thread
-    // running on a destroyed view.
-    for (const QPointer<QThread>& thread : threads_)
-        if (thread) thread->wait();
-}
+// Reading or translating a small model takes well under a second; the jobs' destructors wait for
+// them (bounded), and nothing they finish reaches a view that is gone.
+CompareView::~CompareView() = default;
 
 QString CompareView::sentence() const { return input_->text(); }
 void CompareView::setSentence(const QString& sentence) { input_->setText(sentence); }
@@ -196,52 +194,36 @@ void CompareView::onSourceChosen(int side) {
     loadModelFile(side, path);
 }
 
-void CompareView::runInBackground(std::function<void()> work) {
-    QThread* thread = QThread::create(std::move(work));
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    threads_.removeAll(QPointer<QThread>());
-    threads_.append(thread);
-    thread->start();
-}
-
 void CompareView::loadModelFile(int side, const QString& path) {
     Side& entry = sides_.at(static_cast<std::size_t>(side));
     const quint64 generation = ++entry.generation;
     entry.pending = true;
     entry.info->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
     updateBusy();
-    QPointer<CompareView> self(this);
-    runInBackground([self, side, generation, path] {
-        std::shared_ptr<const Seq2SeqModel> model;
-        QString error;
-        try {
-            model = std::make_shared<const Seq2SeqModel>(Seq2SeqModel::load(path.toStdString()));
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        if (!self) return;
-        QMetaObject::invokeMethod(self.data(), [self, side, generation, path, model, error] {
-            if (!self) return;
-            Side& s = self->sides_.at(static_cast<std::size_t>(side));
+    jobs_[static_cast<std::size_t>(side)]->start(
+        [path] { return std::make_shared<const Seq2SeqModel>(Seq2SeqModel::load(path.toStdString())); },
+        [this, side, generation, path](std::shared_ptr<const Seq2SeqModel> model) {
+            Side& s = sides_.at(static_cast<std::size_t>(side));
             if (s.generation != generation) return;
             s.pending = false;
-            if (!model) {
-                s.source->setCurrentIndex(s.model ? kModelFile : kCurrentModel);
-                self->updateInfo(side);
-                self->updateBusy();
-                Q_EMIT self->loadFailed(side, error);
-                return;
-            }
-            s.model = model;
+            s.model = std::move(model);
             s.path = path;
             s.translation = {};
             s.source->setCurrentIndex(kModelFile);
-            self->updateInfo(side);
-            self->updateBusy();
-            Q_EMIT self->modelLoaded(side);
-            if (!self->input_->text().trimmed().isEmpty()) self->compare();
-        }, Qt::QueuedConnection);
-    });
+            updateInfo(side);
+            updateBusy();
+            Q_EMIT modelLoaded(side);
+            if (!input_->text().trimmed().isEmpty()) compare();
+        },
+        [this, side, generation](const QString& error) {
+            Side& s = sides_.at(static_cast<std::size_t>(side));
+            if (s.generation != generation) return;
+            s.pending = false;
+            s.source->setCurrentIndex(s.model ? kModelFile : kCurrentModel);
+            updateInfo(side);
+            updateBusy();
+            Q_EMIT loadFailed(side, error);
+        });
 }
 
 void CompareView::compare() {
@@ -267,22 +249,14 @@ void CompareView::compare() {
             continue;
         }
         s.pending = true;
-        QPointer<CompareView> self(this);
         const std::shared_ptr<const Seq2SeqModel> model = s.model;
         const std::string sentence = text.toStdString();
-        runInBackground([self, side, generation, model, sentence] {
-            Translation translation;
-            QString error;
-            try {
-                translation = model->translate(sentence);
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
-            }
-            if (!self) return;
-            QMetaObject::invokeMethod(self.data(), [self, side, generation, translation, error] {
-                if (self) self->finishSide(side, generation, error.isEmpty() ? &translation : nullptr, error);
-            }, Qt::QueuedConnection);
-        });
+        jobs_[static_cast<std::size_t>(side)]->start(
+            [model, sentence] { return model->translate(sentence); },
+            [this, side, generation](const Translation& translation) {
+                finishSide(side, generation, &translation, {});
+            },
+            [this, side, generation](const QString& error) { finishSide(side, generation, nullptr, error); });
     }
     updateBusy();
 }

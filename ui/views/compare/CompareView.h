@@ -1,14 +1,13 @@
 #pragma once
 // Two models on the same sentence, side by side, on one colour scale: e.g. dot against additive
 // attention, or a GRU against a Transformer. Each side shows the main window's current model or a
-// model file; files are read and translated on a background thread, the current model through the
-// TrainingController (answered between batches), so the window never waits.
+// model file; files are read and translated on a background thread (a BackgroundJob per side), the
+// current model through the TrainingController (answered between batches), so the window never waits.
 #include "views/View.h"
 #include "widgets/AttentionPanel.h"
 
 #include "base/AttentionMap.h"
 
-#include <QPointer>
 #include <QWidget>
 
 #include <array>
@@ -20,10 +19,10 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QThread;
 
 namespace attnlab {
 
+class BackgroundJob;
 class Seq2SeqModel;
 class TrainingController;
 
@@ -94,7 +93,6 @@ private:
     };
 
     void onSourceChosen(int side);
-    void runInBackground(std::function<void()> work);
     void finishSide(int side, quint64 generation, const Translation* translation, const QString& error);
     void updateInfo(int side);
     void updateScale();
@@ -107,7 +105,9 @@ private:
     QCheckBox* unitScale_;
     QLabel* status_;
     double sharedMaximum_ = 1.0;
-    QList<QPointer<QThread>> threads_;
+    // Each side's file jobs (read a model, translate with it); the newest of a side wins, and a
+    // closed view waits at most a few seconds for them.
+    std::array<std::unique_ptr<BackgroundJob>, kSides> jobs_;
 };
 
 }  // namespace attnlab

@@ -1,7 +1,7 @@
 #pragma once
 // The pairs of a corpus for a QTableView: one row per pair, source and target columns, the file
 // line (or the pair number of a generated dataset) as the row header.
-#include "base/Corpus.h"
+#include "base/translation/Corpus.h"
 
 #include <QAbstractTableModel>
 

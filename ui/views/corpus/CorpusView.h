@@ -3,7 +3,7 @@
 // sentence to be translated.
 #include "views/View.h"
 
-#include "base/Corpus.h"
+#include "base/translation/Corpus.h"
 
 #include <QWidget>
 

@@ -3,7 +3,7 @@
 // line), and token accuracy, exact match and BLEU per epoch. Hover a line to read its values; the
 // loss axis can be logarithmic.
 #include "views/View.h"
-#include "engine/Trainer.h"
+#include "engine/translation/Trainer.h"
 
 #include <QHash>
 #include <QList>

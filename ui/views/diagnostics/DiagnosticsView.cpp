@@ -387,7 +387,7 @@ QString DiagnosticsView::explanationsHtml() const {
             std::vector<const HeadDiagnostics*> raised{&summary};
             for (const HeadDiagnostics& h : diagnostics_.heads) {
                 if (h.kind != summary.kind || heads <= 1 || !hasFinding(h, f)) continue;  // one map: its summary
-                places << tr("L%1 H%2").arg(h.layer).arg(h.head);
+                places << tr("L%1 H%2").arg(h.layer + 1).arg(h.head + 1);
                 raised.push_back(&h);
             }
             if (places.isEmpty()) continue;

@@ -6,7 +6,7 @@
 #include "render/HeatmapRenderer.h"
 #include "widgets/WidgetStyle.h"
 
-#include "base/Datasets.h"
+#include "base/translation/Datasets.h"
 
 #include <QChart>
 #include <QChartView>

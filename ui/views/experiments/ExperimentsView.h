@@ -8,7 +8,7 @@
 // The work runs on an ExperimentRunner thread; one experiment runs at a time, so starting one stops
 // the other. Closing the view stops and joins the thread.
 #include "views/View.h"
-#include "engine/Experiments.h"
+#include "engine/translation/Experiments.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -267,7 +267,7 @@ void HeadsView::updateLayers(int count) {
     if (layer_->count() == count) return;
     const QSignalBlocker blocker(layer_);
     layer_->clear();
-    for (int l = 0; l < count; ++l) layer_->addItem(QString::number(l), l);  // 0-based, as the grid captions
+    for (int l = 0; l < count; ++l) layer_->addItem(QString::number(l + 1), l);  // from 1, as the grid captions
     layer_->setCurrentIndex(count - 1);
 }
 
@@ -312,7 +312,7 @@ void HeadsView::refresh() {
     QStringList rows, columns;
     labelsFor(t, kind(), &rows, &columns);
     const int l = std::clamp(layer(), 0, static_cast<int>(layers->size()) - 1);
-    layerGrid_->setTitle(tr("%1, layer %2: every head").arg(kindTitle()).arg(l));
+    layerGrid_->setTitle(tr("%1, layer %2: every head").arg(kindTitle()).arg(l + 1));
     layerGrid_->setHeads((*layers)[static_cast<std::size_t>(l)], rows, columns);
     overview_->setTitle(QString());
     overview_->setLayers(*layers, rows, columns);
@@ -329,8 +329,8 @@ void HeadsView::showHead(int l, int head) {
     selectedHead_ = head;
     QStringList rows, columns;
     labelsFor(translation_, kind(), &rows, &columns);
-    const QString title = tr("%1, layer %2, head %3").arg(kindTitle()).arg(l).arg(head);
-    enlargedCaption_->setText(tr("Enlarged: layer %1, head %2 (click a thumbnail to choose)").arg(l).arg(head));
+    const QString title = tr("%1, layer %2, head %3").arg(kindTitle()).arg(l + 1).arg(head + 1);
+    enlargedCaption_->setText(tr("Enlarged: layer %1, head %2 (click a thumbnail to choose)").arg(l + 1).arg(head + 1));
     enlarged_->setTitle(title);
     const MapKind k = kind();
     enlarged_->setAxisTitles(k == MapKind::Encoder ? tr("source") : tr("output"),
@@ -374,12 +374,12 @@ bool HeadsView::exportAllHeads(const QString& directory, const QString& extensio
         for (std::size_t h = 0; h < (*layers)[l].size(); ++h) {
             HeatmapOptions options;
             options.colormap = colormap_;
-            options.title = tr("%1 attention, layer %2, head %3").arg(kindWord(k)).arg(l).arg(h);
+            options.title = tr("%1 attention, layer %2, head %3").arg(kindWord(k)).arg(l + 1).arg(h + 1);
             options.rowAxisTitle = k == MapKind::Encoder ? tr("source") : tr("output");
             options.columnAxisTitle = k == MapKind::Decoder ? tr("decoder input") : tr("source");
             HeatmapRenderer renderer(options);
             renderer.setMap((*layers)[l][h], rows, columns);
-            const QString name = QStringLiteral("%1-layer%2-head%3.%4").arg(QLatin1String(toString(k))).arg(l).arg(h).arg(extension);
+            const QString name = QStringLiteral("%1-layer%2-head%3.%4").arg(QLatin1String(toString(k))).arg(l + 1).arg(h + 1).arg(extension);
             const QString path = dir.filePath(name);
             if (!renderer.exportFile(path, error, scale)) return false;
             if (written) *written << path;
@@ -400,8 +400,9 @@ void HeadsView::clearView() {
     clear();
 }
 
-void HeadsView::modelChanged(const ModelSummary* summary) {
-    if (summary != nullptr) setArchitecture(summary->config.architecture);
+void HeadsView::modelChanged(const ModelInfo* model) {
+    if (model != nullptr)
+        setArchitecture(model->architecture == QLatin1String("transformer") ? Architecture::Transformer : Architecture::Gru);
 }
 
 void HeadsView::modelAvailable(bool available) {

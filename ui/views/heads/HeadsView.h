@@ -8,7 +8,7 @@
 #include "widgets/HeatmapWidget.h"
 
 #include "base/AttentionMap.h"
-#include "base/ModelConfig.h"
+#include "base/translation/ModelConfig.h"
 
 #include <QWidget>
 
@@ -30,7 +30,7 @@ public:
     QString viewToolTip() const override;
     HeatmapWidget* zoomableHeatmap() const override { return currentHeatmap(); }
     void clearView() override;
-    void modelChanged(const ModelSummary* summary) override;
+    void modelChanged(const ModelInfo* model) override;
     void modelAvailable(bool available) override;
     void applyColormap(ColormapId id) override;
     void applyShowNumbers(bool on) override;

@@ -2,7 +2,7 @@
 #include "views/image/ImageCanvas.h"
 #include "widgets/ProbabilityTable.h"
 #include "widgets/WidgetStyle.h"
-#include "base/ImageFiles.h"
+#include "base/vision/ImageFiles.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDragEnterEvent>

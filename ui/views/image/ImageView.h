@@ -10,8 +10,8 @@
 // session's probe, looked at every few batches while a model trains (ImageSession).
 #include "views/View.h"
 #include "render/ImageOverlay.h"
-#include "base/Captions.h"
-#include "engine/ImageModels.h"
+#include "base/vision/Captions.h"
+#include "engine/vision/ImageModels.h"
 #include <QWidget>
 #include <memory>
 #include <optional>

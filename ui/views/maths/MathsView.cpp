@@ -327,11 +327,11 @@ void MathsView::updateSelectors() {
         kind_->setCurrentIndex(std::max(0, kind_->findData(static_cast<int>(trace_.kind))));
         if (layer_->count() != trace_.layerCount) {
             layer_->clear();
-            for (int l = 0; l < trace_.layerCount; ++l) layer_->addItem(QString::number(l));
+            for (int l = 0; l < trace_.layerCount; ++l) layer_->addItem(QString::number(l + 1));
         }
         if (head_->count() != trace_.headCount) {
             head_->clear();
-            for (int h = 0; h < trace_.headCount; ++h) head_->addItem(QString::number(h));
+            for (int h = 0; h < trace_.headCount; ++h) head_->addItem(QString::number(h + 1));
         }
         layer_->setCurrentIndex(trace_.layer);
         head_->setCurrentIndex(trace_.head);
@@ -413,7 +413,7 @@ QString MathsView::stageCaption(int stage) const {
                                                             : tr("the encoder's output for every source token");
             how = tr("Head %1 turns %2 into a query q, and %3 into a key k_j, each with its own learned matrix. The "
                      "score is the dot product q · k_j: large when the query and the key point the same way.")
-                      .arg(trace_.head)
+                      .arg(trace_.head + 1)
                       .arg(query)
                       .arg(keys);
         } else {
@@ -522,7 +522,7 @@ void MathsView::showTrace() {
     if (trace_.dimension > n) numbers << QStringLiteral("…");
     const QString vector = QStringLiteral("[%1]").arg(numbers.join(QStringLiteral(", ")));
     query_->setText(trace_.architecture == Architecture::Transformer
-                        ? tr("Query of head %1 at this position: q = %2").arg(trace_.head).arg(vector)
+                        ? tr("Query of head %1 at this position: q = %2").arg(trace_.head + 1).arg(vector)
                         : trace_.queryOrder == QueryOrder::After
                               ? tr("Decoder state after reading the previous token: s = %1").arg(vector)
                               : tr("Decoder state before this token: s = %1").arg(vector));

@@ -6,7 +6,7 @@
 // Transformer adds kind, layer and head selectors. The numbers come from the worker
 // (TrainingController::trace); this view only lays them out.
 #include "views/View.h"
-#include "engine/AttentionTrace.h"
+#include "engine/translation/AttentionTrace.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 
 #include "session/TrainingTypes.h"
 
-#include "base/ModelConfig.h"
+#include "base/translation/ModelConfig.h"
 #include "base/PositionalEncoding.h"
 
 #include <QHBoxLayout>
@@ -119,13 +119,21 @@ void PositionalEncodingView::setModelWidth(int d) { width_->setValue(d); }
 void PositionalEncodingView::setPositions(int positions) { positions_->setValue(positions); }
 
 void PositionalEncodingView::setModel(const ModelConfig* config) {
-    const bool transformer = config && config->architecture == Architecture::Transformer;
-    transformerWidth_ = transformer ? config->hidden : 0;
+    if (config == nullptr || config->architecture != Architecture::Transformer) {
+        setModelShape(0, 0);
+    } else {
+        setModelShape(config->hidden, config->maxLength);
+    }
+}
+
+void PositionalEncodingView::setModelShape(int width, int maxPositions) {
+    const bool transformer = width > 0;
+    transformerWidth_ = width;
     {
         const QSignalBlocker a(width_);
         const QSignalBlocker b(positions_);
-        width_->setValue(transformer ? config->hidden : kDefaultModelWidth);
-        if (transformer) positions_->setValue(std::min(kDefaultPositions, std::max(1, config->maxLength)));
+        width_->setValue(transformer ? width : kDefaultModelWidth);
+        if (transformer) positions_->setValue(std::min(kDefaultPositions, std::max(1, maxPositions)));
     }
     updateModelNote();
     refresh();
@@ -155,8 +163,10 @@ QString PositionalEncodingView::viewToolTip() const {
     return tr("The Transformer's sinusoidal positional encoding and how alike positions are.");
 }
 
-void PositionalEncodingView::modelChanged(const ModelSummary* summary) {
-    setModel(summary != nullptr ? &summary->config : nullptr);
+void PositionalEncodingView::modelChanged(const ModelInfo* model) {
+    // The sinusoidal table is the translation Transformer's; other models keep the explorer's sizes.
+    const bool sinusoidal = model != nullptr && model->maxPositions > 0 && model->width > 0;
+    setModelShape(sinusoidal ? model->width : 0, sinusoidal ? model->maxPositions : 0);
 }
 
 }  // namespace attnlab

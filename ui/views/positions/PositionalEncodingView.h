@@ -27,13 +27,15 @@ public:
     // View
     QString viewTitle() const override;
     QString viewToolTip() const override;
-    void modelChanged(const ModelSummary* summary) override;
+    void modelChanged(const ModelInfo* model) override;
 
     explicit PositionalEncodingView(QWidget* parent = nullptr);
 
     // The model whose table to show: a Transformer's d_model (and its maximum length caps the
     // positions); nullptr or a GRU goes back to the default width.
     void setModel(const ModelConfig* config);
+    // The model's d_model and positions (0, 0: no Transformer; the explorer's own sizes).
+    void setModelShape(int width, int maxPositions);
     int modelWidth() const;   // d_model shown
     int positions() const;
     void setModelWidth(int d);

@@ -425,8 +425,8 @@ QString TimelineView::selectionText() const {
     }
     if (layers <= 1 && heads <= 1) return tr("cross-attention");
     const int layer = attention_->layer() >= 0 ? attention_->layer() : layers - 1;
-    return attention_->head() >= 0 ? tr("cross-attention, layer %1, head %2").arg(layer).arg(attention_->head())
-                                   : tr("cross-attention, layer %1, mean of %2 heads").arg(layer).arg(heads);
+    return attention_->head() >= 0 ? tr("cross-attention, layer %1, head %2").arg(layer + 1).arg(attention_->head() + 1)
+                                   : tr("cross-attention, layer %1, mean of %2 heads").arg(layer + 1).arg(heads);
 }
 
 std::vector<HeatmapRenderer> TimelineView::panelRenderers(const QList<int>& frames) const {
@@ -618,8 +618,8 @@ void TimelineView::runStarted() {
     clear();
 }
 
-void TimelineView::modelChanged(const ModelSummary* summary) {
-    if (summary != nullptr) setBatchesPerEpoch(summary->batchesPerEpoch);
+void TimelineView::modelChanged(const ModelInfo* model) {
+    if (model != nullptr) setBatchesPerEpoch(model->batchesPerEpoch);
 }
 
 void TimelineView::applyColormap(ColormapId id) {

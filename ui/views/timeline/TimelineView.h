@@ -47,7 +47,7 @@ public:
     HeatmapWidget* zoomableHeatmap() const override;
     void clearView() override;
     void runStarted() override;
-    void modelChanged(const ModelSummary* summary) override;
+    void modelChanged(const ModelInfo* model) override;
     void applyColormap(ColormapId id) override;
     void applyShowNumbers(bool on) override;
     bool exportsFigure() const override;

@@ -1,0 +1,32 @@
+#pragma once
+// The names of AttnLab's tasks, one list for every front end: the CLI's `train --task`, the
+// `task` entry of every checkpoint's metadata, `attnlab --task`, the window's Task box, lesson
+// definitions and the docs all use these strings.
+//
+// A model task is what one model does (translate, classify, image-classify, caption); the window
+// groups them into its tasks (translate, classify, images: the Images task trains both vision models).
+#include <string>
+#include <vector>
+
+namespace attnlab::tasks {
+
+inline constexpr const char* kTranslate = "translate";
+inline constexpr const char* kClassify = "classify";
+inline constexpr const char* kImageClassify = "image-classify";
+inline constexpr const char* kCaption = "caption";
+inline constexpr const char* kImages = "images";  // the window's task for image-classify and caption
+
+struct ModelTask {
+    const char* id;      // the CLI's --task value and the checkpoint's "task"
+    const char* window;  // the window's task that trains it
+};
+
+// Every model task, in the order the CLI lists them.
+const std::vector<ModelTask>& modelTasks();
+// The ids of modelTasks(), for usage messages and flag checks.
+std::vector<std::string> modelTaskIds();
+// The window's task for a model task or a window task id ("caption" -> "images", "images" ->
+// "images"); empty for an unknown id.
+std::string windowTaskOf(const std::string& id);
+
+}  // namespace attnlab::tasks

@@ -1,0 +1,212 @@
+#include "ClassifierConfig.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "base/InputError.h"
+
+namespace attnlab {
+
+namespace {
+
+using Json = nlohmann::json;
+
+struct PoolingName {
+    Pooling pooling;
+    const char* name;
+};
+constexpr PoolingName kPoolings[] = {{Pooling::Additive, "additive"}, {Pooling::Dot, "dot"},
+                                     {Pooling::ScaledDot, "scaled-dot"}, {Pooling::None, "none"},
+                                     {Pooling::Mean, "mean"}};
+
+[[noreturn]] void malformed(const std::string& why) { throw ConfigError("classifier config: " + why); }
+
+const Json& member(const Json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end()) malformed(std::string("'") + key + "' is missing");
+    return *it;
+}
+
+std::int64_t integer(const Json& j, const char* key, std::int64_t low, std::int64_t high) {
+    const Json& v = member(j, key);
+    if (!v.is_number_integer()) malformed(std::string("'") + key + "' must be an integer");
+    const auto x = v.get<std::int64_t>();
+    if (x < low || x > high) malformed(std::string("'") + key + "' is out of range");
+    return x;
+}
+
+float real(const Json& j, const char* key) {
+    const Json& v = member(j, key);
+    if (!v.is_number()) malformed(std::string("'") + key + "' must be a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || std::fabs(x) > 1e6) malformed(std::string("'") + key + "' is out of range");
+    return static_cast<float>(x);
+}
+
+}  // namespace
+
+std::string toString(Pooling p) {
+    for (const auto& n : kPoolings)
+        if (n.pooling == p) return n.name;
+    return "additive";
+}
+
+Pooling parsePooling(const std::string& s) {
+    for (const auto& n : kPoolings)
+        if (s == n.name) return n.pooling;
+    throw ConfigError("unknown pooling '" + s + "' (expected one of: additive, dot, scaled-dot, none, mean)");
+}
+
+std::string toString(TextUnits u) { return u == TextUnits::Characters ? "characters" : "words"; }
+
+TextUnits parseTextUnits(const std::string& s) {
+    if (s == "words") return TextUnits::Words;
+    if (s == "characters") return TextUnits::Characters;
+    throw ConfigError("unknown text units '" + s + "' (expected one of: words, characters)");
+}
+
+std::vector<std::string> classifierTokens(const std::string& text, TextUnits units, const TokenizerOptions& options) {
+    std::vector<std::string> words = Tokenizer(options).tokenize(text);
+    if (units == TextUnits::Words) return words;
+    std::vector<std::string> characters;
+    for (std::size_t w = 0; w < words.size(); ++w) {
+        if (w > 0) characters.emplace_back(kWordBoundary);
+        for (std::size_t pos = 0; pos < words[w].size();) {
+            const std::size_t start = pos;
+            decodeUtf8(words[w], pos);  // the tokenizer's output is valid UTF-8
+            characters.push_back(words[w].substr(start, pos - start));
+        }
+    }
+    return characters;
+}
+
+std::string toString(ClassifierArchitecture a) { return a == ClassifierArchitecture::Transformer ? "transformer" : "gru"; }
+
+bool classifierAttends(const ClassifierConfig& c) {
+    return c.architecture == ClassifierArchitecture::Transformer || poolingAttends(c.pooling);
+}
+
+bool poolingAttends(Pooling p) { return p == Pooling::Additive || p == Pooling::Dot || p == Pooling::ScaledDot; }
+
+int stateSize(const ClassifierConfig& c) { return c.bidirectional ? 2 * c.hidden : c.hidden; }
+
+std::string validate(const ClassifierConfig& c) {
+    if (c.hidden < 1 || c.hidden > 4096) return "hidden size " + std::to_string(c.hidden) + " is not in 1..4096";
+    if (c.embedding < 0 || c.embedding > 4096) return "embedding size " + std::to_string(c.embedding) + " is not in 0..4096";
+    if (c.attentionSize < 0 || c.attentionSize > 4096)
+        return "attention size " + std::to_string(c.attentionSize) + " is not in 0..4096";
+    if (c.architecture == ClassifierArchitecture::Transformer) {
+        if (c.layers < 1 || c.layers > 16) return "layers " + std::to_string(c.layers) + " is not in 1..16";
+        if (c.heads < 1 || c.heads > 64) return "heads " + std::to_string(c.heads) + " is not in 1..64";
+        if (c.hidden % c.heads != 0)
+            return "number of heads " + std::to_string(c.heads) + " does not divide hidden size " + std::to_string(c.hidden);
+        if (c.feedForward < 1 || c.feedForward > 16384) return "feed-forward size is not in 1..16384";
+        if (c.maxLength > 4096) return "maximum length " + std::to_string(c.maxLength) + " is not in 2..4096";
+    }
+    if (c.hops < 1 || c.hops > 32) return "hops " + std::to_string(c.hops) + " is not in 1..32";
+    if (!poolingAttends(c.pooling) && c.hops != 1) return "pooling '" + toString(c.pooling) + "' has one hop";
+    if (!(c.penalty >= 0.0f && c.penalty <= 100.0f)) return "penalty is not in 0..100";
+    if (!(c.dropout >= 0.0f && c.dropout < 1.0f)) return "dropout is not in [0, 1)";
+    if (c.maxLength < 2 || c.maxLength > 8192) return "maximum length " + std::to_string(c.maxLength) + " is not in 2..8192";
+    if (c.vocabulary < 5 || c.vocabulary > 10'000'000) return "vocabulary size " + std::to_string(c.vocabulary) + " is not in 5..10000000";
+    if (c.classes < 2 || c.classes > 1000) return "number of classes " + std::to_string(c.classes) + " is not in 2..1000";
+    return {};
+}
+
+void checkConfig(const ClassifierConfig& c) {
+    const std::string why = validate(c);
+    if (!why.empty()) throw ConfigError(why);
+}
+
+std::string toJson(const ClassifierConfig& c) {
+    return Json{{"task", "classify"},
+                {"architecture", toString(c.architecture)},
+                {"layers", c.layers},
+                {"heads", c.heads},
+                {"feed_forward", c.feedForward},
+                {"pooling", toString(c.pooling)},
+                {"hops", c.hops},
+                {"penalty", c.penalty},
+                {"hidden", c.hidden},
+                {"embedding", c.embedding},
+                {"attention_size", c.attentionSize},
+                {"bidirectional", c.bidirectional},
+                {"dropout", c.dropout},
+                {"units", toString(c.units)},
+                {"max_length", c.maxLength},
+                {"vocabulary", c.vocabulary},
+                {"classes", c.classes}}
+        .dump();
+}
+
+ClassifierConfig classifierConfigFromJson(const std::string& json) {
+    Json j;
+    try {
+        j = Json::parse(json);
+    } catch (const Json::exception&) {
+        malformed("invalid JSON");
+    }
+    if (!j.is_object()) malformed("not a JSON object");
+    const Json& task = member(j, "task");
+    if (!task.is_string() || task.get<std::string>() != "classify") malformed("'task' is not \"classify\"");
+    const Json& arch = member(j, "architecture");
+    if (!arch.is_string() || (arch.get<std::string>() != "gru" && arch.get<std::string>() != "transformer"))
+        malformed("'architecture' must be \"gru\" or \"transformer\"");
+    ClassifierConfig c;
+    c.architecture = arch.get<std::string>() == "transformer" ? ClassifierArchitecture::Transformer
+                                                               : ClassifierArchitecture::Gru;
+    if (c.architecture == ClassifierArchitecture::Transformer) {
+        c.layers = static_cast<int>(integer(j, "layers", 1, 16));
+        c.heads = static_cast<int>(integer(j, "heads", 1, 64));
+        c.feedForward = static_cast<int>(integer(j, "feed_forward", 1, 16384));
+    }
+    const Json& pooling = member(j, "pooling");
+    if (!pooling.is_string()) malformed("'pooling' must be a string");
+    try {
+        c.pooling = parsePooling(pooling.get<std::string>());
+    } catch (const ConfigError& e) {
+        malformed(e.what());
+    }
+    c.hops = static_cast<int>(integer(j, "hops", 1, 32));
+    c.penalty = real(j, "penalty");
+    c.hidden = static_cast<int>(integer(j, "hidden", 1, 4096));
+    c.embedding = static_cast<int>(integer(j, "embedding", 0, 4096));
+    c.attentionSize = static_cast<int>(integer(j, "attention_size", 0, 4096));
+    const Json& bidirectional = member(j, "bidirectional");
+    if (!bidirectional.is_boolean()) malformed("'bidirectional' must be true or false");
+    c.bidirectional = bidirectional.get<bool>();
+    c.dropout = real(j, "dropout");
+    if (auto units = j.find("units"); units != j.end()) {
+        if (!units->is_string()) malformed("'units' must be a string");
+        try {
+            c.units = parseTextUnits(units->get<std::string>());
+        } catch (const ConfigError& e) {
+            malformed(e.what());
+        }
+    }
+    c.maxLength = static_cast<int>(integer(j, "max_length", 2, 8192));
+    c.vocabulary = integer(j, "vocabulary", 5, 10'000'000);
+    c.classes = static_cast<int>(integer(j, "classes", 2, 1000));
+    const std::string why = validate(c);
+    if (!why.empty()) malformed(why);
+    return c;
+}
+
+std::int64_t parameterCount(const ClassifierConfig& c) {
+    if (c.architecture == ClassifierArchitecture::Transformer) {
+        const std::int64_t d = c.hidden, ff = c.feedForward;
+        const std::int64_t layer = 4 * (d * d + d) + (d * ff + ff) + (ff * d + d) + 2 * (2 * d);  // attention, ff, 2 norms
+        return c.vocabulary * d + d /* [CLS] */ + c.layers * layer + d * c.classes + c.classes;
+    }
+    const std::int64_t E = c.embedding > 0 ? c.embedding : c.hidden, H = c.hidden, D = stateSize(c);
+    const std::int64_t A = c.attentionSize > 0 ? c.attentionSize : c.hidden, dirs = c.bidirectional ? 2 : 1;
+    std::int64_t n = c.vocabulary * E;                      // embedding
+    n += dirs * (3 * H * E + 3 * H * H + 2 * 3 * H);        // GRU weights and biases per direction
+    if (c.pooling == Pooling::Additive) n += A * D + A + c.hops * A;  // W, b, v
+    if (c.pooling == Pooling::Dot || c.pooling == Pooling::ScaledDot) n += c.hops * D;  // queries
+    const std::int64_t pooled = poolingAttends(c.pooling) ? c.hops * D : D;
+    n += pooled * c.classes + c.classes;                    // output layer
+    return n;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,178 @@
+#include "Captions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "base/translation/Corpus.h"  // kMaxCorpusFileBytes
+#include "base/FileUtil.h"
+#include "ImageFiles.h"
+#include "base/InputError.h"
+#include "base/SeededRandom.h"
+#include "base/TextLines.h"
+
+namespace attnlab {
+
+namespace {
+
+struct Rgb {
+    std::uint8_t r, g, b;
+};
+
+Rgb rgbOf(const std::string& colour) {
+    if (colour == "red") return {230, 40, 40};
+    if (colour == "green") return {40, 200, 60};
+    if (colour == "blue") return {50, 90, 240};
+    if (colour == "yellow") return {240, 220, 40};
+    return {240, 240, 240};  // white
+}
+
+// Whether pixel (y, x) of the box belongs to the shape drawn in it.
+bool inShape(const std::string& shape, const Box& b, int y, int x) {
+    const double cy = b.top + (b.height - 1) / 2.0, cx = b.left + (b.width - 1) / 2.0;
+    if (shape == "disk") {
+        const double ry = b.height / 2.0, rx = b.width / 2.0;
+        return std::pow((y - cy) / ry, 2) + std::pow((x - cx) / rx, 2) <= 1.0;
+    }
+    if (shape == "bar") return std::abs(x - cx) <= b.width / 6.0 + 0.5;  // a vertical bar, the box's height
+    if (shape == "triangle") {                                            // apex up
+        const double t = static_cast<double>(y - b.top + 1) / b.height;  // 0 at the apex, 1 at the base
+        return std::abs(x - cx) <= t * b.width / 2.0;
+    }
+    return true;  // box: the whole square
+}
+
+
+}  // namespace
+
+const std::vector<std::string>& sceneColours() {
+    static const std::vector<std::string> colours{"red", "green", "blue", "yellow", "white"};
+    return colours;
+}
+
+const std::vector<std::string>& sceneShapes() {
+    static const std::vector<std::string> shapes{"disk", "box", "bar", "triangle"};
+    return shapes;
+}
+
+std::vector<std::string> captionWords(const std::string& caption) {
+    std::vector<std::string> out;
+    std::istringstream in(caption);
+    for (std::string w; in >> w;) {
+        std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        out.push_back(w);
+    }
+    return out;
+}
+
+CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptions& o) {
+    if (size < 1 || size > 1000000) throw ConfigError("scenes: the number of images must be between 1 and 1000000");
+    if (o.imageSize < 32 || o.imageSize > 256) throw ConfigError("scenes: the image size must be between 32 and 256");
+    if (o.minObjects < 1 || o.maxObjects > 4 || o.minObjects > o.maxObjects)
+        throw ConfigError("scenes: the objects per image must be between 1 and 4");
+    SeededRandom rng(seed);
+    CaptionDataset d;
+    d.name = "scenes";
+    const int n = o.imageSize;
+    for (std::size_t i = 0; i < size; ++i) {
+        const int count = rng.range(o.minObjects, o.maxObjects);
+        // One column per object, so "left of" is unambiguous; each shape at a random size and height in its column.
+        const int column = n / count;
+        std::vector<SceneObject> objects;
+        for (int k = 0; k < count; ++k) {
+            SceneObject obj;
+            obj.colour = rng.pick(sceneColours());
+            obj.shape = rng.pick(sceneShapes());
+            const int side = rng.range(std::max(6, column / 3), std::max(7, column * 3 / 4));
+            obj.box = {rng.range(0, n - side), k * column + rng.range(0, column - side), side, side};
+            objects.push_back(obj);
+        }
+        Image im;
+        im.height = im.width = n;
+        im.channels = 3;
+        im.pixels.assign(static_cast<std::size_t>(n) * n * 3, 0);
+        std::string caption;
+        for (const SceneObject& obj : objects) {
+            const Rgb c = rgbOf(obj.colour);
+            for (int y = obj.box.top; y < obj.box.top + obj.box.height; ++y)
+                for (int x = obj.box.left; x < obj.box.left + obj.box.width; ++x)
+                    if (inShape(obj.shape, obj.box, y, x)) {
+                        std::uint8_t* p = &im.pixels[(static_cast<std::size_t>(y) * n + x) * 3];
+                        p[0] = c.r;
+                        p[1] = c.g;
+                        p[2] = c.b;
+                    }
+            caption += (caption.empty() ? "a " : " left of a ") + obj.colour + " " + obj.shape;
+        }
+        d.images.push_back(std::move(im));
+        d.captions.push_back({caption});
+        d.files.emplace_back();
+        d.objects.push_back(std::move(objects));
+    }
+    return d;
+}
+
+CaptionDataset readCaptionTsv(const std::string& path, int channels, int height, int width) {
+    namespace fs = std::filesystem;
+    const std::string text = readFileLimited(path, kMaxCorpusFileBytes);
+    const fs::path folder = fs::path(path).parent_path();
+    CaptionDataset d;
+    d.name = path;
+    std::map<std::string, std::size_t> index;  // image file -> its position
+    std::vector<std::string> warnings;
+    readTwoColumns(
+        text, path, "no tab between image and caption", [](long) {},
+        [&](long line, const std::string& rawImage, const std::string& rawCaption) {
+            const std::string file = trim(rawImage);
+            const std::vector<std::string> caption = captionWords(trim(rawCaption));
+            if (file.empty()) throw InputError(path, line, "empty image name");
+            if (caption.empty()) throw InputError(path, line, "empty caption");
+            const std::string resolved = fs::path(file).is_absolute() ? file : (folder / file).string();
+            auto found = index.find(resolved);
+            if (found == index.end()) {
+                Image im;
+                try {
+                    im = resizeImage(decodeImage(readFileLimited(resolved, kMaxImageFileBytes), resolved, channels), height, width);
+                } catch (const InputError& e) {
+                    throw InputError(path, line, "image " + file + ": " + e.reason());
+                }
+                found = index.emplace(resolved, d.images.size()).first;
+                d.images.push_back(std::move(im));
+                d.files.push_back(resolved);
+                d.captions.emplace_back();
+            }
+            std::string joined;
+            for (const auto& w : caption) joined += (joined.empty() ? "" : " ") + w;
+            d.captions[found->second].push_back(joined);
+        },
+        warnings);
+    if (d.images.empty()) throw InputError(path, 0, "no captioned image");
+    return d;
+}
+
+void writeCaptionFolder(const CaptionDataset& d, const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(fs::path(dir) / "images", ec);
+    if (ec) throw std::runtime_error(dir + ": cannot create the folder (" + ec.message() + ")");
+    std::string captions, objects;
+    for (std::size_t i = 0; i < d.images.size(); ++i) {
+        char name[40];
+        std::snprintf(name, sizeof name, "images/%05zu.png", i + 1);
+        writePng(d.images[i], (fs::path(dir) / name).string());
+        for (const std::string& c : d.captions[i]) captions += std::string(name) + "\t" + c + "\n";
+        if (i < d.objects.size())
+            for (std::size_t k = 0; k < d.objects[i].size(); ++k) {
+                const SceneObject& o = d.objects[i][k];
+                objects += std::string(name) + "\t" + std::to_string(k) + "\t" + o.colour + "\t" + o.shape + "\t" +
+                           std::to_string(o.box.top) + "\t" + std::to_string(o.box.left) + "\t" +
+                           std::to_string(o.box.height) + "\t" + std::to_string(o.box.width) + "\n";
+            }
+    }
+    writeFileAtomically((fs::path(dir) / "captions.tsv").string(), captions);
+    if (!d.objects.empty()) writeFileAtomically((fs::path(dir) / "objects.tsv").string(), objects);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,207 @@
+#include "VisionConfig.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "base/InputError.h"
+
+namespace attnlab {
+
+namespace {
+
+using Json = nlohmann::json;
+
+[[noreturn]] void malformed(const char* kind, const std::string& why) { throw ConfigError(std::string(kind) + " config: " + why); }
+
+struct Reader {
+    const Json& j;
+    const char* kind;
+    const Json& member(const char* key) const {
+        auto it = j.find(key);
+        if (it == j.end()) malformed(kind, std::string("'") + key + "' is missing");
+        return *it;
+    }
+    int integer(const char* key, std::int64_t low, std::int64_t high) const {
+        const Json& v = member(key);
+        if (!v.is_number_integer()) malformed(kind, std::string("'") + key + "' must be an integer");
+        const auto x = v.get<std::int64_t>();
+        if (x < low || x > high) malformed(kind, std::string("'") + key + "' is out of range");
+        return static_cast<int>(x);
+    }
+    float real(const char* key) const {
+        const Json& v = member(key);
+        if (!v.is_number()) malformed(kind, std::string("'") + key + "' must be a number");
+        const double x = v.get<double>();
+        if (!std::isfinite(x) || std::fabs(x) > 1e6) malformed(kind, std::string("'") + key + "' is out of range");
+        return static_cast<float>(x);
+    }
+    // A string member parsed by `parse` (which throws ConfigError naming the accepted values).
+    template <typename Parse>
+    auto choice(const char* key, Parse parse) const {
+        const Json& v = member(key);
+        if (!v.is_string()) malformed(kind, std::string("'") + key + "' must be a string");
+        try {
+            return parse(v.get<std::string>());
+        } catch (const ConfigError& e) {
+            malformed(kind, e.what());
+        }
+    }
+};
+
+Json parseObject(const std::string& json, const char* kind, const char* task) {
+    Json j;
+    try {
+        j = Json::parse(json);
+    } catch (const Json::exception&) {
+        malformed(kind, "invalid JSON");
+    }
+    if (!j.is_object()) malformed(kind, "not a JSON object");
+    auto it = j.find("task");
+    if (it == j.end() || !it->is_string() || it->get<std::string>() != task)
+        malformed(kind, std::string("'task' is not \"") + task + "\"");
+    return j;
+}
+
+std::string range(const char* what, int value, int low, int high) {
+    if (value >= low && value <= high) return {};
+    return std::string(what) + " " + std::to_string(value) + " is not in " + std::to_string(low) + ".." + std::to_string(high);
+}
+
+}  // namespace
+
+std::string toString(PatchPositions p) { return p == PatchPositions::Sinusoidal ? "sinusoidal" : "learned"; }
+
+PatchPositions parsePatchPositions(const std::string& s) {
+    if (s == "learned") return PatchPositions::Learned;
+    if (s == "sinusoidal") return PatchPositions::Sinusoidal;
+    throw ConfigError("unknown positions '" + s + "' (expected one of: learned, sinusoidal)");
+}
+
+std::string toString(CaptionAttention a) { return a == CaptionAttention::Dot ? "dot" : "additive"; }
+
+CaptionAttention parseCaptionAttention(const std::string& s) {
+    if (s == "additive") return CaptionAttention::Additive;
+    if (s == "dot") return CaptionAttention::Dot;
+    throw ConfigError("unknown attention '" + s + "' (expected one of: additive, dot)");
+}
+
+int gridSide(const VitConfig& c) { return c.patch > 0 ? c.imageSize / c.patch : 0; }
+int feedForwardSize(const VitConfig& c) { return c.feedForward > 0 ? c.feedForward : 4 * c.hidden; }
+int gridSide(const CaptionerConfig& c) { return c.imageSize / 8; }
+
+std::string validate(const VitConfig& c) {
+    if (c.channels != 1 && c.channels != 3) return "channels must be 1 (grey) or 3 (RGB)";
+    if (auto why = range("image size", c.imageSize, 4, 512); !why.empty()) return why;
+    if (auto why = range("patch size", c.patch, 1, c.imageSize); !why.empty()) return why;
+    if (c.imageSize % c.patch != 0)
+        return "patch size " + std::to_string(c.patch) + " does not divide image size " + std::to_string(c.imageSize);
+    if (gridSide(c) * gridSide(c) > 4096) return "more than 4096 patches: use a larger patch";
+    if (auto why = range("hidden size", c.hidden, 1, 2048); !why.empty()) return why;
+    if (auto why = range("heads", c.heads, 1, 64); !why.empty()) return why;
+    if (c.hidden % c.heads != 0)
+        return "number of heads " + std::to_string(c.heads) + " does not divide hidden size " + std::to_string(c.hidden);
+    if (auto why = range("layers", c.layers, 1, 24); !why.empty()) return why;
+    if (auto why = range("feed-forward size", c.feedForward, 0, 16384); !why.empty()) return why;
+    if (!(c.dropout >= 0.0f && c.dropout < 1.0f)) return "dropout is not in [0, 1)";
+    if (auto why = range("number of classes", c.classes, 2, 1000); !why.empty()) return why;
+    return {};
+}
+
+std::string validate(const CaptionerConfig& c) {
+    if (c.channels != 1 && c.channels != 3) return "channels must be 1 (grey) or 3 (RGB)";
+    if (auto why = range("image size", c.imageSize, 16, 512); !why.empty()) return why;
+    if (c.imageSize % 8 != 0) return "image size " + std::to_string(c.imageSize) + " is not a multiple of 8";
+    if (auto why = range("feature size", c.features, 1, 1024); !why.empty()) return why;
+    if (auto why = range("hidden size", c.hidden, 1, 2048); !why.empty()) return why;
+    if (auto why = range("embedding size", c.embedding, 1, 2048); !why.empty()) return why;
+    if (auto why = range("attention size", c.attentionSize, 1, 2048); !why.empty()) return why;
+    if (!(c.doublyStochastic >= 0.0f && c.doublyStochastic <= 100.0f)) return "doubly stochastic lambda is not in 0..100";
+    if (!(c.dropout >= 0.0f && c.dropout < 1.0f)) return "dropout is not in [0, 1)";
+    if (auto why = range("maximum length", c.maxLength, 2, 128); !why.empty()) return why;
+    if (c.vocabulary < 5 || c.vocabulary > 1'000'000) return "vocabulary size " + std::to_string(c.vocabulary) + " is not in 5..1000000";
+    return {};
+}
+
+void checkConfig(const VitConfig& c) {
+    if (auto why = validate(c); !why.empty()) throw ConfigError(why);
+}
+void checkConfig(const CaptionerConfig& c) {
+    if (auto why = validate(c); !why.empty()) throw ConfigError(why);
+}
+
+std::string toJson(const VitConfig& c) {
+    return Json{{"task", "image-classify"}, {"architecture", "vit"},   {"channels", c.channels},
+                {"image_size", c.imageSize}, {"patch", c.patch},       {"hidden", c.hidden},
+                {"heads", c.heads},          {"layers", c.layers},     {"feed_forward", c.feedForward},
+                {"dropout", c.dropout},      {"positions", toString(c.positions)}, {"classes", c.classes}}
+        .dump();
+}
+
+std::string toJson(const CaptionerConfig& c) {
+    return Json{{"task", "caption"},           {"architecture", "cnn-gru"},  {"channels", c.channels},
+                {"image_size", c.imageSize},   {"features", c.features},     {"hidden", c.hidden},
+                {"embedding", c.embedding},    {"attention_size", c.attentionSize},
+                {"attention", toString(c.attention)}, {"doubly_stochastic", c.doublyStochastic},
+                {"dropout", c.dropout},        {"max_length", c.maxLength},  {"vocabulary", c.vocabulary}}
+        .dump();
+}
+
+VitConfig vitConfigFromJson(const std::string& json) {
+    const char* kind = "vision Transformer";
+    const Json j = parseObject(json, kind, "image-classify");
+    const Reader r{j, kind};
+    VitConfig c;
+    c.channels = r.integer("channels", 1, 3);
+    c.imageSize = r.integer("image_size", 1, 512);
+    c.patch = r.integer("patch", 1, 512);
+    c.hidden = r.integer("hidden", 1, 2048);
+    c.heads = r.integer("heads", 1, 64);
+    c.layers = r.integer("layers", 1, 24);
+    c.feedForward = r.integer("feed_forward", 0, 16384);
+    c.dropout = r.real("dropout");
+    c.positions = r.choice("positions", parsePatchPositions);
+    c.classes = r.integer("classes", 2, 1000);
+    if (auto why = validate(c); !why.empty()) malformed(kind, why);
+    return c;
+}
+
+CaptionerConfig captionerConfigFromJson(const std::string& json) {
+    const char* kind = "captioner";
+    const Json j = parseObject(json, kind, "caption");
+    const Reader r{j, kind};
+    CaptionerConfig c;
+    c.channels = r.integer("channels", 1, 3);
+    c.imageSize = r.integer("image_size", 1, 512);
+    c.features = r.integer("features", 1, 1024);
+    c.hidden = r.integer("hidden", 1, 2048);
+    c.embedding = r.integer("embedding", 1, 2048);
+    c.attentionSize = r.integer("attention_size", 1, 2048);
+    c.attention = r.choice("attention", parseCaptionAttention);
+    c.doublyStochastic = r.real("doubly_stochastic");
+    c.dropout = r.real("dropout");
+    c.maxLength = r.integer("max_length", 2, 128);
+    c.vocabulary = r.integer("vocabulary", 5, 1'000'000);
+    if (auto why = validate(c); !why.empty()) malformed(kind, why);
+    return c;
+}
+
+std::int64_t parameterCount(const VitConfig& c) {
+    const std::int64_t d = c.hidden, ff = feedForwardSize(c), n = static_cast<std::int64_t>(gridSide(c)) * gridSide(c);
+    const std::int64_t patchInput = static_cast<std::int64_t>(c.channels) * c.patch * c.patch;
+    const std::int64_t layer = 2 * d /* norm1 */ + 4 * (d * d + d) + 2 * d /* norm2 */ + (d * ff + ff) + (ff * d + d);
+    const std::int64_t positions = c.positions == PatchPositions::Learned ? (n + 1) * d : 0;
+    return patchInput * d + d + d /* [CLS] */ + positions + c.layers * layer + 2 * d /* final norm */ +
+           d * c.classes + c.classes;
+}
+
+std::int64_t parameterCount(const CaptionerConfig& c) {
+    const std::int64_t F = c.features, H = c.hidden, E = c.embedding, A = c.attentionSize, V = c.vocabulary;
+    const std::int64_t conv1 = c.channels * 9 * 32 + 32, conv2 = 32 * 9 * 64 + 64, conv3 = 64 * 9 * F + F;
+    const std::int64_t cells = static_cast<std::int64_t>(gridSide(c)) * gridSide(c);
+    const std::int64_t attention = c.attention == CaptionAttention::Additive ? (F * A + A) + (H * A) + A : H * F;
+    const std::int64_t gru = 3 * H * (E + F) + 3 * H * H + 2 * 3 * H;
+    return conv1 + conv2 + conv3 + cells * F /* cell embeddings */ + (F * H + H) /* initial state */ + V * E +
+           attention + gru + (H + F) * V + V /* output */;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,52 @@
+#pragma once
+// What every task's trainer shares (Trainer, ClassifierTrainer, ImageClassifierTrainer,
+// CaptionerTrainer): the options of the training loop, how a run ends, and the exception for a
+// run that diverged. Torch-free header.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "base/Tokenizer.h"
+
+namespace attnlab {
+
+// The training loop's options, the same members in every task (the front ends read them with
+// the same flags and controls). Each task's options derive from it and set their own defaults
+// where they differ (docs/defaults.md, docs/classification.md, docs/vision.md).
+struct TrainingRunOptions {
+    int epochs = 10;
+    int batchSize = 32;
+    double learningRate = 1e-3;
+    double clip = 1.0;  // max gradient norm; 0 = no clipping
+    std::uint64_t seed = 1;
+    int threads = 1;
+    double validationFraction = 0.1;  // held out for validation (when no test set is given)
+};
+
+// A text task's run also builds its vocabulary from the training split (translation, classify).
+struct TextTrainingRunOptions : TrainingRunOptions {
+    int minFrequency = 1;
+    std::size_t maxVocabulary = 0;  // 0 = unlimited
+    TokenizerOptions tokenizer;
+};
+
+// How run() returned: every epoch done, or stopped (the stop flag) after a batch.
+enum class TrainingOutcome { Finished, Stopped };
+
+// A non-finite loss or gradient. The weights are those before the failing batch (1-based epoch
+// and batch within it).
+class TrainingDiverged : public std::runtime_error {
+public:
+    TrainingDiverged(int epoch, int batch, const std::string& what)
+        : std::runtime_error("training diverged at epoch " + std::to_string(epoch) + ", batch " +
+                             std::to_string(batch) + ": " + what + "; the last good weights are kept"),
+          epoch_(epoch), batch_(batch) {}
+    int epoch() const { return epoch_; }
+    int batch() const { return batch_; }
+
+private:
+    int epoch_, batch_;
+};
+
+}  // namespace attnlab

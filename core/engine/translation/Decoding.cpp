@@ -1,0 +1,144 @@
+// Greedy and beam-search decoding over the Seq2SeqNet step interface.
+#include <algorithm>
+#include <limits>
+
+#include "engine/detail/ModelImpl.h"
+
+namespace attnlab {
+
+torch::Tensor greedyDecode(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
+                           int64_t maxSteps) {
+    const int64_t B = src.size(0);
+    auto state = net.start(src, srcLen);
+    torch::Tensor prev = torch::full({B}, Vocabulary::kBos, torch::kLong);
+    torch::Tensor done = torch::zeros({B}, torch::kBool);
+    std::vector<torch::Tensor> out;
+    for (int64_t t = 0; t < maxSteps; ++t) {
+        torch::Tensor next = net.step(*state, prev).argmax(1);  // [B]
+        next = next.masked_fill(done, Vocabulary::kPad);
+        out.push_back(next);
+        done = done.logical_or(next.eq(Vocabulary::kEos));
+        if (done.all().item<bool>()) break;
+        prev = next.masked_fill(done, Vocabulary::kEos);  // finished rows keep a harmless input
+    }
+    if (out.empty()) return torch::zeros({B, 0}, torch::kLong);
+    return torch::stack(out, 1);
+}
+
+namespace {
+
+// The attention rows `rows[t]` of every step t < rows.size(), as forward's capture lays
+// them out: kind -> [1, L, H, T, Tk]. Steps whose keys are fewer than the longest
+// (decoder self-attention over the prefix so far) are padded with zeros, the weight
+// the causal mask gives the future.
+nn::Captured gatherSteps(const std::vector<nn::StepCapture>& steps, const std::vector<std::int64_t>& rows) {
+    nn::Captured out;
+    const auto T = static_cast<std::int64_t>(rows.size());
+    if (T == 0) return out;
+    for (const auto& [kind, first] : steps.front()) {
+        int64_t keys = 0;
+        for (int64_t t = 0; t < T; ++t) keys = std::max(keys, steps[t].at(kind).size(3));
+        std::vector<torch::Tensor> picked;  // [L, H, Tk_t] each
+        picked.reserve(rows.size());
+        for (int64_t t = 0; t < T; ++t) {
+            torch::Tensor w = steps[t].at(kind).select(0, rows[t]);
+            if (w.size(2) < keys) w = torch::constant_pad_nd(w, {0, keys - w.size(2)});
+            picked.push_back(w);
+        }
+        out[kind] = torch::stack(picked, 2).unsqueeze(0);  // [1, L, H, T, Tk]
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
+                                     int beam, int64_t maxSteps, double* logProbability, nn::Captured* capture) {
+    struct Hypothesis {
+        std::vector<std::int64_t> tokens;
+        double score = 0.0;
+        std::vector<std::int64_t> rows;  // its row in each step's captured attention
+    };
+    auto state = net.start(src, srcLen, capture);
+    // Each step's attention stays a tensor [alive, L, H, Tk] until the best hypothesis
+    // is known; only its rows are gathered, once, at the end.
+    std::vector<nn::StepCapture> steps;
+    std::vector<Hypothesis> alive{Hypothesis{}};
+    std::vector<Hypothesis> finished;
+    torch::Tensor prev = torch::full({1}, Vocabulary::kBos, torch::kLong);
+    // Finished hypotheses are compared by mean log-probability per token, so that
+    // beam search does not simply prefer short outputs.
+    auto normalized = [](const Hypothesis& h) { return h.score / static_cast<double>(h.tokens.size() + 1); };
+
+    for (int64_t t = 0; t < maxSteps && !alive.empty(); ++t) {
+        nn::StepCapture stepCapture;
+        torch::Tensor logp = net.step(*state, prev, capture ? &stepCapture : nullptr);  // [alive, V]
+        if (capture) steps.push_back(std::move(stepCapture));
+        const int64_t V = logp.size(1);
+        // The k best continuations, scored in float as a tensor sum would be, picked on the
+        // host: a few thousand numbers at most, not worth half a dozen tensor operations.
+        torch::Tensor flat = logp.contiguous();
+        const float* lp = flat.data_ptr<float>();
+        std::vector<float> scores(static_cast<std::size_t>(flat.numel()));
+        for (std::size_t row = 0; row < alive.size(); ++row) {
+            const auto base = static_cast<float>(alive[row].score);
+            for (int64_t v = 0; v < V; ++v) scores[row * V + v] = base + lp[row * V + v];
+        }
+        const int64_t k = std::min<int64_t>(beam, flat.numel());
+        std::vector<int64_t> top(scores.size());
+        for (std::size_t i = 0; i < top.size(); ++i) top[i] = static_cast<int64_t>(i);
+        std::partial_sort(top.begin(), top.begin() + k, top.end(), [&](int64_t a, int64_t b) {
+            return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+        });
+        std::vector<Hypothesis> nextAlive;
+        std::vector<std::int64_t> keepRows, nextTokens;
+        for (int64_t i = 0; i < k; ++i) {
+            const int64_t row = top[i] / V, token = top[i] % V;
+            Hypothesis h{alive[row].tokens, scores[top[i]], {}};
+            if (capture) {
+                h.rows = alive[row].rows;
+                h.rows.push_back(row);
+            }
+            if (token == Vocabulary::kEos) {
+                finished.push_back(std::move(h));
+            } else {
+                h.tokens.push_back(token);
+                nextAlive.push_back(std::move(h));
+                keepRows.push_back(row);
+                nextTokens.push_back(token);
+            }
+        }
+        alive = std::move(nextAlive);
+        // Enough finished hypotheses: they alone compete (the ones still open are unfinished).
+        if (static_cast<int>(finished.size()) >= beam) alive.clear();
+        if (alive.empty()) break;
+        bool sameRows = static_cast<int64_t>(keepRows.size()) == logp.size(0);  // greedy: always
+        for (std::size_t i = 0; sameRows && i < keepRows.size(); ++i) sameRows = keepRows[i] == static_cast<int64_t>(i);
+        if (!sameRows) net.reorder(*state, torch::tensor(keepRows, torch::kLong));
+        prev = torch::tensor(nextTokens, torch::kLong);
+    }
+    // Out of steps: unfinished hypotheses compete too.
+    for (auto& h : alive) finished.push_back(std::move(h));
+    const Hypothesis* best = nullptr;
+    for (const auto& h : finished)
+        if (!best || normalized(h) > normalized(*best)) best = &h;
+    if (logProbability) *logProbability = best ? best->score : 0.0;
+    if (capture && best) {
+        // The step that produced </s> is not part of the output (forward over the
+        // output has one query per output token).
+        std::vector<std::int64_t> rows(best->rows.begin(), best->rows.begin() + best->tokens.size());
+        for (auto& [kind, maps] : gatherSteps(steps, rows)) (*capture)[kind] = std::move(maps);
+    }
+    return best ? best->tokens : std::vector<std::int64_t>{};
+}
+
+AttentionMap toAttentionMap(const torch::Tensor& matrix) {
+    torch::Tensor m = matrix.to(torch::kFloat).contiguous();
+    AttentionMap map;
+    map.rows = static_cast<int>(m.size(0));
+    map.cols = static_cast<int>(m.size(1));
+    map.weights.assign(m.data_ptr<float>(), m.data_ptr<float>() + m.numel());
+    return map;
+}
+
+}  // namespace attnlab

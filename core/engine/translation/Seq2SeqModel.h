@@ -1,0 +1,68 @@
+#pragma once
+// A trained (or training) sequence-to-sequence model with its vocabularies and
+// tokenizer: what a checkpoint holds. LibTorch stays behind the pimpl, so this
+// header is safe for the UI and the CLI.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "base/AttentionMap.h"
+#include "base/CheckpointMetadata.h"  // kCheckpointFormatVersion, for the fuzzers that include this header
+#include "base/translation/ModelConfig.h"
+#include "base/Tokenizer.h"
+#include "base/Vocabulary.h"
+
+namespace attnlab {
+
+namespace detail {
+struct ModelAccess;
+}
+
+struct DecodeOptions {
+    int beam = 1;       // 1 = greedy
+    int maxOutput = 0;  // 0 = 2 * source length + 10 (capped by the model's maximum)
+    bool captureAttention = true;
+};
+
+class Seq2SeqModel {
+public:
+    // Throws ConfigError if the config is invalid. Vocabulary sizes in `config` are
+    // taken from the vocabularies.
+    Seq2SeqModel(ModelConfig config, Vocabulary source, Vocabulary target, TokenizerOptions tokenizer,
+                 std::uint64_t seed);
+    Seq2SeqModel(Seq2SeqModel&&) noexcept;
+    Seq2SeqModel& operator=(Seq2SeqModel&&) noexcept;
+    ~Seq2SeqModel();
+
+    // Checkpoints (.safetensors; see docs/ARCHITECTURE.md, "Checkpoint format"). save() is atomic and throws
+    // std::runtime_error("FILE: reason"); load() throws ModelFileError("FILE: reason").
+    void save(const std::string& path, const std::map<std::string, std::string>& extraMetadata = {}) const;
+    static Seq2SeqModel load(const std::string& path);
+
+    // Translates one sentence; every output step carries the attention it used.
+    // Throws ConfigError for an empty sentence or bad options. A sentence longer than
+    // the model's maximum is truncated (Translation::truncated).
+    Translation translate(const std::string& sentence, const DecodeOptions& options = {}) const;
+
+    // Greedy translations of many sentences at once (batched; no attention capture).
+    std::vector<std::vector<std::string>> translateGreedy(const std::vector<std::string>& sentences) const;
+
+    const ModelConfig& config() const;
+    const Vocabulary& sourceVocabulary() const;
+    const Vocabulary& targetVocabulary() const;
+    const TokenizerOptions& tokenizerOptions() const;
+    std::int64_t parameterCount() const;
+    // Tokens of the sentence as the model sees them (unknown words as <unk>), plus "</s>".
+    std::vector<std::string> sourceTokens(const std::string& sentence) const;
+
+    struct Impl;  // engine-internal (LibTorch): detail/ModelImpl.h
+
+private:
+    friend struct detail::ModelAccess;  // the engine's own code and white-box tests only
+
+    explicit Seq2SeqModel(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,512 @@
+#include "Trainer.h"
+
+#include "engine/Runtime.h"
+
+#include <sstream>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "engine/detail/ModelAccess.h"
+#include "base/translation/Alignments.h"
+#include "base/translation/Batching.h"
+#include "base/InputError.h"
+#include "base/Memory.h"
+#include "base/Metrics.h"
+#include "base/translation/ModelSize.h"
+#include "engine/nn/Random.h"
+
+namespace attnlab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct BatchTensors {
+    torch::Tensor src, srcLen, tgt, tgtIn;
+};
+
+BatchTensors toTensors(const Batch& b) {
+    BatchTensors t;
+    t.src = torch::tensor(b.source, torch::kLong).view({b.size, b.sourceLen});
+    t.srcLen = torch::tensor(b.sourceLengths, torch::kLong);
+    t.tgt = torch::tensor(b.target, torch::kLong).view({b.size, b.targetLen});
+    // Decoder input: <s> followed by the target shifted right.
+    using torch::indexing::Slice;
+    t.tgtIn = torch::cat({torch::full({b.size, 1}, Vocabulary::kBos, torch::kLong),
+                          t.tgt.index({Slice(), Slice(0, b.targetLen - 1)})},
+                         1);
+    return t;
+}
+
+void checkOptions(const TrainingOptions& o) {
+    auto text = [](double v) {
+        std::ostringstream out;
+        out << v;  // shortest: 0.9, 1e+06, 64
+        return out.str();
+    };
+    auto range = [&](Setting setting, double v, double lo, double hi, bool lowOpen = false) {
+        if ((lowOpen ? v > lo : v >= lo) && v <= hi) return;
+        SettingProblem p;
+        p.setting = setting;
+        p.value = text(v);
+        p.low = text(lo);
+        p.high = text(hi);
+        p.lowOpen = lowOpen;
+        throw ConfigError(p);
+    };
+    range(Setting::Epochs, o.epochs, 1, 100000);
+    range(Setting::BatchSize, o.batchSize, 1, 4096);
+    range(Setting::LearningRate, o.learningRate, 0, 10, true);
+    range(Setting::Clip, o.clip, 0, 1e6);
+    range(Setting::TeacherForcing, o.teacherForcing, 0, 1);
+    range(Setting::Threads, o.threads, 1, 64);
+    range(Setting::ValidationFraction, o.validationFraction, 0, 0.9);
+    range(Setting::MinFrequency, o.minFrequency, 1, 1000000);
+}
+
+// Rows [first, first + count) of a batch, their padding trimmed to the longest of them.
+BatchTensors rowsOf(const Batch& b, const BatchTensors& t, std::int64_t first, std::int64_t count) {
+    std::int64_t srcLen = 1, tgtLen = 1;
+    for (std::int64_t i = first; i < first + count; ++i) {
+        srcLen = std::max(srcLen, b.sourceLengths[static_cast<std::size_t>(i)]);
+        tgtLen = std::max(tgtLen, b.targetLengths[static_cast<std::size_t>(i)]);
+    }
+    BatchTensors part;
+    part.src = t.src.narrow(0, first, count).narrow(1, 0, srcLen);
+    part.srcLen = t.srcLen.narrow(0, first, count);
+    part.tgt = t.tgt.narrow(0, first, count).narrow(1, 0, tgtLen);
+    part.tgtIn = t.tgtIn.narrow(0, first, count).narrow(1, 0, tgtLen);
+    return part;
+}
+
+// A seed for a part's generator, from LibTorch's global generator (so torch::manual_seed
+// and the model's seed still decide every draw).
+std::uint64_t drawSeed() {
+    at::Generator global = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(global.mutex());
+    return global.get<at::CPUGeneratorImpl>()->random64();
+}
+
+// Runs work(0) .. work(n - 1), work(0) on the calling thread and the others on threads
+// of their own; rethrows the first exception once all have finished.
+void runInParallel(int n, const std::function<void(int)>& work) {
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
+    auto guarded = [&](int i) {
+        try {
+            work(i);
+        } catch (...) {
+            errors[static_cast<std::size_t>(i)] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int i = 1; i < n; ++i) threads.emplace_back(guarded, i);
+    guarded(0);
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors)
+        if (error) std::rethrow_exception(error);
+}
+
+std::string humanBytes(std::int64_t bytes) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return buf;
+}
+
+}  // namespace
+
+struct Trainer::Impl {
+    TrainingOptions options;
+    std::unique_ptr<Seq2SeqModel> model;
+    // One Adam per part, over disjoint parameters (about equal sizes), stepped on parallel
+    // threads: Adam updates every parameter on its own, so this changes no number.
+    std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
+    std::vector<std::vector<std::size_t>> parameterGroups;  // each optimizer's, as indices into parameters()
+    std::vector<EncodedPair> pairs;
+    std::vector<SentenceAlignment> gold;  // per pair, over its tokens; empty if none
+    std::vector<std::vector<std::string>> targetTokens;
+    std::vector<std::size_t> train, validation;
+    std::size_t skippedTooLong = 0;
+    std::int64_t estimatedBytes = 0;
+    std::mt19937_64 rng;
+    // Parts each batch is split into, each part's forward and backward on a thread of its
+    // own (trainParts); 1 = the whole batch on the calling thread.
+    int parts = 1;
+
+    int completedEpochs = 0;
+    std::vector<Batch> batches;
+    std::size_t cursor = 0;
+    std::int64_t globalBatch = 0;
+    double lossSum = 0.0;
+    std::int64_t epochPairs = 0;
+    double trainSeconds = 0.0;
+    Clock::time_point epochStart;
+
+    void startEpoch() {
+        std::vector<std::size_t> order = train;
+        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+        batches = makeBatches(pairs, order, static_cast<std::size_t>(options.batchSize));
+        cursor = 0;
+        lossSum = 0.0;
+        epochPairs = 0;
+        trainSeconds = 0.0;
+        epochStart = Clock::now();
+    }
+};
+
+namespace {
+
+// Forward and backward of a batch split into d.parts parts, each on its own thread; sets
+// the parameters' gradients to the sum of the parts' and returns the batch's loss.
+double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, bool injectNonFinite) {
+    nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
+    const auto params = net.parameters();
+    const int parts = static_cast<int>(std::min<std::int64_t>(d.parts, batch.size));
+    // Each part's loss is its share of the batch's mean token loss (its summed token
+    // losses over the batch's token count), so the parts' losses and gradients add up
+    // to the whole batch's.
+    const double tokens = static_cast<double>(t.tgt.ne(Vocabulary::kPad).sum().item<std::int64_t>());
+    std::vector<at::Generator> generators;
+    for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
+    std::vector<double> losses(static_cast<std::size_t>(parts), 0.0);
+    std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
+    runInParallel(parts, [&](int p) {
+        const auto i = static_cast<std::size_t>(p);
+        nn::ScopedGenerator generator(generators[i]);
+        const std::int64_t first = batch.size * p / parts, last = batch.size * (p + 1) / parts;
+        BatchTensors part = rowsOf(batch, t, first, last - first);
+        torch::Tensor logits = net.forward(part.src, part.srcLen, part.tgtIn, nullptr, d.options.teacherForcing);
+        torch::Tensor loss = torch::nn::functional::cross_entropy(
+                                 logits.reshape({-1, logits.size(2)}), part.tgt.reshape({-1}),
+                                 torch::nn::functional::CrossEntropyFuncOptions()
+                                     .ignore_index(Vocabulary::kPad)
+                                     .reduction(torch::kSum)) /
+                             tokens;
+        if (p == 0 && injectNonFinite) loss = loss * std::nan("");
+        losses[i] = loss.item<double>();
+        if (!std::isfinite(losses[i])) return;
+        grads[i] = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
+                                         /*allow_unused=*/true);
+    });
+
+    double loss = 0.0;
+    for (double l : losses) loss += l;
+    if (!std::isfinite(loss)) return loss;
+    // Summed in part order (the same gradients for the same thread count, whatever the
+    // timing), each parameter group on its own thread.
+    runInParallel(static_cast<int>(d.parameterGroups.size()), [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)]) {
+            torch::Tensor sum;
+            for (const auto& g : grads)
+                if (g[k].defined()) sum = sum.defined() ? sum + g[k] : g[k];
+            if (sum.defined()) params[k].mutable_grad() = sum;
+        }
+    });
+    return loss;
+}
+
+// torch::nn::utils::clip_grad_norm_ (LibTorch 1.13, 2-norm) with the per-parameter norms
+// and the scaling spread over the parameter groups' threads: the same numbers.
+double clipGradNormParallel(Trainer::Impl& d, const std::vector<torch::Tensor>& params, double maxNorm) {
+    const int groups = static_cast<int>(d.parameterGroups.size());
+    std::vector<torch::Tensor> norms(params.size());
+    runInParallel(groups, [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
+            if (params[k].grad().defined()) norms[k] = params[k].grad().norm(2);
+    });
+    std::vector<torch::Tensor> defined;
+    for (const auto& n : norms)
+        if (n.defined()) defined.push_back(n);
+    if (defined.empty()) return 0.0;
+    torch::Tensor total = defined.size() == 1 ? defined[0] : torch::stack(defined).norm(2);
+    torch::Tensor coefficient = torch::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
+    runInParallel(groups, [&](int group) {
+        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
+            if (params[k].grad().defined()) params[k].mutable_grad().mul_(coefficient);
+    });
+    return total.item<double>();
+}
+
+}  // namespace
+
+Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions options)
+    : impl_(std::make_unique<Impl>()) {
+    checkOptions(options);
+    Impl& d = *impl_;
+    d.options = options;
+    d.rng.seed(options.seed);
+
+    Tokenizer tokenizer(options.tokenizer);
+    std::vector<std::vector<std::string>> src, tgt;
+    std::vector<SentenceAlignment> gold;
+    const std::size_t limit = static_cast<std::size_t>(std::max(2, config.maxLength)) - 1;  // room for </s>
+    for (const auto& p : corpus.pairs) {
+        auto s = tokenizer.tokenize(p.source);
+        auto t = tokenizer.tokenize(p.target);
+        if (s.empty() || t.empty()) continue;
+        if (s.size() > limit || t.size() > limit) {
+            ++d.skippedTooLong;
+            continue;
+        }
+        src.push_back(std::move(s));
+        tgt.push_back(std::move(t));
+        gold.push_back(goldOverTokens(p, tokenizer));  // word links onto the tokens the model sees
+    }
+    if (src.empty())
+        throw InputError(corpus.name, 0,
+                         d.skippedTooLong ? "every pair is longer than --max-len " + std::to_string(config.maxLength)
+                                          : "no usable sentence pair");
+
+    Split split = splitTrainValidation(src.size(), options.validationFraction, options.seed);
+    d.train = std::move(split.train);
+    d.validation = std::move(split.validation);
+    std::vector<std::vector<std::string>> trainSrc, trainTgt;
+    for (auto i : d.train) {
+        trainSrc.push_back(src[i]);
+        trainTgt.push_back(tgt[i]);
+    }
+    Vocabulary sourceVocab = Vocabulary::build(trainSrc, options.minFrequency, options.maxVocabulary);
+    Vocabulary targetVocab = Vocabulary::build(trainTgt, options.minFrequency, options.maxVocabulary);
+    for (std::size_t i = 0; i < src.size(); ++i) {
+        EncodedPair e;
+        e.source = sourceVocab.encode(src[i]);
+        e.source.push_back(Vocabulary::kEos);
+        e.target = targetVocab.encode(tgt[i]);
+        e.target.push_back(Vocabulary::kEos);
+        d.pairs.push_back(std::move(e));
+    }
+    d.gold = std::move(gold);
+    d.targetTokens = std::move(tgt);
+
+    config.sourceVocab = static_cast<std::int64_t>(sourceVocab.size());
+    config.targetVocab = static_cast<std::int64_t>(targetVocab.size());
+    checkConfig(config);
+    // Several threads split each batch between them rather than share BLAS calls: with
+    // the fused GRU path BLAS is only half of a batch, and these matrices are too small
+    // for two BLAS threads to help much. Each part draws from its own generator, except
+    // in the library GRU's dropout between encoder layers, which only knows the global
+    // one: such models train whole batches, their threads going to BLAS.
+    const bool globalDraws = config.architecture == Architecture::Gru && config.layers > 1 && config.dropout > 0;
+    d.parts = globalDraws ? 1 : options.threads;
+    setThreadCount(d.parts > 1 ? 1 : options.threads);
+    d.estimatedBytes = estimateTrainingBytes(config, options.batchSize, config.maxLength);
+    const std::int64_t physical = physicalMemoryBytes();
+    if (physical > 0 && d.estimatedBytes > physical * 8 / 10)
+        throw ConfigError("this configuration needs about " + humanBytes(d.estimatedBytes) + " but the machine has " +
+                          humanBytes(physical) + "; reduce --hidden, --batch, --layers or --max-len");
+
+    d.model = std::make_unique<Seq2SeqModel>(config, std::move(sourceVocab), std::move(targetVocab),
+                                             options.tokenizer, options.seed);
+    const auto params = detail::ModelAccess::impl(*d.model).net->parameters();
+    std::int64_t total = 0, seen = 0;
+    for (const auto& p : params) total += p.numel();
+    std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(d.parts));
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        groups[static_cast<std::size_t>(std::min<std::int64_t>(d.parts - 1, seen * d.parts / total))].push_back(k);
+        seen += params[k].numel();
+    }
+    for (auto& group : groups) {
+        if (group.empty()) continue;
+        std::vector<torch::Tensor> tensors;
+        for (auto k : group) tensors.push_back(params[k]);
+        d.optimizers.push_back(
+            std::make_unique<torch::optim::Adam>(tensors, torch::optim::AdamOptions(options.learningRate)));
+        d.parameterGroups.push_back(std::move(group));
+    }
+    d.startEpoch();
+}
+
+Trainer::~Trainer() = default;
+
+Seq2SeqModel& Trainer::model() { return *impl_->model; }
+const Seq2SeqModel& Trainer::model() const { return *impl_->model; }
+const TrainingOptions& Trainer::options() const { return impl_->options; }
+int Trainer::completedEpochs() const { return impl_->completedEpochs; }
+int Trainer::batchesPerEpoch() const { return static_cast<int>(impl_->batches.size()); }
+std::size_t Trainer::trainingPairs() const { return impl_->train.size(); }
+std::size_t Trainer::validationPairs() const { return impl_->validation.size(); }
+std::size_t Trainer::skippedTooLong() const { return impl_->skippedTooLong; }
+std::int64_t Trainer::estimatedBytes() const { return impl_->estimatedBytes; }
+int Trainer::partsPerBatch() const { return impl_->parts; }
+bool Trainer::epochComplete() const { return impl_->cursor >= impl_->batches.size(); }
+bool Trainer::finished() const { return impl_->completedEpochs >= impl_->options.epochs; }
+
+BatchReport Trainer::trainBatch() {
+    Impl& d = *impl_;
+    if (epochComplete()) throw std::logic_error("trainBatch() called at the end of an epoch");
+    const auto start = Clock::now();
+    const Batch& batch = d.batches[d.cursor];
+    BatchReport report;
+    report.epoch = d.completedEpochs + 1;
+    report.batch = static_cast<int>(d.cursor) + 1;
+    report.batchesPerEpoch = static_cast<int>(d.batches.size());
+    report.pairs = batch.size;
+
+    nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
+    net.train();
+    BatchTensors t = toTensors(batch);
+    // Gradients start undefined: the backward then stores each parameter's gradient
+    // instead of adding it to a zero-filled one (a fill and an add per parameter saved).
+    net.zero_grad(/*set_to_none=*/true);
+    ++d.globalBatch;
+    const bool injectNonFinite = d.globalBatch == d.options.injectNonFiniteAtBatch;
+    auto params = net.parameters();
+    double lossValue = 0.0;
+    if (d.parts > 1 && batch.size > 1) {
+        lossValue = trainParts(d, batch, t, injectNonFinite);
+        if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
+    } else {
+        torch::Tensor logits = net.forward(t.src, t.srcLen, t.tgtIn, nullptr, d.options.teacherForcing);
+        torch::Tensor loss = torch::nn::functional::cross_entropy(
+            logits.reshape({-1, logits.size(2)}), t.tgt.reshape({-1}),
+            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
+        if (injectNonFinite) loss = loss * std::nan("");
+        lossValue = loss.item<double>();
+        if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
+        loss.backward();
+    }
+    // A parameter this batch did not reach gets a zero gradient, as optimizer->zero_grad()
+    // left it before: Adam still decays its moments and moves it.
+    for (auto& p : params)
+        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+    double norm = 0.0;
+    if (d.options.clip > 0) {
+        norm = d.parameterGroups.size() > 1 ? clipGradNormParallel(d, params, d.options.clip)
+                                            : torch::nn::utils::clip_grad_norm_(params, d.options.clip);
+    } else {
+        for (auto& p : params)
+            if (p.grad().defined()) norm += p.grad().pow(2).sum().item<double>();
+    }
+    if (!std::isfinite(norm)) {
+        for (auto& optimizer : d.optimizers) optimizer->zero_grad();
+        throw TrainingDiverged(report.epoch, report.batch, "a gradient is not finite");
+    }
+    runInParallel(static_cast<int>(d.optimizers.size()),
+                  [&](int i) { d.optimizers[static_cast<std::size_t>(i)]->step(); });
+    ++d.cursor;
+    d.lossSum += lossValue;
+    d.epochPairs += batch.size;
+    d.trainSeconds += secondsSince(start);
+    report.loss = lossValue;
+    return report;
+}
+
+EpochMetrics Trainer::evaluate() {
+    Impl& d = *impl_;
+    EpochMetrics m;
+    m.epoch = d.completedEpochs;
+    if (d.validation.empty()) return m;
+    nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
+    const EvalModeGuard evalMode(net);
+    c10::InferenceMode inference;
+    const Vocabulary& tv = d.model->targetVocabulary();
+
+    double lossSum = 0.0, entropySum = 0.0;
+    std::int64_t tokenCount = 0, entropyRows = 0, correct = 0, refTokens = 0, exact = 0;
+    // Argmax attention links and gold of the validation pairs that have gold, for AER.
+    std::vector<std::vector<AlignmentLink>> predictedLinks;
+    std::vector<SentenceAlignment> goldLinks;
+    std::vector<Tokens> hypotheses, references;
+    const int64_t maxLength = d.model->config().maxLength;
+    for (const Batch& batch : makeBatches(d.pairs, d.validation, 64)) {
+        BatchTensors t = toTensors(batch);
+        nn::Captured captured;
+        torch::Tensor logits = net.forward(t.src, t.srcLen, t.tgtIn, &captured, 1.0);
+        lossSum += torch::nn::functional::cross_entropy(
+                       logits.reshape({-1, logits.size(2)}), t.tgt.reshape({-1}),
+                       torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad).reduction(
+                           torch::kSum))
+                       .item<double>();
+        tokenCount += t.tgt.ne(Vocabulary::kPad).sum().item<int64_t>();
+
+        if (auto it = captured.find(MapKind::Cross); it != captured.end()) {
+            torch::Tensor w = it->second.select(1, it->second.size(1) - 1).mean(1);  // last layer, mean of heads [B,T,S]
+            torch::Tensor rowEntropy = -(w * w.clamp_min(1e-12).log()).sum(-1);        // [B, T]
+            torch::Tensor rowMask = t.tgt.ne(Vocabulary::kPad);
+            entropySum += rowEntropy.masked_select(rowMask).sum().item<double>();
+            entropyRows += rowMask.sum().item<int64_t>();
+            for (int64_t b = 0; b < batch.size; ++b) {
+                const SentenceAlignment& gold = d.gold[batch.indices[b]];
+                if (gold.sure.empty() && gold.possible.empty()) continue;
+                const int rows = static_cast<int>(batch.targetLengths[b]) - 1;  // without </s>
+                const int cols = static_cast<int>(batch.sourceLengths[b]) - 1;
+                if (rows <= 0 || cols <= 0) continue;
+                using torch::indexing::Slice;
+                AttentionMap map = toAttentionMap(w[b].index({Slice(0, rows), Slice(0, cols)}));
+                predictedLinks.push_back(argmaxLinks(map, rows, cols));
+                goldLinks.push_back(gold);
+            }
+        }
+
+        const int64_t maxSteps = std::min<int64_t>(batch.targetLen + 10, maxLength - 1);
+        torch::Tensor out = greedyDecode(net, t.src, t.srcLen, maxSteps);
+        auto acc = out.accessor<int64_t, 2>();
+        for (int64_t b = 0; b < batch.size; ++b) {
+            const auto& ref = d.pairs[batch.indices[b]].target;  // ids with </s>
+            std::vector<std::int64_t> hyp;
+            for (int64_t j = 0; j < out.size(1); ++j) {
+                hyp.push_back(acc[b][j]);
+                if (acc[b][j] == Vocabulary::kEos) break;
+            }
+            for (std::size_t j = 0; j < ref.size(); ++j)
+                if (j < hyp.size() && hyp[j] == ref[j]) ++correct;
+            refTokens += static_cast<int64_t>(ref.size());
+            if (hyp == ref) ++exact;
+            if (!hyp.empty() && hyp.back() == Vocabulary::kEos) hyp.pop_back();
+            hypotheses.push_back(tv.decode(hyp));
+            references.push_back(d.targetTokens[batch.indices[b]]);
+        }
+    }
+    m.validationLoss = tokenCount ? lossSum / static_cast<double>(tokenCount) : 0.0;
+    m.tokenAccuracy = refTokens ? static_cast<double>(correct) / static_cast<double>(refTokens) : 0.0;
+    m.exactMatch = static_cast<double>(exact) / static_cast<double>(d.validation.size());
+    m.bleu = corpusBleu(hypotheses, references);
+    if (entropyRows) m.attentionEntropy = entropySum / static_cast<double>(entropyRows);
+    if (!goldLinks.empty()) {
+        const AlignmentScore score = scoreAlignments(predictedLinks, goldLinks);  // over the whole set
+        m.alignmentErrorRate = score.aer;
+        m.alignmentPrecision = score.precision;
+        m.alignmentRecall = score.recall;
+    }
+    return m;
+}
+
+EpochMetrics Trainer::finishEpoch() {
+    Impl& d = *impl_;
+    EpochMetrics m = evaluate();
+    ++d.completedEpochs;
+    m.epoch = d.completedEpochs;
+    m.trainLoss = d.batches.empty() ? 0.0 : d.lossSum / static_cast<double>(d.cursor ? d.cursor : 1);
+    m.pairsPerSecond = d.trainSeconds > 0 ? static_cast<double>(d.epochPairs) / d.trainSeconds : 0.0;
+    m.seconds = secondsSince(d.epochStart);
+    d.startEpoch();
+    releaseFreeMemory();  // evaluation's and checkpointing's one-off blocks; costs the next batch a few page faults
+    return m;
+}
+
+Trainer::Outcome Trainer::run(const std::function<void(const BatchReport&)>& onBatch,
+                              const std::function<void(const EpochMetrics&)>& onEpoch,
+                              const std::atomic<bool>* stop) {
+    while (!finished()) {
+        while (!epochComplete()) {
+            BatchReport r = trainBatch();
+            if (onBatch) onBatch(r);
+            if (stop && stop->load()) return Outcome::Stopped;
+        }
+        EpochMetrics m = finishEpoch();
+        if (onEpoch) onEpoch(m);
+        if (stop && stop->load() && !finished()) return Outcome::Stopped;
+    }
+    return Outcome::Finished;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,93 @@
+#pragma once
+// Trains a Seq2SeqModel on a corpus, one batch at a time so that a caller (the GUI
+// worker, the CLI) can pause, step, stop and translate between batches.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "Seq2SeqModel.h"
+#include "base/translation/Corpus.h"
+#include "engine/TrainingRun.h"
+
+namespace attnlab {
+
+// The loop's options (epochs, batchSize, learningRate 1e-3, clip, seed, threads,
+// validationFraction) and the vocabulary's (minFrequency, maxVocabulary, tokenizer) are
+// TrainingRun.h's, as for every task.
+struct TrainingOptions : TextTrainingRunOptions {
+    double teacherForcing = 1.0;  // probability of feeding the gold token (GRU)
+    // Testing aid: makes the loss of this (global, 1-based) batch NaN. 0 = off.
+    std::int64_t injectNonFiniteAtBatch = 0;
+};
+
+struct BatchReport {
+    int epoch = 0;             // 1-based epoch this batch belongs to
+    int batch = 0;             // 1-based batch within the epoch
+    int batchesPerEpoch = 0;
+    double loss = 0.0;         // mean token loss of the batch
+    std::int64_t pairs = 0;    // pairs in the batch
+};
+
+struct EpochMetrics {
+    int epoch = 0;
+    double trainLoss = 0.0;
+    double validationLoss = 0.0;
+    double tokenAccuracy = 0.0;    // greedy output vs reference, position by position (incl. </s>)
+    double exactMatch = 0.0;
+    double bleu = 0.0;             // corpus BLEU-4, 0..100
+    double attentionEntropy = std::numeric_limits<double>::quiet_NaN();   // nats, cross-attention rows
+    // When the validation pairs have gold links (Alignments.h, Och & Ney over the whole validation
+    // set): the argmax of each cross-attention row (last layer, heads averaged) as the predicted link.
+    double alignmentErrorRate = std::numeric_limits<double>::quiet_NaN();
+    double alignmentPrecision = std::numeric_limits<double>::quiet_NaN();
+    double alignmentRecall = std::numeric_limits<double>::quiet_NaN();
+    double pairsPerSecond = 0.0;   // training throughput of the epoch
+    double seconds = 0.0;          // wall time of the epoch, evaluation included
+};
+
+class Trainer {
+public:
+    // Tokenizes the corpus, builds vocabularies, splits train/validation and builds the
+    // model. Throws ConfigError for invalid options or a configuration whose estimated
+    // memory exceeds what the machine has, InputError if no pair fits the model.
+    Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions options);
+    ~Trainer();
+
+    Seq2SeqModel& model();
+    const Seq2SeqModel& model() const;
+    const TrainingOptions& options() const;
+
+    // Trains the next batch. Throws TrainingDiverged (weights untouched).
+    BatchReport trainBatch();
+    bool epochComplete() const;  // every batch of the current epoch is done
+    bool finished() const;       // all epochs done
+    // Evaluates on the validation set, records the epoch and starts the next one.
+    EpochMetrics finishEpoch();
+    // Validation metrics of the current weights (no side effects on training).
+    EpochMetrics evaluate();
+
+    int completedEpochs() const;
+    int batchesPerEpoch() const;
+    std::size_t trainingPairs() const;
+    std::size_t validationPairs() const;
+    std::size_t skippedTooLong() const;  // pairs longer than the model's maximum length
+    std::int64_t estimatedBytes() const;
+    // Parts each batch is split into, trained on as many threads (--threads, or 1 where
+    // a model's random draws cannot be split).
+    int partsPerBatch() const;
+
+    // Runs until all epochs are done or *stop becomes true (checked after every batch).
+    using Outcome = TrainingOutcome;
+    Outcome run(const std::function<void(const BatchReport&)>& onBatch,
+                const std::function<void(const EpochMetrics&)>& onEpoch, const std::atomic<bool>* stop = nullptr);
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnlab

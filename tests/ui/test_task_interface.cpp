@@ -1,0 +1,145 @@
+// A task is all the window needs: a fourth task written only here (a setup page, one view, one
+// lesson) appears in the Task box, switches in and out, gets its lesson in the Lessons menu and the
+// files dropped while it is current, without a line of ui/window/ knowing it.
+#include "task/Task.h"
+#include "views/View.h"
+#include "views/ViewNavigator.h"
+
+#include "ui/WindowFixture.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFrame>
+#include <QLabel>
+#include <QMenuBar>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+using namespace attnlab;
+
+namespace {
+
+class ToyView : public QWidget, public View {
+public:
+    QString viewTitle() const override { return QStringLiteral("Toy"); }
+    QString viewToolTip() const override { return QStringLiteral("What the toy task shows."); }
+    void runStarted() override { ++runs; }
+    int runs = 0;
+};
+
+class ToyTask : public Task {
+public:
+    explicit ToyTask(const TaskContext& c) : Task(c), page_(new QLabel(QStringLiteral("toy setup"))) {
+        view_ = new ToyView;
+        navigator()->addView(ViewGroup::Watch, QStringLiteral("toy-view"), view_, id());
+        status_ = new QLabel(QStringLiteral("toy status"));
+    }
+    QString id() const override { return QStringLiteral("toy"); }
+    QString title() const override { return QStringLiteral("Toy task"); }
+    QString summary() const override { return QStringLiteral("A task that exists only in this test."); }
+    QWidget* setupPage() const override { return page_; }
+    QString defaultView() const override { return QStringLiteral("toy-view"); }
+    void activate() override { ++activations; }
+    void deactivate() override { ++deactivations; }
+    QList<QWidget*> statusWidgets() const override { return {status_}; }
+    bool hasModel() const override { return trained; }
+    bool isModified() const override { return trained; }
+    bool isBusy() const override { return false; }
+    void openModel(const QString& path) override { opened << path; }
+    void openModelDialog() override {}
+    void saveModel() override {}
+    void saveModelAs() override {}
+    QString titleText() const override { return QStringLiteral("toy data"); }
+    QList<LessonCard> lessons() const override {
+        return {LessonCard{QStringLiteral("toy-lesson"), QStringLiteral("The toy lesson"),
+                           QStringLiteral("What to look for."), QStringLiteral("toy-view")}};
+    }
+    bool startLesson(const QString& lessonId) override {
+        if (lessonId != QLatin1String("toy-lesson")) return false;
+        lesson_ = lessonId;
+        trained = true;
+        view_->runStarted();
+        Q_EMIT lessonStarted(lessons().front().title, lessons().front().summary);
+        Q_EMIT titleChanged();
+        return true;
+    }
+    QString lesson() const override { return lesson_; }
+    void openFiles(const QStringList& paths) override { opened << paths; }
+    bool confirmClose() override { return true; }
+    void shutdown() override { ++shutdowns; }
+
+    int activations = 0, deactivations = 0, shutdowns = 0;
+    bool trained = false;
+    QStringList opened;
+    ToyView* view_;
+
+private:
+    QLabel* page_;
+    QLabel* status_;
+    QString lesson_;
+};
+
+}  // namespace
+
+TEST_CASE("a task written outside the window plugs in through the Task interface", "[ui][tasks]") {
+    test::WindowOptions options;
+    options.extraTasks.push_back([](const TaskContext& c) -> Task* { return new ToyTask(c); });
+    test::WindowFixture f(options);
+    MainWindow& w = *f.window;
+    auto* toy = w.task<ToyTask>();
+    REQUIRE(toy != nullptr);
+    CHECK(w.tasks().size() == 4);
+    REQUIRE(w.taskChooser()->findData(QStringLiteral("toy")) == 3);
+    CHECK(w.taskChooser()->itemText(3) == QStringLiteral("Toy task"));
+    CHECK(w.currentTask()->id() == QStringLiteral("translate"));
+    CHECK(toy->activations == 0);
+    CHECK_FALSE(toy->statusWidgets().front()->isVisibleTo(&w));
+
+    // Chosen in the Task box: its page, its one view, its status part, its title.
+    test::chooseTask(w, QStringLiteral("toy"));
+    CHECK(w.currentTask() == toy);
+    CHECK(toy->activations == 1);
+    CHECK(w.tabNames() == QStringList({"toy-view"}));
+    CHECK(w.currentTabName() == QStringLiteral("toy-view"));
+    CHECK(toy->setupPage()->isVisibleTo(&w));
+    CHECK(toy->statusWidgets().front()->isVisibleTo(&w));
+    CHECK(w.windowTitle().startsWith(QStringLiteral("toy data")));
+    w.openFiles({QStringLiteral("/tmp/some.toy")});
+    CHECK(toy->opened == QStringList({"/tmp/some.toy"}));
+
+    // Out again: translation's views and page come back; the toy's go.
+    REQUIRE(w.showTab(QStringLiteral("heads")));
+    CHECK(w.currentTask()->id() == QStringLiteral("translate"));
+    CHECK(toy->deactivations == 1);
+    CHECK_FALSE(w.tabNames().contains(QStringLiteral("toy-view")));
+    CHECK_FALSE(toy->setupPage()->isVisibleTo(&w));
+    CHECK_FALSE(toy->statusWidgets().front()->isVisibleTo(&w));
+
+    // Its lesson is in the Lessons menu and starts from there, switching to the task.
+    QAction* entry = nullptr;
+    for (QAction* menu : w.menuBar()->actions()) {
+        if (!menu->menu()) continue;
+        for (QAction* a : menu->menu()->actions())
+            if (a->text() == QStringLiteral("The toy lesson")) entry = a;
+    }
+    REQUIRE(entry != nullptr);
+    entry->trigger();
+    CHECK(w.currentTask() == toy);
+    CHECK(w.currentLesson() == QStringLiteral("toy-lesson"));
+    CHECK(toy->view_->runs == 1);
+    CHECK(w.isWindowModified());
+    CHECK_FALSE(w.startLesson(QStringLiteral("no-such-lesson")));
+    // The lesson card goes with its task.
+    auto* card = w.findChild<QFrame*>(QStringLiteral("lessonBar"));
+    REQUIRE(card != nullptr);
+    CHECK(card->isVisibleTo(&w));
+    test::chooseTask(w, QStringLiteral("translate"));
+    CHECK_FALSE(card->isVisibleTo(&w));
+    test::chooseTask(w, QStringLiteral("toy"));
+    CHECK(card->isVisibleTo(&w));
+    CHECK(w.currentTabName() == QStringLiteral("toy-view"));
+
+    // Closing asks every task and shuts each down once.
+    f.closeWindow();
+    CHECK(f.errors.isEmpty());
+}

@@ -1,0 +1,17 @@
+#include "task/BuiltinTasks.h"
+
+#include "task/classify/ClassifierTask.h"
+#include "task/images/ImageTask.h"
+#include "task/translate/TranslationTask.h"
+
+namespace attnlab {
+
+std::vector<TaskFactory> builtinTasks() {
+    return {
+        [](const TaskContext& c) -> Task* { return new TranslationTask(c); },
+        [](const TaskContext& c) -> Task* { return new ClassifierTask(c); },
+        [](const TaskContext& c) -> Task* { return new ImageTask(c); },
+    };
+}
+
+}  // namespace attnlab

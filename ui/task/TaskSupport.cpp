@@ -1,0 +1,101 @@
+#include "task/TaskSupport.h"
+#include "views/ViewNavigator.h"
+#include "views/View.h"
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QScrollArea>
+#include <QThread>
+
+namespace attnlab {
+
+QWidget* TaskSupport::scrollPage(QWidget* panel) {
+    auto* area = new QScrollArea;
+    area->setWidget(panel);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+QString TaskSupport::askOpenModelPath(QWidget* parent, const QString& title, QString& lastDirectory) {
+    const QString path =
+        QFileDialog::getOpenFileName(parent, title, lastDirectory, tr("AttnLab models (*.safetensors)"));
+    if (!path.isEmpty()) lastDirectory = QFileInfo(path).absolutePath();
+    return path;
+}
+
+QString TaskSupport::askSaveModelPath(QWidget* parent, const QString& title, QString& lastDirectory,
+                                      const QString& fileName) {
+    QString path = QFileDialog::getSaveFileName(parent, title, QDir(lastDirectory).filePath(fileName),
+                                                tr("AttnLab models (*.safetensors)"));
+    if (path.isEmpty()) return path;
+    if (!path.endsWith(QLatin1String(".safetensors"))) path += QLatin1String(".safetensors");
+    lastDirectory = QFileInfo(path).absolutePath();
+    return path;
+}
+
+QString TaskSupport::modelTitle(const QString& source, const QString& architecture) {
+    return QStringLiteral("%1 — %2").arg(QFileInfo(source).fileName(), architecture);
+}
+
+void TaskSupport::setModelAvailable(ViewNavigator* navigator, const QString& task, bool available, bool clear) {
+    for (View* v : navigator->viewsOf(task)) {
+        if (clear) v->clearView();
+        v->modelAvailable(available);
+    }
+}
+
+void TaskSupport::runStarted(ViewNavigator* navigator, const QString& task) {
+    for (View* v : navigator->viewsOf(task)) v->runStarted();
+}
+
+void TaskSupport::startLoad(QObject* receiver, QThread*& loader, quint64& generation, const QString& name,
+                            std::function<void()> work, std::function<void()> done) {
+    const quint64 load = ++generation;
+    QThread* thread = QThread::create(std::move(work));
+    thread->setObjectName(name);
+    if (loader) loader->disconnect(receiver);  // an older load: its result is dropped, its thread cleans up
+    loader = thread;
+    QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    QObject::connect(thread, &QThread::finished, receiver, [&loader, &generation, load, done = std::move(done)] {
+        if (load != generation) return;
+        loader = nullptr;
+        done();
+    });
+    thread->start();
+}
+
+void TaskSupport::endLoad(QObject* receiver, QThread*& loader) {
+    if (!loader) return;
+    loader->disconnect(receiver);
+    loader->wait();
+    loader = nullptr;
+}
+
+QString TaskSupport::finishedMessage(bool stopped) {
+    return stopped ? tr("Training stopped; the model stays.") : tr("Training finished.");
+}
+
+void TaskSupport::reportTrainingFailed(const TaskHooks& hooks, bool hasModel, const QString& message) {
+    hooks.reportError(tr("Training Failed"),
+                      hasModel ? tr("%1\n\nThe model keeps its last good weights.").arg(message) : message);
+}
+
+void TaskSupport::reportOpenFailed(const TaskHooks& hooks, const QString& message) {
+    hooks.reportError(tr("Cannot Open Model"), message);
+}
+
+void TaskSupport::reportSaveFailed(const TaskHooks& hooks, const QString& message) {
+    hooks.reportError(tr("Cannot Save Model"), message);
+}
+
+void TaskSupport::reportSaved(const TaskHooks& hooks, const QString& path) {
+    hooks.status(tr("Saved %1").arg(QFileInfo(path).fileName()), 8000);
+}
+
+void TaskSupport::reportBusy(const TaskHooks& hooks) {
+    hooks.status(tr("Wait until the current job has stopped."), 5000);
+}
+
+}  // namespace attnlab
