@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "base/Tokenizer.h"  // decodeUtf8, isWhitespaceCodePoint
+
 namespace attnlab::fuzz {
 
 [[noreturn]] inline void invariantFailed(const char* what, const char* file, int line) {
@@ -17,6 +19,18 @@ namespace attnlab::fuzz {
 
 inline std::string bytesOf(const std::uint8_t* data, std::size_t size) {
     return size == 0 ? std::string() : std::string(reinterpret_cast<const char*>(data), size);
+}
+
+// Whether the code point at byte pos of valid UTF-8 is white space (a reader's "trimmed" check).
+inline bool isWhitespaceAt(const std::string& s, std::size_t pos) {
+    return isWhitespaceCodePoint(decodeUtf8(s, pos));
+}
+
+// Start of the last code point of valid, non-empty UTF-8.
+inline std::size_t lastCodePoint(const std::string& s) {
+    std::size_t pos = s.size() - 1;
+    while (pos > 0 && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) --pos;
+    return pos;
 }
 
 }  // namespace attnlab::fuzz

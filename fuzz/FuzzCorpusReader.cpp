@@ -1,67 +1,21 @@
 // fuzz_corpus_reader: the TSV parser on the raw bytes. If the input holds a 0xFF
 // byte (never valid UTF-8, so never part of a real corpus), the bytes before and
 // after the first one also go through the two-file reader as source and target files.
-#include <unistd.h>
-
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <system_error>
 
 #include "FuzzCheck.h"
+#include "FuzzScratch.h"
 #include "base/translation/Corpus.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 
 namespace {
 
-namespace fs = std::filesystem;
 using attnlab::Corpus;
 
-// One private directory per process, removed at exit; on tmpfs when there is one.
-class ScratchDir {
-public:
-    ScratchDir() {
-        std::error_code ec;
-        const fs::path base = fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm") : fs::temp_directory_path();
-        std::string pattern = (base / "attnlab-fuzz-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) {
-            std::perror("mkdtemp");
-            std::abort();
-        }
-        path_ = pattern;
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string write(const char* name, const std::string& bytes) const {
-        const fs::path p = path_ / name;
-        std::ofstream out(p, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!out) {
-            std::fprintf(stderr, "%s: cannot write\n", p.c_str());
-            std::abort();
-        }
-        return p.string();
-    }
-
-private:
-    fs::path path_;
-};
-
-bool isWhitespaceAt(const std::string& s, std::size_t pos) {
-    return attnlab::isWhitespaceCodePoint(attnlab::decodeUtf8(s, pos));
-}
-
-// Start of the last code point of valid UTF-8.
-std::size_t lastCodePoint(const std::string& s) {
-    std::size_t pos = s.size() - 1;
-    while (pos > 0 && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) --pos;
-    return pos;
-}
+using attnlab::fuzz::isWhitespaceAt;
+using attnlab::fuzz::lastCodePoint;
 
 // What every reader promises about a corpus it returns. A tab inside a sentence is
 // only impossible in TSV: in a line of a two-file corpus it is white space like any other.
@@ -115,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const std::size_t split = bytes.find('\xFF');
     if (split != std::string::npos) {
-        static const ScratchDir scratch;
+        static const attnlab::fuzz::ScratchDir scratch;
         const std::string source = scratch.write("train.src", bytes.substr(0, split));
         const std::string target = scratch.write("train.tgt", bytes.substr(split + 1));
         try {

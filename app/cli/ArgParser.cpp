@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 namespace attnlab::cli {
 
@@ -55,6 +57,66 @@ std::string ArgParser::required(const std::string& flag) const {
     auto v = value(flag);
     if (!v) throw UsageError(flag + " is required");
     return *v;
+}
+
+std::string ArgParser::outputFile(const std::string& flag) const {
+    const std::string path = required(flag);
+    checkOutputFile(flag, path);
+    return path;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// not_found when the path is missing; none when it cannot be told (permission denied): such a path
+// is left for the write itself to report.
+fs::file_type typeOf(const fs::path& path) {
+    std::error_code ec;
+    return fs::status(path, ec).type();
+}
+
+// The folder a file goes in ("" is the working directory) must be a directory: else the error
+// names the missing folder nearest the root, or the file in the way.
+void checkFolderOfFile(const std::string& flag, const std::string& path, const fs::path& folder) {
+    if (folder.empty()) return;
+    const fs::file_type type = typeOf(folder);
+    if (type == fs::file_type::directory || type == fs::file_type::none) return;
+    if (type != fs::file_type::not_found)
+        throw UsageError(flag + " " + path + ": " + folder.string() + " is not a directory");
+    fs::path missing = folder;
+    for (fs::path up = folder.parent_path(); !up.empty() && up != missing; up = up.parent_path()) {
+        const fs::file_type t = typeOf(up);
+        if (t == fs::file_type::directory || t == fs::file_type::none) break;
+        if (t != fs::file_type::not_found) throw UsageError(flag + " " + path + ": " + up.string() + " is not a directory");
+        missing = up;
+    }
+    throw UsageError(flag + " " + path + ": the directory " + missing.string() + " does not exist");
+}
+
+}  // namespace
+
+void checkOutputFile(const std::string& flag, const std::string& path) {
+    if (path.empty()) throw UsageError(flag + " needs a file name");
+    const fs::path p(path);
+    if (path.back() == '/' || typeOf(p) == fs::file_type::directory)
+        throw UsageError(flag + " " + path + ": is a directory, not a file");
+    checkFolderOfFile(flag, path, p.parent_path());
+}
+
+void checkOutputFolder(const std::string& flag, const std::string& path) {
+    if (path.empty()) throw UsageError(flag + " needs a directory name");
+    fs::path p(path);
+    while (p.has_parent_path() && !p.has_filename()) p = p.parent_path();  // "out/" is "out"
+    const fs::file_type type = typeOf(p);
+    if (type == fs::file_type::directory || type == fs::file_type::none) return;
+    if (type != fs::file_type::not_found) throw UsageError(flag + " " + path + ": is a file, not a directory");
+    // Missing: it is created with its parents, unless a file is in the way.
+    for (fs::path up = p.parent_path(); !up.empty() && up != up.root_path(); up = up.parent_path()) {
+        const fs::file_type t = typeOf(up);
+        if (t == fs::file_type::directory || t == fs::file_type::none) return;
+        if (t != fs::file_type::not_found) throw UsageError(flag + " " + path + ": " + up.string() + " is not a directory");
+    }
 }
 
 std::string ArgParser::text(const std::string& flag, const std::string& fallback) const {

@@ -97,6 +97,7 @@ int runDatasets(const Args& args) {
     if (name == "glyphs" || name == "scenes" || name == "fashion-mnist") {  // images: a folder
         for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk", "--length"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " applies to text datasets");
+        checkOutputFolder("--out", out);
         const std::string split = p.text("--split", "train");
         if (p.has("--split") && name != "fashion-mnist") throw UsageError("--split applies to fashion-mnist");
         if (split != "train" && split != "test") throw UsageError("--split must be train or test, got '" + split + "'");
@@ -128,6 +129,7 @@ int runDatasets(const Args& args) {
                   << (d.boxes.empty() ? "" : " (boxes in boxes.tsv)") << "\n";
         return kOk;
     }
+    checkOutputFile("--out", out);
     if (findClassificationDataset(name)) {
         for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " applies to translation datasets");
@@ -146,7 +148,7 @@ int runDatasets(const Args& args) {
     options.seed = static_cast<std::uint64_t>(p.integer("--seed", 1, 0, std::numeric_limits<long long>::max()));
     options.maxLen = static_cast<int>(p.integer("--max-len", 0, 1, 200));
     const std::string alignments = p.text("--alignments", "");
-    if (p.has("--alignments") && alignments.empty()) throw UsageError("--alignments needs a file name");
+    if (p.has("--alignments")) checkOutputFile("--alignments", alignments);
     const std::optional<bool> splitCjk = splitCjkFlag(p);
     if (splitCjk && !p.has("--alignments"))
         throw UsageError(std::string(*splitCjk ? "--split-cjk" : "--no-split-cjk") +

@@ -29,6 +29,7 @@ std::string flagOf(Setting setting) {
     case Setting::FeedForward: return "--ff";
     case Setting::Dropout: return "--dropout";
     case Setting::LocalWindow: return "--window";
+    case Setting::AttentionChunk: return "--chunk";
     case Setting::MaxLength: return "--max-len";
     case Setting::Epochs: return "--epochs";
     case Setting::BatchSize: return "--batch";

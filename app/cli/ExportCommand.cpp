@@ -25,8 +25,14 @@ int runExport(const Args& argv) {
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     const std::string model = args.required("--model");
     const std::string dir = args.required("--pytorch");
+    checkOutputFolder("--pytorch", dir);
     // A file AttnLab cannot open is refused (exit 4) before anything is written.
-    Seq2SeqModel::load(model);
+    const ModelConfig config = Seq2SeqModel::load(model).config();
+    // python/attnlab.py attends in full only: a model trained with another pattern would
+    // translate differently there.
+    if (config.pattern != AttentionPattern::Full)
+        throw UsageError(model + ": its Transformer attends with the " + toString(config.pattern) +
+                         " pattern; the exported PyTorch package implements full attention only");
 
     namespace fs = std::filesystem;
     std::error_code ec;

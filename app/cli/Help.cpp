@@ -115,7 +115,16 @@ Model:
                        Default after: its maps matched the gold word links best
   --heads N            attention heads (Transformer, default 4)
   --ff N               feed-forward size (Transformer, default 512)
-  --window D           local attention half-width (default 3)
+  --window D           local attention half-width (default 3): a GRU's local-m/local-p,
+                       a Transformer's local and strided patterns
+  --attention-pattern P  full, local, strided, chunked or linear (Transformer self-attention;
+                       default full; cross-attention stays full). local: keys within D of
+                       the query (the decoder: the D before it); strided: that band and every
+                       s-th key from the query (Child et al. 2019); chunked: its chunk of C
+                       keys and the mean key/value of every other chunk (the decoder: earlier
+                       ones); linear: phi(q).phi(k), phi = elu + 1, no softmax (O(N))
+  --chunk C            the chunk size (chunked) or stride s (strided); default 0 =
+                       ceil(sqrt(max length))
   --dropout F          dropout (default 0.1)
   --dropout-on P       embeddings, attention or both (GRU). Default embeddings: dropping
                        attention weights too blurred the maps without gaining accuracy
@@ -219,13 +228,33 @@ token's logit with the earlier outputs fed in, leave-one-out drops one source to
 "</s>"). The JSON adds "output_tokens" and "output_token"; "label" is the token.
 )"},
     {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--json] SENTENCE...
+       attnlab-cli translate --model MODEL.safetensors --sample [--temperature T] [--top-k K]
+                             [--top-p P] [--seed S] [--samples N] [--json] SENTENCE...
 
 Translates each sentence. With --json, prints one object per sentence:
-{"source_tokens": [...], "output_tokens": [...], "attention": {"cross": [[[[...]]]], ...}}
+{"source_tokens": [...], "output_tokens": [...], "log_probability": x,
+ "attention": {"cross": [[[[...]]]], ...}}
 with each kind indexed [layer][head][target][source] (index 0 is the first layer and head,
 which render's --layer 1 and --head 1 name).
   --beam K         beam width (default 1 = greedy)
   --max-output N   longest output in tokens (default: source length * 2 + 10)
+
+With --sample, each step draws the next token instead of searching: from the model's
+distribution at temperature T, cut to the K most probable tokens, then to the smallest set
+whose probability reaches P (nucleus sampling), renormalised. The same seed draws the same
+sample on every run; --temperature 0.0001 or --top-k 1 give the greedy translation. Prints one
+line per sample. With --json, the object's keys above are the first sample's, and it adds
+"sampling": {"temperature", "top_k", "top_p", "seed"} and "samples": [{"seed",
+"output_tokens", "text", "log_probability" (the model's, at temperature 1), "steps":
+[{"candidates": [{"token", "probability", "kept"}], "kept_count", "kept_mass", "chosen",
+"chosen_probability"}], "attention"}]: per step the 10 most probable tokens, their
+probability after temperature and whether they survived the cut; step i used attention row i.
+  --sample         sample instead of beam search (not with --beam above 1)
+  --temperature T  above 0 (default 1; below 1 sharpens, above 1 flattens)
+  --top-k K        keep the K most probable tokens (default 0 = all)
+  --top-p P        keep the smallest set reaching probability P, 0 < P <= 1 (default 1 = all)
+  --seed S         seed of the draws, 0 to 4294967295 (default 0)
+  --samples N      N samples side by side, seeds S, S+1, ... (default 1, at most 100)
 )"},
     {"export", R"(Usage: attnlab-cli export --model MODEL.safetensors --pytorch DIR
 
@@ -295,10 +324,13 @@ faithfulness --model M (--corpus F.tsv | --dataset NAME) [--texts 200] [--permut
             texts whose most attended word is a gold rationale word, the permutation test
             (attention shuffled: median change of the output distribution) and the accuracy
             of the same model with uniform weights trained the same way.
-complexity  times full softmax attention, a local window (2W+1 keys per query) and
-            linear (kernelised) attention for N = 64, 128, ... up to --max-len
-            (default 8192) and prints seconds, bytes of intermediates and the fitted
-            log-log slopes (about 2 for full, 1 for local and linear) as JSON.
+complexity  times full softmax attention and the Transformer's patterns: local (2W+1
+            keys per query), strided (a band of s and every s-th key, s = sqrt(N)),
+            chunked (chunks of sqrt(N) and a summary per chunk) and linear (kernelised)
+            for N = 64, 128, ... up to --max-len (default 8192) and prints seconds, the
+            peak bytes each allocated and the fitted log-log slopes (methods.NAME.
+            time_slope, memory_slope: memory about 2 for full, 1.5 for strided and
+            chunked, 1 for local and linear) as JSON.
 )"},
 };
 

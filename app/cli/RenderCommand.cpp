@@ -84,7 +84,7 @@ int runRender(const Args& argv) {
     const std::string modelPath = args.required("--model");
     const std::string sentence = args.required("--sentence");
     if (sentence.find_first_not_of(" \t\r\n") == std::string::npos) throw UsageError("--sentence is empty");
-    const std::string out = args.required("--out");
+    const std::string out = args.outputFile("--out");
     const std::optional<ExportFormat> format = FigureWriter::formatForPath(QString::fromStdString(out));
     if (!format) throw UsageError("--out must end in .png, .svg, .pdf, .csv or .npy, got '" + out + "'");
     const bool image = *format == ExportFormat::Png || *format == ExportFormat::Svg || *format == ExportFormat::Pdf;

@@ -51,7 +51,7 @@ int runRenderImage(const Args& argv) {
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     const std::string modelPath = args.required("--model");
     const std::string imagePath = args.required("--image");
-    const std::string out = args.required("--out");
+    const std::string out = args.outputFile("--out");
     const std::optional<ExportFormat> format = FigureWriter::formatForPath(QString::fromStdString(out));
     if (!format || !FigureWriter::isImage(*format))
         throw UsageError("--out must end in .png, .svg or .pdf for an image, got '" + out + "'");

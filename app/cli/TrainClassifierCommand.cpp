@@ -32,7 +32,7 @@ int runTrainClassifier(const Args& argv) {
     switches.insert({"--bidirectional", "--no-bidirectional"});
     ArgParser args(argv, valueFlags, switches);
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
-    const std::string out = args.required("--out");
+    const std::string out = args.outputFile("--out");  // before any training
     const std::string arch = args.required("--arch");
     if (arch != "gru" && arch != "transformer")
         throw UsageError("--arch: unknown architecture '" + arch + "' (expected one of: gru, transformer)");

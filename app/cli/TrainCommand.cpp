@@ -76,6 +76,7 @@ int runTrain(const Args& argv) {
     if (task == tasks::kCaption) return runTrainCaptioner(argv);
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--task", "--arch", "--attention", "--query", "--dropout-on", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
+                       "--attention-pattern", "--chunk",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
                        "--threads", "--val-fraction", "--max-len", "--min-freq", "--max-vocab", "--out",
                        "--debug-nan-at-batch"});
@@ -84,7 +85,7 @@ int runTrain(const Args& argv) {
     ArgParser args(argv, valueFlags, switches);
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
 
-    const std::string out = args.required("--out");
+    const std::string out = args.outputFile("--out");  // before any training
     const Architecture architecture = parseChoice(args, "--arch", args.required("--arch"), parseArchitecture);
     // The window's defaults too; the GRU's chosen by measurement (docs/defaults.md).
     const ModelConfig defaults = defaultModelConfig(architecture);
@@ -98,6 +99,15 @@ int runTrain(const Args& argv) {
         throw UsageError("--bidirectional and --no-bidirectional exclude each other");
     if (!transformer && (args.has("--heads") || args.has("--ff")))
         throw UsageError(std::string(args.has("--heads") ? "--heads" : "--ff") + " applies to --arch transformer");
+    for (const char* flag : {"--attention-pattern", "--chunk"})
+        if (!transformer && args.has(flag)) throw UsageError(std::string(flag) + " applies to --arch transformer");
+    config.pattern = parseChoice(args, "--attention-pattern", toString(defaults.pattern), parseAttentionPattern);
+    const bool banded = config.pattern == AttentionPattern::Local || config.pattern == AttentionPattern::Strided;
+    const bool blocked = config.pattern == AttentionPattern::Strided || config.pattern == AttentionPattern::Chunked;
+    if (transformer && args.has("--window") && !banded)
+        throw UsageError("--window applies to --attention-pattern local or strided (or a GRU's local-m and local-p)");
+    if (args.has("--chunk") && !blocked) throw UsageError("--chunk applies to --attention-pattern strided or chunked");
+    config.chunk = static_cast<int>(args.integer("--chunk", defaults.chunk, 0, 8192));
     config.attention = parseChoice(args, "--attention", toString(defaults.attention), parseAttentionKind);
     config.query = parseChoice(args, "--query", toString(defaults.query), parseQueryOrder);
     config.dropoutOn = parseChoice(args, "--dropout-on", toString(defaults.dropoutOn), parseDropoutPlacement);
@@ -132,6 +142,8 @@ int runTrain(const Args& argv) {
         std::cerr << "warning: skipped " << trainer.skippedTooLong() << " pairs longer than "
                   << trainer.model().config().maxLength - 1 << " tokens\n";
     std::cerr << "training " << toString(config.architecture)
+              << (transformer && config.pattern != AttentionPattern::Full
+                      ? ", " + toString(config.pattern) + " attention" : std::string())
               << (transformer ? "" : " + " + toString(config.attention) + ", query " + toString(config.query) +
                                          (config.bidirectional ? ", bidirectional encoder" : ""))
               << " (" << trainer.model().parameterCount()

@@ -86,7 +86,7 @@ int runTrainImages(const Args& argv) {
     ArgParser args(takeIdxFlag(argv, &idx), flags, {});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     if (args.has("--split")) throw UsageError("--split applies to inspect (train reads Fashion-MNIST's training split and tests on its test split)");
-    const std::string out = args.required("--out");
+    const std::string out = args.outputFile("--out");  // before any training
     requireArch(args, "vit");
     const VitConfig defaults;
     VitConfig config;
@@ -145,7 +145,7 @@ int runTrainCaptioner(const Args& argv) {
     flags.insert({"--attention", "--doubly-stochastic", "--embedding", "--features", "--max-len"});
     ArgParser args(argv, flags, {});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
-    const std::string out = args.required("--out");
+    const std::string out = args.outputFile("--out");  // before any training
     requireArch(args, "cnn-gru");
     const CaptionerConfig defaults;
     CaptionerConfig config;

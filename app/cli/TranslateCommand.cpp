@@ -1,6 +1,9 @@
 // attnlab-cli translate: plain output lines, or one JSON object per sentence with
-// every kind of attention indexed [layer][head][target][source].
+// every kind of attention indexed [layer][head][target][source]; --sample draws instead of
+// searching (several samples side by side with --samples, each with its steps' distributions).
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "ArgParser.h"
@@ -35,14 +38,51 @@ std::string join(const std::vector<std::string>& tokens) {
     return s;
 }
 
+nlohmann::json attentionJson(const Translation& t) {
+    nlohmann::json attention = nlohmann::json::object();
+    for (const auto& [kind, layers] : t.attention) attention[toString(kind)] = attentionJson(layers);
+    return attention;
+}
+
+nlohmann::json stepsJson(const std::vector<DecodingStep>& steps) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& step : steps) {
+        nlohmann::json candidates = nlohmann::json::array();
+        for (const auto& c : step.candidates)
+            candidates.push_back({{"token", c.token}, {"probability", c.probability}, {"kept", c.kept}});
+        out.push_back({{"candidates", std::move(candidates)},
+                       {"kept_count", step.keptCount},
+                       {"kept_mass", step.keptMass},
+                       {"chosen", step.chosen},
+                       {"chosen_probability", step.chosenProbability}});
+    }
+    return out;
+}
+
 }  // namespace
 
 int runTranslate(const Args& argv) {
-    ArgParser args(argv, {"--model", "--beam", "--max-output"}, {"--json"});
+    ArgParser args(argv,
+                   {"--model", "--beam", "--max-output", "--temperature", "--top-k", "--top-p", "--seed", "--samples"},
+                   {"--json", "--sample"});
     const std::string path = args.required("--model");
     DecodeOptions options;
     options.beam = static_cast<int>(args.integer("--beam", 1, 1, 64));
     options.maxOutput = static_cast<int>(args.integer("--max-output", 0, 0, 8192));
+    options.sample = args.has("--sample");
+    if (!options.sample)
+        for (const char* flag : {"--temperature", "--top-k", "--top-p", "--seed", "--samples"})
+            if (args.has(flag)) throw UsageError(std::string(flag) + " needs --sample");
+    if (options.sample && options.beam > 1)
+        throw UsageError("--sample cannot be combined with --beam " + std::to_string(options.beam) +
+                         " (sampling draws one token per step)");
+    constexpr double kAny = std::numeric_limits<double>::max();  // the ranges are checkDecodeOptions'
+    options.temperature = args.real("--temperature", 1.0, -kAny, kAny);
+    options.topK = static_cast<int>(args.integer("--top-k", 0, 0, 1000000));
+    options.topP = args.real("--top-p", 1.0, -kAny, kAny);
+    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 0, 0, 4294967295LL));
+    const int samples = static_cast<int>(args.integer("--samples", 1, 1, 100));
+    checkDecodeOptions(options);  // before the model loads: a ConfigError naming the flag (exit 2)
     const bool json = args.has("--json");
     options.captureAttention = json;
 
@@ -54,19 +94,38 @@ int runTranslate(const Args& argv) {
     }
     Seq2SeqModel model = Seq2SeqModel::load(path);
     for (std::size_t i = 0; i < sentences.size(); ++i) {
-        Translation t = model.translate(sentences[i], options);
+        // Greedy or beam: one translation. Sampling: `samples` of them, seeds S, S+1, ...
+        std::vector<Translation> drawn;
+        for (int n = 0; n < (options.sample ? samples : 1); ++n) {
+            DecodeOptions o = options;
+            o.seed = options.seed + static_cast<std::uint64_t>(n);
+            drawn.push_back(model.translate(sentences[i], o));
+        }
+        const Translation& t = drawn.front();
         if (t.truncated)
             std::cerr << "warning: sentence " << i + 1 << " is longer than the model's maximum of "
                       << model.config().maxLength - 1 << " tokens; truncated\n";
         if (json) {
             nlohmann::json j{{"source_tokens", t.sourceTokens}, {"output_tokens", t.outputTokens},
                              {"log_probability", t.logProbability}};
-            nlohmann::json attention = nlohmann::json::object();
-            for (const auto& [kind, layers] : t.attention) attention[toString(kind)] = attentionJson(layers);
-            j["attention"] = std::move(attention);
+            j["attention"] = attentionJson(t);
+            if (options.sample) {
+                // The keys above are the first sample's; every sample (the first too) in "samples".
+                j["sampling"] = {{"temperature", options.temperature}, {"top_k", options.topK},
+                                 {"top_p", options.topP}, {"seed", options.seed}};
+                nlohmann::json all = nlohmann::json::array();
+                for (std::size_t n = 0; n < drawn.size(); ++n)
+                    all.push_back({{"seed", options.seed + n},
+                                   {"output_tokens", drawn[n].outputTokens},
+                                   {"text", join(drawn[n].outputTokens)},
+                                   {"log_probability", drawn[n].logProbability},
+                                   {"steps", stepsJson(drawn[n].steps)},
+                                   {"attention", attentionJson(drawn[n])}});
+                j["samples"] = std::move(all);
+            }
             std::cout << j.dump() << "\n";
         } else {
-            std::cout << join(t.outputTokens) << "\n";
+            for (const auto& d : drawn) std::cout << join(d.outputTokens) << "\n";
         }
     }
     return kOk;

@@ -43,12 +43,33 @@ inline std::optional<MapKind> parseMapKind(const std::string& name) {
     return std::nullopt;
 }
 
+// One token of a sampled step's next-token distribution, as the decoding lab shows it.
+struct TokenCandidate {
+    std::string token;
+    float probability = 0.0f;  // after temperature, before the top-k / top-p cut
+    bool kept = false;         // survived the cut (may be drawn)
+};
+
+// One step of sampling (DecodeOptions::sample): the distribution's most probable tokens with the
+// cut-off (the kept ones come first, then the cut ones) and the token drawn. A kept token is drawn
+// with probability / keptMass.
+struct DecodingStep {
+    std::vector<TokenCandidate> candidates;  // the most probable first (DecodeOptions::candidates of them)
+    int keptCount = 0;                       // tokens that survived the cut (may be more than candidates)
+    float keptMass = 0.0f;                   // their probability after temperature, before renormalising
+    std::string chosen;                      // the token drawn ("</s>" at the last step when it ends)
+    float chosenProbability = 0.0f;          // its probability after temperature, before the cut
+};
+
 struct Translation {
     std::vector<std::string> sourceTokens;  // as the model saw them (<unk> visible), plus "</s>"
     std::vector<std::string> outputTokens;  // generated tokens, "</s>" excluded
     std::map<MapKind, LayeredAttention> attention;
     double logProbability = 0.0;
     bool truncated = false;  // the source was longer than the model's maximum
+    // Sampled translations only (empty for greedy and beam): one entry per decoding step, the step
+    // that drew "</s>" included; step i's attention is row i of `attention`.
+    std::vector<DecodingStep> steps;
 };
 
 }  // namespace attnlab

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
@@ -154,7 +155,83 @@ Json parseHeader(std::string::const_iterator begin, std::string::const_iterator 
     }
 }
 
+bool startsWith(std::string_view bytes, std::string_view magic) { return bytes.substr(0, magic.size()) == magic; }
+
+// Text: valid UTF-8 (a sequence cut at the end of `head` counts), no NUL and no control
+// character other than tab, newline, carriage return, form feed and escape.
+bool looksLikeText(std::string_view head) {
+    if (head.empty()) return false;
+    std::size_t i = 0;
+    while (i < head.size()) {
+        const auto c = static_cast<unsigned char>(head[i]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b) || c == 0x7f) return false;
+            ++i;
+            continue;
+        }
+        const std::size_t length = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (length == 0) return false;
+        for (std::size_t k = 1; k < length; ++k) {
+            if (i + k >= head.size()) return true;  // cut short by the sample
+            if ((static_cast<unsigned char>(head[i + k]) & 0xc0) != 0x80) return false;
+        }
+        i += length;
+    }
+    return true;
+}
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+std::string describeText(std::string_view head) {
+    if (startsWith(head, "\xef\xbb\xbf")) head.remove_prefix(3);
+    const std::size_t first = head.find_first_not_of(" \t\r\n\f");
+    if (first == std::string_view::npos) return "a text file of blanks";
+    const std::string start = lowercase(head.substr(first, 200));
+    if (startsWith(start, "<svg") || (startsWith(start, "<?xml") && lowercase(head).find("<svg") != std::string::npos))
+        return "an SVG image";
+    if (startsWith(start, "<!doctype html") || startsWith(start, "<html")) return "an HTML page";
+    if (startsWith(start, "<?xml")) return "an XML file";
+    if (startsWith(start, "{") || startsWith(start, "[")) return "a JSON file";
+    if (startsWith(start, "%!ps")) return "a PostScript file";
+    const std::string_view line = head.substr(0, head.find('\n'));
+    if (line.find('\t') != std::string_view::npos) return "a tab-separated text file, such as a corpus";
+    if (lowercase(head).find("msgid \"") != std::string::npos) return "a gettext .po catalogue";
+    return "a text file";
+}
+
 }  // namespace
+
+std::string describeFileKind(const std::string& bytes) {
+    const std::string_view b(bytes);
+    if (startsWith(b, "\x89PNG\r\n\x1a\n")) return "a PNG image";
+    if (startsWith(b, "\xff\xd8\xff")) return "a JPEG image";
+    if (startsWith(b, "GIF87a") || startsWith(b, "GIF89a")) return "a GIF image";
+    if (startsWith(b, "RIFF") && b.substr(8, 4) == "WEBP") return "a WebP image";
+    if (startsWith(b, "BM") && b.size() >= 26 && b.substr(6, 4) == std::string_view("\0\0\0\0", 4))
+        return "a BMP image";
+    if (startsWith(b, std::string_view("II*\0", 4)) || startsWith(b, std::string_view("MM\0*", 4))) return "a TIFF image";
+    if (startsWith(b, "%PDF-")) return "a PDF document";
+    if (startsWith(b, "\x1f\x8b")) return "a gzip-compressed file";
+    if (startsWith(b, "PK\x03\x04") || startsWith(b, "PK\x05\x06")) return "a ZIP archive, such as a PyTorch .pt file";
+    if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x80 && b[1] >= 2 && b[1] <= 5)
+        return "a Python pickle, such as an old PyTorch .pt file";
+    if (startsWith(b, "\x93NUMPY")) return "a NumPy .npy array";
+    if (startsWith(b, "\x89HDF\r\n\x1a\n")) return "an HDF5 file, such as a Keras model";
+    if (startsWith(b, "\x7f" "ELF")) return "an ELF program";
+    if (startsWith(b, "\xde\x12\x04\x95") || startsWith(b, "\x95\x04\x12\xde")) return "a gettext .mo catalogue";
+    if (b.size() >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 0x08 && b[3] >= 1 && b[3] <= 4)
+        return "an IDX data file, such as Fashion-MNIST's";
+    if (startsWith(b, "\xfd" "7zXZ") || startsWith(b, "BZh") || startsWith(b, "\x28\xb5\x2f\xfd"))
+        return "a compressed file";
+    const std::string_view head = b.substr(0, 4096);
+    if (looksLikeText(head)) return describeText(head);
+    return {};
+}
 
 const TensorRecord* SafetensorsContent::find(const std::string& name) const {
     for (const auto& t : tensors)
@@ -163,19 +240,28 @@ const TensorRecord* SafetensorsContent::find(const std::string& name) const {
 }
 
 SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name) {
-    if (bytes.empty()) throw ModelFileError(name, "file is empty, not a safetensors file");
+    if (bytes.empty()) throw ModelFileError(name, "not an AttnLab model file (the file is empty)");
     if (bytes.size() < 8)
-        throw ModelFileError(name, "file is too short (" + std::to_string(bytes.size()) +
-                                       " bytes) for a safetensors header");
+        throw ModelFileError(name, "not an AttnLab model file (too short (" + std::to_string(bytes.size()) +
+                                       " bytes) for a safetensors header)");
     std::uint64_t headerLength = 0;
     for (int i = 7; i >= 0; --i) headerLength = (headerLength << 8) | static_cast<unsigned char>(bytes[i]);
     const std::uint64_t available = bytes.size() - 8;
-    if (headerLength > available)
-        throw ModelFileError(name, "header length " + std::to_string(headerLength) + " exceeds file size (" +
-                                       std::to_string(bytes.size()) + " bytes)");
-    if (headerLength > kMaxSafetensorsHeader)
-        throw ModelFileError(name, "header length " + std::to_string(headerLength) + " exceeds the limit of " +
-                                       std::to_string(kMaxSafetensorsHeader) + " bytes");
+    if (headerLength > available || headerLength > kMaxSafetensorsHeader) {
+        const std::string reason =
+            headerLength > available
+                ? "header length " + std::to_string(headerLength) + " exceeds file size (" +
+                      std::to_string(bytes.size()) + " bytes)"
+                : "header length " + std::to_string(headerLength) + " exceeds the limit of " +
+                      std::to_string(kMaxSafetensorsHeader) + " bytes";
+        // A plausible length and the header's '{': a model file cut short (a copy interrupted, a
+        // download not finished). Anything else is some other kind of file; say which if the bytes tell.
+        if (headerLength <= kMaxSafetensorsHeader && bytes.size() > 8 && bytes[8] == '{')
+            throw ModelFileError(name, reason + ": the model file is truncated");
+        const std::string kind = describeFileKind(bytes);
+        throw ModelFileError(name, "not an AttnLab model file (" + (kind.empty() ? reason : "it looks like " + kind) +
+                                       ")");
+    }
 
     Json header = parseHeader(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(headerLength), name);
     if (!header.is_object()) throw ModelFileError(name, "header is not a JSON object");

@@ -30,11 +30,18 @@ inline constexpr std::uint64_t kMaxSafetensorsHeader = 16u * 1024u * 1024u;
 void writeSafetensors(const std::string& path, const SafetensorsContent& content);
 
 // Throws ModelFileError("FILE: reason") for: a missing/unreadable file, a directory,
-// a file shorter than 8 bytes, a header length beyond the file or kMaxSafetensorsHeader,
+// a file shorter than 8 bytes, a header length beyond the file or kMaxSafetensorsHeader
+// ("not an AttnLab model file (it looks like a PNG image)" when the bytes say what the file is
+// instead, see describeFileKind; a '{' after a plausible length is a truncated model instead),
 // invalid JSON, a dtype other than F32, a negative or overflowing shape, offsets out of
 // bounds, overlapping or not matching shape * 4 bytes. Never allocates more than the
 // file's size.
 SafetensorsContent readSafetensors(const std::string& path);
 SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name);
+
+// What a file that is no model looks like, from its first bytes: "a PNG image", "a JPEG image",
+// "a ZIP archive, such as a PyTorch .pt file", "a tab-separated text file, such as a corpus",
+// "a text file", ...; empty when they do not tell.
+std::string describeFileKind(const std::string& bytes);
 
 }  // namespace attnlab

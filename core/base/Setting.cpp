@@ -11,6 +11,7 @@ const char* settingName(Setting setting) {
     case Setting::FeedForward: return "feed-forward size";
     case Setting::Dropout: return "dropout";
     case Setting::LocalWindow: return "local window";
+    case Setting::AttentionChunk: return "attention chunk";
     case Setting::MaxLength: return "maximum length";
     case Setting::SourceVocabulary: return "source vocabulary size";
     case Setting::TargetVocabulary: return "target vocabulary size";

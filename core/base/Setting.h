@@ -15,6 +15,7 @@ enum class Setting {
     FeedForward,
     Dropout,
     LocalWindow,
+    AttentionChunk,  // a Transformer's chunk size (chunked) or stride (strided)
     MaxLength,
     SourceVocabulary,
     TargetVocabulary,

@@ -4,6 +4,7 @@
 // run that diverged. Torch-free header.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -47,6 +48,42 @@ public:
 
 private:
     int epoch_, batch_;
+};
+
+// What every task's trainer with one model answers beside its own run() and evaluate()
+// (ClassifierTrainer, ImageClassifierTrainer, CaptionerTrainer): its model, how many examples it
+// trains and validates on, and the epochs done. The trainer's constructor calls setModel(); its
+// run() calls epochDone() after each epoch.
+template <typename Metrics, typename Model>
+class TaskTrainer {
+public:
+    using Outcome = TrainingOutcome;
+    // Called after each epoch with its validation metrics.
+    using EpochReport = std::function<void(const Metrics&)>;
+
+    TaskTrainer(const TaskTrainer&) = delete;
+    TaskTrainer& operator=(const TaskTrainer&) = delete;
+
+    Model& model() { return *model_; }
+    const Model& model() const { return *model_; }
+    std::size_t trainingExamples() const { return trainingExamples_; }
+    std::size_t validationExamples() const { return validationExamples_; }
+    int completedEpochs() const { return completedEpochs_; }
+
+protected:
+    TaskTrainer() = default;
+    ~TaskTrainer() = default;
+    void setModel(Model* model, std::size_t trainingExamples, std::size_t validationExamples) {
+        model_ = model;
+        trainingExamples_ = trainingExamples;
+        validationExamples_ = validationExamples;
+    }
+    void epochDone(int completed) { completedEpochs_ = completed; }
+
+private:
+    Model* model_ = nullptr;  // owned by the trainer's Impl
+    std::size_t trainingExamples_ = 0, validationExamples_ = 0;
+    int completedEpochs_ = 0;
 };
 
 }  // namespace attnlab

@@ -485,10 +485,6 @@
         <translation>正在构建模型…</translation>
     </message>
     <message>
-        <source>Start the Lesson?</source>
-        <translation>开始课程？</translation>
-    </message>
-    <message>
         <source>Open Classification Corpus</source>
         <translation>打开分类语料</translation>
     </message>
@@ -2449,10 +2445,6 @@
         <translation>正在构建模型…</translation>
     </message>
     <message>
-        <source>Start the Lesson?</source>
-        <translation>开始课程？</translation>
-    </message>
-    <message>
         <source>Open an Image Folder (one folder per class)</source>
         <translation>打开图像文件夹（每个类别一个文件夹）</translation>
     </message>
@@ -3228,6 +3220,46 @@
         <source>Where the GRU model&apos;s dropout applies. Embeddings only is the default: over five seeds, dropping attention weights too blurred the maps without gaining accuracy.</source>
         <translation>GRU 模型的 dropout 作用在哪里。默认仅作用于词向量：在五个随机种子上，同时丢弃注意力权重会使注意力图变模糊，而准确率并无提高。</translation>
     </message>
+    <message>
+        <source>full</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>local window</source>
+        <translation>局部窗口</translation>
+    </message>
+    <message>
+        <source>strided</source>
+        <translation>跨步</translation>
+    </message>
+    <message>
+        <source>chunked</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>linear (kernelised)</source>
+        <translation>线性（核化）</translation>
+    </message>
+    <message>
+        <source>Which keys the Transformer&apos;s self-attention looks at. Full: all of them. Local: those within D of the position (the decoder: the D before it). Strided: that band and every s-th key. Chunked: its own chunk and one summary of every other chunk. Linear: all, through a kernel instead of a softmax, in time linear in the length. Cross-attention stays full.</source>
+        <translation>Transformer 的自注意力看哪些键。全部：所有键。局部：与该位置相距 D 以内的键（解码器：它之前的 D 个）。跨步：这一带再加每隔 s 个的键。分块：自己所在的块，以及其他每个块的一个摘要。线性：全部键，但用核函数代替 softmax，时间与长度成线性。交叉注意力保持全部。</translation>
+    </message>
+    <message>
+        <source>automatic (square root of the max length)</source>
+        <translation>自动（最大长度的平方根）</translation>
+    </message>
+    <message>
+        <source>The chunk size of the chunked pattern, or the stride s of the strided one.</source>
+        <translation>分块模式的块大小，或跨步模式的步长 s。</translation>
+    </message>
+    <message>
+        <source>Attention pattern:</source>
+        <translation>注意力模式：</translation>
+    </message>
+    <message>
+        <source>Chunk:</source>
+        <translation>块：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::NeedleView</name>
@@ -3551,6 +3583,13 @@
     </message>
 </context>
 <context>
+    <name>attnlab::SessionTask</name>
+    <message>
+        <source>Start the Lesson?</source>
+        <translation>开始课程？</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::SettingNames</name>
     <message>
         <source>Hidden size</source>
@@ -3639,6 +3678,10 @@
     <message>
         <source>%1 must be between %2 and %3; it is %4</source>
         <translation>%1必须在 %2 到 %3 之间；当前为 %4</translation>
+    </message>
+    <message>
+        <source>Chunk</source>
+        <translation>块</translation>
     </message>
 </context>
 <context>
@@ -4867,12 +4910,16 @@ The current model stays loaded.</source>
         <translation>启动时打开某个标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、attribution、experiments；文本分类可用 texts、classify、class-curves、explain、needle；图像可用 image、image-curves。</translation>
     </message>
     <message>
-        <source>Start a lesson: alignment, bottleneck, heads, explanation, vit or captioner (also in the Lessons menu).</source>
-        <translation>开始一节课程：alignment、bottleneck、heads、explanation、vit 或 captioner（也可在“课程”菜单中选择）。</translation>
-    </message>
-    <message>
         <source>Open on a task: translate, classify, images (or image-classify, caption).</source>
         <translation>以某个任务打开：translate、classify、images（或 image-classify、caption）。</translation>
+    </message>
+    <message>
+        <source>Start a lesson, one of those listed below (also in the Lessons menu).</source>
+        <translation>开始一节课程，可选课程见下文（也可在“课程”菜单中选择）。</translation>
+    </message>
+    <message>
+        <source>Lessons (--lesson NAME):</source>
+        <translation>课程（--lesson 名称）：</translation>
     </message>
 </context>
 </TS>

@@ -41,7 +41,7 @@ void smallSetup(ClassifierTask& task, int epochs) {
     ClassifierTrainingOptions options = task.panel()->options();
     options.epochs = epochs;
     task.panel()->setOptions(options);
-    REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingCorpus() && task.corpus()->examples.size() == 600; }));
+    REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingData() && task.corpus()->examples.size() == 600; }));
 }
 
 // A window on the classification task with a small model trained (epochs > 0) on smallSetup's texts.
@@ -179,14 +179,16 @@ TEST_CASE("the lesson 'Is attention an explanation?' trains a classifier that at
     MainWindow& w = *f.window;
     // Started while another classifier trains: that run stops, then the lesson's trains.
     chooseTask(w, QStringLiteral("classify"));
-    REQUIRE(waitUntil([&] { return w.task<ClassifierTask>()->corpus() && !w.task<ClassifierTask>()->isLoadingCorpus(); }));
+    REQUIRE(waitUntil([&] { return w.task<ClassifierTask>()->corpus() && !w.task<ClassifierTask>()->isLoadingData(); }));
     w.task<ClassifierTask>()->train();
     REQUIRE(waitUntil([&] { return w.task<ClassifierTask>()->session()->isTraining(); }));
     REQUIRE(w.startLesson(QStringLiteral("explanation")));
     CHECK(w.currentLesson() == QStringLiteral("explanation"));
     CHECK(w.currentTabName() == QStringLiteral("classify"));
     ClassifierTask& task = *w.task<ClassifierTask>();
-    REQUIRE(waitUntil([&] { return task.session()->isTraining(); }, 30000));
+    // The run that was going is Stopping; the lesson's own run is the next to be Training (it starts
+    // once that run has ended and the lesson's texts are made, in either order).
+    REQUIRE(waitUntil([&] { return task.session()->runState() == ModelSession::RunState::Training; }, 30000));
     REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 180000));
     REQUIRE(task.curvesView()->epochs() == 10);
     // What the lesson promises: the sentiment learned, the attention on the gold rationale.
@@ -235,14 +237,14 @@ TEST_CASE("a dropped TSV becomes the classifier's corpus; a broken one is report
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("classify"));
     ClassifierTask& task = *w.task<ClassifierTask>();
-    REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingCorpus(); }));
+    REQUIRE(waitUntil([&] { return task.corpus() && !task.isLoadingData(); }));
     const QString good = f.dir.filePath(QStringLiteral("reviews.tsv"));
     QFile file(good);
     REQUIRE(file.open(QIODevice::WriteOnly));
     file.write("a fine film\tpositive\na dull film\tnegative\nfine acting\tpositive\n");
     file.close();
     task.openFiles({good});
-    REQUIRE(waitUntil([&] { return task.corpus()->examples.size() == 3 && !task.isLoadingCorpus(); }));
+    REQUIRE(waitUntil([&] { return task.corpus()->examples.size() == 3 && !task.isLoadingData(); }));
     CHECK(task.panel()->data().dataset == QStringLiteral("file"));
     CHECK(task.textsView()->table()->model()->rowCount() == 3);
 

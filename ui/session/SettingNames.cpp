@@ -13,6 +13,7 @@ QString SettingNames::label(Setting setting) {
     case Setting::FeedForward: return tr("Feed-forward");
     case Setting::Dropout: return tr("Dropout");
     case Setting::LocalWindow: return tr("Window D");
+    case Setting::AttentionChunk: return tr("Chunk");
     case Setting::MaxLength: return tr("Max length");
     case Setting::SourceVocabulary: return tr("Source vocabulary");
     case Setting::TargetVocabulary: return tr("Target vocabulary");

@@ -3,10 +3,8 @@
 #include "session/BackgroundJob.h"
 #include "session/TrainingWorker.h"
 
-#include <QMetaObject>
 
 #include <algorithm>
-#include <atomic>
 
 namespace attnlab {
 

@@ -98,6 +98,25 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
     feedForward_->setValue(defaults.feedForward);
     feedForward_->setToolTip(tr("Width of the feed-forward block inside every Transformer layer."));
 
+    pattern_ = new QComboBox;
+    pattern_->addItem(tr("full"), static_cast<int>(AttentionPattern::Full));
+    pattern_->addItem(tr("local window"), static_cast<int>(AttentionPattern::Local));
+    pattern_->addItem(tr("strided"), static_cast<int>(AttentionPattern::Strided));
+    pattern_->addItem(tr("chunked"), static_cast<int>(AttentionPattern::Chunked));
+    pattern_->addItem(tr("linear (kernelised)"), static_cast<int>(AttentionPattern::Linear));
+    pattern_->setCurrentIndex(pattern_->findData(static_cast<int>(defaults.pattern)));
+    pattern_->setToolTip(tr("Which keys the Transformer's self-attention looks at. Full: all of them. Local: those "
+                            "within D of the position (the decoder: the D before it). Strided: that band and every "
+                            "s-th key. Chunked: its own chunk and one summary of every other chunk. Linear: all, "
+                            "through a kernel instead of a softmax, in time linear in the length. Cross-attention "
+                            "stays full."));
+
+    chunk_ = new QSpinBox;
+    chunk_->setRange(0, 8192);
+    chunk_->setValue(defaults.chunk);
+    chunk_->setSpecialValueText(tr("automatic (square root of the max length)"));
+    chunk_->setToolTip(tr("The chunk size of the chunked pattern, or the stride s of the strided one."));
+
     dropout_ = new QDoubleSpinBox;
     dropout_->setRange(0.0, 0.9);
     dropout_->setSingleStep(0.05);
@@ -133,6 +152,8 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Layers:"), layers_);
     form->addRow(tr("Heads:"), heads_);
     form->addRow(tr("Feed-forward:"), feedForward_);
+    form->addRow(tr("Attention pattern:"), pattern_);
+    form->addRow(tr("Chunk:"), chunk_);
     form->addRow(tr("Dropout:"), dropout_);
     form->addRow(tr("Dropout on:"), dropoutOn_);
     form->addRow(tr("Max length:"), maxLength_);
@@ -164,6 +185,8 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
     connect(layers_, &QSpinBox::valueChanged, this, notify);
     connect(heads_, &QComboBox::currentIndexChanged, this, notify);
     connect(feedForward_, &QSpinBox::valueChanged, this, notify);
+    connect(pattern_, &QComboBox::currentIndexChanged, this, notify);
+    connect(chunk_, &QSpinBox::valueChanged, this, notify);
     connect(dropout_, &QDoubleSpinBox::valueChanged, this, notify);
     connect(maxLength_, &QSpinBox::valueChanged, this, notify);
 }
@@ -193,7 +216,11 @@ void ModelSettingsWidget::updateEnabled() {
     const bool transformer = architecture_->currentData().toInt() == static_cast<int>(Architecture::Transformer);
     const auto kind = static_cast<AttentionKind>(attention_->currentData().toInt());
     attention_->setEnabled(!transformer);
-    window_->setEnabled(!transformer && (kind == AttentionKind::LocalM || kind == AttentionKind::LocalP));
+    const auto pattern = static_cast<AttentionPattern>(pattern_->currentData().toInt());
+    window_->setEnabled(transformer ? pattern == AttentionPattern::Local || pattern == AttentionPattern::Strided
+                                    : kind == AttentionKind::LocalM || kind == AttentionKind::LocalP);
+    pattern_->setEnabled(transformer);
+    chunk_->setEnabled(transformer && (pattern == AttentionPattern::Strided || pattern == AttentionPattern::Chunked));
     bidirectional_->setEnabled(!transformer);
     query_->setEnabled(!transformer);
     dropoutOn_->setEnabled(!transformer);
@@ -228,6 +255,8 @@ ModelConfig ModelSettingsWidget::config() const {
     c.layers = layers_->value();
     c.heads = heads_->currentData().isValid() ? heads_->currentData().toInt() : 1;
     c.feedForward = feedForward_->value();
+    c.pattern = static_cast<AttentionPattern>(pattern_->currentData().toInt());
+    c.chunk = chunk_->value();
     c.dropout = static_cast<float>(dropout_->value());
     c.maxLength = maxLength_->value() + 1;  // room for </s>
     return c;
@@ -246,6 +275,8 @@ void ModelSettingsWidget::setConfig(const ModelConfig& c) {
     if (heads >= 0) heads_->setCurrentIndex(heads);
     layers_->setValue(c.layers);
     feedForward_->setValue(c.feedForward);
+    pattern_->setCurrentIndex(std::max(0, pattern_->findData(static_cast<int>(c.pattern))));
+    chunk_->setValue(c.chunk);
     dropout_->setValue(static_cast<double>(c.dropout));
     maxLength_->setValue(std::max(4, c.maxLength - 1));
     updateEnabled();

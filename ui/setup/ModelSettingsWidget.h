@@ -47,6 +47,8 @@ private:
     QSpinBox* hidden_;
     QSpinBox* layers_;
     QComboBox* heads_;
+    QComboBox* pattern_;  // a Transformer's self-attention pattern
+    QSpinBox* chunk_;     // its chunk size or stride; 0 = automatic
     QSpinBox* feedForward_;
     QDoubleSpinBox* dropout_;
     QComboBox* dropoutOn_;

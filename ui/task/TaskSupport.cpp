@@ -6,7 +6,7 @@
 #include <QFileInfo>
 #include <QFrame>
 #include <QScrollArea>
-#include <QThread>
+
 
 namespace attnlab {
 
@@ -48,29 +48,6 @@ void TaskSupport::setModelAvailable(ViewNavigator* navigator, const QString& tas
 
 void TaskSupport::runStarted(ViewNavigator* navigator, const QString& task) {
     for (View* v : navigator->viewsOf(task)) v->runStarted();
-}
-
-void TaskSupport::startLoad(QObject* receiver, QThread*& loader, quint64& generation, const QString& name,
-                            std::function<void()> work, std::function<void()> done) {
-    const quint64 load = ++generation;
-    QThread* thread = QThread::create(std::move(work));
-    thread->setObjectName(name);
-    if (loader) loader->disconnect(receiver);  // an older load: its result is dropped, its thread cleans up
-    loader = thread;
-    QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    QObject::connect(thread, &QThread::finished, receiver, [&loader, &generation, load, done = std::move(done)] {
-        if (load != generation) return;
-        loader = nullptr;
-        done();
-    });
-    thread->start();
-}
-
-void TaskSupport::endLoad(QObject* receiver, QThread*& loader) {
-    if (!loader) return;
-    loader->disconnect(receiver);
-    loader->wait();
-    loader = nullptr;
 }
 
 QString TaskSupport::finishedMessage(bool stopped) {

@@ -1,11 +1,9 @@
 #pragma once
 // What the tasks (ClassifierTask, ImageTask, TranslationTask) do alike: the window's hooks, the
 // setup panel's page, the model file dialogs, the session's reports in the status bar and in
-// message boxes, confirming a discard or a close (saving with a local event loop), and the data
-// loads on a thread of their own of which only the newest one's result is used. The tasks keep their
-// own titles and messages; the templates take any session with the ClassifierSession's members
-// (hasModel, isBusy, isModified, stop, open, save and the signals trainingFinished, trainingFailed,
-// openFailed, saved, saveFailed).
+// message boxes, confirming a discard or a close (saving with a local event loop). Data loads run on
+// a BackgroundJob (session/BackgroundJob.h; SessionTask::loadInBackground). The tasks keep their
+// own titles and messages; the templates take any ModelSession (session/ModelSession.h).
 #include "task/Task.h"  // TaskHooks
 
 #include <QCoreApplication>
@@ -15,7 +13,7 @@
 #include <QString>
 #include <functional>
 
-class QThread;
+
 class QWidget;
 
 namespace attnlab {
@@ -37,13 +35,6 @@ public:
     // The task's views (on the navigator under `task`): modelAvailable(available); cleared first if asked.
     static void setModelAvailable(ViewNavigator* navigator, const QString& task, bool available, bool clear = false);
     static void runStarted(ViewNavigator* navigator, const QString& task);
-
-    // Runs work() on a new thread `name`; then, on receiver's thread, done() unless a newer load has
-    // started (loader is the newest load's thread, null once it has ended).
-    static void startLoad(QObject* receiver, QThread*& loader, quint64& generation, const QString& name,
-                          std::function<void()> work, std::function<void()> done);
-    // Before the task goes: the newest load's result is dropped and its thread waited for.
-    static void endLoad(QObject* receiver, QThread*& loader);
 
     // The session's reports: status messages for the end of a run and a save, message boxes for failures.
     template <typename Session>

@@ -216,7 +216,7 @@ HeatmapWidget* MainWindow::currentHeatmap() const {
 bool MainWindow::startLesson(const QString& id) {
     for (Task* t : tasks_) {
         for (const LessonCard& card : t->lessons()) {
-            if (card.id != id) continue;
+            if (card.id.compare(id, Qt::CaseInsensitive) != 0) continue;
             switchTask(t->id());
             return t->startLesson(id);
         }

@@ -1,5 +1,6 @@
 #include "ModelConfig.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -37,6 +38,12 @@ const std::pair<DropoutPlacement, const char*> kDropoutPlacements[] = {
     {DropoutPlacement::Embeddings, "embeddings"},
     {DropoutPlacement::Attention, "attention"},
     {DropoutPlacement::Both, "both"},
+};
+
+const std::pair<AttentionPattern, const char*> kAttentionPatterns[] = {
+    {AttentionPattern::Full, "full"},       {AttentionPattern::Local, "local"},
+    {AttentionPattern::Strided, "strided"}, {AttentionPattern::Chunked, "chunked"},
+    {AttentionPattern::Linear, "linear"},
 };
 
 // The shortest decimal that reads back as the float: 0.1f prints as "0.1".
@@ -119,12 +126,22 @@ std::string toString(Architecture a) { return nameOf(kArchitectures, a); }
 std::string toString(AttentionKind k) { return nameOf(kAttentionKinds, k); }
 std::string toString(QueryOrder q) { return nameOf(kQueryOrders, q); }
 std::string toString(DropoutPlacement p) { return nameOf(kDropoutPlacements, p); }
+std::string toString(AttentionPattern p) { return nameOf(kAttentionPatterns, p); }
 
 Architecture parseArchitecture(const std::string& s) { return parseEnum(kArchitectures, s, "architecture"); }
 AttentionKind parseAttentionKind(const std::string& s) { return parseEnum(kAttentionKinds, s, "attention"); }
 QueryOrder parseQueryOrder(const std::string& s) { return parseEnum(kQueryOrders, s, "query order"); }
 DropoutPlacement parseDropoutPlacement(const std::string& s) {
     return parseEnum(kDropoutPlacements, s, "dropout placement");
+}
+
+AttentionPattern parseAttentionPattern(const std::string& s) {
+    return parseEnum(kAttentionPatterns, s, "attention pattern");
+}
+
+int patternChunk(const ModelConfig& c) {
+    if (c.chunk > 0) return c.chunk;
+    return std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(std::max(1, c.maxLength))))));
 }
 
 ModelConfig defaultModelConfig(Architecture architecture) {
@@ -162,7 +179,8 @@ std::optional<SettingProblem> settingProblem(const ModelConfig& c) {
         p.highOpen = true;
         return p;
     }
-    for (const auto& problem : {outside(Setting::LocalWindow, c.localWindow, 1, 100), outside(Setting::MaxLength, c.maxLength, 2, 8192)})
+    for (const auto& problem : {outside(Setting::LocalWindow, c.localWindow, 1, 100), outside(Setting::MaxLength, c.maxLength, 2, 8192),
+                                outside(Setting::AttentionChunk, c.chunk, 0, 8192)})
         if (problem) return problem;
     if (c.architecture == Architecture::Transformer && c.hidden % c.heads != 0) {
         SettingProblem p;
@@ -184,13 +202,14 @@ std::string validate(const ModelConfig& c) {
     if (toString(c.attention).empty()) return "unknown attention";
     if (toString(c.query).empty()) return "unknown query order";
     if (toString(c.dropoutOn).empty()) return "unknown dropout placement";
+    if (toString(c.pattern).empty()) return "unknown attention pattern";
     if (const auto problem = settingProblem(c)) return describe(*problem, settingName);
     return {};
 }
 
 void checkConfig(const ModelConfig& c) {
     if (toString(c.architecture).empty() || toString(c.attention).empty() || toString(c.query).empty() ||
-        toString(c.dropoutOn).empty())
+        toString(c.dropoutOn).empty() || toString(c.pattern).empty())
         throw ConfigError(validate(c));
     if (const auto problem = settingProblem(c)) throw ConfigError(*problem);
 }
@@ -209,6 +228,8 @@ std::string toJson(const ModelConfig& c) {
         {"dropout", shortestDecimal(c.dropout)},
         {"dropout_on", toString(c.dropoutOn)},
         {"local_window", c.localWindow},
+        {"attention_pattern", toString(c.pattern)},
+        {"attention_chunk", c.chunk},
         {"max_length", c.maxLength},
         {"source_vocab", c.sourceVocab},
         {"target_vocab", c.targetVocab},
@@ -247,6 +268,9 @@ ModelConfig modelConfigFromJson(const std::string& json) {
     if (std::fabs(dropoutValue) > std::numeric_limits<float>::max()) malformed("'dropout' is out of range");
     c.dropout = static_cast<float>(dropoutValue);
     c.localWindow = intMember(j, "local_window");
+    // Checkpoints from before attention patterns attend in full.
+    c.pattern = choiceMember(j, "attention_pattern", parseAttentionPattern, "full");
+    c.chunk = j.contains("attention_chunk") ? intMember(j, "attention_chunk") : 0;
     c.maxLength = intMember(j, "max_length");
     constexpr auto kInt64Max = std::numeric_limits<std::int64_t>::max();
     c.sourceVocab = integerMember(j, "source_vocab", std::numeric_limits<std::int64_t>::min(), kInt64Max);

@@ -19,6 +19,15 @@ enum class QueryOrder { Before, After };
 // Where a GRU model's dropout applies: the embeddings (and between stacked layers), the
 // attention weights, or both. Checkpoints written before the choice existed load as Both.
 enum class DropoutPlacement { Embeddings, Attention, Both };
+// Which keys a Transformer's self-attention (encoder and decoder) computes scores for
+// (core/engine/nn/AttentionPatterns.h); cross-attention is always full. Local: |i - j| <= W
+// (localWindow; in the decoder j in [i - W, i]); strided (Child et al. 2019): that band plus
+// every j with (i - j) a multiple of the stride s; chunked: every key of i's chunk of C and one
+// summary (the mean key and value) of every other chunk (in the decoder: of earlier chunks);
+// linear (Katharopoulos et al. 2020): phi(q)·phi(k) with phi(x) = elu(x) + 1, no softmax.
+// C and s are `chunk`, 0 = ceil(sqrt(maxLength)). Checkpoints written before the choice load
+// as Full.
+enum class AttentionPattern { Full, Local, Strided, Chunked, Linear };
 
 // The default member values are the model both front ends start from (the window's Model
 // panel and `attnlab-cli train`; defaultModelConfig below adds the Transformer's layers).
@@ -39,7 +48,9 @@ struct ModelConfig {
     int feedForward = 512;   // Transformer d_ff
     float dropout = 0.1f;
     DropoutPlacement dropoutOn = DropoutPlacement::Embeddings;  // GRU
-    int localWindow = 3;     // D for local-m / local-p
+    int localWindow = 3;     // D for local-m / local-p; W of a Transformer's local and strided patterns
+    AttentionPattern pattern = AttentionPattern::Full;  // Transformer self-attention
+    int chunk = 0;           // C of chunked, s of strided; 0 = ceil(sqrt(maxLength)) (patternChunk)
     int maxLength = 256;     // longest source/target in tokens (positional table size)
     std::int64_t sourceVocab = 0;
     std::int64_t targetVocab = 0;
@@ -53,11 +64,15 @@ std::string toString(Architecture a);
 std::string toString(AttentionKind k);
 std::string toString(QueryOrder q);        // "before", "after"
 std::string toString(DropoutPlacement p);  // "embeddings", "attention", "both"
+std::string toString(AttentionPattern p);  // "full", "local", "strided", "chunked", "linear"
 // Throws ConfigError naming the accepted values.
 Architecture parseArchitecture(const std::string& s);
 AttentionKind parseAttentionKind(const std::string& s);
 QueryOrder parseQueryOrder(const std::string& s);
 DropoutPlacement parseDropoutPlacement(const std::string& s);
+AttentionPattern parseAttentionPattern(const std::string& s);
+// The chunk size (chunked) or stride (strided) in effect: chunk, or ceil(sqrt(maxLength)) when 0.
+int patternChunk(const ModelConfig& c);
 // Whether dropout (config.dropout) applies to the embeddings / to the attention weights.
 bool dropsEmbeddings(const ModelConfig& c);
 bool dropsAttention(const ModelConfig& c);

@@ -1,5 +1,7 @@
 #include "ModelSize.h"
 
+#include <algorithm>
+
 namespace attnlab {
 
 namespace {
@@ -50,7 +52,22 @@ std::int64_t estimateTrainingBytes(const ModelConfig& c, std::int64_t batchSize,
         // ~12 [B, T, d] / 2 [B, T, ff] tensors; three attention blocks per decoder layer.
         const std::int64_t perAttention = 3 * B * c.heads * T * T + 8 * B * T * H;
         const std::int64_t perFeed = 2 * B * T * c.feedForward + 4 * B * T * H;
-        activations = L * (3 * perAttention + 2 * perFeed);
+        // Self-attention with a pattern (nn/AttentionPatterns.h): scores for M keys per query,
+        // computed in blocks (scores, mask, softmax, dropout: ~5 [B, heads, T, M]) beside the
+        // queries, keys and values padded to whole blocks; linear: the decoder's running
+        // [d_k, d_k] sums per position. Cross-attention is full.
+        const std::int64_t s = patternChunk(c), W = c.localWindow;
+        std::int64_t perSelf = perAttention;
+        if (c.pattern == AttentionPattern::Linear) {
+            perSelf = 2 * B * T * H * (H / c.heads) + 8 * B * T * H;
+        } else if (c.pattern != AttentionPattern::Full) {
+            const std::int64_t M = std::min<std::int64_t>(
+                T, c.pattern == AttentionPattern::Local     ? 2 * W + 1
+                   : c.pattern == AttentionPattern::Strided ? 2 * W + 1 + 2 * T / s
+                                                            : s + T / s + 1);
+            perSelf = 5 * B * c.heads * T * M + 14 * B * T * H;
+        }
+        activations = L * (2 * perSelf + perAttention + 2 * perFeed);
     } else {
         // Per decoder step: ~20 [B, H]-sized tensors per layer, attention [B, S] x 4.
         activations = T * (20 * L * B * H + 4 * B * T) + 6 * B * T * H * L;

@@ -1,5 +1,7 @@
 #include "Captions.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -120,7 +122,10 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
     const fs::path folder = fs::path(path).parent_path();
     CaptionDataset d;
     d.name = path;
-    std::map<std::string, std::size_t> index;  // image file -> its position
+    // Image file -> its position. Keyed by the file's device and inode, so that one file named two
+    // ways ("a.png", "./a.png", "sub/../a.png", a link) is one image, decoded once; by its name if
+    // it cannot be stat'ed (then reading it fails and names the line).
+    std::map<std::string, std::size_t> index;
     std::vector<std::string> warnings;
     readTwoColumns(
         text, path, "no tab between image and caption", [](long) {},
@@ -130,7 +135,11 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
             if (file.empty()) throw InputError(path, line, "empty image name");
             if (caption.empty()) throw InputError(path, line, "empty caption");
             const std::string resolved = fs::path(file).is_absolute() ? file : (folder / file).string();
-            auto found = index.find(resolved);
+            struct stat st {};
+            const std::string key = ::stat(resolved.c_str(), &st) == 0
+                                        ? std::string(1, '\0') + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino)
+                                        : resolved;  // a path holds no NUL: the two kinds of key never meet
+            auto found = index.find(key);
             if (found == index.end()) {
                 Image im;
                 try {
@@ -138,7 +147,7 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
                 } catch (const InputError& e) {
                     throw InputError(path, line, "image " + file + ": " + e.reason());
                 }
-                found = index.emplace(resolved, d.images.size()).first;
+                found = index.emplace(key, d.images.size()).first;
                 d.images.push_back(std::move(im));
                 d.files.push_back(resolved);
                 d.captions.emplace_back();

@@ -37,6 +37,16 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
                                      int beam, int64_t maxSteps, double* logProbability,
                                      nn::Captured* capture = nullptr);
 
+// Sampling for one sentence (src [1, S]) with options' temperature, topK, topP and seed (beam is
+// not used): returns the drawn ids without </s> and the model's log-probability of them (at
+// temperature 1, before the cut, the </s> step included, accumulated as beamSearch does). With
+// steps set, each step's distribution, cut and draw, tokens named by `target`; with capture set,
+// the attention as beamSearch lays it out.
+std::vector<std::int64_t> sampleDecode(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
+                                       const DecodeOptions& options, int64_t maxSteps, const Vocabulary& target,
+                                       double* logProbability, std::vector<DecodingStep>* steps = nullptr,
+                                       nn::Captured* capture = nullptr);
+
 // Row-major copy of a [rows, cols] float tensor into an AttentionMap.
 AttentionMap toAttentionMap(const torch::Tensor& matrix);
 

@@ -6,8 +6,8 @@
 
 namespace attnlab::nn {
 
-MultiHeadAttentionImpl::MultiHeadAttentionImpl(int dModel, int heads, double dropout)
-    : dModel_(dModel), heads_(heads), headDim_(dModel / heads), dropout_(dropout) {
+MultiHeadAttentionImpl::MultiHeadAttentionImpl(int dModel, int heads, double dropout, PatternSpec pattern)
+    : dModel_(dModel), heads_(heads), headDim_(dModel / heads), dropout_(dropout), pattern_(pattern) {
     q_ = register_module("q", torch::nn::Linear(dModel, dModel));
     k_ = register_module("k", torch::nn::Linear(dModel, dModel));
     v_ = register_module("v", torch::nn::Linear(dModel, dModel));
@@ -37,6 +37,32 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
         q = q_(query);
         k = kv[0];
         v = kv[1];
+    }
+    if (pattern_.pattern != AttentionPattern::Full) {
+        // Only the pattern's scores (AttentionPatterns.h); its map only when asked for.
+        q = split(q, Tq);
+        k = split(k, Tk);
+        v = split(v, Tk);
+        torch::Tensor map;
+        torch::Tensor heads = patternAttention(pattern_, q, k, v, keyPadMask, causal, 0, dropout_, is_training(),
+                                               weightsOut || trace ? &map : nullptr);
+        if (weightsOut) *weightsOut = map;
+        if (trace) {  // for display: the dense scores, -inf where the pattern has no weight
+            torch::NoGradGuard noGrad;
+            trace->query = q;
+            trace->key = k;
+            trace->value = v;
+            trace->rawScores = torch::matmul(q, k.transpose(-2, -1));
+            trace->scaledScores = trace->rawScores / std::sqrt(static_cast<double>(headDim_));
+            trace->maskedScores =
+                trace->scaledScores.masked_fill(map.eq(0), -std::numeric_limits<double>::infinity());
+            trace->weights = map;
+            trace->headOutput = heads;
+            trace->keyPadMask = keyPadMask;
+            trace->causal = causal;
+            trace->scale = 1.0 / std::sqrt(static_cast<double>(headDim_));
+        }
+        return out_(heads.transpose(1, 2).reshape({B, Tq, dModel_}));
     }
     // Training and evaluation take the fused node; the maths view's trace needs every
     // intermediate, so it takes the operation-by-operation path below (same numbers).
@@ -100,6 +126,11 @@ torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const 
                                                   torch::Tensor* weightsOut) {
     const int64_t B = x.size(0), Tk = keys.size(2);
     torch::Tensor q = rowLinear(q_, x).view({B, 1, heads_, headDim_}).transpose(1, 2);  // [B, H, 1, dk]
+    if (pattern_.pattern != AttentionPattern::Full) {
+        torch::Tensor heads = patternAttention(pattern_, q, keys, values, keyPadMask, true, Tk - 1, dropout_,
+                                               is_training(), weightsOut);
+        return rowLinear(out_, heads.transpose(1, 2).reshape({B, 1, dModel_}));
+    }
     // One query row: products and sums over small tensors, cheaper here than batched
     // sgemm calls that pack their operands for every head.
     torch::Tensor scores = (keys * q).sum(-1).unsqueeze(2) / std::sqrt(static_cast<double>(headDim_));

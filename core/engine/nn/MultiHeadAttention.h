@@ -3,6 +3,8 @@
 // weights can be captured (torch::nn::MultiheadAttention averages them).
 #include <torch/torch.h>
 
+#include "AttentionPatterns.h"
+
 namespace attnlab::nn {
 
 // Intermediate numbers of every head, for the step-by-step maths view.
@@ -22,7 +24,8 @@ struct HeadTrace {
 
 class MultiHeadAttentionImpl : public torch::nn::Module {
 public:
-    MultiHeadAttentionImpl(int dModel, int heads, double dropout);
+    // pattern: which keys each query scores (AttentionPatterns.h); Full by default.
+    MultiHeadAttentionImpl(int dModel, int heads, double dropout, PatternSpec pattern = {});
 
     // query [B, Tq, D], memory [B, Tk, D]; keyPadMask [B, Tk] bool (true = padding);
     // causal masks keys after the query position. Returns [B, Tq, D]; with
@@ -35,7 +38,8 @@ public:
     // sentence). appendKeysValues: x's own key and value [B, 1, D] appended to a cache
     // (decoder self-attention; undefined caches start empty). forwardStep: x [B, 1, D]
     // against keys/values [B or 1, H, Tk, dk], no causal mask (a cache holds only the
-    // past); returns [B, 1, D] and, with weightsOut set, the weights [B, H, 1, Tk].
+    // past); returns [B, 1, D] and, with weightsOut set, the weights [B, H, 1, Tk]. With a
+    // pattern other than Full the step is the query at position Tk - 1 of a causal pattern.
     std::pair<torch::Tensor, torch::Tensor> keysValues(const torch::Tensor& memory);
     void appendKeysValues(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values);
     torch::Tensor forwardStep(const torch::Tensor& x, const torch::Tensor& keys, const torch::Tensor& values,
@@ -47,10 +51,12 @@ public:
     };
     Projections projections() const { return {q_, k_, v_, out_}; }
     int heads() const { return heads_; }
+    const PatternSpec& pattern() const { return pattern_; }
 
 private:
     int dModel_, heads_, headDim_;
     double dropout_;
+    PatternSpec pattern_;
     torch::nn::Linear q_{nullptr}, k_{nullptr}, v_{nullptr}, out_{nullptr};
 };
 TORCH_MODULE(MultiHeadAttention);

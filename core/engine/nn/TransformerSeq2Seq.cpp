@@ -17,8 +17,8 @@ torch::Tensor sinusoidalPositions(int64_t positions, int64_t d) {
     return pe;
 }
 
-EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout) {
-    selfAttention = register_module("self_attn", MultiHeadAttention(d, heads, dropout));
+EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern) {
+    selfAttention = register_module("self_attn", MultiHeadAttention(d, heads, dropout, pattern));
     ff1_ = register_module("ff1", torch::nn::Linear(d, ff));
     ff2_ = register_module("ff2", torch::nn::Linear(ff, d));
     norm1_ = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
@@ -32,8 +32,8 @@ torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
     return norm2_(addDrop(h, ff2_(drop(torch::relu(ff1_(h))))));
 }
 
-DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout) {
-    selfAttention = register_module("self_attn", MultiHeadAttention(d, heads, dropout));
+DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern) {
+    selfAttention = register_module("self_attn", MultiHeadAttention(d, heads, dropout, pattern));
     crossAttention = register_module("cross_attn", MultiHeadAttention(d, heads, dropout));
     ff1_ = register_module("ff1", torch::nn::Linear(d, ff));
     ff2_ = register_module("ff2", torch::nn::Linear(ff, d));
@@ -56,7 +56,7 @@ torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& self
                                      const torch::Tensor& tgtPadMask, const torch::Tensor& crossKeys,
                                      const torch::Tensor& crossValues, const torch::Tensor& srcPadMask,
                                      torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
-    if (!is_training() && canStepFused(y))
+    if (!is_training() && canStepFused(y) && selfAttention->pattern().pattern == AttentionPattern::Full)
         return stepFused(y, selfKeys, selfValues, tgtPadMask, crossKeys, crossValues, srcPadMask, selfWeights,
                          crossWeights);
     selfAttention->appendKeysValues(y, selfKeys, selfValues);
@@ -84,11 +84,12 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& c) : config_(c) {
     srcEmbedding_ = register_module("src_embedding", Embedding(EmbeddingOptions(c.sourceVocab, d).padding_idx(0)));
     tgtEmbedding_ = register_module("tgt_embedding", Embedding(EmbeddingOptions(c.targetVocab, d).padding_idx(0)));
     dropout_ = register_module("dropout", Dropout(c.dropout));
+    const PatternSpec pattern = patternSpec(c);
     for (int l = 0; l < c.layers; ++l) {
         encoderLayers_.push_back(register_module("encoder_" + std::to_string(l),
-                                                 EncoderLayer(d, c.heads, c.feedForward, c.dropout)));
+                                                 EncoderLayer(d, c.heads, c.feedForward, c.dropout, pattern)));
         decoderLayers_.push_back(register_module("decoder_" + std::to_string(l),
-                                                 DecoderLayer(d, c.heads, c.feedForward, c.dropout)));
+                                                 DecoderLayer(d, c.heads, c.feedForward, c.dropout, pattern)));
     }
     output_ = register_module("output", Linear(d, c.targetVocab));
     // Deterministic from the config, so not saved in checkpoints.

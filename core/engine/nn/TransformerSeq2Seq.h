@@ -16,7 +16,7 @@ torch::Tensor sinusoidalPositions(int64_t positions, int64_t d);
 
 class EncoderLayerImpl : public torch::nn::Module {
 public:
-    EncoderLayerImpl(int d, int heads, int ff, double dropout);
+    EncoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern = {});
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& padMask, torch::Tensor* selfWeights,
                           HeadTrace* selfTrace = nullptr);
     MultiHeadAttention selfAttention{nullptr};
@@ -37,7 +37,8 @@ TORCH_MODULE(EncoderLayer);
 
 class DecoderLayerImpl : public torch::nn::Module {
 public:
-    DecoderLayerImpl(int d, int heads, int ff, double dropout);
+    // pattern: the self-attention's; cross-attention is full.
+    DecoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern = {});
     torch::Tensor forward(const torch::Tensor& y, const torch::Tensor& tgtPadMask, const torch::Tensor& memory,
                           const torch::Tensor& srcPadMask, torch::Tensor* selfWeights, torch::Tensor* crossWeights,
                           HeadTrace* selfTrace = nullptr, HeadTrace* crossTrace = nullptr);

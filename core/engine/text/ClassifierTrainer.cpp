@@ -137,15 +137,11 @@ ClassifierTrainer::ClassifierTrainer(const ClassificationCorpus& corpus, Classif
     impl_->network = impl_->model->impl_->net.get();
     impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net().parameters(),
                                                             torch::optim::AdamOptions(options.learningRate));
+    setModel(impl_->model.get(), impl_->train.size(), impl_->validation.size());
 }
 
 ClassifierTrainer::~ClassifierTrainer() = default;
 
-TextClassifier& ClassifierTrainer::model() { return *impl_->model; }
-const TextClassifier& ClassifierTrainer::model() const { return *impl_->model; }
-std::size_t ClassifierTrainer::trainingExamples() const { return impl_->train.size(); }
-std::size_t ClassifierTrainer::validationExamples() const { return impl_->validation.size(); }
-int ClassifierTrainer::completedEpochs() const { return impl_->completed; }
 
 ClassifierEpochMetrics ClassifierTrainer::evaluate() const {
     ClassifierEpochMetrics m;
@@ -253,7 +249,7 @@ ClassifierTrainer::Outcome ClassifierTrainer::run(const std::function<void(const
             }
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        ++impl_->completed;
+        epochDone(++impl_->completed);
         ClassifierEpochMetrics m = evaluate();
         m.trainLoss = seen ? lossSum / static_cast<double>(seen) : kNaN;
         m.seconds = seconds;

@@ -33,28 +33,22 @@ struct ClassifierEpochMetrics {
     double seconds = 0;             // the epoch's wall time
 };
 
-class ClassifierTrainer {
+class ClassifierTrainer : public TaskTrainer<ClassifierEpochMetrics, TextClassifier> {
 public:
     // Tokenizes the corpus, builds the vocabulary from the training split, builds the model.
     // Throws ConfigError for invalid options or config, InputError if no text has a token.
     ClassifierTrainer(const ClassificationCorpus& corpus, ClassifierConfig config, ClassifierTrainingOptions options);
     ~ClassifierTrainer();
 
-    using Outcome = TrainingOutcome;
     // Runs the remaining epochs, calling onEpoch after each; stops after the current batch
     // when *stop becomes true. Throws TrainingDiverged on a non-finite loss.
     // afterBatch (if set) is called after every training batch, on the calling thread: the GUI's
     // worker answers classify and explain requests there while a run goes on.
-    Outcome run(const std::function<void(const ClassifierEpochMetrics&)>& onEpoch,
-                const std::atomic<bool>* stop = nullptr, const std::function<void()>& afterBatch = {});
+    Outcome run(const EpochReport& onEpoch, const std::atomic<bool>* stop = nullptr,
+                const std::function<void()>& afterBatch = {});
     // Validation metrics of the model as it is.
     ClassifierEpochMetrics evaluate() const;
-
-    TextClassifier& model();
-    const TextClassifier& model() const;
-    std::size_t trainingExamples() const;
-    std::size_t validationExamples() const;
-    int completedEpochs() const;
+    // model(), trainingExamples(), validationExamples(), completedEpochs(): TaskTrainer.
 
     struct Impl;
 

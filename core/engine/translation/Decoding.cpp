@@ -1,7 +1,9 @@
-// Greedy and beam-search decoding over the Seq2SeqNet step interface.
+// Greedy, beam-search and sampling decoding over the Seq2SeqNet step interface.
 #include <algorithm>
 #include <limits>
+#include <random>
 
+#include "base/translation/Sampling.h"
 #include "engine/detail/ModelImpl.h"
 
 namespace attnlab {
@@ -130,6 +132,56 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
         for (auto& [kind, maps] : gatherSteps(steps, rows)) (*capture)[kind] = std::move(maps);
     }
     return best ? best->tokens : std::vector<std::int64_t>{};
+}
+
+std::vector<std::int64_t> sampleDecode(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
+                                       const DecodeOptions& options, int64_t maxSteps, const Vocabulary& target,
+                                       double* logProbability, std::vector<DecodingStep>* steps,
+                                       nn::Captured* capture) {
+    auto state = net.start(src, srcLen, capture);
+    // One generator of our own per sample: the draws depend on the seed alone, not on LibTorch's
+    // global generator or the number of threads.
+    std::mt19937_64 rng(options.seed);
+    std::vector<nn::StepCapture> stepCaptures;
+    std::vector<std::int64_t> tokens;
+    float score = 0.0f;  // accumulated in float, as beamSearch does, so that greedy's equals it
+    torch::Tensor prev = torch::full({1}, Vocabulary::kBos, torch::kLong);
+    for (int64_t t = 0; t < maxSteps; ++t) {
+        nn::StepCapture stepCapture;
+        torch::Tensor logp = net.step(*state, prev, capture ? &stepCapture : nullptr).contiguous();  // [1, V]
+        if (capture) stepCaptures.push_back(std::move(stepCapture));
+        const float* lp = logp.data_ptr<float>();
+        const std::vector<double> logits(lp, lp + logp.size(1));
+        const std::vector<double> p = temperatureSoftmax(logits, options.temperature);
+        const SamplingCut cut = cutDistribution(p, options.topK, options.topP);
+        const std::size_t token = drawFromCut(cut, p, unitDraw(rng));
+        score = score + lp[token];
+        if (steps) {
+            DecodingStep step;
+            const std::size_t shown =
+                std::min(cut.order.size(), static_cast<std::size_t>(std::max(options.candidates, 0)));
+            for (std::size_t i = 0; i < shown; ++i) {
+                const std::size_t id = cut.order[i];
+                step.candidates.push_back(TokenCandidate{target.token(static_cast<std::int64_t>(id)),
+                                                         static_cast<float>(p[id]), i < cut.kept});
+            }
+            step.keptCount = static_cast<int>(cut.kept);
+            step.keptMass = static_cast<float>(cut.keptMass);
+            step.chosen = target.token(static_cast<std::int64_t>(token));
+            step.chosenProbability = static_cast<float>(p[token]);
+            steps->push_back(std::move(step));
+        }
+        if (static_cast<std::int64_t>(token) == Vocabulary::kEos) break;
+        tokens.push_back(static_cast<std::int64_t>(token));
+        prev = torch::full({1}, static_cast<std::int64_t>(token), torch::kLong);
+    }
+    if (logProbability) *logProbability = score;
+    if (capture && !tokens.empty()) {
+        // One row per step (batch 1); the step that drew </s> is not part of the output.
+        const std::vector<std::int64_t> rows(tokens.size(), 0);
+        for (auto& [kind, maps] : gatherSteps(stepCaptures, rows)) (*capture)[kind] = std::move(maps);
+    }
+    return tokens;
 }
 
 AttentionMap toAttentionMap(const torch::Tensor& matrix) {

@@ -1,10 +1,14 @@
 #include "Experiments.h"
 
+#include <c10/core/CPUAllocator.h>
+
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
 #include "Trainer.h"
 #include "engine/detail/TorchPch.h"
+#include "engine/nn/AttentionPatterns.h"
 #include "base/translation/Datasets.h"
 #include "base/InputError.h"
 
@@ -81,41 +85,80 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Each method returns the output and adds the bytes of its intermediates to *bytes.
-torch::Tensor fullAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v, double* bytes) {
+// Memory is what the CPU allocator hands out: for the duration of the experiment every tensor
+// allocation goes through this counter (the live bytes and their peak), so a method's figure is
+// the peak of the bytes its own tensors held at once (output included, inputs not): whatever the
+// operations really allocate, temporaries and gathered copies too, nothing estimated by hand.
+class CountingAllocator final : public c10::Allocator {
+public:
+    explicit CountingAllocator(c10::Allocator* base) : base_(base) {}
+    c10::DataPtr allocate(std::size_t n) const override {
+        auto* held = new Held{base_->allocate(n), n, this};
+        const std::size_t now = live_.fetch_add(n) + n;
+        for (std::size_t peak = peak_.load(); now > peak && !peak_.compare_exchange_weak(peak, now);) {
+        }
+        return {held->inner.get(), held, &release, held->inner.device()};
+    }
+    void resetPeak() { peak_.store(live_.load()); }
+    std::size_t live() const { return live_.load(); }
+    std::size_t peak() const { return peak_.load(); }
+    c10::Allocator* base() const { return base_; }
+
+private:
+    struct Held {
+        c10::DataPtr inner;
+        std::size_t bytes;
+        const CountingAllocator* owner;
+    };
+    static void release(void* context) {
+        auto* held = static_cast<Held*>(context);
+        held->owner->live_.fetch_sub(held->bytes);
+        delete held;  // frees the block through the base allocator's deleter
+    }
+    c10::Allocator* base_;
+    mutable std::atomic<std::size_t> live_{0}, peak_{0};
+};
+
+// Installs the counter for a scope. It outlives every tensor it allocated (never destroyed), so a
+// tensor freed after the scope still finds it.
+class CountingScope {
+public:
+    CountingScope() {
+        static CountingAllocator* counter = new CountingAllocator(c10::GetCPUAllocator());
+        counter_ = counter;
+        previous_ = c10::GetCPUAllocator();
+        c10::SetCPUAllocator(counter_, kPriority);
+    }
+    ~CountingScope() { c10::SetCPUAllocator(previous_, kPriority); }
+    CountingScope(const CountingScope&) = delete;
+    CountingScope& operator=(const CountingScope&) = delete;
+    // Bytes held at the peak of fn() beyond what was held before it.
+    template <typename Fn>
+    double peakBytesOf(Fn&& fn) {
+        const std::size_t before = counter_->live();
+        counter_->resetPeak();
+        fn();
+        return static_cast<double>(counter_->peak() - before);
+    }
+
+private:
+    static constexpr uint8_t kPriority = 100;  // above the default CPU allocator's
+    CountingAllocator* counter_;
+    c10::Allocator* previous_;
+};
+
+// q, k, v [N, d]. Full attention: the N x N scores and weights.
+torch::Tensor fullAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v) {
     torch::Tensor scores = torch::mm(q, k.t()) / std::sqrt(static_cast<double>(q.size(1)));  // [N, N]
     torch::Tensor w = torch::softmax(scores, 1);                                             // [N, N]
-    torch::Tensor out = torch::mm(w, v);                                                     // [N, d]
-    *bytes += static_cast<double>(scores.nbytes() + w.nbytes() + out.nbytes());
-    return out;
+    return torch::mm(w, v);                                                                  // [N, d]
 }
 
-torch::Tensor localAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v, int window,
-                             double* bytes) {
-    const int64_t N = q.size(0), d = q.size(1), W = 2 * window + 1;
-    // Pad keys/values so every query has 2w+1 neighbours; padded keys get -inf.
-    torch::Tensor kp = torch::nn::functional::pad(k, torch::nn::functional::PadFuncOptions({0, 0, window, window}));
-    torch::Tensor vp = torch::nn::functional::pad(v, torch::nn::functional::PadFuncOptions({0, 0, window, window}));
-    torch::Tensor kw = kp.unfold(0, W, 1).transpose(1, 2);  // [N, W, d] (a view)
-    torch::Tensor vw = vp.unfold(0, W, 1).transpose(1, 2);
-    torch::Tensor scores = torch::bmm(kw, q.unsqueeze(2)).squeeze(2) / std::sqrt(static_cast<double>(d));  // [N, W]
-    torch::Tensor pos = torch::arange(N).unsqueeze(1) + torch::arange(W).unsqueeze(0) - window;           // [N, W]
-    scores = scores.masked_fill(pos.lt(0).logical_or(pos.ge(N)), -std::numeric_limits<double>::infinity());
-    torch::Tensor w = torch::softmax(scores, 1);
-    torch::Tensor out = torch::bmm(w.unsqueeze(1), vw).squeeze(1);  // [N, d]
-    // bmm materialises the unfolded windows: N * W * d per operand.
-    *bytes += static_cast<double>(kp.nbytes() + vp.nbytes() + 2 * N * W * d * 4 + 2 * scores.nbytes() + w.nbytes() +
-                                  pos.nbytes() + out.nbytes());
-    return out;
-}
-
-torch::Tensor linearAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v, double* bytes) {
-    torch::Tensor fq = torch::elu(q) + 1, fk = torch::elu(k) + 1;   // [N, d]
-    torch::Tensor kv = torch::mm(fk.t(), v);                         // [d, d]
-    torch::Tensor z = fk.sum(0);                                     // [d]
-    torch::Tensor out = torch::mm(fq, kv) / torch::mv(fq, z).unsqueeze(1);  // [N, d]
-    *bytes += static_cast<double>(fq.nbytes() + fk.nbytes() + kv.nbytes() + z.nbytes() + out.nbytes());
-    return out;
+// The patterns as the Transformer runs them (nn/AttentionPatterns.h), one sequence, one head.
+torch::Tensor patterned(const nn::PatternSpec& spec, const torch::Tensor& q, const torch::Tensor& k,
+                        const torch::Tensor& v) {
+    auto head = [](const torch::Tensor& x) { return x.view({1, 1, x.size(0), x.size(1)}); };
+    return nn::patternAttention(spec, head(q), head(k), head(v), torch::Tensor(), false, 0, 0.0, false, nullptr);
 }
 
 }  // namespace
@@ -128,22 +171,33 @@ ComplexityResult runComplexityExperiment(const ComplexityOptions& o,
         if (n < 2 || n > 16384) throw ConfigError("lengths must be between 2 and 16384, got " + std::to_string(n));
     torch::NoGradGuard noGrad;
     torch::manual_seed(0);
+    CountingScope counting;
     ComplexityResult result;
     result.lengths = o.lengths;
     for (int n : o.lengths) {
         torch::Tensor q = torch::randn({n, o.dim}), k = torch::randn({n, o.dim}), v = torch::randn({n, o.dim});
-        for (const char* method : {"full", "local", "linear"}) {
+        const int root = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+        for (const char* method : {"full", "local", "strided", "chunked", "linear"}) {
+            const std::string m = method;
+            nn::PatternSpec spec;
+            spec.pattern = m == "local"     ? AttentionPattern::Local
+                           : m == "strided" ? AttentionPattern::Strided
+                           : m == "chunked" ? AttentionPattern::Chunked
+                                            : AttentionPattern::Linear;
+            // Child et al.'s strided: a band of s and every s-th key, s = sqrt(N); chunks of sqrt(N).
+            spec.window = m == "strided" ? root : o.window;
+            spec.chunk = root;
             std::vector<double> times;
             double bytes = 0;
             for (int r = 0; r < o.repeats; ++r) {
-                double b = 0;
-                const auto start = Clock::now();
-                const std::string m = method;
-                if (m == "full") fullAttention(q, k, v, &b);
-                else if (m == "local") localAttention(q, k, v, o.window, &b);
-                else linearAttention(q, k, v, &b);
-                times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-                bytes = b;
+                double seconds = 0;
+                bytes = counting.peakBytesOf([&] {
+                    const auto start = Clock::now();
+                    const torch::Tensor out = m == "full" ? fullAttention(q, k, v) : patterned(spec, q, k, v);
+                    static_cast<void>(out);
+                    seconds = std::chrono::duration<double>(Clock::now() - start).count();
+                });
+                times.push_back(seconds);
             }
             std::sort(times.begin(), times.end());
             ComplexitySeries& s = result.methods[method];

@@ -43,9 +43,12 @@ BottleneckResult runBottleneckExperiment(
     const std::atomic<bool>* stop = nullptr);
 
 // Cost of one attention layer as the sequence grows: full softmax attention (N x N
-// matrix), a local window (each query sees 2w+1 keys) and linear (kernelised,
-// phi(x) = elu(x) + 1) attention. Time is the median of `repeats` runs; memory is the
-// bytes of the intermediate tensors each method allocates.
+// matrix) and the Transformer's patterns as it trains them (nn/AttentionPatterns.h): local
+// (each query sees 2w+1 keys), strided (a band of s and every s-th key, s = ceil(sqrt(N))),
+// chunked (chunks of ceil(sqrt(N)) and one summary per chunk) and linear (kernelised,
+// phi(x) = elu(x) + 1). Time is the median of `repeats` runs; memory is the peak of the bytes
+// the CPU allocator handed out during the call (every tensor the method allocates, counted
+// by a wrapper around the allocator; the inputs not).
 struct ComplexityOptions {
     std::vector<int> lengths{64, 128, 256, 512, 1024, 2048, 4096, 8192};
     int dim = 64;
@@ -63,7 +66,7 @@ struct ComplexitySeries {
 
 struct ComplexityResult {
     std::vector<int> lengths;
-    std::map<std::string, ComplexitySeries> methods;  // "full", "local", "linear"
+    std::map<std::string, ComplexitySeries> methods;  // "full", "local", "strided", "chunked", "linear"
 };
 
 ComplexityResult runComplexityExperiment(const ComplexityOptions& options,

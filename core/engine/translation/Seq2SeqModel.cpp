@@ -1,5 +1,8 @@
 #include "Seq2SeqModel.h"
 
+#include <cmath>
+#include <sstream>
+
 #include "engine/detail/ModelImpl.h"
 #include "engine/detail/ModuleTensors.h"
 #include "base/InputError.h"
@@ -59,8 +62,29 @@ std::vector<std::string> Seq2SeqModel::sourceTokens(const std::string& sentence)
     return tokens;
 }
 
-Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOptions& options) const {
+void checkDecodeOptions(const DecodeOptions& options) {
+    auto text = [](double x) {
+        std::ostringstream out;
+        out << x;
+        return out.str();
+    };
     if (options.beam < 1 || options.beam > 64) throw ConfigError("--beam must be between 1 and 64");
+    if (options.sample && options.beam > 1)
+        throw ConfigError("--sample cannot be combined with --beam " + std::to_string(options.beam) +
+                          " (sampling draws one token per step: leave --beam at 1)");
+    if (!(options.temperature > 0) || !std::isfinite(options.temperature))
+        throw ConfigError("--temperature must be above 0, got " + text(options.temperature));
+    if (options.topK < 0)
+        throw ConfigError("--top-k must be at least 0 (0 = off), got " + std::to_string(options.topK));
+    if (!(options.topP > 0 && options.topP <= 1))
+        throw ConfigError("--top-p must be above 0 and at most 1, got " + text(options.topP));
+    if (options.candidates < 0)
+        throw ConfigError("the candidates recorded per step must be at least 0, got " +
+                          std::to_string(options.candidates));
+}
+
+Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOptions& options) const {
+    checkDecodeOptions(options);
     auto words = Tokenizer(impl_->tokenizer).tokenize(sentence);
     if (words.empty()) throw ConfigError("the sentence is empty: type at least one word");
 
@@ -80,8 +104,10 @@ Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOpt
     maxSteps = std::min(maxSteps, limit);
 
     nn::Captured captured;
-    auto out = beamSearch(net, src, srcLen, options.beam, maxSteps, &result.logProbability,
-                          options.captureAttention ? &captured : nullptr);
+    nn::Captured* capture = options.captureAttention ? &captured : nullptr;
+    auto out = options.sample ? sampleDecode(net, src, srcLen, options, maxSteps, impl_->target,
+                                             &result.logProbability, &result.steps, capture)
+                              : beamSearch(net, src, srcLen, options.beam, maxSteps, &result.logProbability, capture);
     for (auto id : out) result.outputTokens.push_back(impl_->target.token(id));
 
     if (options.captureAttention && !out.empty()) {

@@ -23,7 +23,26 @@ struct DecodeOptions {
     int beam = 1;       // 1 = greedy
     int maxOutput = 0;  // 0 = 2 * source length + 10 (capped by the model's maximum)
     bool captureAttention = true;
+
+    // Sampling in place of beam search (beam must be 1): each step draws the next token from the
+    // model's distribution at `temperature`, cut to the `topK` most probable (0 = no cut) and then
+    // to the smallest set whose probability reaches `topP` (1 = no cut), renormalised
+    // (core/base/translation/Sampling.h). The draws come from a generator of their own (std::mt19937_64 seeded
+    // with `seed`): the same seed draws the same sample on every run, at any thread count.
+    // Temperature 1e-4 or top-k 1 give the greedy translation (tokens, score, attention).
+    // Translation::steps records each step's `candidates` most probable tokens.
+    bool sample = false;
+    double temperature = 1.0;  // > 0 (finite)
+    int topK = 0;              // >= 0
+    double topP = 1.0;         // in (0, 1]
+    std::uint64_t seed = 0;
+    int candidates = 10;  // >= 0
 };
+
+// Throws ConfigError naming the option's CLI flag (as --beam's check does) when an option is out
+// of range: beam in [1, 64], temperature > 0 (finite), topK >= 0, 0 < topP <= 1,
+// candidates >= 0, and sample only with beam 1.
+void checkDecodeOptions(const DecodeOptions& options);
 
 class Seq2SeqModel {
 public:

@@ -163,15 +163,12 @@ ImageClassifierTrainer::ImageClassifierTrainer(const ImageDataset& training, con
     impl_->model = std::make_unique<ImageClassifier>(config, training.classes, options.seed);
     impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net()->parameters(),
                                                             torch::optim::AdamOptions(options.learningRate));
+    setModel(impl_->model.get(), static_cast<std::size_t>(impl_->trainImages.size(0)),
+             static_cast<std::size_t>(impl_->heldImages.size(0)));
 }
 
 ImageClassifierTrainer::~ImageClassifierTrainer() = default;
 
-ImageClassifier& ImageClassifierTrainer::model() { return *impl_->model; }
-const ImageClassifier& ImageClassifierTrainer::model() const { return *impl_->model; }
-std::size_t ImageClassifierTrainer::trainingExamples() const { return static_cast<std::size_t>(impl_->trainImages.size(0)); }
-std::size_t ImageClassifierTrainer::validationExamples() const { return static_cast<std::size_t>(impl_->heldImages.size(0)); }
-int ImageClassifierTrainer::completedEpochs() const { return impl_->completed; }
 
 ImageEpochMetrics ImageClassifierTrainer::evaluate() const {
     ImageEpochMetrics m;
@@ -239,7 +236,7 @@ ImageClassifierTrainer::Outcome ImageClassifierTrainer::run(const std::function<
                       static_cast<int>(batch - perEpoch * static_cast<std::size_t>(impl_->completed)), afterBatch);
         }
         const double seconds = secondsSince(start);
-        ++impl_->completed;
+        epochDone(++impl_->completed);
         ImageEpochMetrics m = evaluate();
         addTrainingFigures(m, lossSum, seen, seen, seconds);
         if (onEpoch) onEpoch(m);
@@ -320,15 +317,11 @@ CaptionerTrainer::CaptionerTrainer(const CaptionDataset& training, const Caption
     impl_->model = std::make_unique<ImageCaptioner>(config, std::move(vocabulary), options.seed);
     impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net()->parameters(),
                                                             torch::optim::AdamOptions(options.learningRate));
+    setModel(impl_->model.get(), static_cast<std::size_t>(impl_->trainImages.size(0)), impl_->held.size());
 }
 
 CaptionerTrainer::~CaptionerTrainer() = default;
 
-ImageCaptioner& CaptionerTrainer::model() { return *impl_->model; }
-const ImageCaptioner& CaptionerTrainer::model() const { return *impl_->model; }
-std::size_t CaptionerTrainer::trainingExamples() const { return static_cast<std::size_t>(impl_->trainImages.size(0)); }
-std::size_t CaptionerTrainer::validationExamples() const { return impl_->held.size(); }
-int CaptionerTrainer::completedEpochs() const { return impl_->completed; }
 
 CaptionEpochMetrics CaptionerTrainer::evaluate() const {
     CaptionEpochMetrics m;
@@ -437,7 +430,7 @@ CaptionerTrainer::Outcome CaptionerTrainer::run(const std::function<void(const C
                       static_cast<int>(batch - perEpoch * static_cast<std::size_t>(impl_->completed)), afterBatch);
         }
         const double seconds = secondsSince(start);
-        ++impl_->completed;
+        epochDone(++impl_->completed);
         CaptionEpochMetrics m = evaluate();
         addTrainingFigures(m, lossSum, seenWords, seenImages, seconds);
         if (onEpoch) onEpoch(m);

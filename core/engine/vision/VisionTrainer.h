@@ -45,7 +45,7 @@ struct ImageEpochMetrics {
     double seconds = 0;
 };
 
-class ImageClassifierTrainer {
+class ImageClassifierTrainer : public TaskTrainer<ImageEpochMetrics, ImageClassifier> {
 public:
     // `test` (optional, may be empty) is the held-out set; without it validationFraction of
     // `training` is held out. Throws ConfigError for invalid options or config, InputError for
@@ -54,18 +54,11 @@ public:
                            VisionTrainingOptions options);
     ~ImageClassifierTrainer();
 
-    using Outcome = TrainingOutcome;
     // As ClassifierTrainer::run: onEpoch after each epoch, *stop checked between batches, afterBatch
     // called after every training batch on the calling thread. Throws TrainingDiverged.
-    Outcome run(const std::function<void(const ImageEpochMetrics&)>& onEpoch, const std::atomic<bool>* stop = nullptr,
+    Outcome run(const EpochReport& onEpoch, const std::atomic<bool>* stop = nullptr,
                 const std::function<void()>& afterBatch = {});
-    ImageEpochMetrics evaluate() const;
-
-    ImageClassifier& model();
-    const ImageClassifier& model() const;
-    std::size_t trainingExamples() const;
-    std::size_t validationExamples() const;
-    int completedEpochs() const;
+    ImageEpochMetrics evaluate() const;  // the rest: TaskTrainer
 
     struct Impl;
 
@@ -85,7 +78,7 @@ struct CaptionEpochMetrics {
     double seconds = 0;
 };
 
-class CaptionerTrainer {
+class CaptionerTrainer : public TaskTrainer<CaptionEpochMetrics, ImageCaptioner> {
 public:
     // Builds the vocabulary from the training captions. `test` may be empty (then validationFraction
     // of the images is held out). Throws ConfigError, or InputError for no captions.
@@ -93,16 +86,10 @@ public:
                      VisionTrainingOptions options);
     ~CaptionerTrainer();
 
-    using Outcome = TrainingOutcome;
-    Outcome run(const std::function<void(const CaptionEpochMetrics&)>& onEpoch, const std::atomic<bool>* stop = nullptr,
+    // As ClassifierTrainer::run; trainingExamples() counts images.
+    Outcome run(const EpochReport& onEpoch, const std::atomic<bool>* stop = nullptr,
                 const std::function<void()>& afterBatch = {});
     CaptionEpochMetrics evaluate() const;
-
-    ImageCaptioner& model();
-    const ImageCaptioner& model() const;
-    std::size_t trainingExamples() const;  // images
-    std::size_t validationExamples() const;
-    int completedEpochs() const;
 
     struct Impl;
 

@@ -51,8 +51,9 @@ QString figure(double v) { return std::isfinite(v) ? QString::number(v, 'f', 2) 
 
 }  // namespace
 
-ClassifierTask::ClassifierTask(const TaskContext& context) : Task(context) {
-    session_ = new ClassifierSession(this);
+ClassifierTask::ClassifierTask(const TaskContext& context)
+    : SessionTask(context, new ClassifierSession, QStringLiteral("attnlab-corpus")),
+      session_(static_cast<ClassifierSession*>(modelSession())) {
     panel_ = new ClassifierSetupPanel;
     page_ = TaskSupport::scrollPage(panel_);
 
@@ -150,7 +151,7 @@ void ClassifierTask::connectViews() {
         if (confirmDiscard(tr("Reset the Model?"))) session_->reset();
     });
     connect(panel_, &ClassifierSetupPanel::openModelRequested, this, &ClassifierTask::openModelDialog);
-    connect(panel_, &ClassifierSetupPanel::saveModelRequested, this, &ClassifierTask::saveModelDialog);
+    connect(panel_, &ClassifierSetupPanel::saveModelRequested, this, &ClassifierTask::saveModel);
     connect(panel_, &ClassifierSetupPanel::chooseFileRequested, this, &ClassifierTask::chooseFile);
     connect(panel_, &ClassifierSetupPanel::dataChanged, this, [this] {
         if (panel_->data().dataset != QLatin1String("file")) previousDataset_ = panel_->data().dataset;
@@ -190,68 +191,47 @@ void ClassifierTask::connectViews() {
 void ClassifierTask::onState() {
     panel_->setState(session_->isBusy(), session_->isTraining(), session_->hasModel());
     explain_->setFaithfulnessRunning(session_->isExperimenting());
-    if (trainWhenIdle_ && !session_->isBusy()) {
-        trainWhenIdle_ = false;
-        train();
-    }
-}
-
-void ClassifierTask::activate() {
-    if (activated_) return;
-    activated_ = true;
-    if (!corpus_ && !loader_) loadCorpus();
+    sessionStateChanged();
 }
 
 void ClassifierTask::loadCorpus() {
     const ClassifierDataChoice choice = panel_->data();
     if (choice.dataset == QLatin1String("file") && choice.path.isEmpty()) return;
-    auto outcome = std::make_shared<LoadOutcome>();
     panel_->setStatus(tr("Making the texts…"));
-    TaskSupport::startLoad(this, loader_, loadGeneration_, QStringLiteral("attnlab-corpus"),
-                           [choice, outcome] { *outcome = makeCorpus(choice); }, [this, outcome, choice] {
-        if (!outcome->corpus) {
+    loadInBackground<LoadOutcome>([choice] { return makeCorpus(choice); }, [this, choice](LoadOutcome& outcome) {
+        if (!outcome.corpus) {
             panel_->setStatus(QString());
-            trainWhenLoaded_ = false;
             if (corpus_) {  // the panel shows the corpus that stays
                 const QSignalBlocker quiet(panel_);
                 panel_->setData(loadedChoice_);
             }
-            hooks().reportError(tr("Cannot Open Corpus"), outcome->error);
-            return;
+            hooks().reportError(tr("Cannot Open Corpus"), outcome.error);
+            return false;
         }
-        corpus_ = outcome->corpus;
+        corpus_ = outcome.corpus;
         loadedChoice_ = choice;
         texts_->setCorpus(corpus_);
         panel_->setStatus(tr("%1: %2 texts in %3 classes.")
                               .arg(choice.describe())
                               .arg(corpus_->examples.size())
                               .arg(corpus_->labels.size()));
-        Q_EMIT dataReady();
-        Q_EMIT titleChanged();
-        if (trainWhenLoaded_) {
-            trainWhenLoaded_ = false;
-            train();
-        }
+        return true;
     });
 }
 
-bool ClassifierTask::confirmDiscard(const QString& title) {
-    return TaskSupport::confirmDiscard(session_, hooks(), title,
-                                       tr("The current classifier and its unsaved training will be discarded."));
+SessionTask::Words ClassifierTask::words() const {
+    Words w;
+    w.discard = tr("The current classifier and its unsaved training will be discarded.");
+    w.trainTitle = tr("Train a New Classifier?");
+    w.openTitle = tr("Open a Classifier?");
+    w.openDialog = tr("Open Classifier");
+    w.saveDialog = tr("Save Classifier");
+    w.closeTitle = tr("Save the Classifier?");
+    w.closeText = tr("The classifier has unsaved training.");
+    return w;
 }
 
-void ClassifierTask::train() {
-    if (session_->isBusy()) {  // a lesson started while a run winds down: train when it has
-        trainWhenIdle_ = true;
-        return;
-    }
-    if (loader_ || !corpus_) {
-        trainWhenLoaded_ = true;
-        if (!loader_) loadCorpus();
-        return;
-    }
-    if (!confirmDiscard(tr("Train a New Classifier?"))) return;
-    TaskSupport::runStarted(navigator(), id());
+void ClassifierTask::startRun() {
     ClassifierRequest request;
     request.corpus = corpus_;
     request.config = panel_->config();
@@ -264,24 +244,17 @@ void ClassifierTask::train() {
 bool ClassifierTask::startLesson(const QString& id) {
     const ClassifierLesson l = findClassifierLesson(id);
     if (l.id.isEmpty()) return false;
-    if (!confirmDiscard(tr("Start the Lesson?"))) return false;
-    session_->stop();
-    session_->reset();
-    ClassifierDataChoice data;
-    data.dataset = l.dataset;
-    data.size = l.texts;
-    data.seed = l.dataSeed;
-    activated_ = true;
-    panel_->setConfig(l.config);
-    panel_->setOptions(l.options);
-    classify_->setText(l.text);
-    explain_->setText(l.text);
-    lesson_ = l.id;
-    trainWhenLoaded_ = true;
-    panel_->setData(data);  // loads the corpus, then trains
-    navigator()->show(l.tab);
-    Q_EMIT lessonStarted(l.title, l.summary);
-    return true;
+    return beginLesson(l, [this, &l] {
+        ClassifierDataChoice data;
+        data.dataset = l.dataset;
+        data.size = l.texts;
+        data.seed = l.dataSeed;
+        panel_->setConfig(l.config);
+        panel_->setOptions(l.options);
+        classify_->setText(l.text);
+        explain_->setText(l.text);
+        panel_->setData(data);  // loads the corpus, then trains
+    });
 }
 
 void ClassifierTask::chooseFile() {
@@ -298,11 +271,6 @@ void ClassifierTask::chooseFile() {
     panel_->setData(data);
 }
 
-void ClassifierTask::openModel(const QString& path) {
-    if (!confirmDiscard(tr("Open a Classifier?"))) return;
-    TaskSupport::openModel(session_, hooks(), path);
-}
-
 void ClassifierTask::openFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
     const QString& path = paths.front();
@@ -314,36 +282,6 @@ void ClassifierTask::openFiles(const QStringList& paths) {
     data.dataset = QStringLiteral("file");
     data.path = path;
     panel_->setData(data);
-}
-
-void ClassifierTask::openModelDialog() {
-    const QString path = TaskSupport::askOpenModelPath(windowWidget(), tr("Open Classifier"), lastDirectory());
-    if (path.isEmpty()) return;
-    openModel(path);
-}
-
-void ClassifierTask::saveModelTo(const QString& path) { session_->save(path); }
-
-QString ClassifierTask::askSavePath() {
-    return TaskSupport::askSaveModelPath(windowWidget(), tr("Save Classifier"), lastDirectory(),
-                                         QStringLiteral("classifier.safetensors"));
-}
-
-void ClassifierTask::saveModelDialog() {
-    const QString path = askSavePath();
-    if (!path.isEmpty()) saveModelTo(path);
-}
-
-bool ClassifierTask::confirmClose() {
-    return TaskSupport::confirmClose(session_, hooks(),
-                                     tr("Save the Classifier?"),
-                                     tr("The classifier has unsaved training."),
-                                     [this] { return askSavePath(); });
-}
-
-void ClassifierTask::shutdown() {
-    TaskSupport::endLoad(this, loader_);
-    session_->shutdown(5000);
 }
 
 QString ClassifierTask::titleText() const {

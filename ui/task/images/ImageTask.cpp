@@ -94,8 +94,8 @@ std::vector<float> meanOverWords(const Captioning& c) {
 }  // namespace
 
 ImageTask::ImageTask(const TaskContext& context)
- : Task(context) {
-    session_ = new ImageSession(this);
+    : SessionTask(context, new ImageSession, QStringLiteral("attnlab-images-data")),
+      session_(static_cast<ImageSession*>(modelSession())) {
     panel_ = new ImageSetupPanel;
     page_ = TaskSupport::scrollPage(panel_);
     image_ = new ImageView;
@@ -190,7 +190,7 @@ void ImageTask::connectViews() {
         if (confirmDiscard(tr("Reset the Model?"))) session_->reset();
     });
     connect(panel_, &ImageSetupPanel::openModelRequested, this, &ImageTask::openModelDialog);
-    connect(panel_, &ImageSetupPanel::saveModelRequested, this, &ImageTask::saveModelDialog);
+    connect(panel_, &ImageSetupPanel::saveModelRequested, this, &ImageTask::saveModel);
     connect(panel_, &ImageSetupPanel::chooseFileRequested, this, &ImageTask::chooseFile);
     connect(panel_, &ImageSetupPanel::dataChanged, this, [this] {
         if (!panel_->data().needsPath()) previousDataset_ = panel_->data().dataset;
@@ -209,39 +209,27 @@ void ImageTask::look() {
 
 void ImageTask::onState() {
     panel_->setState(session_->isBusy(), session_->isTraining(), session_->hasModel());
-    if (trainWhenIdle_ && !session_->isBusy()) {
-        trainWhenIdle_ = false;
-        train();
-    }
-}
-
-void ImageTask::activate() {
-    if (activated_) return;
-    activated_ = true;
-    if (!hasData() && !loader_) loadData();
+    sessionStateChanged();
 }
 
 void ImageTask::loadData() {
     const ImageDataChoice choice = panel_->data();
     if (choice.needsPath() && choice.path.isEmpty()) return;
-    auto outcome = std::make_shared<LoadOutcome>();
     panel_->setStatus(tr("Making the images…"));
-    TaskSupport::startLoad(this, loader_, loadGeneration_, QStringLiteral("attnlab-images-data"),
-                           [choice, outcome] { *outcome = makeData(choice); }, [this, outcome, choice] {
-        if (!outcome->images && !outcome->captions) {
+    loadInBackground<LoadOutcome>([choice] { return makeData(choice); }, [this, choice](LoadOutcome& outcome) {
+        if (!outcome.images && !outcome.captions) {
             panel_->setStatus(QString());
-            trainWhenLoaded_ = false;
             if (hasData()) {  // the panel shows the data that stays
                 const QSignalBlocker quiet(panel_);
                 panel_->setData(loadedChoice_);
             }
-            hooks().reportError(tr("Cannot Open Images"), outcome->error);
-            return;
+            hooks().reportError(tr("Cannot Open Images"), outcome.error);
+            return false;
         }
-        images_ = outcome->images;
-        testImages_ = outcome->test;
-        captions_ = outcome->captions;
-        report_ = outcome->report;
+        images_ = outcome.images;
+        testImages_ = outcome.test;
+        captions_ = outcome.captions;
+        report_ = outcome.report;
         loadedChoice_ = choice;
         QString status;
         if (images_) {
@@ -257,32 +245,27 @@ void ImageTask::loadData() {
         if (!report_.isEmpty()) status += QLatin1Char(' ') + tr("Note: %1").arg(report_);
         panel_->setStatus(status);
         image_->selectDatasetImage(0);
-        Q_EMIT dataReady();
-        Q_EMIT titleChanged();
-        if (trainWhenLoaded_) {
-            trainWhenLoaded_ = false;
-            train();
-        }
+        return true;
     });
 }
 
-bool ImageTask::confirmDiscard(const QString& title) {
-    return TaskSupport::confirmDiscard(session_, hooks(), title,
-                                       tr("The current image model and its unsaved training will be discarded."));
+SessionTask::Words ImageTask::words() const {
+    Words w;
+    w.discard = tr("The current image model and its unsaved training will be discarded.");
+    w.trainTitle = tr("Train a New Image Model?");
+    w.openTitle = tr("Open an Image Model?");
+    w.openDialog = tr("Open Image Model");
+    w.saveDialog = tr("Save Image Model");
+    w.closeTitle = tr("Save the Image Model?");
+    w.closeText = tr("The image model has unsaved training.");
+    return w;
 }
 
-void ImageTask::train() {
-    if (session_->isBusy()) {
-        trainWhenIdle_ = true;
-        return;
-    }
-    if (loader_ || !hasData()) {
-        trainWhenLoaded_ = true;
-        if (!loader_) loadData();
-        return;
-    }
-    if (!confirmDiscard(tr("Train a New Image Model?"))) return;
-    TaskSupport::runStarted(navigator(), id());
+QString ImageTask::modelFileName() const {
+    return session_->model().isCaptioner() ? QStringLiteral("captioner.safetensors") : QStringLiteral("vit.safetensors");
+}
+
+void ImageTask::startRun() {
     ImageTrainRequest request;
     request.options = panel_->options();
     if (captions_) {
@@ -311,23 +294,16 @@ void ImageTask::train() {
 bool ImageTask::startLesson(const QString& id) {
     const ImageLesson l = findImageLesson(id);
     if (l.id.isEmpty()) return false;
-    if (!confirmDiscard(tr("Start the Lesson?"))) return false;
-    session_->stop();
-    session_->reset();
-    ImageDataChoice data;
-    data.dataset = l.dataset;
-    data.size = l.images;
-    data.seed = l.dataSeed;
-    activated_ = true;
-    panel_->setVitConfig(l.vit);
-    panel_->setCaptionerConfig(l.captioner);
-    panel_->setOptions(l.options);
-    lesson_ = l.id;
-    trainWhenLoaded_ = true;
-    panel_->setData(data);  // makes the data, then trains
-    navigator()->show(l.tab);
-    Q_EMIT lessonStarted(l.title, l.summary);
-    return true;
+    return beginLesson(l, [this, &l] {
+        ImageDataChoice data;
+        data.dataset = l.dataset;
+        data.size = l.images;
+        data.seed = l.dataSeed;
+        panel_->setVitConfig(l.vit);
+        panel_->setCaptionerConfig(l.captioner);
+        panel_->setOptions(l.options);
+        panel_->setData(data);  // makes the data, then trains
+    });
 }
 
 void ImageTask::chooseFile() {
@@ -349,11 +325,6 @@ void ImageTask::chooseFile() {
     panel_->setData(data);
 }
 
-void ImageTask::openModel(const QString& path) {
-    if (!confirmDiscard(tr("Open an Image Model?"))) return;
-    TaskSupport::openModel(session_, hooks(), path);
-}
-
 void ImageTask::openFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
     const QString& path = paths.front();
@@ -371,37 +342,6 @@ void ImageTask::openFiles(const QStringList& paths) {
     }
     navigator()->show(QStringLiteral("image"));
     image_->openImageFile(path);
-}
-
-void ImageTask::openModelDialog() {
-    const QString path = TaskSupport::askOpenModelPath(windowWidget(), tr("Open Image Model"), lastDirectory());
-    if (path.isEmpty()) return;
-    openModel(path);
-}
-
-void ImageTask::saveModelTo(const QString& path) { session_->save(path); }
-
-QString ImageTask::askSavePath() {
-    const QString name = session_->model().isCaptioner() ? QStringLiteral("captioner.safetensors")
-                                                         : QStringLiteral("vit.safetensors");
-    return TaskSupport::askSaveModelPath(windowWidget(), tr("Save Image Model"), lastDirectory(), name);
-}
-
-void ImageTask::saveModelDialog() {
-    const QString path = askSavePath();
-    if (!path.isEmpty()) saveModelTo(path);
-}
-
-bool ImageTask::confirmClose() {
-    return TaskSupport::confirmClose(session_, hooks(),
-                                     tr("Save the Image Model?"),
-                                     tr("The image model has unsaved training."),
-                                     [this] { return askSavePath(); });
-}
-
-void ImageTask::shutdown() {
-    TaskSupport::endLoad(this, loader_);
-    session_->shutdown(5000);
 }
 
 QString ImageTask::titleText() const {

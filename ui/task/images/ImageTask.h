@@ -5,7 +5,7 @@
 // interface.
 #include "session/ImageSession.h"
 #include "setup/ImageSetupPanel.h"  // ImageDataChoice
-#include "task/Task.h"
+#include "task/SessionTask.h"
 #include <QObject>
 #include <memory>
 
@@ -18,57 +18,45 @@ class ImageCurvesView;
 class ImageView;
 class ViewNavigator;
 
-class ImageTask : public Task {
+class ImageTask : public SessionTask {
     Q_OBJECT
 public:
     explicit ImageTask(const TaskContext& context);
     ~ImageTask() override;
 
-    // Task
+    // Task (the rest: SessionTask)
     QString id() const override;
     QString title() const override;
     QString summary() const override;
     QWidget* setupPage() const override { return page_; }
     QString defaultView() const override { return QStringLiteral("image"); }
-    void activate() override;  // makes the data on first use
-    bool hasModel() const override { return session_->hasModel(); }
-    bool isModified() const override { return session_->isModified(); }
-    bool isBusy() const override { return session_->isBusy(); }
-    void openModel(const QString& path) override;
-    void openModelDialog() override;
-    void saveModel() override { saveModelDialog(); }
-    void saveModelAs() override { saveModelDialog(); }
     QString titleText() const override;
     QList<LessonCard> lessons() const override;
     bool startLesson(const QString& id) override;
-    QString lesson() const override { return lesson_; }
     // A dropped file: a model, a folder of class folders, a caption TSV, or an image to look at.
     void openFiles(const QStringList& paths) override;
-    bool confirmClose() override;
-    void shutdown() override;
 
     ImageSetupPanel* panel() const { return panel_; }
     ImageSession* session() const { return session_; }
     ImageView* imageView() const { return image_; }
     ImageCurvesView* curvesView() const { return curves_; }
 
-    bool isLoadingData() const { return loader_ != nullptr; }
-    bool hasData() const { return images_ || captions_; }
+    bool hasData() const override { return images_ || captions_; }
     std::shared_ptr<const ImageDataset> images() const { return images_; }
     std::shared_ptr<const CaptionDataset> captions() const { return captions_; }
     QString dataReport() const { return report_; }  // what an image folder skipped
-    void loadData();  // from the panel's choice, off the GUI thread
-    void train();
-    void saveModelTo(const QString& path);
+    void loadData() override;  // from the panel's choice, off the GUI thread
 
 private:
+    // SessionTask
+    Words words() const override;
+    QString modelFileName() const override;
+    void startRun() override;
+
     void connectSession();
     void connectViews();
-    bool confirmDiscard(const QString& title);
     void onState();
     void look();  // the image shown, by the model
-    void saveModelDialog();
-    QString askSavePath();
     void chooseFile();
 
     ImageSession* session_;
@@ -81,14 +69,8 @@ private:
     std::shared_ptr<const CaptionDataset> captions_;
     ImageDataChoice loadedChoice_;
     QString report_;
-    QThread* loader_ = nullptr;
-    quint64 loadGeneration_ = 0;
-    bool trainWhenLoaded_ = false;
-    bool trainWhenIdle_ = false;
-    bool activated_ = false;
     int snapshotEpoch_ = 0;
     quint64 lookRequest_ = 0;
-    QString lesson_;
     QString previousDataset_ = QStringLiteral("glyphs");
 };
 

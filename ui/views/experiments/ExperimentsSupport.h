@@ -46,7 +46,7 @@ namespace attnlab::experiments_detail {
 
 // The GRU attentions a bottleneck run can compare, in the order of the form and the legend.
 inline const char* const kAttentions[] = {"none", "dot", "general", "scaled-dot", "additive", "local-m", "local-p"};
-inline const char* const kMethods[] = {"full", "local", "linear"};
+inline const char* const kMethods[] = {"full", "local", "strided", "chunked", "linear"};
 
 // CPU seconds per (token of length x pair x epoch x training x hidden^1.5), from runs measured on the
 // 2-core development machine: the classroom preset took 105 s; hidden-64 runs of 18 s and 47 s are
@@ -66,6 +66,8 @@ inline QColor attentionColor(const QString& name) {
 inline QColor methodColor(const QString& method) {
     if (method == QLatin1String("full")) return QColor(0xd6, 0x27, 0x28);
     if (method == QLatin1String("local")) return QColor(0x2c, 0xa0, 0x2c);
+    if (method == QLatin1String("strided")) return QColor(0xff, 0x7f, 0x0e);
+    if (method == QLatin1String("chunked")) return QColor(0x94, 0x67, 0xbd);
     return QColor(0x1f, 0x77, 0xb4);
 }
 

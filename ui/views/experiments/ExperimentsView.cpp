@@ -76,8 +76,9 @@ ExperimentsView::ExperimentsView(QWidget* parent) : QWidget(parent) {
 }
 
 ExperimentsView::~ExperimentsView() {
-    // Before any member goes: the thread reports to this object.
-    runner_->stopAndWait();
+    // The runner's reports reach this view on the GUI thread, so none arrives while the view goes;
+    // the runner (a child) then waits for its thread, a bounded time (see BackgroundJob).
+    runner_->stop();
 }
 
 bool ExperimentsView::showPage(const QString& name) {
