@@ -149,7 +149,11 @@ Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --da
   --hidden N (64)  --embedding N  --attention-size N  --no-bidirectional  --dropout F (0.1)
   --max-len N (256)  --epochs N (10)  --batch N (32)  --lr F (0.002)  --clip F  --seed N
   --arch transformer   a [CLS] token and encoder layers: --layers N (2) --heads N (4) --ff N (256);
-                       its attention is each layer's self-attention and the [CLS] rollout
+                       its attention is each layer's self-attention and the [CLS] rollout;
+                       --attention-pattern P [--window W (3)] [--chunk C (0 = ceil(sqrt(max
+                       length + 1)))] as for translation, not causal. [CLS] is position 0, so
+                       under local, strided or chunked its row and column see only what the
+                       pattern allows (local: the first W words; the rest through the layers)
   Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, val_macro_f1,
   attention_entropy, rationale_mass (built-in datasets: mean attention on the deciding
   words, beside uniform_rationale_mass), pairs_per_sec (texts), seconds.
@@ -162,6 +166,9 @@ Images: attnlab-cli train --task image-classify (--images DIR | --idx IMAGES LAB
   pre-norm encoder layers (GELU), a linear head on [CLS].
   --patch P (4)  --hidden N (64)  --heads N (4)  --layers N (3)  --ff N (4 x hidden)
   --positions learned|sinusoidal (learned)  --dropout F (0: off)
+  --attention-pattern P [--window W (3)] [--chunk C (0 = ceil(sqrt(1 + patches)))] as for
+  translation, not causal, over [CLS] then the patches row-major: [CLS] is position 0, so
+  under local, strided or chunked its row and column see only what the pattern allows
   --epochs N (8)  --batch N (32)  --lr F (0.001)  --clip F (1.0)  --seed N  --threads N
   --lr-schedule constant|cosine   the learning rate kept, or decayed to 0 along a cosine
   Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, pairs_per_sec and

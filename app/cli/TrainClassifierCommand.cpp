@@ -27,7 +27,8 @@ int runTrainClassifier(const Args& argv) {
     std::set<std::string> valueFlags = classifierDataFlags();
     valueFlags.insert({"--arch", "--attention", "--hops", "--penalty", "--hidden", "--embedding", "--attention-size",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--seed", "--threads", "--val-fraction",
-                       "--max-len", "--min-freq", "--max-vocab", "--out", "--units", "--layers", "--heads", "--ff"});
+                       "--max-len", "--min-freq", "--max-vocab", "--out", "--units", "--layers", "--heads", "--ff",
+                       "--attention-pattern", "--window", "--chunk"});
     std::set<std::string> switches = tokenizerSwitches();
     switches.insert({"--bidirectional", "--no-bidirectional"});
     ArgParser args(argv, valueFlags, switches);
@@ -42,11 +43,16 @@ int runTrainClassifier(const Args& argv) {
             throw UsageError(std::string(flag) + " applies to --arch gru (a Transformer classifies from its [CLS] token)");
     for (const char* flag : {"--layers", "--heads", "--ff"})
         if (!transformer && args.has(flag)) throw UsageError(std::string(flag) + " applies to --arch transformer");
+    if (!transformer) refusePatternFlags(args, "--arch transformer");
     if (args.has("--bidirectional") && args.has("--no-bidirectional"))
         throw UsageError("--bidirectional and --no-bidirectional exclude each other");
 
     const ClassifierConfig defaults;
     ClassifierConfig config;
+    const PatternFlags pattern = readPatternFlags(args, {defaults.pattern, defaults.window, defaults.chunk});
+    config.pattern = pattern.pattern;
+    config.window = pattern.window;
+    config.chunk = pattern.chunk;
     try {
         config.pooling = parsePooling(args.text("--attention", toString(defaults.pooling)));
     } catch (const ConfigError& e) {
@@ -87,7 +93,9 @@ int runTrainClassifier(const Args& argv) {
     ClassifierTrainer trainer(corpus, config, options);
     std::cerr << "training a "
               << (transformer ? "transformer classifier (" + std::to_string(config.layers) + " layers, " +
-                                    std::to_string(config.heads) + " heads, [CLS])"
+                                    std::to_string(config.heads) + " heads, [CLS]" +
+                                    (config.pattern != AttentionPattern::Full ? ", " + toString(config.pattern) + " attention"
+                                                                              : std::string()) + ")"
                               : "gru classifier + " + toString(config.pooling) + " pooling" +
                                     (config.hops > 1 ? " (" + std::to_string(config.hops) + " hops)" : "") +
                                     (config.bidirectional ? ", bidirectional" : ""))

@@ -82,7 +82,7 @@ int runTrainImages(const Args& argv) {
     IdxFiles idx;
     std::set<std::string> flags = imageDataFlags();
     flags.insert(trainingFlags().begin(), trainingFlags().end());
-    flags.insert({"--patch", "--heads", "--layers", "--ff", "--positions"});
+    flags.insert({"--patch", "--heads", "--layers", "--ff", "--positions", "--attention-pattern", "--window", "--chunk"});
     ArgParser args(takeIdxFlag(argv, &idx), flags, {});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     if (args.has("--split")) throw UsageError("--split applies to inspect (train reads Fashion-MNIST's training split and tests on its test split)");
@@ -90,6 +90,10 @@ int runTrainImages(const Args& argv) {
     requireArch(args, "vit");
     const VitConfig defaults;
     VitConfig config;
+    const PatternFlags pattern = readPatternFlags(args, {defaults.pattern, defaults.window, defaults.chunk});
+    config.pattern = pattern.pattern;
+    config.window = pattern.window;
+    config.chunk = pattern.chunk;
     config.patch = static_cast<int>(args.integer("--patch", defaults.patch, 1, 512));
     config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 2048));
     config.heads = static_cast<int>(args.integer("--heads", defaults.heads, 1, 64));
@@ -120,7 +124,9 @@ int runTrainImages(const Args& argv) {
         throw UsageError("--patch " + std::to_string(config.patch) + " does not divide the image size " +
                          std::to_string(config.imageSize));
     ImageClassifierTrainer trainer(training, test, config, options);
-    std::cerr << "training a vision transformer (" << config.layers << " layers, " << config.heads << " heads, d_model "
+    std::cerr << "training a vision transformer (" << config.layers << " layers, " << config.heads << " heads, "
+              << (config.pattern != AttentionPattern::Full ? toString(config.pattern) + " attention, " : std::string())
+              << "d_model "
               << config.hidden << ", " << gridSide(config) << "x" << gridSide(config) << " patches of " << config.patch
               << "x" << config.patch << "; " << trainer.model().parameterCount() << " parameters, "
               << training.classes.size() << " classes) on " << trainer.trainingExamples() << " images, "
@@ -142,9 +148,12 @@ int runTrainImages(const Args& argv) {
 int runTrainCaptioner(const Args& argv) {
     std::set<std::string> flags = captionDataFlags();
     flags.insert(trainingFlags().begin(), trainingFlags().end());
-    flags.insert({"--attention", "--doubly-stochastic", "--embedding", "--features", "--max-len"});
+    flags.insert({"--attention", "--doubly-stochastic", "--embedding", "--features", "--max-len", "--attention-pattern",
+                  "--window", "--chunk"});
     ArgParser args(argv, flags, {});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+    // The captioner's attention is its GRU's over the image grid: no self-attention pattern.
+    refusePatternFlags(args, "--task image-classify --arch vit (the captioner's GRU attends over the image grid)");
     const std::string out = args.outputFile("--out");  // before any training
     requireArch(args, "cnn-gru");
     const CaptionerConfig defaults;

@@ -9,6 +9,8 @@
 
 #include "ArgParser.h"
 #include "CorpusOptions.h"
+#include "base/InputError.h"
+#include "base/translation/ModelConfig.h"
 #include "engine/TrainingRun.h"
 
 namespace attnlab::cli {
@@ -34,6 +36,35 @@ inline void readSharedTrainingFlags(const ArgParser& args, TextTrainingRunOption
     options.minFrequency = static_cast<int>(args.integer("--min-freq", 1, 1, 1000000));
     options.maxVocabulary = static_cast<std::size_t>(args.integer("--max-vocab", 0, 0, 10000000));
     options.tokenizer = tokenizerOptions(args);
+}
+
+// --attention-pattern, --window, --chunk for an encoder Transformer (the classifier's, the ViT's),
+// with translation's usage errors: --window only for local and strided, --chunk only for strided
+// and chunked. The ranges are checkConfig's (Setting::LocalWindow, Setting::AttentionChunk).
+struct PatternFlags {
+    AttentionPattern pattern = AttentionPattern::Full;
+    int window = 3;
+    int chunk = 0;
+};
+inline PatternFlags readPatternFlags(const ArgParser& args, const PatternFlags& defaults) {
+    PatternFlags out;
+    try {
+        out.pattern = parseAttentionPattern(args.text("--attention-pattern", toString(defaults.pattern)));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--attention-pattern: ") + e.what());
+    }
+    const bool banded = out.pattern == AttentionPattern::Local || out.pattern == AttentionPattern::Strided;
+    const bool blocked = out.pattern == AttentionPattern::Strided || out.pattern == AttentionPattern::Chunked;
+    if (args.has("--window") && !banded) throw UsageError("--window applies to --attention-pattern local or strided");
+    if (args.has("--chunk") && !blocked) throw UsageError("--chunk applies to --attention-pattern strided or chunked");
+    out.window = static_cast<int>(args.integer("--window", defaults.window, 1, 100));
+    out.chunk = static_cast<int>(args.integer("--chunk", defaults.chunk, 0, 8192));
+    return out;
+}
+// A model without a Transformer encoder refuses the three flags, naming the first given.
+inline void refusePatternFlags(const ArgParser& args, const std::string& appliesTo) {
+    for (const char* flag : {"--attention-pattern", "--window", "--chunk"})
+        if (args.has(flag)) throw UsageError(std::string(flag) + " applies to " + appliesTo);
 }
 
 }  // namespace attnlab::cli

@@ -193,3 +193,30 @@ TEST_CASE("explain --output-token explains one output token of a translation mod
     CHECK_THAT(r[2].err, Contains("outside the translation"));
     CHECK_THAT(r[3].err, Contains("--class"));
 }
+
+TEST_CASE("the classifier's and the ViT's --attention-pattern flags: usage errors name the flag", "[cli]") {
+    const std::string out = scratch().file("x.safetensors");
+    const std::vector<Args> runs{
+        {"train", "--task", "classify", "--dataset", "sentiment", "--arch", "gru", "--attention-pattern", "local", "--out", out},
+        {"train", "--task", "classify", "--dataset", "sentiment", "--arch", "gru", "--chunk", "4", "--out", out},
+        {"train", "--task", "classify", "--dataset", "sentiment", "--arch", "transformer", "--attention-pattern", "sparse",
+         "--out", out},
+        {"train", "--task", "classify", "--dataset", "sentiment", "--arch", "transformer", "--attention-pattern", "local",
+         "--chunk", "4", "--out", out},
+        {"train", "--task", "image-classify", "--dataset", "glyphs", "--arch", "vit", "--window", "2", "--out", out},
+        {"train", "--task", "image-classify", "--dataset", "glyphs", "--arch", "vit", "--attention-pattern", "local",
+         "--window", "0", "--out", out},
+        {"train", "--task", "caption", "--dataset", "scenes", "--arch", "cnn-gru", "--attention-pattern", "chunked",
+         "--out", out}};
+    const auto r = cliAll(runs);
+    const char* named[] = {"--attention-pattern", "--chunk", "--attention-pattern", "--chunk", "--window", "--window",
+                           "--attention-pattern"};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        INFO(describe(runs[i], r[i]));
+        CHECK(r[i].exitCode == 2);
+        CHECK(isOneErrorLine(r[i].err));
+        CHECK_THAT(r[i].err, Contains(named[i]));
+    }
+    CHECK_THAT(r[0].err, Contains("applies to --arch transformer"));
+    CHECK_THAT(r[6].err, Contains("--arch vit"));
+}

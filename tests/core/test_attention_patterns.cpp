@@ -2,7 +2,8 @@
 // chunked against masked full attention over the same scores (-inf outside the pattern,
 // softmax), forward and gradients w.r.t. q, k and v, with padding and the causal mask; linear
 // against its O(N^2) formula; a decoding step against the forward's row; maps whose rows sum
-// to 1 and are zero outside the pattern; a tiny translation Transformer trained with each.
+// to 1 and are zero outside the pattern; a tiny translation Transformer trained with each, and
+// the text classifier's and the ViT's encoders likewise.
 #include <torch/torch.h>
 // LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
 #undef CHECK
@@ -13,8 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "TempDir.h"
 #include "TinyModels.h"
+#include "base/InputError.h"
+#include "base/text/ClassifyDatasets.h"
 #include "base/translation/ModelConfig.h"
+#include "base/vision/ImageDatasets.h"
+#include "engine/text/ClassifierTrainer.h"
+#include "engine/text/TextClassifier.h"
+#include "engine/vision/ImageModels.h"
+#include "engine/vision/VisionTrainer.h"
 #include "engine/nn/AttentionPatterns.h"
 #include "engine/nn/MultiHeadAttention.h"
 #include "engine/translation/Seq2SeqModel.h"
@@ -277,5 +286,159 @@ TEST_CASE("a tiny translation Transformer trains with every pattern; its maps' r
                     }
                 }
         }
+    }
+}
+
+// The classifier's and the ViT's encoders take the same patterns (not causal; [CLS] is position 0
+// and sees only what the pattern allows): one short epoch each, every returned map's rows and the
+// rollout summing to 1, the pattern in the checkpoint, and configs from before it attending in full.
+namespace {
+
+void checkRowsSumToOne(const attnlab::LayeredAttention& layers, int expected) {
+    REQUIRE(layers.size() > 0);
+    for (const auto& heads : layers)
+        for (const auto& map : heads) {
+            REQUIRE(map.rows == expected);
+            REQUIRE(map.cols == expected);
+            for (int r = 0; r < map.rows; ++r) {
+                double sum = 0;
+                for (int col = 0; col < map.cols; ++col) sum += map.at(r, col);
+                CHECK(sum == Approx(1.0).margin(1e-4));
+            }
+        }
+}
+
+double total(const std::vector<float>& v) {
+    double s = 0;
+    for (float x : v) s += x;
+    return s;
+}
+
+const AttentionPattern kEveryPattern[] = {AttentionPattern::Full, AttentionPattern::Local, AttentionPattern::Strided,
+                                          AttentionPattern::Chunked, AttentionPattern::Linear};
+
+}  // namespace
+
+TEST_CASE("a tiny Transformer classifier trains with every pattern; its maps and rollout sum to 1") {
+    const attnlab::ClassificationCorpus corpus = attnlab::makeClassificationDataset("sentiment", 120, 3);
+    for (AttentionPattern pattern : kEveryPattern) {
+        INFO(attnlab::toString(pattern));
+        attnlab::ClassifierConfig c;
+        c.architecture = attnlab::ClassifierArchitecture::Transformer;
+        c.hidden = 8;
+        c.layers = 2;
+        c.heads = 2;
+        c.feedForward = 16;
+        c.pattern = pattern;
+        c.window = 1;
+        c.chunk = 3;
+        attnlab::ClassifierTrainingOptions options;
+        options.epochs = 1;
+        attnlab::ClassifierTrainer trainer(corpus, c, options);
+        double loss = std::nan("");
+        trainer.run([&](const attnlab::ClassifierEpochMetrics& m) { loss = m.trainLoss; });
+        CHECK(std::isfinite(loss));
+        const attnlab::Classification r = trainer.model().classify("the film was not good but the plot was fun");
+        checkRowsSumToOne(r.encoder, static_cast<int>(r.tokens.size()));
+        CHECK(total(r.rollout) == Approx(1.0).margin(1e-4));
+        if (pattern == AttentionPattern::Local)  // [CLS] (position 0) sees itself and word 1 only
+            for (int col = 2; col < r.encoder[0][0].cols; ++col) CHECK(r.encoder[0][0].at(0, col) == 0.0f);
+    }
+}
+
+TEST_CASE("a tiny ViT trains with every pattern; its maps and rollout sum to 1") {
+    const attnlab::ImageDataset glyphs = attnlab::makeGlyphs(48, 2);
+    for (AttentionPattern pattern : kEveryPattern) {
+        INFO(attnlab::toString(pattern));
+        attnlab::VitConfig c;
+        c.imageSize = 32;
+        c.patch = 8;
+        c.hidden = 8;
+        c.heads = 2;
+        c.layers = 2;
+        c.pattern = pattern;
+        c.window = 2;
+        c.chunk = 4;
+        attnlab::VisionTrainingOptions options;
+        options.epochs = 1;
+        attnlab::ImageClassifierTrainer trainer(glyphs, attnlab::ImageDataset{}, c, options);
+        double loss = std::nan("");
+        trainer.run([&](const attnlab::ImageEpochMetrics& m) { loss = m.trainLoss; });
+        CHECK(std::isfinite(loss));
+        const attnlab::ImageClassification r = trainer.model().classify(glyphs.images.front());
+        checkRowsSumToOne(r.encoder, 1 + 16);
+        CHECK(total(r.rollout) == Approx(1.0).margin(1e-4));
+    }
+}
+
+TEST_CASE("the classifier's and the ViT's pattern travel in the checkpoint; old configs attend in full") {
+    attnlab::test::TempDir dir;
+    attnlab::ClassifierConfig c;
+    c.architecture = attnlab::ClassifierArchitecture::Transformer;
+    c.hidden = 8;
+    c.heads = 2;
+    c.feedForward = 16;
+    c.pattern = AttentionPattern::Chunked;
+    c.chunk = 3;
+    const attnlab::TextClassifier model(c, attnlab::Vocabulary::build({{"the", "film", "was", "good"}}), {"neg", "pos"},
+                                        {}, 1);
+    const std::string path = dir / "classifier.safetensors";
+    model.save(path);
+    const attnlab::TextClassifier back = attnlab::TextClassifier::load(path);
+    CHECK(back.config().pattern == AttentionPattern::Chunked);
+    CHECK(back.config().chunk == 3);
+    CHECK(back.classify("the film was good").rollout == model.classify("the film was good").rollout);
+
+    attnlab::VitConfig v;
+    v.imageSize = 16;
+    v.patch = 4;
+    v.hidden = 8;
+    v.heads = 2;
+    v.layers = 1;
+    v.pattern = AttentionPattern::Local;
+    v.window = 2;
+    const attnlab::ImageClassifier vit(v, {"a", "b"}, 1);
+    const std::string vitPath = dir / "vit.safetensors";
+    vit.save(vitPath);
+    const attnlab::ImageClassifier vitBack = attnlab::ImageClassifier::load(vitPath);
+    CHECK(vitBack.config().pattern == AttentionPattern::Local);
+    CHECK(vitBack.config().window == 2);
+
+    // Configs written before the patterns (no keys) load as full; the ranges are translation's settings.
+    auto strip = [](std::string json) {
+        for (const char* key : {"attention_pattern", "local_window", "attention_chunk"}) {
+            const std::size_t at = json.find(std::string(",\"") + key + "\"");
+            REQUIRE(at != std::string::npos);
+            json.erase(at, json.find_first_of(",}", json.find(':', at)) - at);
+        }
+        REQUIRE(json.find("attention_pattern") == std::string::npos);
+        return json;
+    };
+    c.vocabulary = 10;
+    c.classes = 2;
+    const attnlab::ClassifierConfig oldClassifier = attnlab::classifierConfigFromJson(strip(attnlab::toJson(c)));
+    CHECK(oldClassifier.pattern == AttentionPattern::Full);
+    CHECK(oldClassifier.chunk == 0);
+    CHECK(oldClassifier.window == 3);
+    v.classes = 2;
+    const attnlab::VitConfig oldVit = attnlab::vitConfigFromJson(strip(attnlab::toJson(v)));
+    CHECK(oldVit.pattern == AttentionPattern::Full);
+    CHECK(oldVit.window == 3);
+    CHECK(attnlab::patternChunk(oldVit) == 5);  // ceil(sqrt(1 + 16))
+    c.chunk = -1;
+    try {
+        attnlab::checkConfig(c);
+        FAIL("checkConfig accepted chunk -1");
+    } catch (const attnlab::ConfigError& e) {
+        REQUIRE(e.problem());
+        CHECK(e.problem()->setting == attnlab::Setting::AttentionChunk);
+    }
+    v.window = 0;
+    try {
+        attnlab::checkConfig(v);
+        FAIL("checkConfig accepted window 0");
+    } catch (const attnlab::ConfigError& e) {
+        REQUIRE(e.problem());
+        CHECK(e.problem()->setting == attnlab::Setting::LocalWindow);
     }
 }

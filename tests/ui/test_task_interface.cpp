@@ -139,6 +139,12 @@ TEST_CASE("a task written outside the window plugs in through the Task interface
     CHECK(card->isVisibleTo(&w));
     CHECK(w.currentTabName() == QStringLiteral("toy-view"));
 
+    // A model task's id opens the window's task that trains it; an unknown id changes nothing.
+    REQUIRE(w.switchTask(QStringLiteral("caption")));
+    CHECK(w.currentTask()->id() == QStringLiteral("images"));
+    CHECK_FALSE(w.switchTask(QStringLiteral("no-such-task")));
+    CHECK(w.currentTask()->id() == QStringLiteral("images"));
+
     // Closing asks every task and shuts each down once.
     f.closeWindow();
     CHECK(f.errors.isEmpty());

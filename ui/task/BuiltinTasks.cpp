@@ -1,5 +1,7 @@
 #include "task/BuiltinTasks.h"
 
+#include "base/TaskIds.h"
+
 #include "task/classify/ClassifierTask.h"
 #include "task/images/ImageTask.h"
 #include "task/translate/TranslationTask.h"
@@ -12,6 +14,10 @@ std::vector<TaskFactory> builtinTasks() {
         [](const TaskContext& c) -> Task* { return new ClassifierTask(c); },
         [](const TaskContext& c) -> Task* { return new ImageTask(c); },
     };
+}
+
+QString windowTaskOf(const QString& id) {
+    return QString::fromStdString(tasks::windowTaskOf(id.toStdString()));
 }
 
 }  // namespace attnlab

@@ -9,4 +9,8 @@ namespace attnlab {
 
 std::vector<TaskFactory> builtinTasks();
 
+// The window's task that trains a model task (base/TaskIds.h: "caption" -> "images"); a window
+// task's own id unchanged; empty for an unknown id.
+QString windowTaskOf(const QString& id);
+
 }  // namespace attnlab

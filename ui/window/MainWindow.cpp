@@ -1,6 +1,5 @@
 #include "window/MainWindow.h"
 
-#include "base/TaskIds.h"
 #include "task/BuiltinTasks.h"
 #include "views/View.h"
 #include "widgets/HeatmapWidget.h"
@@ -153,7 +152,7 @@ Task* MainWindow::task(const QString& id) const {
 
 bool MainWindow::switchTask(const QString& id) {
     Task* next = task(id);
-    if (next == nullptr) next = task(QString::fromStdString(tasks::windowTaskOf(id.toStdString())));
+    if (next == nullptr) next = task(windowTaskOf(id));  // a model task: "caption" -> "images"
     if (next == nullptr) return false;
     const int index = task_->findData(next->id());
     {

@@ -1,6 +1,8 @@
 #include "ClassifierConfig.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
@@ -88,6 +90,29 @@ bool classifierAttends(const ClassifierConfig& c) {
 
 bool poolingAttends(Pooling p) { return p == Pooling::Additive || p == Pooling::Dot || p == Pooling::ScaledDot; }
 
+int patternChunk(const ClassifierConfig& c) {
+    if (c.chunk > 0) return c.chunk;
+    return std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(std::max(1, c.maxLength + 1))))));
+}
+
+namespace {
+// The pattern's settings, as translation's checkConfig words them (the CLI names the flag).
+std::optional<SettingProblem> patternProblem(const ClassifierConfig& c) {
+    if (c.architecture != ClassifierArchitecture::Transformer) return std::nullopt;
+    auto outside = [](Setting setting, int value, int low, int high) -> std::optional<SettingProblem> {
+        if (value >= low && value <= high) return std::nullopt;
+        SettingProblem p;
+        p.setting = setting;
+        p.value = std::to_string(value);
+        p.low = std::to_string(low);
+        p.high = std::to_string(high);
+        return p;
+    };
+    if (auto p = outside(Setting::LocalWindow, c.window, 1, 100)) return p;
+    return outside(Setting::AttentionChunk, c.chunk, 0, 8192);
+}
+}  // namespace
+
 int stateSize(const ClassifierConfig& c) { return c.bidirectional ? 2 * c.hidden : c.hidden; }
 
 std::string validate(const ClassifierConfig& c) {
@@ -102,6 +127,8 @@ std::string validate(const ClassifierConfig& c) {
             return "number of heads " + std::to_string(c.heads) + " does not divide hidden size " + std::to_string(c.hidden);
         if (c.feedForward < 1 || c.feedForward > 16384) return "feed-forward size is not in 1..16384";
         if (c.maxLength > 4096) return "maximum length " + std::to_string(c.maxLength) + " is not in 2..4096";
+        if (toString(c.pattern).empty()) return "unknown attention pattern";
+        if (const auto problem = patternProblem(c)) return describe(*problem, settingName);
     }
     if (c.hops < 1 || c.hops > 32) return "hops " + std::to_string(c.hops) + " is not in 1..32";
     if (!poolingAttends(c.pooling) && c.hops != 1) return "pooling '" + toString(c.pooling) + "' has one hop";
@@ -114,6 +141,7 @@ std::string validate(const ClassifierConfig& c) {
 }
 
 void checkConfig(const ClassifierConfig& c) {
+    if (const auto problem = patternProblem(c)) throw ConfigError(*problem);  // Transformer only
     const std::string why = validate(c);
     if (!why.empty()) throw ConfigError(why);
 }
@@ -124,6 +152,9 @@ std::string toJson(const ClassifierConfig& c) {
                 {"layers", c.layers},
                 {"heads", c.heads},
                 {"feed_forward", c.feedForward},
+                {"attention_pattern", toString(c.pattern)},
+                {"local_window", c.window},
+                {"attention_chunk", c.chunk},
                 {"pooling", toString(c.pooling)},
                 {"hops", c.hops},
                 {"penalty", c.penalty},
@@ -159,6 +190,17 @@ ClassifierConfig classifierConfigFromJson(const std::string& json) {
         c.layers = static_cast<int>(integer(j, "layers", 1, 16));
         c.heads = static_cast<int>(integer(j, "heads", 1, 64));
         c.feedForward = static_cast<int>(integer(j, "feed_forward", 1, 16384));
+        // Checkpoints from before attention patterns attend in full.
+        if (auto pattern = j.find("attention_pattern"); pattern != j.end()) {
+            if (!pattern->is_string()) malformed("'attention_pattern' must be a string");
+            try {
+                c.pattern = parseAttentionPattern(pattern->get<std::string>());
+            } catch (const ConfigError& e) {
+                malformed(e.what());
+            }
+        }
+        if (j.contains("local_window")) c.window = static_cast<int>(integer(j, "local_window", 1, 100));
+        if (j.contains("attention_chunk")) c.chunk = static_cast<int>(integer(j, "attention_chunk", 0, 8192));
     }
     const Json& pooling = member(j, "pooling");
     if (!pooling.is_string()) malformed("'pooling' must be a string");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/Tokenizer.h"
+#include "base/translation/ModelConfig.h"  // AttentionPattern
 
 namespace attnlab {
 
@@ -41,6 +42,14 @@ struct ClassifierConfig {
     int layers = 2;           // Transformer encoder layers
     int heads = 4;            // Transformer heads
     int feedForward = 256;    // Transformer d_ff
+    // The Transformer's self-attention pattern (translation's, base/translation/ModelConfig.h;
+    // not causal). [CLS] is position 0 of the sequence, so under local, strided or chunked its row
+    // (what the classification reads) and its column see only what the pattern allows: local's
+    // [CLS] reads the first W words directly and the rest only through the layers. Checkpoints
+    // written before the choice load as Full.
+    AttentionPattern pattern = AttentionPattern::Full;
+    int window = 3;           // W of local and strided
+    int chunk = 0;            // C of chunked, s of strided; 0 = ceil(sqrt(maxLength + 1))
     int embedding = 0;        // 0 = hidden
     int attentionSize = 0;    // A, additive pooling's inner size; 0 = hidden
     bool bidirectional = true;
@@ -64,6 +73,9 @@ TextUnits parseTextUnits(const std::string& s);  // throws ConfigError
 std::vector<std::string> classifierTokens(const std::string& text, TextUnits units, const TokenizerOptions& options);
 // The word-boundary token between words when reading characters.
 inline constexpr const char* kWordBoundary = "_";
+
+// The chunk size (chunked) or stride (strided) in effect: chunk, or ceil(sqrt(maxLength + 1)).
+int patternChunk(const ClassifierConfig& c);
 
 // The states' width: hidden, doubled when bidirectional.
 int stateSize(const ClassifierConfig& c);

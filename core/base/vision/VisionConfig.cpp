@@ -1,6 +1,8 @@
 #include "VisionConfig.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
@@ -88,6 +90,28 @@ CaptionAttention parseCaptionAttention(const std::string& s) {
 int gridSide(const VitConfig& c) { return c.patch > 0 ? c.imageSize / c.patch : 0; }
 int feedForwardSize(const VitConfig& c) { return c.feedForward > 0 ? c.feedForward : 4 * c.hidden; }
 int gridSide(const CaptionerConfig& c) { return c.imageSize / 8; }
+int patternChunk(const VitConfig& c) {
+    if (c.chunk > 0) return c.chunk;
+    const double tokens = 1.0 + static_cast<double>(gridSide(c)) * gridSide(c);
+    return std::max(1, static_cast<int>(std::ceil(std::sqrt(tokens))));
+}
+
+namespace {
+// The pattern's settings, as translation's checkConfig words them (the CLI names the flag).
+std::optional<SettingProblem> patternProblem(const VitConfig& c) {
+    auto outside = [](Setting setting, int value, int low, int high) -> std::optional<SettingProblem> {
+        if (value >= low && value <= high) return std::nullopt;
+        SettingProblem p;
+        p.setting = setting;
+        p.value = std::to_string(value);
+        p.low = std::to_string(low);
+        p.high = std::to_string(high);
+        return p;
+    };
+    if (auto p = outside(Setting::LocalWindow, c.window, 1, 100)) return p;
+    return outside(Setting::AttentionChunk, c.chunk, 0, 8192);
+}
+}  // namespace
 
 std::string validate(const VitConfig& c) {
     if (c.channels != 1 && c.channels != 3) return "channels must be 1 (grey) or 3 (RGB)";
@@ -103,6 +127,8 @@ std::string validate(const VitConfig& c) {
     if (auto why = range("layers", c.layers, 1, 24); !why.empty()) return why;
     if (auto why = range("feed-forward size", c.feedForward, 0, 16384); !why.empty()) return why;
     if (!(c.dropout >= 0.0f && c.dropout < 1.0f)) return "dropout is not in [0, 1)";
+    if (toString(c.pattern).empty()) return "unknown attention pattern";
+    if (const auto problem = patternProblem(c)) return describe(*problem, settingName);
     if (auto why = range("number of classes", c.classes, 2, 1000); !why.empty()) return why;
     return {};
 }
@@ -123,6 +149,7 @@ std::string validate(const CaptionerConfig& c) {
 }
 
 void checkConfig(const VitConfig& c) {
+    if (const auto problem = patternProblem(c)) throw ConfigError(*problem);
     if (auto why = validate(c); !why.empty()) throw ConfigError(why);
 }
 void checkConfig(const CaptionerConfig& c) {
@@ -133,7 +160,9 @@ std::string toJson(const VitConfig& c) {
     return Json{{"task", "image-classify"}, {"architecture", "vit"},   {"channels", c.channels},
                 {"image_size", c.imageSize}, {"patch", c.patch},       {"hidden", c.hidden},
                 {"heads", c.heads},          {"layers", c.layers},     {"feed_forward", c.feedForward},
-                {"dropout", c.dropout},      {"positions", toString(c.positions)}, {"classes", c.classes}}
+                {"dropout", c.dropout},      {"positions", toString(c.positions)},
+                {"attention_pattern", toString(c.pattern)}, {"local_window", c.window},
+                {"attention_chunk", c.chunk}, {"classes", c.classes}}
         .dump();
 }
 
@@ -160,6 +189,10 @@ VitConfig vitConfigFromJson(const std::string& json) {
     c.feedForward = r.integer("feed_forward", 0, 16384);
     c.dropout = r.real("dropout");
     c.positions = r.choice("positions", parsePatchPositions);
+    // Checkpoints from before attention patterns attend in full.
+    if (j.contains("attention_pattern")) c.pattern = r.choice("attention_pattern", parseAttentionPattern);
+    if (j.contains("local_window")) c.window = r.integer("local_window", 1, 100);
+    if (j.contains("attention_chunk")) c.chunk = r.integer("attention_chunk", 0, 8192);
     c.classes = r.integer("classes", 2, 1000);
     if (auto why = validate(c); !why.empty()) malformed(kind, why);
     return c;

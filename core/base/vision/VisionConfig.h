@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/translation/ModelConfig.h"  // AttentionPattern
+
 namespace attnlab {
 
 enum class PatchPositions { Learned, Sinusoidal };
@@ -29,11 +31,20 @@ struct VitConfig {
     // epochs without dropout (seeds 1, 2) and 0.845 with 0.1 (docs/vision.md).
     float dropout = 0.0f;
     PatchPositions positions = PatchPositions::Learned;
+    // The encoder's self-attention pattern (translation's, base/translation/ModelConfig.h; not
+    // causal) over [CLS] then the patches row-major: [CLS] is position 0, so under local, strided
+    // or chunked its row and column see only what the pattern allows (local: the first W patches
+    // of the top row directly, the rest only through the layers). Checkpoints written before the
+    // choice load as Full.
+    AttentionPattern pattern = AttentionPattern::Full;
+    int window = 3;         // W of local and strided
+    int chunk = 0;          // C of chunked, s of strided; 0 = ceil(sqrt(1 + patches))
     int classes = 0;
 };
 
 int gridSide(const VitConfig& c);         // imageSize / patch
 int feedForwardSize(const VitConfig& c);  // feedForward, or 4 * hidden
+int patternChunk(const VitConfig& c);     // chunk, or ceil(sqrt(1 + gridSide^2))
 
 enum class CaptionAttention { Additive, Dot };
 std::string toString(CaptionAttention a);  // "additive", "dot"

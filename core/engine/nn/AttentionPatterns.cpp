@@ -19,6 +19,15 @@ PatternSpec patternSpec(const ModelConfig& config) {
     return spec;
 }
 
+PatternSpec patternSpec(AttentionPattern pattern, int window, int chunk, int64_t length) {
+    PatternSpec spec;
+    spec.pattern = pattern;
+    spec.window = window;
+    spec.chunk = chunk > 0 ? chunk
+                           : std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(std::max<int64_t>(1, length))))));
+    return spec;
+}
+
 KeyIndex patternKeyIndex(const PatternSpec& spec, int64_t Tq, int64_t Tk, bool causal, int64_t queryOffset) {
     const int64_t W = std::max(0, spec.window), s = std::max(1, spec.chunk);
     KeyIndex out;

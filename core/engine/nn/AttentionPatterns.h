@@ -35,6 +35,8 @@ struct PatternSpec {
 
 // The config's self-attention pattern (patternChunk resolves chunk 0).
 PatternSpec patternSpec(const ModelConfig& config);
+// Any encoder's: chunk 0 resolves to ceil(sqrt(length)), length its longest sequence.
+PatternSpec patternSpec(AttentionPattern pattern, int window, int chunk, int64_t length);
 
 // The keys query i (at position queryOffset + i) may attend to, for local/strided/chunked:
 // index [Tq, M] into the keys (chunk summaries at Tk + c), valid [Tq, M] (false: filler slot),

@@ -15,8 +15,11 @@ TransformerClassifierNetImpl::TransformerClassifierNetImpl(const ClassifierConfi
     embedding_ = register_module("embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(c.vocabulary, d).padding_idx(0)));
     cls_ = register_parameter("cls", torch::randn({d}) * 0.02);
     positions_ = register_buffer("positions", sinusoidalPositions(c.maxLength + 1, d));
+    // Not causal; [CLS] (position 0) sees, and is seen by, only what the pattern allows.
+    const PatternSpec pattern = patternSpec(c.pattern, c.window, c.chunk, c.maxLength + 1);
     for (int l = 0; l < c.layers; ++l)
-        layers_.push_back(register_module("encoder_" + std::to_string(l), EncoderLayer(d, c.heads, c.feedForward, c.dropout)));
+        layers_.push_back(register_module("encoder_" + std::to_string(l),
+                                          EncoderLayer(d, c.heads, c.feedForward, c.dropout, pattern)));
     output_ = register_module("output", torch::nn::Linear(d, c.classes));
 }
 

@@ -8,9 +8,10 @@
 
 namespace attnlab::nn {
 
-PreNormEncoderLayerImpl::PreNormEncoderLayerImpl(int d, int heads, int ff, double dropout) : dropout_(dropout) {
+PreNormEncoderLayerImpl::PreNormEncoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern)
+    : dropout_(dropout) {
     norm1_ = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-    attention_ = register_module("attention", MultiHeadAttention(d, heads, dropout));
+    attention_ = register_module("attention", MultiHeadAttention(d, heads, dropout, pattern));
     norm2_ = register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
     ff1_ = register_module("ff1", torch::nn::Linear(d, ff));
     ff2_ = register_module("ff2", torch::nn::Linear(ff, d));
@@ -32,9 +33,11 @@ VitNetImpl::VitNetImpl(const VitConfig& c) : config_(c) {
         positions_ = register_parameter("positions", torch::randn({n + 1, d}) * 0.02);
     else
         positions_ = register_buffer("positions", sinusoidalPositions(n + 1, d));
+    // Not causal; [CLS] (position 0) sees, and is seen by, only what the pattern allows.
+    const PatternSpec pattern = patternSpec(c.pattern, c.window, c.chunk, n + 1);
     for (int l = 0; l < c.layers; ++l)
         layers_.push_back(register_module("layer_" + std::to_string(l),
-                                          PreNormEncoderLayer(d, c.heads, feedForwardSize(c), c.dropout)));
+                                          PreNormEncoderLayer(d, c.heads, feedForwardSize(c), c.dropout, pattern)));
     norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
     head_ = register_module("head", torch::nn::Linear(d, c.classes));
 }

@@ -11,7 +11,7 @@ namespace attnlab::nn {
 // TransformerEncoderLayer with norm_first=True).
 class PreNormEncoderLayerImpl : public torch::nn::Module {
 public:
-    PreNormEncoderLayerImpl(int d, int heads, int ff, double dropout);
+    PreNormEncoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern = {});
     // x [B, T, D]; with weights set, stores the self-attention [B, H, T, T].
     torch::Tensor forward(const torch::Tensor& x, torch::Tensor* weights);
 
