@@ -36,13 +36,18 @@ ClassifierOutput TransformerClassifierNetImpl::forwardEmbedded(const torch::Tens
     // [CLS] is never padding; word j (at 1 + j) is padding past each text's length.
     torch::Tensor padMask = torch::cat({torch::zeros({B, 1}, torch::kBool),
                                         torch::arange(S, lengths.options()).unsqueeze(0) >= lengths.unsqueeze(1)}, 1);
+    // Training reads only the logits; a pattern other than full would build a dense map per layer
+    // for nothing (its display map), so the maps and the rollout are made in eval mode, or for full
+    // attention, whose weights come with the softmax at no cost.
+    const bool maps = !is_training() || config_.pattern == AttentionPattern::Full;
     ClassifierOutput out;
     for (auto& layer : layers_) {
         torch::Tensor w;
-        x = layer->forward(x, padMask, &w);
-        out.encoder.push_back(w);
+        x = layer->forward(x, padMask, maps ? &w : nullptr);
+        if (maps) out.encoder.push_back(w);
     }
     out.logits = output_(x.select(1, 0));
+    if (!maps) return out;
     torch::Tensor rows = attentionRollout(out.encoder).select(1, 0).index({Slice(), Slice(1, torch::indexing::None)});  // [B, S]
     out.attention = (rows / rows.sum(1, true).clamp_min(1e-12)).unsqueeze(1);
     return out;

@@ -49,11 +49,13 @@ VitOutput VitNetImpl::forward(const torch::Tensor& images) {
     torch::Tensor x = patchEmbedding_(patches);
     x = torch::cat({cls_.view({1, 1, -1}).expand({B, 1, config_.hidden}), x}, 1) + positions_.unsqueeze(0);
     x = applyDropout(x, config_.dropout, is_training());
+    // As the classifier's: in training a pattern other than full makes no display maps.
+    const bool maps = !is_training() || config_.pattern == AttentionPattern::Full;
     VitOutput out;
     for (auto& layer : layers_) {
         torch::Tensor w;
-        x = layer->forward(x, &w);
-        out.attention.push_back(w);
+        x = layer->forward(x, maps ? &w : nullptr);
+        if (maps) out.attention.push_back(w);
     }
     out.logits = head_(norm_(x.select(1, 0)));
     return out;
