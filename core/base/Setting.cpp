@@ -40,4 +40,14 @@ std::string describe(const SettingProblem& p, const std::function<std::string(Se
     return name + " must be " + range + ", got " + p.value;
 }
 
+std::optional<SettingProblem> outOfRange(Setting setting, long long value, long long low, long long high) {
+    if (value >= low && value <= high) return std::nullopt;
+    SettingProblem p;
+    p.setting = setting;
+    p.value = std::to_string(value);
+    p.low = std::to_string(low);
+    p.high = std::to_string(high);
+    return p;
+}
+
 }  // namespace attnlab

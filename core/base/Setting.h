@@ -3,6 +3,7 @@
 // it: the CLI names its flag ("--hidden must be between 1 and 4096, got 0"), the GUI names its
 // control in the user's language. ConfigError carries one when a setting is at fault.
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -43,6 +44,9 @@ struct SettingProblem {
     Setting other = Setting::Hidden;
     std::string otherValue;
 };
+
+// The problem of an integer setting outside [low, high], or none.
+std::optional<SettingProblem> outOfRange(Setting setting, long long value, long long low, long long high);
 
 // A neutral English name ("hidden size"), for messages no front end has worded.
 const char* settingName(Setting setting);

@@ -1,3 +1,4 @@
+#include <QCoreApplication>
 #include "session/TrainingController.h"
 
 #include "session/BackgroundJob.h"
@@ -290,6 +291,13 @@ TEST_CASE("the controller is a ModelSession: its run state and the common signal
     CHECK(session.completedEpochs() == 0);
 }
 
+// Everything posted to this thread so far (a job's result, its progress) is delivered now: once the
+// job's threads have ended, a result that does not arrive here was dropped, not late.
+void deliverPosted() {
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+}
+
 TEST_CASE("a background job hands its result to the receiver's thread; the newest job wins",
           "[ui][controller][jobs]") {
     QObject receiver;
@@ -319,7 +327,7 @@ TEST_CASE("a background job hands its result to the receiver's thread; the newes
     CHECK(job.isCurrent(second));
     CHECK(job.isPending());
     REQUIRE(waitUntil([&] { return !job.isPending() && !job.isBusy(); }));
-    QTest::qWait(50);  // the first job's result, had it been delivered
+    deliverPosted();  // the first job's result, had it been posted, arrives now
     CHECK(results == std::vector<int>{2});
     CHECK(onGui);
 
@@ -341,7 +349,7 @@ TEST_CASE("a background job hands its result to the receiver's thread; the newes
     job.cancel();
     CHECK_FALSE(job.isPending());
     REQUIRE(job.wait(5000));
-    QTest::qWait(50);
+    deliverPosted();
     CHECK_FALSE(voidDone);
     job.start([] {}, [&] { voidDone = true; });
     REQUIRE(waitUntil([&] { return voidDone; }));
@@ -361,7 +369,7 @@ TEST_CASE("a background job's result is dropped once its receiver is gone; shutd
             [delivered](int) { *delivered = true; });
         receiver.reset();  // before the job ends
         REQUIRE(job.wait(5000));
-        QTest::qWait(50);
+        deliverPosted();
     }
     CHECK_FALSE(*delivered);
 
@@ -379,7 +387,7 @@ TEST_CASE("a background job's result is dropped once its receiver is gone; shutd
     CHECK(timer.elapsed() < 5000);
     CHECK(job.isShutDown());
     CHECK(job.start([] { return 1; }, [delivered](int) { *delivered = true; }) == 0);
-    QTest::qWait(50);
+    deliverPosted();
     CHECK_FALSE(*delivered);
     CHECK_FALSE(TrainingController::hasAbandonedThreads());
 }

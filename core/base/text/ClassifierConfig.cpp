@@ -99,17 +99,7 @@ namespace {
 // The pattern's settings, as translation's checkConfig words them (the CLI names the flag).
 std::optional<SettingProblem> patternProblem(const ClassifierConfig& c) {
     if (c.architecture != ClassifierArchitecture::Transformer) return std::nullopt;
-    auto outside = [](Setting setting, int value, int low, int high) -> std::optional<SettingProblem> {
-        if (value >= low && value <= high) return std::nullopt;
-        SettingProblem p;
-        p.setting = setting;
-        p.value = std::to_string(value);
-        p.low = std::to_string(low);
-        p.high = std::to_string(high);
-        return p;
-    };
-    if (auto p = outside(Setting::LocalWindow, c.window, 1, 100)) return p;
-    return outside(Setting::AttentionChunk, c.chunk, 0, 8192);
+    return attentionPatternProblem(c.window, c.chunk);
 }
 }  // namespace
 

@@ -154,18 +154,15 @@ ModelConfig defaultModelConfig(Architecture architecture) {
 bool dropsEmbeddings(const ModelConfig& c) { return c.dropoutOn != DropoutPlacement::Attention; }
 bool dropsAttention(const ModelConfig& c) { return c.dropoutOn != DropoutPlacement::Embeddings; }
 
+std::optional<SettingProblem> attentionPatternProblem(int window, int chunk) {
+    if (auto problem = outOfRange(Setting::LocalWindow, window, 1, 100)) return problem;
+    return outOfRange(Setting::AttentionChunk, chunk, 0, 8192);
+}
+
 std::optional<SettingProblem> settingProblem(const ModelConfig& c) {
     constexpr std::int64_t kMinVocab = 5;  // <pad> <s> </s> <unk> and at least one word
     constexpr std::int64_t kMaxVocab = 1000000;
-    auto outside = [](Setting setting, long long value, long long low, long long high) -> std::optional<SettingProblem> {
-        if (value >= low && value <= high) return std::nullopt;
-        SettingProblem p;
-        p.setting = setting;
-        p.value = std::to_string(value);
-        p.low = std::to_string(low);
-        p.high = std::to_string(high);
-        return p;
-    };
+    const auto outside = outOfRange;
     for (const auto& problem : {outside(Setting::Hidden, c.hidden, 1, 4096), outside(Setting::Embedding, c.embedding, 0, 4096),
                                 outside(Setting::Layers, c.layers, 1, 16), outside(Setting::Heads, c.heads, 1, 64),
                                 outside(Setting::FeedForward, c.feedForward, 1, 16384)})
@@ -179,9 +176,9 @@ std::optional<SettingProblem> settingProblem(const ModelConfig& c) {
         p.highOpen = true;
         return p;
     }
-    for (const auto& problem : {outside(Setting::LocalWindow, c.localWindow, 1, 100), outside(Setting::MaxLength, c.maxLength, 2, 8192),
-                                outside(Setting::AttentionChunk, c.chunk, 0, 8192)})
-        if (problem) return problem;
+    if (auto problem = outside(Setting::LocalWindow, c.localWindow, 1, 100)) return problem;
+    if (auto problem = outside(Setting::MaxLength, c.maxLength, 2, 8192)) return problem;
+    if (auto problem = attentionPatternProblem(c.localWindow, c.chunk)) return problem;  // the chunk
     if (c.architecture == Architecture::Transformer && c.hidden % c.heads != 0) {
         SettingProblem p;
         p.setting = Setting::Heads;

@@ -82,6 +82,9 @@ bool dropsAttention(const ModelConfig& c);
 std::string validate(const ModelConfig& c);
 // The setting at fault, as data (nullopt when every setting is in range).
 std::optional<SettingProblem> settingProblem(const ModelConfig& c);
+// The window and chunk of an attention pattern out of range (--window 1..100, --chunk 0..8192), or
+// none: the same check for every Transformer (translation, the classifier, the ViT).
+std::optional<SettingProblem> attentionPatternProblem(int window, int chunk);
 // Throws ConfigError (with its problem() where a setting is at fault) unless the config is valid.
 void checkConfig(const ModelConfig& c);
 
