@@ -28,7 +28,8 @@ foreach(f usr/bin/attnlab usr/bin/attnlab-cli usr/libexec/attnlab/attnlab-cli-en
           usr/share/icons/hicolor/scalable/apps/org.attnlab.AttnLab.svg
           usr/share/icons/hicolor/48x48/apps/org.attnlab.AttnLab.png
           usr/share/icons/hicolor/256x256/apps/org.attnlab.AttnLab.png
-          usr/share/man/man1/attnlab-cli.1)
+          usr/share/man/man1/attnlab-cli.1
+          usr/share/attnlab/lessons/translate-1-alignment.json)
   if(NOT EXISTS ${WORK_DIR}/root/${f} AND NOT EXISTS ${WORK_DIR}/root/${f}.gz)
     message(FATAL_ERROR "package lacks ${f}")
   endif()
@@ -47,3 +48,10 @@ if(NOT rc EQUAL 4 OR NOT err MATCHES "absent.safetensors")
   message(FATAL_ERROR "attnlab-cli translate from the package did not reach its engine (${rc}): ${err}")
 endif()
 message(STATUS "attnlab-cli translate from the package: ${err}")
+# The lessons: the packaged front end finds them in usr/share/attnlab/lessons (ATTNLAB_LESSON_DIR unset).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=ATTNLAB_LESSON_DIR ${WORK_DIR}/root/usr/bin/attnlab-cli lessons --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "usr/share/attnlab/lessons/translate-1-alignment.json")
+  message(FATAL_ERROR "attnlab-cli lessons from the package did not find the lessons (${rc}): ${out}${err}")
+endif()
+

@@ -1243,8 +1243,21 @@ class Model:
         if out:  # [1, L, H, rows, cols] -> [L][H][rows][cols]
             for kind in sorted(captured):
                 attention[kind] = captured[kind][0].to(device="cpu", dtype=torch.float32).tolist()
-        return {"attention": attention, "log_probability": logp,
-                "output_tokens": self.target_vocab.decode(out), "source_tokens": self.source_vocab.decode(ids)}
+        result = {"attention": attention, "log_probability": logp,
+                  "output_tokens": self.target_vocab.decode(out), "source_tokens": self.source_vocab.decode(ids)}
+        if self.config.architecture == "transformer":
+            # Attention rollout of the encoder (Abnar & Zuidema 2020), as the CLI's: per layer the
+            # heads' mean A, (A + I) / 2 with rows renormalised, the last layer leftmost.
+            rollout = []
+            if out and "encoder" in captured:
+                r = None
+                for a in captured["encoder"][0].to(device="cpu", dtype=torch.float64):  # [H, S, S] per layer
+                    a = 0.5 * a.mean(0) + 0.5 * torch.eye(a.size(-1), dtype=torch.float64)
+                    a = a / a.sum(-1, keepdim=True)
+                    r = a if r is None else a @ r
+                rollout = r.to(torch.float32).tolist()
+            result["rollout"] = {"encoder": rollout}
+        return result
 
     # -- checkpoints
     def save(self, path, extra_metadata=None):

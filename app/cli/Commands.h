@@ -12,6 +12,8 @@ using Args = std::vector<std::string>;
 
 int runDatasets(const Args& args);
 int runInspect(const Args& args);
+// lessons: the built-in lessons, or one lesson file checked (front end: no LibTorch).
+int runLessons(const Args& args);
 int runTrain(const Args& args);
 int runTranslate(const Args& args);
 int runRender(const Args& args);
@@ -24,8 +26,14 @@ int runTrainClassifier(const Args& args);
 // `train --task image-classify` and `train --task caption`.
 int runTrainImages(const Args& args);
 int runTrainCaptioner(const Args& args);
+// `train --task forecast`.
+int runTrainForecaster(const Args& args);
+// forecast: a forecaster's points at a position of a series with its attention, or --evaluate.
+int runForecast(const Args& args);
 // look: a vision model's prediction or caption with its attention, as JSON.
 int runLook(const Args& args);
+// heads: each head of a translation Transformer switched off in turn, its importance, pruning curves.
+int runHeads(const Args& args);
 // The commands that need the engine (LibTorch), each with the function that runs it: the one
 // list of them. The front end (main.cpp, no LibTorch) uses only the names (isEngineCommand) and
 // hands these commands to attnlab-cli-engine, which builds its command table from the same list
@@ -38,7 +46,9 @@ int runLook(const Args& args);
     X("export", runExport)         \
     X("classify", runClassify)     \
     X("explain", runExplain)       \
-    X("look", runLook)
+    X("look", runLook)             \
+    X("heads", runHeads)           \
+    X("forecast", runForecast)
 
 // The last line of a training run ("saved M" or "interrupted: model saved to M") and its exit code.
 int reportSaved(bool interrupted, const std::string& out);

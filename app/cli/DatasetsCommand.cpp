@@ -10,6 +10,8 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
+#include "SeriesSources.h"
+#include "base/forecast/Series.h"
 #include "base/TaskIds.h"
 #include "base/vision/Captions.h"
 #include "base/translation/Corpus.h"
@@ -22,6 +24,19 @@
 namespace attnlab::cli {
 
 namespace {
+
+// The generated time series (train --task forecast --dataset NAME), with their defaults.
+std::vector<std::pair<std::string, std::string>> seriesDescriptions() {
+    const GeneratedSeriesOptions d;
+    const std::string n = std::to_string(d.length), p = std::to_string(d.period);
+    return {{toString(SeriesKind::Seasonal),
+             n + " values: a sine of period " + p + " (--period; --second-period adds one), a slight trend, noise"},
+            {toString(SeriesKind::Echo),
+             n + " values: smoothed noise that comes back " + std::to_string(d.lag) + " steps later (--lag), plus noise"},
+            {toString(SeriesKind::Regime),
+             n + " values: period " + p + " for the first half, " + std::to_string(2 * d.period - 1) +
+                 " after (--second-period)"}};
+}
 
 void printTable(bool json) {
     const auto& infos = builtinDatasets();
@@ -45,6 +60,8 @@ void printTable(bool json) {
                             {{"lowercase", tokens.lowercase},
                              {"split_punctuation", tokens.splitPunctuation},
                              {"split_cjk_characters", tokens.splitCjkCharacters}}}});
+        for (const auto& [name, description] : seriesDescriptions())
+            out.push_back({{"name", name}, {"task", tasks::kForecast}, {"description", description}});
         std::cout << out.dump(2) << "\n";
         return;
     }
@@ -72,6 +89,9 @@ void printTable(bool json) {
               << "  48x48 RGB: two or three coloured shapes captioned left to right; each object's box is known.\n"
               << pad("fashion-mnist", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
               << "  28x28 grey garments in 10 classes, from Debian's dataset-fashion-mnist.\n";
+    std::cout << "\nTime series (train --task forecast --dataset NAME; --write NAME --out FILE.csv writes t,NAME):\n";
+    for (const auto& [name, description] : seriesDescriptions())
+        std::cout << pad(name, nameWidth) << "  " << std::string(lenHeader.size(), ' ') << "  " << description << "\n";
 }
 
 }  // namespace
@@ -79,12 +99,14 @@ void printTable(bool json) {
 int runDatasets(const Args& args) {
     std::set<std::string> switches = splitCjkSwitches();
     switches.insert("--json");
-    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments", "--length", "--split"}, switches);
+    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments", "--length", "--split", "--period",
+                       "--second-period", "--lag", "--noise"},
+                switches);
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
 
     if (!p.has("--write")) {
         for (const char* flag : {"--out", "--size", "--seed", "--max-len", "--alignments", "--split-cjk",
-                                 "--no-split-cjk", "--length"})
+                                 "--no-split-cjk", "--length", "--period", "--second-period", "--lag", "--noise"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " needs --write NAME");
         printTable(p.has("--json"));
         return kOk;
@@ -94,6 +116,18 @@ int runDatasets(const Args& args) {
     const std::string name = p.required("--write");
     const std::string out = p.required("--out");
     if (out.empty()) throw UsageError("--out needs a file name");
+    if (const auto kind = parseSeriesKind(name)) {  // a time series: t,NAME as CSV
+        for (const char* flag : {"--size", "--max-len", "--alignments", "--split-cjk", "--no-split-cjk", "--split"})
+            if (p.has(flag)) throw UsageError(std::string(flag) + " does not apply to a series (--length N sets its values)");
+        checkOutputFile("--out", out);
+        const Series series = generateSeries(generatedSeriesOptions(p, *kind, "--seed"));
+        writeSeriesCsv(series, out);
+        std::cerr << "wrote " << series.values.size() << " values of " << series.name << " to " << out << " (columns t,"
+                  << series.name << ")\n";
+        return kOk;
+    }
+    for (const char* flag : {"--period", "--second-period", "--lag", "--noise"})
+        if (p.has(flag)) throw UsageError(std::string(flag) + " applies to the series seasonal, echo and regime");
     if (name == "glyphs" || name == "scenes" || name == "fashion-mnist") {  // images: a folder
         for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk", "--length"})
             if (p.has(flag)) throw UsageError(std::string(flag) + " applies to text datasets");

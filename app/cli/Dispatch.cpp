@@ -39,6 +39,12 @@ std::string flagOf(Setting setting) {
     case Setting::Threads: return "--threads";
     case Setting::ValidationFraction: return "--val-fraction";
     case Setting::MinFrequency: return "--min-freq";
+    case Setting::Context: return "--context";
+    case Setting::Horizon: return "--horizon";
+    case Setting::ForecastPeriod: return "--period";
+    case Setting::DecoderLayers: return "--decoder-layers";
+    case Setting::SeriesLength: return "--length";
+    case Setting::EchoLag: return "--lag";
     case Setting::SourceVocabulary:
     case Setting::TargetVocabulary: break;  // no flag: the corpus decides
     }
@@ -47,7 +53,7 @@ std::string flagOf(Setting setting) {
 }  // namespace
 
 const CommandTable& frontCommands() {
-    static const CommandTable commands = {{"datasets", runDatasets}, {"inspect", runInspect}};
+    static const CommandTable commands = {{"datasets", runDatasets}, {"inspect", runInspect}, {"lessons", runLessons}};
     return commands;
 }
 

@@ -33,6 +33,10 @@ int runExport(const Args& argv) {
     if (config.pattern != AttentionPattern::Full)
         throw UsageError(model + ": its Transformer attends with the " + toString(config.pattern) +
                          " pattern; the exported PyTorch package implements full attention only");
+    // Likewise its positions are the sinusoidal table only.
+    if (config.architecture == Architecture::Transformer && config.positional != PositionalKind::Sinusoidal)
+        throw UsageError(model + ": its Transformer has " + toString(config.positional) +
+                         " positions; the exported PyTorch package adds the sinusoidal table only");
 
     namespace fs = std::filesystem;
     std::error_code ec;

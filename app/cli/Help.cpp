@@ -13,16 +13,20 @@ const char* kOverview = R"(attnlab-cli - train small attention models and inspec
 Usage: attnlab-cli COMMAND [OPTIONS]
 
 Commands:
-  datasets     list the built-in datasets, or write one to a TSV file
+  datasets     list the built-in datasets, or write one to a file
   inspect      read a corpus and report pairs, skipped lines, vocabularies, lengths
+  lessons      list the built-in lessons, or check a lesson file (docs/lessons.md)
   train        train a GRU or Transformer model and save it (.safetensors)
   translate    translate sentences with a trained model, optionally with attention as JSON
   render       draw a model's attention for a sentence (PNG, SVG, PDF, CSV, NPY)
-  experiment   run a teaching experiment (bottleneck, needle, faithfulness, complexity)
+  experiment   run a teaching experiment (bottleneck, needle, faithfulness, complexity,
+               long-range, positional)
   export       write the model's PyTorch package (attnlab.py, train.py) into a directory
   classify     label texts with a trained classifier (train --task classify), with its attention
   explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
   look         what a vision model (train --task image-classify|caption) makes of an image
+  heads        each head of a translation Transformer switched off in turn: loss, BLEU, importance
+  forecast     a forecaster's (train --task forecast) next points of a series, with its attention
 
 Options:
   --help       show help (also: attnlab-cli COMMAND --help)
@@ -53,6 +57,28 @@ Without options, lists the built-in datasets. With --write, generates one.
   --alignments FILE   also write gold alignments, one line of "i-j" links per pair,
                       indexing the tokens the dataset trains on (toy-en-zh: Chinese words)
   --split-cjk         index Chinese/Japanese/Korean characters instead (--no-split-cjk: words)
+
+Time series: attnlab-cli datasets --write seasonal|echo|regime --out FILE.csv [--length N]
+             [--period P] [--second-period Q] [--lag K] [--noise X] [--seed S]
+  writes the columns t,NAME (train --task forecast --series FILE.csv --column NAME reads it back
+  to the same values). seasonal: a sine of period P (default 17; Q > 0 adds a second one), a
+  slight trend and Gaussian noise of X (default 0.2) times the amplitude; echo: smoothed noise
+  that comes back K steps later (default 24); regime: period P for the first half, then Q
+  (default 2P - 1). --length default 2000 (16 to 10,000,000).
+)"},
+    {"lessons", R"(Usage: attnlab-cli lessons [--json] [--dir DIR]
+       attnlab-cli lessons --check FILE.json
+
+Lists the built-in lessons (id, task, title), read from $ATTNLAB_LESSON_DIR if set, else
+BINDIR/../share/attnlab/lessons (the install, and build/share/attnlab/lessons in the build tree),
+else BINDIR/lessons; --dir DIR lists the lessons in another folder. Start one in the window with
+attnlab --lesson ID, or attnlab --lesson FILE.json for a file of your own.
+
+  --json         {"lessons": [{"id", "title", "task", "file"}, ...]}
+  --check FILE   validate one lesson file: prints "FILE: ok" (exit 0), or
+                 "error: FILE: FIELD: reason" naming the field at fault (exit 3)
+
+The format (version 1) is described, with an example, in docs/lessons.md.
 )"},
     {"inspect", R"(Usage: attnlab-cli inspect (--corpus FILE.tsv | --src FILE --tgt FILE | --dataset NAME | --gettext LANG|FILE)
                            [--size N] [--data-seed S] [--max-len N] [--no-lowercase]
@@ -72,6 +98,12 @@ With --task caption: a caption list (--captions F.tsv, lines image<TAB>caption, 
 relative to the TSV, several lines per image allowed; --channels 1|3, --image-size N, default 3
 and 48) or the generated scenes (--dataset scenes [--size N, default 4000] [--data-seed S]): images, captions,
 vocabulary, the longest caption, has_boxes.
+With --task forecast: a series (--series FILE.csv --column NAME [--timestamp-column NAME], or
+--dataset seasonal|echo|regime with --length, --period, --second-period, --lag, --noise,
+--data-seed as for train): name, source, values, has_timestamps (first and last), mean, std,
+min, max, estimated_period (autocorrelation of the detrended series, lags 2 to 1000 or to
+--context), truth (generated series: period, second_period, lag, change_at); with --context C
+--horizon H [--val-fraction F] also the split train would make: train_end, held_out.
 Otherwise reads a corpus the way train does and prints JSON: pairs, skipped lines with reasons,
 warnings, vocabulary sizes, a histogram of sentence lengths (in tokens) and the
 tokenizer options used.
@@ -125,6 +157,8 @@ Model:
                        ones); linear: phi(q).phi(k), phi = elu + 1, no softmax (O(N))
   --chunk C            the chunk size (chunked) or stride s (strided); default 0 =
                        ceil(sqrt(max length))
+  --positional P       sinusoidal, learned or none: the Transformer's position signal
+                       (default sinusoidal; none leaves the encoder blind to word order)
   --dropout F          dropout (default 0.1)
   --dropout-on P       embeddings, attention or both (GRU). Default embeddings: dropping
                        attention weights too blurred the maps without gaining accuracy
@@ -184,6 +218,63 @@ Captions: attnlab-cli train --task caption (--captions FILE.tsv | --dataset scen
   Each epoch's JSON: epoch, train_loss, val_loss, val_bleu (0-100), val_exact, pairs_per_sec,
   seconds; with objects (scenes): objects_named (held-out images whose caption names every
   object, "red disk") and peak_in_box (shape words whose attention peak is in that object).
+
+Forecasting: attnlab-cli train --task forecast (--series FILE.csv --column NAME | --dataset NAME)
+                         --context C --horizon H --out MODEL.safetensors [options]
+  --series FILE.csv    a comma-separated file with a header line; --column NAME is the series
+                       (numbers; an empty, non-numeric, NaN or infinite cell is exit 3 naming the
+                       line), --timestamp-column NAME keeps a column of timestamps as text
+  --dataset NAME       seasonal, echo or regime, generated (see datasets --write): --length N
+                       (2000) --period P (17) --second-period Q --lag K (24) --noise X (0.2)
+                       --data-seed S (1)
+  A Transformer encoder-decoder: the encoder reads the C values before a point, the decoder's
+  H query slots attend to them and give the H values after it. Values are standardised with
+  the training part's mean and deviation; the last --val-fraction (0.2) is held out.
+  --context C (96)  --horizon H (12)  --arch transformer  --d-model N (64)  --heads N (4)
+  --layers N or --encoder-layers N (2)  --decoder-layers N (1)  --ff N (128)  --dropout F (0)
+  --loss mse|mae (mse)
+  --time-features, --no-time-features   sin and cos of the position within the period added
+                       to each value's input (default on: the cross-attention then finds the
+                       period far more often, docs/forecasting.md)
+  --season P           the period the time features, the seasonal naive and MASE use, 2 to
+                       the context (default 0: estimated on the training part)
+  --attention-pattern P [--window W (8)] [--chunk N (0 = ceil(sqrt(C)), at most C)] for the encoder's
+                       self-attention, as for translation; the cross-attention stays full
+  --epochs N (12)  --batch N (32)  --lr F (0.001)  --clip F (1.0)  --seed N  --threads N
+  --stride N (1)       steps between training windows
+  --json               end with one more line on stdout: {"summary": {"model", "epochs_trained",
+                       "interrupted", "parameters", "context", "horizon", "period",
+                       "period_estimated", "length", "train_end", "training_windows",
+                       "validation_windows", "last_epoch"}}
+  Each epoch prints a JSON object on stdout and a readable line on stderr: the training loss (and the held-out one), the held-out MAE, RMSE
+  and MASE (MAE over the seasonal naive's), the seasonal naive's MAE and the period-mass ratio
+  (the cross-attention's share on points a whole number of periods back over the share of such
+  points: above 1 the model looks back by periods). JSON keys: epoch, train_loss, val_loss,
+  val_mae, val_rmse, val_mase, seasonal_naive_mae, period_mass_ratio, windows_per_sec, seconds.
+)"},
+    {"forecast", R"(Usage: attnlab-cli forecast --model MODEL.safetensors (--series FILE.csv --column NAME |
+                             --dataset NAME [generator flags]) [--at I] [--json]
+       attnlab-cli forecast --model MODEL.safetensors (--series ... | --dataset ...) --evaluate
+                             [--val-fraction F] [--json]
+
+Forecasts positions I .. I+H-1 of the series from the C values before I (C and H are the
+model's context and horizon; I from C to the series' length, default its length: the H points
+after its end). Prints a table (step, index or timestamp, forecast, the validation RMSE of the
+step, the truth where the series has it, the most attended lag); with --json one object:
+{"at", "context", "horizon", "history": [C], "forecast": [H], "truth": [the points the series
+has, up to H], "spread": [H], "lag_profile": [C + H: mean cross-attention at each lag, index 0
+unused], "period", "attention": {"cross": [layer][head][H][C], "encoder": [layer][head][C][C]}}
+(rows sum to 1; "history_timestamps" and "forecast_timestamps" with --timestamp-column).
+The series flags are train --task forecast's; a generated series needs the same flags as in
+training to be the same series.
+
+--evaluate prints the errors over every held-out window (the last --val-fraction, by default
+the share the model was trained with) beside the baselines: the last value, the seasonal
+naive (the value one period back) and the training mean; with --json
+{"model": {"mae", "rmse", "mase"}, "last_value": {...}, "seasonal_naive": {...}, "mean": {...},
+ "period", "windows", "tail_fraction", "step_rmse": [H], "period_mass_ratio", "period_mass",
+ "period_point_share"}.
+A model of another task, or a file that is no model, is exit 4.
 )"},
     {"look", R"(Usage: attnlab-cli look --model MODEL.safetensors [--json] [--beam K] IMAGE
 
@@ -234,7 +325,8 @@ cross-attention row (a Transformer's last layer, heads averaged), the gradients 
 token's logit with the earlier outputs fed in, leave-one-out drops one source token (never
 "</s>"). The JSON adds "output_tokens" and "output_token"; "label" is the token.
 )"},
-    {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--json] SENTENCE...
+    {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--ablate SPEC]
+                             [--json] SENTENCE...
        attnlab-cli translate --model MODEL.safetensors --sample [--temperature T] [--top-k K]
                              [--top-p P] [--seed S] [--samples N] [--json] SENTENCE...
 
@@ -262,6 +354,41 @@ probability after temperature and whether they survived the cut; step i used att
   --top-p P        keep the smallest set reaching probability P, 0 < P <= 1 (default 1 = all)
   --seed S         seed of the draws, 0 to 4294967295 (default 0)
   --samples N      N samples side by side, seeds S, S+1, ... (default 1, at most 100)
+
+A Transformer's JSON also has "rollout": {"encoder": [source][source]}: the attention rollout
+of the encoder self-attention (Abnar & Zuidema 2020; per layer the heads' mean A, (A + I) / 2
+with rows renormalised, multiplied through the layers; every row sums to 1).
+  --ablate SPEC    switch heads off (Transformer): KIND:LAYER:HEAD[,...], KIND encoder,
+                   decoder or cross, LAYER and HEAD counted from 1, any part * for all
+                   (cross:*:* = every cross-attention head). The translation and every map
+                   are the model's with those heads' outputs set to 0. The JSON adds
+                   "ablated": [{"kind", "layer", "head"}], "original_output_tokens" (every
+                   head on), "log_prob_original" (its log-probability, </s> included),
+                   "log_prob_original_ablated" (the same tokens with the heads off) and
+                   "output_changed"; the rollout leaves the ablated encoder heads out.
+)"},
+    {"heads", R"(Usage: attnlab-cli heads --model MODEL.safetensors (--corpus FILE.tsv | --dataset NAME)
+                         [--limit N] [--seed S] [--random-orders R] [--json]
+
+Measures every attention head of a translation Transformer (encoder self-, decoder self- and
+cross-attention, each layer, each head) over the pairs of a corpus (held-out sentences: the
+model's own vocabulary and tokenizer; --src/--tgt, --gettext, and --size, --data-seed, --max-len
+for a dataset as for train):
+  baseline     loss (mean token cross-entropy, teacher forced), BLEU-4 and exact-match share of
+               the greedy translations
+  per head     that head alone switched off: delta_loss (> 0: it helped) and delta_metric
+               (the change in BLEU); and its gradient importance (Michel et al. 2019): the sum
+               over sentences of |dL/d gate| at every gate 1, "gradient", divided by the l2
+               norm of its layer's values, "importance" (>= 0)
+  pruning      BLEU with the k least important heads off together, k = 0 .. all
+               ("pruning_curve"), and the mean over R random orders ("random_curve", default 3)
+--json prints {"pairs", "metric": "bleu", "baseline": {"loss", "bleu", "exact"}, "heads":
+[{"kind", "layer", "head", "loss", "bleu", "exact", "delta_loss", "delta_metric", "gradient",
+"importance"}], "pruning_order": ["KIND:LAYER:HEAD", ...], "pruning_curve": [{"pruned",
+"pruned_fraction", "metric", "loss"}], "random_curve": [...], "heads_prunable_within_10_percent"};
+layers and heads count from 1. A GRU model is a usage error (it has no heads).
+  --limit N            the first N usable pairs only (default all)
+  --seed S             seed of the random orders (default 1)
 )"},
     {"export", R"(Usage: attnlab-cli export --model MODEL.safetensors --pytorch DIR
 
@@ -306,6 +433,8 @@ Images: attnlab-cli render --model VISION-MODEL --image IMAGE --out FILE.(png|sv
        attnlab-cli experiment needle [--lengths 25,50,100] [options below]
        attnlab-cli experiment faithfulness --model M (--corpus F.tsv | --dataset NAME) [options below]
        attnlab-cli experiment complexity [--max-len N] [--dim D] [--window W] [--repeats R]
+       attnlab-cli experiment long-range [--lengths 128,512,2048] [--memory-budget 2G] [options below]
+       attnlab-cli experiment positional [--dataset reverse] [--lengths 8,16,32] [options below]
 
 bottleneck  trains a GRU without attention ('none') and one with attention
             (default additive) on the same task at each sentence length, and prints
@@ -338,6 +467,31 @@ complexity  times full softmax attention and the Transformer's patterns: local (
             peak bytes each allocated and the fitted log-log slopes (methods.NAME.
             time_slope, memory_slope: memory about 2 for full, 1.5 for strided and
             chunked, 1 for local and linear) as JSON.
+long-range  [--lengths 128,512,2048] [--patterns full,local,strided,chunked,linear]
+            [--warmup-steps 300] [--warmup-length 32] [--steps 40] [--extend-steps 4]
+            [--no-extend] [--max-length 16384 (up to 65536)]
+            [--memory-budget 2G] [--batch 4] [--texts 64] [--window 16] [--hidden 32]
+            [--seed 1]
+            trains the classifier Transformer (2 layers, 2 heads) with each attention
+            pattern on `needle` texts of N words, where [CLS] must find the one colour
+            word up to N positions away: first --warmup-steps Adam steps at N =
+            --warmup-length (the task learnt where every pattern sees the whole text; not
+            reported), then --steps at each listed N, each N
+            going on from the weights of the one before, then N doubles (--extend-steps
+            steps each) while the pattern's training step fits --memory-budget (K/M/G;
+            a plain number is megabytes), up to --max-length. A step's peak is predicted
+            from the smaller N before it runs, and an allocation past the budget ends
+            that N, never the process. Prints {"lengths", "memory_budget", "patterns":
+            {NAME: {"complexity", "longest", "rows": [{"length", "status": ran|
+            over_budget, "accuracy", "seconds_per_step", "cpu_seconds_per_step" (all
+            threads: unlike wall time, not inflated by other programs), "peak_bytes", "steps",
+            "predicted_bytes"}]}}}.
+positional  [--dataset reverse] [--lengths 8,16,32] [--models sinusoidal,learned,none,gru]
+            [--epochs 8] [--hidden 64] [--pairs 1500] [--lr 0.002] [--seed 1] [--threads N]
+            trains a Transformer (2 layers, 4 heads) with sinusoidal, learned and no
+            positional encoding (train's --positional) and a GRU with additive attention
+            on an order-sensitive task at each length; prints {"dataset", "lengths",
+            "models", "token_accuracy": {MODEL: [...]}, "exact_match": {MODEL: [...]}}.
 )"},
 };
 

@@ -15,8 +15,11 @@
 #include "ArgParser.h"
 #include "ClassifierData.h"
 #include "ImageSources.h"
+#include "SeriesSources.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
+#include "base/forecast/ForecastConfig.h"
+#include "base/forecast/Series.h"
 #include "base/text/ClassifierConfig.h"
 #include "base/translation/Corpus.h"
 #include "base/InputError.h"
@@ -210,11 +213,58 @@ int inspectCaptions(const Args& args) {
     return kOk;
 }
 
+// inspect --task forecast: a series as train --task forecast reads it (--series F.csv --column NAME
+// [--timestamp-column NAME] or --dataset seasonal|echo|regime with the generator's flags); with
+// --context C and --horizon H also the split the trainer would make (--val-fraction, default 0.2).
+int inspectSeries(const Args& args) {
+    std::set<std::string> flags = seriesDataFlags();
+    flags.insert({"--context", "--horizon", "--val-fraction"});
+    ArgParser p(args, flags, {});
+    if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
+    const bool split = p.has("--context") || p.has("--horizon");
+    if (p.has("--val-fraction") && !split) throw UsageError("--val-fraction applies with --context and --horizon");
+    const ForecastConfig defaults;
+    const int context = static_cast<int>(p.integer("--context", defaults.context, 2, 4096));
+    const int horizon = static_cast<int>(p.integer("--horizon", defaults.horizon, 1, 512));
+    const double tail = p.real("--val-fraction", 0.2, 0.01, 0.9);
+    const Series s = loadSeries(p);
+    const long length = static_cast<long>(s.values.size());
+    nlohmann::ordered_json out;
+    out["name"] = s.name;
+    out["source"] = s.source;
+    out["values"] = length;
+    out["has_timestamps"] = !s.timestamps.empty();
+    if (!s.timestamps.empty()) {
+        out["first_timestamp"] = s.timestamps.front();
+        out["last_timestamp"] = s.timestamps.back();
+    }
+    long end = length;
+    if (split) {
+        const SeriesSplit parts = splitSeries(s, context, horizon, tail);  // InputError when too short
+        end = parts.trainEnd;
+        out["split"] = {{"context", context}, {"horizon", horizon}, {"val_fraction", tail},
+                        {"train_end", parts.trainEnd}, {"held_out", parts.length - parts.trainEnd}};
+    }
+    const Standardizer st = fitStandardizer(s.values, end);
+    out["mean"] = st.mean;
+    out["std"] = st.std;
+    out["min"] = length ? *std::min_element(s.values.begin(), s.values.end()) : 0.0;
+    out["max"] = length ? *std::max_element(s.values.begin(), s.values.end()) : 0.0;
+    const int maxLag = static_cast<int>(std::min<long>(split ? context : 1000, end / 2));
+    out["estimated_period"] = maxLag >= 2 ? estimatePeriod(s.values, end, maxLag) : 0;
+    if (s.source.empty())
+        out["truth"] = {{"period", s.truth.period}, {"second_period", s.truth.secondPeriod}, {"lag", s.truth.lag},
+                        {"change_at", s.truth.changeAt}};
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return kOk;
+}
+
 int runInspect(const Args& args) {
     const std::string task = taskOf(args);
     if (task == tasks::kCaption) return inspectCaptions(args);
     if (task == tasks::kClassify) return inspectClassification(args);
     if (task == tasks::kImageClassify) return inspectImages(args);
+    if (task == tasks::kForecast) return inspectSeries(args);
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--task", "--max-len", "--min-freq", "--max-vocab"});
     ArgParser p(args, valueFlags, tokenizerSwitches());

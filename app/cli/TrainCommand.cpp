@@ -74,9 +74,10 @@ int runTrain(const Args& argv) {
     if (task == tasks::kClassify) return runTrainClassifier(argv);
     if (task == tasks::kImageClassify) return runTrainImages(argv);
     if (task == tasks::kCaption) return runTrainCaptioner(argv);
+    if (task == tasks::kForecast) return runTrainForecaster(argv);
     std::set<std::string> valueFlags = corpusValueFlags();
     valueFlags.insert({"--task", "--arch", "--attention", "--query", "--dropout-on", "--hidden", "--embedding", "--layers", "--heads", "--ff", "--window",
-                       "--attention-pattern", "--chunk",
+                       "--attention-pattern", "--chunk", "--positional",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
                        "--threads", "--val-fraction", "--max-len", "--min-freq", "--max-vocab", "--out",
                        "--debug-nan-at-batch"});
@@ -99,7 +100,7 @@ int runTrain(const Args& argv) {
         throw UsageError("--bidirectional and --no-bidirectional exclude each other");
     if (!transformer && (args.has("--heads") || args.has("--ff")))
         throw UsageError(std::string(args.has("--heads") ? "--heads" : "--ff") + " applies to --arch transformer");
-    for (const char* flag : {"--attention-pattern", "--chunk"})
+    for (const char* flag : {"--attention-pattern", "--chunk", "--positional"})
         if (!transformer && args.has(flag)) throw UsageError(std::string(flag) + " applies to --arch transformer");
     config.pattern = parseChoice(args, "--attention-pattern", toString(defaults.pattern), parseAttentionPattern);
     const bool banded = config.pattern == AttentionPattern::Local || config.pattern == AttentionPattern::Strided;
@@ -108,6 +109,7 @@ int runTrain(const Args& argv) {
         throw UsageError("--window applies to --attention-pattern local or strided (or a GRU's local-m and local-p)");
     if (args.has("--chunk") && !blocked) throw UsageError("--chunk applies to --attention-pattern strided or chunked");
     config.chunk = static_cast<int>(args.integer("--chunk", defaults.chunk, 0, 8192));
+    config.positional = parseChoice(args, "--positional", toString(defaults.positional), parsePositionalKind);
     config.attention = parseChoice(args, "--attention", toString(defaults.attention), parseAttentionKind);
     config.query = parseChoice(args, "--query", toString(defaults.query), parseQueryOrder);
     config.dropoutOn = parseChoice(args, "--dropout-on", toString(defaults.dropoutOn), parseDropoutPlacement);

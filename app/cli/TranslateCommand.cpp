@@ -1,13 +1,18 @@
 // attnlab-cli translate: plain output lines, or one JSON object per sentence with
 // every kind of attention indexed [layer][head][target][source]; --sample draws instead of
-// searching (several samples side by side with --samples, each with its steps' distributions).
+// searching (several samples side by side with --samples, each with its steps' distributions);
+// --ablate switches Transformer heads off (engine/translation/HeadImportance.h) and the JSON then
+// says what the full model said; a Transformer's JSON carries the encoder's attention rollout.
 #include <cstdint>
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "base/translation/HeadAblation.h"
+#include "engine/translation/HeadImportance.h"
 #include "engine/translation/Seq2SeqModel.h"
 
 namespace attnlab::cli {
@@ -59,11 +64,26 @@ nlohmann::json stepsJson(const std::vector<DecodingStep>& steps) {
     return out;
 }
 
+nlohmann::json headJson(const HeadId& h) {
+    return {{"kind", toString(h.kind)}, {"layer", h.layer + 1}, {"head", h.head + 1}};
+}
+
+nlohmann::json mapJson(const AttentionMap& map) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (int r = 0; r < map.rows; ++r) {
+        nlohmann::json row = nlohmann::json::array();
+        for (int c = 0; c < map.cols; ++c) row.push_back(map.at(r, c));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 }  // namespace
 
 int runTranslate(const Args& argv) {
     ArgParser args(argv,
-                   {"--model", "--beam", "--max-output", "--temperature", "--top-k", "--top-p", "--seed", "--samples"},
+                   {"--model", "--beam", "--max-output", "--temperature", "--top-k", "--top-p", "--seed", "--samples",
+                    "--ablate"},
                    {"--json", "--sample"});
     const std::string path = args.required("--model");
     DecodeOptions options;
@@ -85,6 +105,9 @@ int runTranslate(const Args& argv) {
     checkDecodeOptions(options);  // before the model loads: a ConfigError naming the flag (exit 2)
     const bool json = args.has("--json");
     options.captureAttention = json;
+    // --ablate KIND:LAYER:HEAD[,...]: checked as text now, against the model once it is loaded.
+    std::optional<HeadAblation> ablation;
+    if (auto spec = args.value("--ablate")) ablation = parseHeadAblation(*spec, "--ablate");
 
     std::vector<std::string> sentences = args.positionals();
     if (sentences.empty()) {  // read one sentence per line from stdin
@@ -93,13 +116,25 @@ int runTranslate(const Args& argv) {
         if (sentences.empty()) throw UsageError("give at least one SENTENCE (or lines on standard input)");
     }
     Seq2SeqModel model = Seq2SeqModel::load(path);
+    const bool transformer = model.config().architecture == Architecture::Transformer;
+    std::vector<HeadId> off;
+    if (ablation) {
+        if (!transformer) throw UsageError("--ablate needs a Transformer model (" + path + " is a GRU: it has no heads)");
+        off = resolveHeads(*ablation, model.config().layers, model.config().heads, "--ablate");
+    }
     for (std::size_t i = 0; i < sentences.size(); ++i) {
         // Greedy or beam: one translation. Sampling: `samples` of them, seeds S, S+1, ...
         std::vector<Translation> drawn;
+        std::optional<AblatedTranslation> compared;  // --ablate: the first translation beside the full model's
         for (int n = 0; n < (options.sample ? samples : 1); ++n) {
             DecodeOptions o = options;
             o.seed = options.seed + static_cast<std::uint64_t>(n);
-            drawn.push_back(model.translate(sentences[i], o));
+            if (ablation && n == 0) {
+                compared = translateWithAblation(model, sentences[i], o, off);
+                drawn.push_back(compared->ablated);
+            } else {
+                drawn.push_back(translateAblated(model, sentences[i], o, off));
+            }
         }
         const Translation& t = drawn.front();
         if (t.truncated)
@@ -109,6 +144,21 @@ int runTranslate(const Args& argv) {
             nlohmann::json j{{"source_tokens", t.sourceTokens}, {"output_tokens", t.outputTokens},
                              {"log_probability", t.logProbability}};
             j["attention"] = attentionJson(t);
+            if (transformer) {
+                const AttentionMap rollout = compared ? compared->rollout : encoderRollout(t);
+                j["rollout"] = {{"encoder", mapJson(rollout)}};
+            }
+            if (compared) {
+                // What switching the heads off changed: the full model's translation and the
+                // probability of that same translation with the heads off.
+                nlohmann::json heads = nlohmann::json::array();
+                for (const HeadId& h : off) heads.push_back(headJson(h));
+                j["ablated"] = std::move(heads);
+                j["original_output_tokens"] = compared->original.outputTokens;
+                j["log_prob_original"] = compared->originalLogProbability;
+                j["log_prob_original_ablated"] = compared->originalLogProbabilityAblated;
+                j["output_changed"] = compared->original.outputTokens != t.outputTokens;
+            }
             if (options.sample) {
                 // The keys above are the first sample's; every sample (the first too) in "samples".
                 j["sampling"] = {{"temperature", options.temperature}, {"top_k", options.topK},

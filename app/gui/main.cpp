@@ -7,7 +7,9 @@
 #include "task/translate/TranslationTask.h"
 #include "window/MainWindow.h"
 #include "session/ClassifierLessons.h"
+#include "session/ForecastLessons.h"
 #include "session/ImageLessons.h"
+#include "session/LessonFiles.h"
 #include "session/Lessons.h"
 #include "session/TrainingController.h"
 #include "window/Translations.h"
@@ -42,12 +44,13 @@ bool installLanguage(attnlab::Translations& translations, QString* language) {
     return translations.install(*language);
 }
 
-// Every task's lessons, in the Lessons menu's order (translation, text classification, images): the
-// one list --help prints and --lesson checks against.
+// Every task's lessons, in the Lessons menu's order (translation, text classification, images,
+// forecasting): the one list --help prints and --lesson checks against.
 QList<attnlab::LessonCard> allLessonCards() {
     QList<attnlab::LessonCard> cards = attnlab::lessonCards();
     cards.append(attnlab::classifierLessonCards());
     cards.append(attnlab::imageLessonCards());
+    cards.append(attnlab::forecastLessonCards());
     return cards;
 }
 
@@ -73,7 +76,8 @@ struct CommandLine {
         QCoreApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves, "
                                             "timeline, maths, diagnostics, compare, positions, attribution, experiments; "
                                             "for text classification texts, classify, class-curves, "
-                                            "explain, needle; for images image, image-curves."),
+                                            "explain, needle; for images image, image-curves; for forecasting "
+                                            "forecast, lag-profile, forecast-curves, forecast-heads."),
         QStringLiteral("name")};
     QCommandLineOption setup{
         QStringLiteral("setup"),
@@ -81,11 +85,13 @@ struct CommandLine {
         QStringLiteral("page")};
     QCommandLineOption lesson{
         QStringLiteral("lesson"),
-        QCoreApplication::translate("main", "Start a lesson, one of those listed below (also in the Lessons menu)."),
+        QCoreApplication::translate("main", "Start a lesson: one of those listed below (also in the Lessons menu), or "
+                                            "a lesson file (.json, see docs/lessons.md)."),
         QStringLiteral("name")};
     QCommandLineOption task{
         QStringLiteral("task"),
-        QCoreApplication::translate("main", "Open on a task: translate, classify, images (or image-classify, caption)."),
+        QCoreApplication::translate("main", "Open on a task: translate, classify, images (or image-classify, caption), "
+                                            "forecast."),
         QStringLiteral("id")};
 
     CommandLine() : help(parser.addHelpOption()), version(parser.addVersionOption()) {
@@ -284,7 +290,7 @@ int main(int argc, char* argv[]) {
         attnlab::MainWindow window;
         window.show();
         if (parser.isSet(task) && !window.switchTask(parser.value(task))) {
-            std::fprintf(stderr, "error: --task: unknown task '%s' (translate, classify, images, image-classify, caption)\n",
+            std::fprintf(stderr, "error: --task: unknown task '%s' (translate, classify, images, image-classify, caption, forecast)\n",
                          qPrintable(parser.value(task)));
             return 2;
         }
@@ -294,7 +300,18 @@ int main(int argc, char* argv[]) {
         if (parser.isSet(setup) && !window.showSetupPage(parser.value(setup))) {
             std::fprintf(stderr, "warning: unknown setup page '%s'\n", qPrintable(parser.value(setup)));
         }
-        if (parser.isSet(lesson)) {
+        if (parser.isSet(lesson) && (QFileInfo(parser.value(lesson)).isFile() ||
+                                     parser.value(lesson).endsWith(QLatin1String(".json"), Qt::CaseInsensitive))) {
+            // A lesson file: a broken one is one line naming the file and the field (exit 3).
+            const QString path = QFileInfo(parser.value(lesson)).absoluteFilePath();
+            try {
+                attnlab::readLessonFile(path.toStdString());
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "error: %s\n", e.what());
+                return 3;
+            }
+            if (!window.openLesson(path)) return 3;
+        } else if (parser.isSet(lesson)) {
             if (!window.startLesson(parser.value(lesson))) {
                 std::fprintf(stderr, "error: --lesson: unknown lesson '%s' (%s)\n", qPrintable(parser.value(lesson)),
                              qPrintable(lessonIds()));

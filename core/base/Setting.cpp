@@ -23,6 +23,12 @@ const char* settingName(Setting setting) {
     case Setting::Threads: return "number of threads";
     case Setting::ValidationFraction: return "validation fraction";
     case Setting::MinFrequency: return "minimum word frequency";
+    case Setting::Context: return "context length";
+    case Setting::Horizon: return "forecast horizon";
+    case Setting::ForecastPeriod: return "period";
+    case Setting::DecoderLayers: return "number of decoder layers";
+    case Setting::SeriesLength: return "series length";
+    case Setting::EchoLag: return "echo lag";
     }
     return "setting";
 }

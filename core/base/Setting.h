@@ -28,6 +28,12 @@ enum class Setting {
     Threads,
     ValidationFraction,
     MinFrequency,
+    Context,         // forecasting: history points the encoder reads
+    Horizon,         // forecasting: points forecast at once
+    ForecastPeriod,  // forecasting: the seasonal period (time features, MASE; a generated series')
+    DecoderLayers,   // forecasting: decoder layers (Layers is the encoder's)
+    SeriesLength,    // forecasting: a generated series' length
+    EchoLag,         // forecasting: the echo series' lag
 };
 
 struct SettingProblem {

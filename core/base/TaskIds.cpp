@@ -4,7 +4,7 @@ namespace attnlab::tasks {
 
 const std::vector<ModelTask>& modelTasks() {
     static const std::vector<ModelTask> all = {
-        {kTranslate, kTranslate}, {kClassify, kClassify}, {kImageClassify, kImages}, {kCaption, kImages}};
+        {kTranslate, kTranslate}, {kClassify, kClassify}, {kImageClassify, kImages}, {kCaption, kImages}, {kForecast, kForecast}};
     return all;
 }
 

@@ -3,8 +3,8 @@
 // `task` entry of every checkpoint's metadata, `attnlab --task`, the window's Task box, lesson
 // definitions and the docs all use these strings.
 //
-// A model task is what one model does (translate, classify, image-classify, caption); the window
-// groups them into its tasks (translate, classify, images: the Images task trains both vision models).
+// A model task is what one model does (translate, classify, image-classify, caption, forecast); the window
+// groups them into its tasks (translate, classify, images, forecast: the Images task trains both vision models).
 #include <string>
 #include <vector>
 
@@ -14,6 +14,7 @@ inline constexpr const char* kTranslate = "translate";
 inline constexpr const char* kClassify = "classify";
 inline constexpr const char* kImageClassify = "image-classify";
 inline constexpr const char* kCaption = "caption";
+inline constexpr const char* kForecast = "forecast";
 inline constexpr const char* kImages = "images";  // the window's task for image-classify and caption
 
 struct ModelTask {

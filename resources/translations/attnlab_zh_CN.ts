@@ -532,6 +532,22 @@
         <source>A GRU with attention pooling, or a Transformer, labels texts; the explanation lab asks whether its attention explains the decision.</source>
         <translation>带注意力池化的 GRU 或 Transformer 为文本分配标签；解释实验探究它的注意力能否解释其决策。</translation>
     </message>
+    <message>
+        <source>Cannot Open Lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>Choose the data first: no corpus file is chosen.</source>
+        <translation>请先选择数据：尚未选择语料文件。</translation>
+    </message>
+    <message>
+        <source>Text classification: %1</source>
+        <translation>文本分类：%1</translation>
+    </message>
+    <message>
+        <source>A setup saved from AttnLab: say here what the class should look for.</source>
+        <translation>从 AttnLab 保存的设置：请在此说明该类别应寻找什么。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ClassifyView</name>
@@ -1341,6 +1357,22 @@
         <source>training %1 at %2 words (%3 of %4)</source>
         <translation>正在训练 %1，长度 %2 个词（第 %3/%4 个）</translation>
     </message>
+    <message>
+        <source>give at least one length</source>
+        <translation>至少给出一个长度</translation>
+    </message>
+    <message>
+        <source>choose at least one pattern</source>
+        <translation>至少选择一种模式</translation>
+    </message>
+    <message>
+        <source>Training %1 at N = %2</source>
+        <translation>正在训练 %1，N = %2</translation>
+    </message>
+    <message>
+        <source>choose at least one model</source>
+        <translation>至少选择一个模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ExperimentsView</name>
@@ -1619,8 +1651,24 @@
         <translation>实验</translation>
     </message>
     <message>
-        <source>Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.</source>
-        <translation>实测实验：固定上下文向量的瓶颈，以及注意力的开销如何随序列变长而增长。</translation>
+        <source>Long range</source>
+        <translation>长距离</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>How far each attention pattern reaches: trained on texts whose answer lies far away, until its memory budget runs out.</source>
+        <translation>每种注意力模式能覆盖多远：在答案位于远处的文本上训练，直到内存预算耗尽。</translation>
+    </message>
+    <message>
+        <source>Positional encodings: a Transformer with sinusoidal, learned or no positions against a GRU, on a task that needs word order.</source>
+        <translation>位置编码：在需要词序的任务上，比较使用正弦、可学习或无位置编码的 Transformer 与 GRU。</translation>
+    </message>
+    <message>
+        <source>Measured experiments: the fixed-context bottleneck, the cost of attention as sequences grow, how far each attention pattern reaches, and what positional encodings are worth.</source>
+        <translation>实测实验：固定上下文瓶颈、序列变长时注意力的开销、每种注意力模式能覆盖多远，以及位置编码的价值。</translation>
     </message>
 </context>
 <context>
@@ -1933,6 +1981,603 @@
     <message>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ForecastCurvesView</name>
+    <message>
+        <source>Train a forecaster: its loss, its error against seasonal naive and how much it looks back by whole periods appear here after every epoch.</source>
+        <translation>训练一个预测模型：每个轮次结束后，这里会显示它的损失、相对季节性朴素预测的误差，以及它按整周期回看的程度。</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Held-out mean absolute error</source>
+        <translation>留出集平均绝对误差</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>MAE</source>
+        <translation>MAE</translation>
+    </message>
+    <message>
+        <source>Forecaster MAE</source>
+        <translation>预测模型 MAE</translation>
+    </message>
+    <message>
+        <source>Seasonal naive MAE</source>
+        <translation>季节性朴素预测 MAE</translation>
+    </message>
+    <message>
+        <source>MASE and period-mass ratio</source>
+        <translation>MASE 与周期质量比</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>MASE (below 1: better than seasonal naive)</source>
+        <translation>MASE（低于 1：优于季节性朴素预测）</translation>
+    </message>
+    <message>
+        <source>Period-mass ratio (above 1: looks back by periods)</source>
+        <translation>周期质量比（高于 1：按周期回看）</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>The forecaster&apos;s loss, its held-out error against seasonal naive, MASE and the period-mass ratio after every epoch.</source>
+        <translation>每个轮次结束后预测模型的损失、相对季节性朴素预测的留出集误差、MASE 以及周期质量比。</translation>
+    </message>
+    <message>
+        <source>Epoch %1:  validation loss %2 · MAE %3 (seasonal naive %4) · MASE %5</source>
+        <translation>轮次 %1：  验证损失 %2 · MAE %3（季节性朴素预测 %4） · MASE %5</translation>
+    </message>
+    <message>
+        <source>period-mass ratio %1</source>
+        <translation>周期质量比 %1</translation>
+    </message>
+    <message>
+        <source>%1 windows/s</source>
+        <translation>%1 窗口/秒</translation>
+    </message>
+    <message>
+        <source>the curves are exported as CSV, not NPY: save the file with the .csv extension</source>
+        <translation>曲线只能导出为 CSV，不能导出为 NPY：请用 .csv 扩展名保存文件</translation>
+    </message>
+    <message>
+        <source>there are no curves to export yet: train a forecaster first</source>
+        <translation>尚无可导出的曲线：请先训练一个预测模型</translation>
+    </message>
+    <message>
+        <source>Forecaster training curves</source>
+        <translation>预测模型训练曲线</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ForecastHeadsView</name>
+    <message>
+        <source>Train or open a forecaster: the attention of every layer and head for the forecast shown appears here.</source>
+        <translation>训练或打开一个预测模型：所示预测的每一层、每个头的注意力会显示在这里。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Encoder self-attention&lt;/b&gt; over the history, every layer (rows) and head (columns), each on its own scale: a lattice with the period&apos;s spacing is the period seen by the encoder</source>
+        <translation>&lt;b&gt;编码器自注意力&lt;/b&gt;作用于历史，涵盖每一层（行）和每个头（列），各自使用独立刻度：若出现间距等于周期的格点图案，说明编码器看到了周期</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cross-attention&lt;/b&gt;: every forecast step (rows) over the history (columns), every decoder layer and head, on one scale</source>
+        <translation>&lt;b&gt;交叉注意力&lt;/b&gt;：每个预测步（行）对历史（列）的注意力，涵盖每个解码器层和头，使用同一刻度</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>The forecaster&apos;s encoder self-attention and cross-attention, every layer and head.</source>
+        <translation>预测模型的编码器自注意力和交叉注意力，涵盖每一层和每个头。</translation>
+    </message>
+    <message>
+        <source>there are no heads to show yet: train or open a forecaster first</source>
+        <translation>尚无可显示的头：请先训练或打开一个预测模型</translation>
+    </message>
+    <message>
+        <source>The Heads view is exported as PNG, SVG or PDF</source>
+        <translation>“头”视图只能导出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Forecaster heads</source>
+        <translation>预测模型的头</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ForecastPlot</name>
+    <message>
+        <source>value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>%1P</source>
+        <translation>%1P</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention of step %1 over the history</source>
+        <translation>第 %1 步对历史的交叉注意力</translation>
+    </message>
+    <message>
+        <source>steps from the last value read (0); the forecast is +1 … +%1</source>
+        <translation>距最后读取值的步数（0）；预测为 +1 … +%1</translation>
+    </message>
+    <message>
+        <source>history</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>truth</source>
+        <translation>真实值</translation>
+    </message>
+    <message>
+        <source>forecast ± validation RMSE</source>
+        <translation>预测 ± 验证 RMSE</translation>
+    </message>
+    <message>
+        <source>forecast</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>seasonal naive</source>
+        <translation>季节性朴素预测</translation>
+    </message>
+    <message>
+        <source>whole periods back (P = %1)</source>
+        <translation>回看的整周期数（P = %1）</translation>
+    </message>
+    <message>
+        <source>share of attention</source>
+        <translation>注意力占比</translation>
+    </message>
+    <message>
+        <source>P = %1</source>
+        <translation>P = %1</translation>
+    </message>
+    <message>
+        <source>lag: steps between a forecast step and the history point it reads</source>
+        <translation>滞后：预测步与其读取的历史点之间的步数</translation>
+    </message>
+    <message>
+        <source>uniform attention</source>
+        <translation>均匀注意力</translation>
+    </message>
+    <message>
+        <source>multiples of the period</source>
+        <translation>周期的倍数</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ForecastSession</name>
+    <message>
+        <source>no model yet</source>
+        <translation>尚无模型</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ForecastSetupPanel</name>
+    <message>
+        <source>The seasonal period in steps (regime: before the change).</source>
+        <translation>季节周期的步数（状态切换序列：变化之前的周期）。</translation>
+    </message>
+    <message>
+        <source>Echo: each value repeats the hidden signal this many steps back.</source>
+        <translation>回声：每个值重复隐藏信号在这么多步之前的值。</translation>
+    </message>
+    <message>
+        <source>The noise&apos;s standard deviation, in units of the seasonal amplitude.</source>
+        <translation>噪声的标准差，以季节振幅为单位。</translation>
+    </message>
+    <message>
+        <source>The CSV column to forecast.</source>
+        <translation>要预测的 CSV 列。</translation>
+    </message>
+    <message>
+        <source>A column kept as the time of each value (shown, never read as a number).</source>
+        <translation>作为每个值时间的列（仅显示，从不作为数字读取）。</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Series:</source>
+        <translation>序列：</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>长度：</translation>
+    </message>
+    <message>
+        <source>Values to generate.</source>
+        <translation>要生成的值的个数。</translation>
+    </message>
+    <message>
+        <source>Period:</source>
+        <translation>周期：</translation>
+    </message>
+    <message>
+        <source>Lag:</source>
+        <translation>滞后：</translation>
+    </message>
+    <message>
+        <source>Noise:</source>
+        <translation>噪声：</translation>
+    </message>
+    <message>
+        <source>Column:</source>
+        <translation>列：</translation>
+    </message>
+    <message>
+        <source>Timestamp:</source>
+        <translation>时间戳：</translation>
+    </message>
+    <message>
+        <source>Data seed:</source>
+        <translation>数据种子：</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same series on every computer.</source>
+        <translation>相同的种子在每台计算机上生成相同的序列。</translation>
+    </message>
+    <message>
+        <source>seasonal: a period, a trend and noise</source>
+        <translation>季节性：周期、趋势和噪声</translation>
+    </message>
+    <message>
+        <source>echo: the value from a fixed lag back</source>
+        <translation>回声：固定滞后之前的值</translation>
+    </message>
+    <message>
+        <source>regime: the period changes halfway</source>
+        <translation>状态切换：周期在中途改变</translation>
+    </message>
+    <message>
+        <source>CSV file (a header, one column per series)…</source>
+        <translation>CSV 文件（含表头，每个序列一列）…</translation>
+    </message>
+    <message>
+        <source>The generated series know what the attention should find (the period, the lag); a CSV file&apos;s column is forecast as it is.</source>
+        <translation>生成的序列知道注意力应该找到什么（周期、滞后）；CSV 文件的列则按原样进行预测。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>C: the history points the encoder reads.</source>
+        <translation>C：编码器读取的历史点数。</translation>
+    </message>
+    <message>
+        <source>H: the points forecast at once.</source>
+        <translation>H：一次预测的点数。</translation>
+    </message>
+    <message>
+        <source>d_model: the Transformer&apos;s width.</source>
+        <translation>d_model：Transformer 的宽度。</translation>
+    </message>
+    <message>
+        <source>Heads; they must divide the width.</source>
+        <translation>头数；必须能整除宽度。</translation>
+    </message>
+    <message>
+        <source>Encoder layers over the history.</source>
+        <translation>作用于历史的编码器层数。</translation>
+    </message>
+    <message>
+        <source>Decoder layers: the forecast steps attend to the history.</source>
+        <translation>解码器层数：预测步对历史施加注意力。</translation>
+    </message>
+    <message>
+        <source>MSE (squared error)</source>
+        <translation>MSE（平方误差）</translation>
+    </message>
+    <message>
+        <source>MAE (absolute error)</source>
+        <translation>MAE（绝对误差）</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <source>local window</source>
+        <translation>局部窗口</translation>
+    </message>
+    <message>
+        <source>strided</source>
+        <translation>跨步</translation>
+    </message>
+    <message>
+        <source>chunked</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>linear (kernelised)</source>
+        <translation>线性（核化）</translation>
+    </message>
+    <message>
+        <source>Which history points the encoder&apos;s self-attention looks at; the forecast steps&apos; cross-attention always sees the whole history.</source>
+        <translation>编码器自注意力关注哪些历史点；预测步的交叉注意力始终能看到整个历史。</translation>
+    </message>
+    <message>
+        <source>The local window W, or the band of the strided pattern.</source>
+        <translation>局部窗口 W，或跨步模式的带宽。</translation>
+    </message>
+    <message>
+        <source>Time features (phase sine, cosine)</source>
+        <translation>时间特征（相位正弦、余弦）</translation>
+    </message>
+    <message>
+        <source>Adds the sine and cosine of each point&apos;s place in the period to its input.</source>
+        <translation>将每个点在周期中位置的正弦和余弦加入其输入。</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <source>Horizon:</source>
+        <translation>预测长度：</translation>
+    </message>
+    <message>
+        <source>d_model:</source>
+        <translation>d_model：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头数：</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>Loss:</source>
+        <translation>损失：</translation>
+    </message>
+    <message>
+        <source>Pattern:</source>
+        <translation>模式：</translation>
+    </message>
+    <message>
+        <source>Passes over the training windows.</source>
+        <translation>遍历训练窗口的次数。</translation>
+    </message>
+    <message>
+        <source>Windows per update.</source>
+        <translation>每次更新使用的窗口数。</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ForecastTask</name>
+    <message>
+        <source>Epoch %1 of %2: MAE %3, seasonal naive %4 (MASE %5), period-mass ratio %6</source>
+        <translation>第 %1 轮（共 %2 轮）：MAE %3，季节性朴素预测 %4（MASE %5），周期质量比 %6</translation>
+    </message>
+    <message>
+        <source>Held-out tail (%1 windows): MAE %2, seasonal naive %3 (MASE %4), period-mass ratio %5</source>
+        <translation>留出尾段（%1 个窗口）：MAE %2，季节性朴素预测 %3（MASE %4），周期质量比 %5</translation>
+    </message>
+    <message>
+        <source>Reset the Model?</source>
+        <translation>重置模型？</translation>
+    </message>
+    <message>
+        <source>Making the series…</source>
+        <translation>正在生成序列…</translation>
+    </message>
+    <message>
+        <source>Cannot Open Series</source>
+        <translation>无法打开序列</translation>
+    </message>
+    <message>
+        <source>%1: %2 values.</source>
+        <translation>%1：%2 个值。</translation>
+    </message>
+    <message>
+        <source>Period %1.</source>
+        <translation>周期 %1。</translation>
+    </message>
+    <message>
+        <source>Lag %1.</source>
+        <translation>滞后 %1。</translation>
+    </message>
+    <message>
+        <source>The current forecaster and its unsaved training will be discarded.</source>
+        <translation>当前的预测模型及其未保存的训练将被丢弃。</translation>
+    </message>
+    <message>
+        <source>Train a New Forecaster?</source>
+        <translation>训练新的预测模型？</translation>
+    </message>
+    <message>
+        <source>Open a Forecaster?</source>
+        <translation>打开预测模型？</translation>
+    </message>
+    <message>
+        <source>Open Forecaster</source>
+        <translation>打开预测模型</translation>
+    </message>
+    <message>
+        <source>Save Forecaster</source>
+        <translation>保存预测模型</translation>
+    </message>
+    <message>
+        <source>Save the Forecaster?</source>
+        <translation>保存预测模型？</translation>
+    </message>
+    <message>
+        <source>The forecaster has unsaved training.</source>
+        <translation>预测模型有未保存的训练。</translation>
+    </message>
+    <message>
+        <source>Building the model…</source>
+        <translation>正在构建模型…</translation>
+    </message>
+    <message>
+        <source>Choose the data first: no series file is chosen.</source>
+        <translation>请先选择数据：尚未选择序列文件。</translation>
+    </message>
+    <message>
+        <source>Forecasting: %1</source>
+        <translation>预测：%1</translation>
+    </message>
+    <message>
+        <source>A setup saved from AttnLab: say here what the class should look for.</source>
+        <translation>AttnLab 保存的设置：请在此说明课堂上应当关注什么。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>Open a Time Series</source>
+        <translation>打开时间序列</translation>
+    </message>
+    <message>
+        <source>Comma-separated values with a header (*.csv *.txt);;All files (*)</source>
+        <translation>带表头的逗号分隔值 (*.csv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Transformer forecaster (context %1, horizon %2)</source>
+        <translation>Transformer 预测模型（上下文 %1，预测长度 %2）</translation>
+    </message>
+    <message>
+        <source>no series</source>
+        <translation>无序列</translation>
+    </message>
+    <message>
+        <source>Forecasting</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>A Transformer forecasts a time series from its recent past; its cross-attention shows how far back each forecast step looks.</source>
+        <translation>Transformer 根据时间序列的近期历史进行预测；其交叉注意力显示每个预测步回看多远。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ForecastView</name>
+    <message>
+        <source>Forecast from:</source>
+        <translation>预测起点：</translation>
+    </message>
+    <message>
+        <source>Where in the held-out tail the forecast starts.</source>
+        <translation>预测在留出尾段中的起始位置。</translation>
+    </message>
+    <message>
+        <source>t = </source>
+        <translation>t = </translation>
+    </message>
+    <message>
+        <source>The index of the first value forecast; the model reads the values before it.</source>
+        <translation>第一个预测值的索引；模型读取它之前的值。</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>步：</translation>
+    </message>
+    <message>
+        <source>The forecast step whose attention is drawn under the series; or click a step.</source>
+        <translation>其注意力绘制在序列下方的预测步；也可以点击某一步。</translation>
+    </message>
+    <message>
+        <source>Train a forecaster (Setup &gt; Train) or open one: its forecast of the held-out tail and where it looked in the history appear here, and change as it learns.</source>
+        <translation>训练一个预测模型（设置 &gt; 训练）或打开一个：它对留出尾段的预测以及它在历史中关注的位置会显示在这里，并随学习过程而变化。</translation>
+    </message>
+    <message>
+        <source>Click a forecast step to see its attention over the history.</source>
+        <translation>点击某个预测步，查看它在历史上的注意力。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cross-attention&lt;/b&gt;: every forecast step (rows) over the history (columns), the last layer&apos;s heads averaged; click a row to pick its step</source>
+        <translation>&lt;b&gt;交叉注意力&lt;/b&gt;：每个预测步（行）在历史（列）上的注意力，取最后一层各头的平均；点击某行以选择该步</translation>
+    </message>
+    <message>
+        <source>forecast step</source>
+        <translation>预测步</translation>
+    </message>
+    <message>
+        <source>history (steps from the last value read)</source>
+        <translation>历史（距最后读取值的步数）</translation>
+    </message>
+    <message>
+        <source>Forecast</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>A forecast of the held-out tail against the truth and seasonal naive, and each step&apos;s attention over the history.</source>
+        <translation>留出尾段的预测与真实值及季节性朴素预测的对比，以及每一步在历史上的注意力。</translation>
+    </message>
+    <message>
+        <source>t = %1</source>
+        <translation>t = %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 steps forecast from %3, reading %4 values</source>
+        <translation>%1：从 %3 开始预测 %2 步，读取 %4 个值</translation>
+    </message>
+    <message>
+        <source>series</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>This forecast&apos;s mean absolute error: %1</source>
+        <translation>此次预测的平均绝对误差：%1</translation>
+    </message>
+    <message>
+        <source>seasonal naive (period %1): %2</source>
+        <translation>季节性朴素预测（周期 %1）：%2</translation>
+    </message>
+    <message>
+        <source>step %1 looks most at lag %2</source>
+        <translation>第 %1 步最关注滞后 %2</translation>
+    </message>
+    <message>
+        <source> (%1 periods)</source>
+        <translation> (%1 个周期)</translation>
+    </message>
+    <message>
+        <source>there is no forecast to export yet: train or open a forecaster first</source>
+        <translation>还没有可导出的预测：请先训练或打开一个预测模型</translation>
     </message>
 </context>
 <context>
@@ -2496,6 +3141,22 @@
         <source>A vision Transformer classifies images and an image captioner describes them; both show where in the image they look.</source>
         <translation>视觉 Transformer 对图像分类，图像描述生成器描述图像；两者都会显示它们在图像中看向哪里。</translation>
     </message>
+    <message>
+        <source>Cannot Open Lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>Choose the data first: no folder or caption file is chosen.</source>
+        <translation>请先选择数据：尚未选择文件夹或标注文件。</translation>
+    </message>
+    <message>
+        <source>Images: %1</source>
+        <translation>图像：%1</translation>
+    </message>
+    <message>
+        <source>A setup saved from AttnLab: say here what the class should look for.</source>
+        <translation>AttnLab 保存的设置：请在此说明课堂上应当关注什么。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImageView</name>
@@ -2629,54 +3290,295 @@
     </message>
 </context>
 <context>
-    <name>attnlab::Lessons</name>
+    <name>attnlab::LagProfileView</name>
     <message>
-        <source>Alignment: English to Chinese</source>
-        <translation>对齐：英译中</translation>
+        <source>Train a forecaster: after every epoch, how far back its attention looks appears here, with the period marked.</source>
+        <translation>训练一个预测模型：每个轮次结束后，其注意力回看多远会显示在这里，并标出周期。</translation>
     </message>
     <message>
-        <source>A GRU with additive (Bahdanau) attention learns to translate. Each output word should look at the word it translates: 汤姆 at &quot;tom&quot;, 追逐 at &quot;chases&quot;, 杰瑞 at &quot;jerry&quot;, a diagonal. Watch it form in Live Probe and Timeline, then translate &quot;tom chases jerry in the park now&quot;: Chinese moves the place and the time before the verb, and the attention follows them off the diagonal.</source>
-        <translation>一个带加性（Bahdanau）注意力的 GRU 正在学习翻译。每个输出词都应该关注它所翻译的那个词：“汤姆”关注“tom”，“追逐”关注“chases”，“杰瑞”关注“jerry”，连起来是一条对角线。请在“实时探针”和“时间线”中观察它逐渐形成，然后翻译“tom chases jerry in the park now”：中文把地点和时间移到了动词之前，注意力也随之偏离对角线。</translation>
+        <source>The epoch whose profile is drawn; the newest is followed while training.</source>
+        <translation>绘制其分布曲线的轮次；训练时会跟随最新的轮次。</translation>
     </message>
     <message>
-        <source>The bottleneck: no attention on long sequences</source>
-        <translation>瓶颈：没有注意力时的长序列</translation>
+        <source>&lt;b&gt;The profile forming&lt;/b&gt;: one row per epoch, lags left to right</source>
+        <translation>&lt;b&gt;分布曲线的形成&lt;/b&gt;：每个轮次一行，滞后从左到右</translation>
     </message>
     <message>
-        <source>This GRU has no attention: the decoder sees the whole input as one fixed vector. It learns to copy short letter sequences but fails on long ones; try a 5-letter and a 25-letter sequence in Translate. The Experiments tab measures it: accuracy against length with and without attention.</source>
-        <translation>这个 GRU 没有注意力：解码器把整个输入看作一个固定向量。它能学会复制较短的字母序列，但在长序列上会失败；请在“翻译”中分别试试 5 个字母和 25 个字母的序列。“实验”标签页对此做了测量：有注意力和没有注意力时，准确率随长度的变化。</translation>
+        <source>epoch</source>
+        <translation>轮次</translation>
     </message>
     <message>
-        <source>Reordering and heads: a Transformer</source>
-        <translation>语序调整与注意力头：Transformer</translation>
+        <source>lag</source>
+        <translation>滞后</translation>
     </message>
     <message>
-        <source>A Transformer with 2 layers of 4 heads each learns the same English to Chinese grammar, where time and place move before the verb. The Heads view shows every head: some follow the word order, some jump to the moved phrase, some watch the end of the sentence. Hover a token to find it in every head.</source>
-        <translation>一个 2 层、每层 4 个注意力头的 Transformer 学习同一个英译中语法，其中时间和地点移到了动词之前。“注意力头”视图显示每一个注意力头：有的跟随词序，有的跳到被移动的短语上，有的盯着句子末尾。将鼠标悬停在某个词元上，即可在每个注意力头中找到它。</translation>
+        <source>Lag profile</source>
+        <translation>滞后分布</translation>
     </message>
     <message>
-        <source>Is attention an explanation?</source>
-        <translation>注意力是解释吗？</translation>
+        <source>How far back the forecast steps look: attention against lag after every epoch, with the period marked.</source>
+        <translation>预测步回看多远：每个轮次结束后注意力随滞后的分布，并标出周期。</translation>
     </message>
     <message>
-        <source>A GRU classifier with attention pooling learns movie-review sentiment, where &quot;not&quot; flips an adjective and after &quot;but&quot; the second clause decides. Watch its attention find the deciding words in Classify. Then open Explain: do gradients, integrated gradients and leave-one-out point at the same words? Run the permutation test and the uniform baseline (Jain &amp; Wallace; Wiegreffe &amp; Pinter) and judge whether the attention explains the decision.</source>
-        <translation>一个带注意力池化的 GRU 分类器学习影评的情感：其中“not”会反转形容词的含义，而“but”之后的第二个分句起决定作用。请在“分类”中观察它的注意力如何找到起决定作用的词。然后打开“解释”：梯度、积分梯度和留一法是否指向相同的词？运行置换检验和均匀基线（Jain &amp; Wallace；Wiegreffe &amp; Pinter），判断注意力能否解释模型的决策。</translation>
+        <source>epoch %1</source>
+        <translation>第 %1 轮</translation>
     </message>
     <message>
-        <source>Where does a vision Transformer look?</source>
-        <translation>视觉 Transformer 看向哪里？</translation>
+        <source>Epoch %1 of %2</source>
+        <translation>第 %1 轮（共 %2 轮）</translation>
     </message>
     <message>
-        <source>A small ViT cuts each image into 4x4 patches and learns which mark (plus, ring, slash, corner) hides among the dashes. Watch the attention rollout gather on the mark in the Image view: it does on about three glyphs in four; pick others in the dataset row and find those where it lights up dashes instead. Hover a patch to see what it attends to, and compare the layers and heads. Curves shows how much of the rollout falls on the mark&apos;s box, against the box&apos;s share of the image.</source>
-        <translation>一个小型 ViT 把每张图像切成 4x4 的图像块，学习短划线中藏着哪种记号（加号、圆环、斜线、拐角）。在图像视图中观察注意力展开如何聚集到记号上：大约每四张图中有三张如此；在数据集一栏中挑选其他图像，找出它反而照亮短划线的那些。将鼠标悬停在图像块上查看它关注什么，并比较各层和各头。曲线视图显示注意力展开有多少落在记号的方框内，并与方框占图像的比例对比。</translation>
+        <source>held-out windows&apos; mean, epoch %1</source>
+        <translation>留出窗口的平均值，第 %1 轮</translation>
     </message>
     <message>
-        <source>A captioner that looks at each object as it names it</source>
-        <translation>说出每个物体时都看着它的描述生成器</translation>
+        <source>Attention against lag after epoch %1: period-mass ratio %2</source>
+        <translation>第 %1 轮后注意力随滞后的分布：周期质量比 %2</translation>
     </message>
     <message>
-        <source>A small CNN turns each scene into a 6x6 grid of features and a GRU writes the caption, attending over the grid at every word (Xu et al., &quot;Show, Attend and Tell&quot;). Click a word of the caption in the Image view: does the attention sit on the object the word names? The strip shows every word at once.</source>
-        <translation>一个小型 CNN 把每个场景变成 6x6 的特征网格，GRU 逐词写出描述，每个词都在网格上分配注意力（Xu 等人，“Show, Attend and Tell”）。在图像视图中点击描述中的一个词：注意力是否落在这个词所指的物体上？下方的条带同时显示每个词。</translation>
+        <source>Epoch %1: the attention on points a whole number of periods back is %2 times their share of the history (1 = uniform)</source>
+        <translation>第 %1 轮：落在整数个周期之前的点上的注意力是它们在历史中所占份额的 %2 倍（1 = 均匀）</translation>
+    </message>
+    <message>
+        <source>the forecast shown</source>
+        <translation>当前显示的预测</translation>
+    </message>
+    <message>
+        <source>Attention against lag of the forecast shown: period-mass ratio %1</source>
+        <translation>当前显示的预测的注意力随滞后的分布：周期质量比 %1</translation>
+    </message>
+    <message>
+        <source>The forecast shown puts %1 times their share of the history on points a whole number of periods back (1 = uniform)</source>
+        <translation>当前显示的预测在整数个周期之前的点上投入的注意力是它们在历史中所占份额的 %1 倍（1 = 均匀）</translation>
+    </message>
+    <message>
+        <source>No period: none was given and none was found in the training part.</source>
+        <translation>无周期：未指定周期，也未在训练部分中找到周期。</translation>
+    </message>
+    <message>
+        <source>Attention against lag</source>
+        <translation>注意力随滞后的分布</translation>
+    </message>
+    <message>
+        <source>there is no lag profile to export yet: train a forecaster first</source>
+        <translation>还没有可导出的滞后分布：请先训练一个预测模型</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LongRangePage</name>
+    <message>
+        <source>lengths: &apos;%1&apos; is not a length between 8 and 65536</source>
+        <translation>长度：“%1”不是 8 到 65536 之间的长度</translation>
+    </message>
+    <message>
+        <source>lengths: give at least one length, e.g. 128, 512, 2048</source>
+        <translation>长度：请至少给出一个长度，例如 128, 512, 2048</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Words per text. Each pattern&apos;s model trains at these lengths in order, each going on from the weights of the one before.</source>
+        <translation>每段文本的词数。每种模式的模型按顺序在这些长度上训练，每次都从前一个长度的权重继续。</translation>
+    </message>
+    <message>
+        <source>Lengths N:</source>
+        <translation>长度 N：</translation>
+    </message>
+    <message>
+        <source>Patterns:</source>
+        <translation>模式：</translation>
+    </message>
+    <message>
+        <source>Adam steps of 4 texts at each listed length.</source>
+        <translation>在每个列出的长度上以每批 4 段文本进行的 Adam 步数。</translation>
+    </message>
+    <message>
+        <source>Steps per length:</source>
+        <translation>每个长度的步数：</translation>
+    </message>
+    <message>
+        <source>Go on doubling N</source>
+        <translation>继续倍增 N</translation>
+    </message>
+    <message>
+        <source>After the last length, double N while the pattern&apos;s training step fits the memory budget.</source>
+        <translation>在最后一个长度之后，只要该模式的训练步骤不超出内存预算，就继续将 N 翻倍。</translation>
+    </message>
+    <message>
+        <source>Steps at each doubled length (the model already knows the task by then).</source>
+        <translation>每个倍增长度上的步数（此时模型已经掌握了任务）。</translation>
+    </message>
+    <message>
+        <source>Steps per doubling:</source>
+        <translation>每次倍增的步数：</translation>
+    </message>
+    <message>
+        <source>The doubling stops here at the latest.</source>
+        <translation>倍增最迟在此停止。</translation>
+    </message>
+    <message>
+        <source>Up to N =</source>
+        <translation>最大 N =</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>The most a training step may allocate. A length predicted to need more is not run, and one that tries to is stopped: nothing is left to the system&apos;s out-of-memory killer.</source>
+        <translation>一个训练步骤最多可分配的内存。预计需要更多内存的长度不会运行，试图超出的长度会被停止：不会交给系统的内存不足终止程序（OOM killer）处理。</translation>
+    </message>
+    <message>
+        <source>Memory budget:</source>
+        <translation>内存预算：</translation>
+    </message>
+    <message>
+        <source>Validation texts per length, for the accuracy.</source>
+        <translation>每个长度用于计算准确率的验证文本数。</translation>
+    </message>
+    <message>
+        <source>Validation texts:</source>
+        <translation>验证文本数：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Train every pattern at every length (stops another running experiment)</source>
+        <translation>在每个长度上训练每种模式（会停止另一个正在运行的实验）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Accuracy against text length</source>
+        <translation>准确率随文本长度的变化</translation>
+    </message>
+    <message>
+        <source>words N (log scale)</source>
+        <translation>词数 N（对数刻度）</translation>
+    </message>
+    <message>
+        <source>validation accuracy</source>
+        <translation>验证准确率</translation>
+    </message>
+    <message>
+        <source>Peak memory per step</source>
+        <translation>每步峰值内存</translation>
+    </message>
+    <message>
+        <source>MB (log scale)</source>
+        <translation>MB（对数刻度）</translation>
+    </message>
+    <message>
+        <source>budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Complexity</source>
+        <translation>复杂度</translation>
+    </message>
+    <message>
+        <source>Articles&apos; N</source>
+        <translation>文章中的 N</translation>
+    </message>
+    <message>
+        <source>Longest N here</source>
+        <translation>此处最长 N</translation>
+    </message>
+    <message>
+        <source>Accuracy there</source>
+        <translation>该处准确率</translation>
+    </message>
+    <message>
+        <source>CPU per step</source>
+        <translation>每步 CPU 时间</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>The longest sequence the articles&apos; table gives for this kind of attention</source>
+        <translation>文章表格中这种注意力所给出的最长序列</translation>
+    </message>
+    <message>
+        <source>The median CPU time of a training step there, all threads</source>
+        <translation>该处一个训练步的 CPU 时间中位数（所有线程）</translation>
+    </message>
+    <message>
+        <source>The articles&apos; table (pattern, complexity, the longest sequence it handles) beside this machine&apos;s: the longest N whose training step fitted the budget, the accuracy reached there, the median CPU time of a step (all threads; wall time would count other programs too) and its peak memory.</source>
+        <translation>文章的表格（模式、复杂度、可处理的最长序列）与本机结果对照：训练步未超出预算的最长 N、在该长度上达到的准确率、一个训练步的 CPU 时间中位数（所有线程；挂钟时间也会计入其他程序）及其峰值内存。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What to look for.&lt;/b&gt; Full attention&apos;s memory grows as N², so it is the first to hit the budget; strided and chunked grow as N√N and go further; local and linear grow as N and go furthest. But reach is not accuracy: [CLS] must find the one colour word wherever it is. Local attention sees only a window around [CLS] (two layers: 2W words), so its accuracy falls toward chance (0.25) as N grows; linear attention reaches everything but blurs it.</source>
+        <translation>&lt;b&gt;观察要点。&lt;/b&gt;完全注意力的内存按 N² 增长，因此最先达到预算；跨步注意力和分块注意力按 N√N 增长，能走得更远；局部注意力和线性注意力按 N 增长，走得最远。但能处理的长度不等于准确率：[CLS] 必须找到那个颜色词，无论它在哪里。局部注意力只能看到 [CLS] 周围的一个窗口（两层：2W 个词），因此随着 N 增大，其准确率会降向随机水平（0.25）；线性注意力能触及所有位置，但会把它们模糊化。</translation>
+    </message>
+    <message>
+        <source>Press Run: each pattern trains at each length in turn, and its points appear as they are measured (a few minutes with the defaults).</source>
+        <translation>按“运行”：每种模式依次在每个长度上训练，各点在测得后即显示（使用默认设置需几分钟）。</translation>
+    </message>
+    <message>
+        <source>Stopping after the current training step…</source>
+        <translation>将在当前训练步结束后停止…</translation>
+    </message>
+    <message>
+        <source>choose at least one pattern</source>
+        <translation>请至少选择一种模式</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Generating the texts and training the first pattern…</source>
+        <translation>正在生成文本并训练第一种模式…</translation>
+    </message>
+    <message>
+        <source>budget %1 MB</source>
+        <translation>预算 %1 MB</translation>
+    </message>
+    <message>
+        <source> (budget)</source>
+        <translation> （预算）</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n row(s); the chart shows the measured ones.</source>
+        <translation>
+            <numerusform>已在完成 %n 行后停止；图表显示已测得的结果。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Done in %1. Longest N within the budget: %2.</source>
+        <translation>完成，用时 %1。预算内的最长 N：%2。</translation>
+    </message>
+    <message>
+        <source>The experiment failed: %1</source>
+        <translation>实验失败：%1</translation>
+    </message>
+    <message>
+        <source>Long-range experiment</source>
+        <translation>长程实验</translation>
     </message>
 </context>
 <context>
@@ -2716,6 +3618,38 @@
     <message>
         <source>What you work on: its data, models and views.</source>
         <translation>当前的任务：决定所用的数据、模型和视图。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>%1: task: this AttnLab has no %2 task.</source>
+        <translation>%1：task：此 AttnLab 没有 %2 任务。</translation>
+    </message>
+    <message>
+        <source>Cannot Save Lesson</source>
+        <translation>无法保存课程</translation>
+    </message>
+    <message>
+        <source>Saved the setup as the lesson %1.</source>
+        <translation>已将当前设置保存为课程 %1。</translation>
+    </message>
+    <message>
+        <source>Open Lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>AttnLab lessons (*.json);;All files (*)</source>
+        <translation>AttnLab 课程 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save Setup as Lesson</source>
+        <translation>将设置保存为课程</translation>
+    </message>
+    <message>
+        <source>AttnLab lessons (*.json)</source>
+        <translation>AttnLab 课程 (*.json)</translation>
     </message>
 </context>
 <context>
@@ -3490,6 +4424,203 @@
     </message>
 </context>
 <context>
+    <name>attnlab::PositionalPage</name>
+    <message>
+        <source>lengths: &apos;%1&apos; is not a length between 2 and 100</source>
+        <translation>长度：“%1”不是 2 到 100 之间的长度</translation>
+    </message>
+    <message>
+        <source>lengths: give at least one length, e.g. 8, 16, 32</source>
+        <translation>长度：请至少给出一个长度，例如 8, 16, 32</translation>
+    </message>
+    <message>
+        <source>sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>可学习</translation>
+    </message>
+    <message>
+        <source>no positions</source>
+        <translation>无位置</translation>
+    </message>
+    <message>
+        <source>GRU + attention</source>
+        <translation>GRU + 注意力</translation>
+    </message>
+    <message>
+        <source>Transformer, sinusoidal positions</source>
+        <translation>Transformer，正弦位置编码</translation>
+    </message>
+    <message>
+        <source>Transformer, learned positions</source>
+        <translation>Transformer，可学习位置编码</translation>
+    </message>
+    <message>
+        <source>Transformer, no positions</source>
+        <translation>Transformer，无位置编码</translation>
+    </message>
+    <message>
+        <source>GRU with attention</source>
+        <translation>带注意力的 GRU</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>reverse needs every letter&apos;s position; sort needs none (its answer is the same for any order of the input), a control.</source>
+        <translation>reverse（反转）需要每个字母的位置；sort（排序）则完全不需要（无论输入顺序如何，其答案都相同），作为对照。</translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation>数据集：</translation>
+    </message>
+    <message>
+        <source>Sequence lengths in tokens; each gets its own corpus and its own models.</source>
+        <translation>以词元计的序列长度；每个长度都有各自的语料和各自的模型。</translation>
+    </message>
+    <message>
+        <source>Lengths:</source>
+        <translation>长度：</translation>
+    </message>
+    <message>
+        <source>Models:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>轮次：</translation>
+    </message>
+    <message>
+        <source>The GRU&apos;s hidden size and the Transformer&apos;s width (a multiple of its 4 heads).</source>
+        <translation>GRU 的隐藏层大小和 Transformer 的宽度（须为其 4 个头的倍数）。</translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation>隐藏层大小：</translation>
+    </message>
+    <message>
+        <source>Pairs generated per length; 10% are held out for the accuracy.</source>
+        <translation>每个长度生成的句对数；其中 10% 留出用于计算准确率。</translation>
+    </message>
+    <message>
+        <source>Pairs per length:</source>
+        <translation>每个长度的句对数：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>exact match</source>
+        <translation>完全匹配</translation>
+    </message>
+    <message>
+        <source>token accuracy</source>
+        <translation>词元准确率</translation>
+    </message>
+    <message>
+        <source>Exact match: the share of held-out sequences output entirely right. Token accuracy: the share of output positions right.</source>
+        <translation>完全匹配：留出序列中输出完全正确的比例。词元准确率：输出位置中正确的比例。</translation>
+    </message>
+    <message>
+        <source>Chart:</source>
+        <translation>图表：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Train every model at every length (stops another running experiment)</source>
+        <translation>在每个长度上训练每个模型（会停止另一个正在运行的实验）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Held-out accuracy against sequence length</source>
+        <translation>留出集准确率与序列长度的关系</translation>
+    </message>
+    <message>
+        <source>sequence length (tokens)</source>
+        <translation>序列长度（词元）</translation>
+    </message>
+    <message>
+        <source>held-out exact match</source>
+        <translation>留出集完全匹配率</translation>
+    </message>
+    <message>
+        <source>Held-out exact match and token accuracy of each model at each length.</source>
+        <translation>每个模型在每个长度上的留出集完全匹配率和词元准确率。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What to look for.&lt;/b&gt; Self-attention by itself ignores order: without positions the encoder sees the source as a bag of letters, and reversing it is guesswork beyond what the decoder&apos;s own order gives. Sinusoidal and learned positions tell each letter where it stands. A GRU reads in order, so it knows position implicitly, but must carry it in its state. The articles claim explicit positions beat a recurrent model&apos;s implicit order by 12-18% on long sequences: compare the lines on the right.</source>
+        <translation>&lt;b&gt;观察要点。&lt;/b&gt;自注意力本身不考虑顺序：没有位置信息时，编码器把源序列看作一袋字母，除了解码器自身顺序提供的信息之外，反转它只能靠猜。正弦位置编码和可学习位置编码会告诉每个字母它所处的位置。GRU 按顺序读取，因此隐式地知道位置，但必须把位置信息保存在其状态中。文章声称，在长序列上，显式位置编码比循环模型的隐式顺序高出 12-18%：请比较右侧的曲线。</translation>
+    </message>
+    <message>
+        <source>Press Run: the models are trained one after another, and each point appears when its training ends (several minutes with the defaults).</source>
+        <translation>按“运行”：模型依次训练，每个点在其训练结束时显示（使用默认设置需几分钟）。</translation>
+    </message>
+    <message>
+        <source>Stopping after the current batch…</source>
+        <translation>将在当前批次结束后停止…</translation>
+    </message>
+    <message>
+        <source>choose at least one model</source>
+        <translation>请至少选择一个模型</translation>
+    </message>
+    <message>
+        <source>the hidden size must be a multiple of 4</source>
+        <translation>隐藏层大小必须是 4 的倍数</translation>
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Generating the first corpus and training the first model…</source>
+        <translation>正在生成第一个语料并训练第一个模型…</translation>
+    </message>
+    <message>
+        <source>held-out token accuracy</source>
+        <translation>留出集词元准确率</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个词元</translation>
+    </message>
+    <message>
+        <source>%1 exact · %2 tokens</source>
+        <translation>完全匹配 %1 · 词元 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n training(s); the chart shows the finished ones.</source>
+        <translation>
+            <numerusform>已在完成 %n 次训练后停止；图表显示已完成的结果。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Done in %1. Exact match at %2 tokens: %3.</source>
+        <translation>完成，用时 %1。%2 个词元时的完全匹配率：%3。</translation>
+    </message>
+    <message>
+        <source>The experiment failed: %1</source>
+        <translation>实验失败：%1</translation>
+    </message>
+    <message>
+        <source>Positional-encoding experiment</source>
+        <translation>位置编码实验</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ProbabilityTable</name>
     <message>
         <source>Class</source>
@@ -3682,6 +4813,37 @@
     <message>
         <source>Chunk</source>
         <translation>块</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>Horizon</source>
+        <translation>预测长度</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>周期</translation>
+    </message>
+    <message>
+        <source>Decoder layers</source>
+        <translation>解码器层数</translation>
+    </message>
+    <message>
+        <source>Series length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Echo lag</source>
+        <translation>回声滞后</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Task</name>
+    <message>
+        <source>This task cannot save its setup as a lesson.</source>
+        <translation>此任务无法将其设置保存为课程。</translation>
     </message>
 </context>
 <context>
@@ -4693,6 +5855,22 @@ The current model stays loaded.</source>
         <source>Stopping training…</source>
         <translation>正在停止训练…</translation>
     </message>
+    <message>
+        <source>Cannot Open Lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>A lesson names one corpus file: two aligned files cannot be saved in a lesson (write them as one TSV file first).</source>
+        <translation>一个课程只指定一个语料文件：两个对齐文件无法保存到课程中（请先将它们写成一个 TSV 文件）。</translation>
+    </message>
+    <message>
+        <source>Translation: %1</source>
+        <translation>翻译：%1</translation>
+    </message>
+    <message>
+        <source>A setup saved from AttnLab: say here what the class should look for.</source>
+        <translation>从 AttnLab 保存的设置：请在此说明学生应观察什么。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::View</name>
@@ -4879,6 +6057,22 @@ The current model stays loaded.</source>
         <source>Look</source>
         <translation>外观</translation>
     </message>
+    <message>
+        <source>Open &amp;Lesson…</source>
+        <translation>打开课程(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Open a lesson file (.json): its data, model, training and view, then train</source>
+        <translation>打开课程文件 (.json)：载入其数据、模型、训练和视图设置，然后训练</translation>
+    </message>
+    <message>
+        <source>Save Setup as Lesso&amp;n…</source>
+        <translation>将设置保存为课程(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Write the current task&apos;s data, model, training, probe and view as a lesson file</source>
+        <translation>将当前任务的数据、模型、训练、探针和视图设置写入课程文件</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::WordStrip</name>
@@ -4906,20 +6100,20 @@ The current model stays loaded.</source>
         <translation>要打开的语料（.tsv）或模型（.safetensors）。</translation>
     </message>
     <message>
-        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, needle; for images image, image-curves.</source>
-        <translation>启动时打开某个标签页：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、attribution、experiments；文本分类可用 texts、classify、class-curves、explain、needle；图像可用 image、image-curves。</translation>
-    </message>
-    <message>
-        <source>Open on a task: translate, classify, images (or image-classify, caption).</source>
-        <translation>以某个任务打开：translate、classify、images（或 image-classify、caption）。</translation>
-    </message>
-    <message>
-        <source>Start a lesson, one of those listed below (also in the Lessons menu).</source>
-        <translation>开始一节课程，可选课程见下文（也可在“课程”菜单中选择）。</translation>
-    </message>
-    <message>
         <source>Lessons (--lesson NAME):</source>
         <translation>课程（--lesson 名称）：</translation>
+    </message>
+    <message>
+        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, needle; for images image, image-curves; for forecasting forecast, lag-profile, forecast-curves, forecast-heads.</source>
+        <translation>在指定标签页上打开：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、attribution、experiments；文本分类可用 texts、classify、class-curves、explain、needle；图像可用 image、image-curves；预测可用 forecast、lag-profile、forecast-curves、forecast-heads。</translation>
+    </message>
+    <message>
+        <source>Start a lesson: one of those listed below (also in the Lessons menu), or a lesson file (.json, see docs/lessons.md).</source>
+        <translation>开始一个课程：下列课程之一（也见“课程”菜单），或一个课程文件（.json，参见 docs/lessons.md）。</translation>
+    </message>
+    <message>
+        <source>Open on a task: translate, classify, images (or image-classify, caption), forecast.</source>
+        <translation>在指定任务上打开：translate、classify、images（或 image-classify、caption）、forecast。</translation>
     </message>
 </context>
 </TS>

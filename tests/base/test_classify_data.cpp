@@ -427,8 +427,10 @@ TEST_CASE("Unknown classification datasets and out-of-range options are ConfigEr
         CHECK(makeClassificationDataset(info.name, 2, 1).labels.size() == 2);
     }
     CHECK_THROWS_WITH(makeClassificationDataset("needle", 10, 1, 4),
-                      "needle length must be between 5 and 200 words, got 4");
-    CHECK_THROWS_AS(makeClassificationDataset("needle", 10, 1, 201), ConfigError);
+                      "needle length must be between 5 and 65536 words, got 4");
+    CHECK_THROWS_AS(makeClassificationDataset("needle", 10, 1, 65537), ConfigError);
+    CHECK_THROWS_AS(makeClassificationDataset("needle", 2000, 1, 65536), ConfigError);  // 131M words
+    CHECK(makeClassificationDataset("needle", 4, 1, 4096).examples.front().rationale.size() == 1);
     CHECK_THROWS_AS(makeClassificationDataset("needle", 10, 1, -1), ConfigError);
     CHECK_THROWS_WITH(makeClassificationDataset("sentiment", 10, 1, 30),
                       "sentiment has no length setting (its texts have their own lengths), got 30");

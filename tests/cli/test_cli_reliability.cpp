@@ -79,7 +79,7 @@ TEST_CASE("attnlab answers --help and --version with no display, and says how to
     CHECK(results[0].exitCode == 0);
     CHECK(results[0].err.empty());
     CHECK_THAT(results[0].out, Contains("--lesson <name>"));
-    for (const char* lesson : {"alignment", "bottleneck", "heads", "explanation", "vit", "captioner"})
+    for (const char* lesson : {"alignment", "bottleneck", "heads", "explanation", "vit", "captioner", "lookback"})
         CHECK_THAT(results[0].out, Contains(std::string("\n  ") + lesson + " "));
     INFO(describeRun(1));
     CHECK(results[1].exitCode == 0);
@@ -216,6 +216,10 @@ std::vector<Task> tasks() {
          {"train", "--task", "caption", "--dataset", "scenes", "--size", "8", "--arch", "cnn-gru", "--hidden", "8",
           "--embedding", "8", "--features", "8", "--epochs", "100000"},
          {"look", f.scene}},
+        {"forecast",
+         {"train", "--task", "forecast", "--dataset", "seasonal", "--length", "240", "--period", "8", "--context",
+          "16", "--horizon", "4", "--d-model", "8", "--heads", "2", "--layers", "1", "--ff", "16", "--epochs", "100000"},
+         {"forecast", "--dataset", "seasonal", "--length", "240", "--period", "8"}},
     };
 }
 

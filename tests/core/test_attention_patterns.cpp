@@ -141,13 +141,13 @@ void requireClose(const Grads& a, const Grads& b) {
 
 TEST_CASE("local, strided and chunked match masked full attention, forward and backward") {
     for (AttentionPattern pattern : {AttentionPattern::Local, AttentionPattern::Strided, AttentionPattern::Chunked})
-        for (int64_t T : {7, 13, 20})
+        for (int64_t T : {5, 7, 13, 20})
             for (bool causal : {false, true})
                 for (bool padded : {false, true}) {
                     PatternSpec s;
                     s.pattern = pattern;
                     s.window = 2;
-                    s.chunk = T == 20 ? 4 : 3;
+                    s.chunk = T == 20 ? 4 : T == 5 ? 50 : 3;  // T 5: a chunk (stride) longer than the sequence
                     INFO(attnlab::toString(pattern) << " T " << T << (causal ? " causal" : "")
                                                     << (padded ? " padded" : ""));
                     const Inputs in = inputs(2, 3, T, 4, padded, static_cast<uint64_t>(T));

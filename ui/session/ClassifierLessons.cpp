@@ -1,31 +1,47 @@
 #include "session/ClassifierLessons.h"
 
+#include "base/InputError.h"
+#include "base/TaskIds.h"
+
 namespace attnlab {
+
+// The lessons are resources/lessons/classify-*.json. "explanation" is the default classifier
+// (bidirectional GRU, additive pooling) on the sentiment reviews, whose gold rationales say which
+// words decide. Measured (docs/classification.md): 10 epochs, seeds 1-5 reach accuracy 1.00 with
+// 0.60-0.80 of the attention on the rationale (uniform: ~0.12); an epoch takes under a second here.
+ClassifierLesson classifierLessonFromFile(const LessonFile& file) {
+    ClassifierLesson l = lessonWithCard<ClassifierLesson>(file);
+    if (!file.dataset.empty()) {
+        l.dataset = QString::fromStdString(file.dataset);
+    } else {
+        l.dataset = QStringLiteral("file");
+        l.path = QString::fromStdString(file.path);
+    }
+    if (file.size > 0) l.texts = static_cast<int>(file.size);
+    l.dataSeed = file.dataSeed;
+    l.length = file.length;
+    try {
+        const ClassifierConfig defaults;
+        l.config = classifierConfigFromJson(parsableLessonModel(file.model));
+        l.config.vocabulary = defaults.vocabulary;  // from the corpus
+        l.config.classes = defaults.classes;
+    } catch (const std::exception& e) {
+        throw InputError(file.file, 0, std::string("model: ") + e.what());
+    }
+    const LessonTraining& t = file.training;
+    if (t.epochs) l.options.epochs = *t.epochs;
+    if (t.batchSize) l.options.batchSize = *t.batchSize;
+    if (t.learningRate) l.options.learningRate = *t.learningRate;
+    if (t.clip) l.options.clip = *t.clip;
+    if (t.validationFraction) l.options.validationFraction = *t.validationFraction;
+    if (file.seed) l.options.seed = *file.seed;
+    if (const auto it = file.probe.find("text"); it != file.probe.end()) l.text = QString::fromStdString(it->second);
+    return l;
+}
 
 std::vector<ClassifierLesson> classifierLessons() {
     std::vector<ClassifierLesson> out;
-    // Is attention an explanation? The default classifier (bidirectional GRU, additive pooling) on
-    // the sentiment reviews, whose gold rationales say which words decide. Measured
-    // (docs/classification.md): 10 epochs, seeds 1-5 reach accuracy 1.00 with 0.60-0.80 of the
-    // attention on the rationale (uniform: ~0.12); an epoch takes under a second here.
-    {
-        ClassifierLesson l = makeLesson<ClassifierLesson>(
-            "explanation", LessonText::tr("Is attention an explanation?"),
-            LessonText::tr(
-            "A GRU classifier with attention pooling learns movie-review sentiment, where \"not\" flips an adjective "
-            "and after \"but\" the second clause decides. Watch its attention find the deciding words in Classify. "
-            "Then open Explain: do gradients, integrated gradients and leave-one-out point at the same words? Run "
-            "the permutation test and the uniform baseline (Jain & Wallace; Wiegreffe & Pinter) and judge "
-            "whether the attention explains the decision."),
-            "classify");
-        l.dataset = QStringLiteral("sentiment");
-        l.texts = 2000;
-        l.dataSeed = 1;
-        l.options.epochs = 10;
-        l.options.seed = 1;
-        l.text = QStringLiteral("the plot was not boring but the acting was awful");
-        out.push_back(l);
-    }
+    for (const LessonFile& f : builtinLessonFilesOf(tasks::kClassify)) out.push_back(classifierLessonFromFile(f));
     return out;
 }
 

@@ -31,6 +31,7 @@ struct ExperimentRunner::Reports {
 
 ExperimentRunner::ExperimentRunner(QObject* parent) : QObject(parent) {
     qRegisterMetaType<attnlab::NeedleResult>();  // for receivers that queue needleResult further
+    qRegisterMetaType<attnlab::LongRangeRow>();
 }
 
 ExperimentRunner::~ExperimentRunner() { job_.stop(); }  // job_ then waits for the thread
@@ -52,6 +53,14 @@ quint64 ExperimentRunner::startComplexity(const ComplexityOptions& options) {
 
 quint64 ExperimentRunner::startNeedle(const NeedleOptions& options) {
     return launch([options](const Reports& out) { return runNeedle(out, options); });
+}
+
+quint64 ExperimentRunner::startLongRange(const LongRangeOptions& options) {
+    return launch([options](const Reports& out) { return runLongRange(out, options); });
+}
+
+quint64 ExperimentRunner::startPositional(const PositionalOptions& options) {
+    return launch([options](const Reports& out) { return runPositional(out, options); });
 }
 
 quint64 ExperimentRunner::launch(Body body) {
@@ -188,6 +197,58 @@ bool ExperimentRunner::runNeedle(const Reports& out, const NeedleOptions& option
     }
     out.later([runner = out.runner, run = out.run(), result] { Q_EMIT runner->needleResult(run, result); });
     return out.stopped() && !complete;
+}
+
+bool ExperimentRunner::runLongRange(const Reports& out, const LongRangeOptions& options) {
+    if (options.lengths.empty()) throw std::invalid_argument(tr("give at least one length").toStdString());
+    if (options.patterns.empty()) throw std::invalid_argument(tr("choose at least one pattern").toStdString());
+    out.reportProgress(0.0, tr("Training %1 at N = %2").arg(QString::fromStdString(options.patterns.front())).arg(options.lengths.front()));
+    bool complete = false;
+    runLongRangeExperiment(
+        options,
+        [&](int done, int total, const std::string& message) {
+            complete = done == total;
+            out.reportProgress(total > 0 ? static_cast<double>(done) / total : 0.0, QString::fromStdString(message));
+        },
+        out.stopFlag(),
+        [&](const LongRangeRow& row) {
+            out.later([runner = out.runner, run = out.run(), row] { Q_EMIT runner->longRangeRow(run, row); });
+        });
+    return out.stopped() && !complete;
+}
+
+bool ExperimentRunner::runPositional(const Reports& out, const PositionalOptions& options) {
+    if (options.lengths.empty()) throw std::invalid_argument(tr("give at least one length").toStdString());
+    if (options.models.empty()) throw std::invalid_argument(tr("choose at least one model").toStdString());
+    if (options.epochs < 1) throw std::invalid_argument(tr("epochs must be at least 1").toStdString());
+    // Progress by work: an epoch costs about its sequence length.
+    double total = 0.0;
+    for (int length : options.lengths)
+        total += static_cast<double>(length) * options.epochs * static_cast<double>(options.models.size());
+    double before = 0.0;
+    for (int length : options.lengths) {
+        for (const std::string& model : options.models) {
+            PositionalOptions one = options;
+            one.lengths = {length};
+            one.models = {model};
+            const PositionalResult r = runPositionalExperiment(
+                one,
+                [&](int done, int, const std::string& message) {
+                    out.reportProgress((before + static_cast<double>(done) * length) / total, QString::fromStdString(message));
+                },
+                out.stopFlag());
+            if (out.stopped()) return true;  // the interrupted training is not a measurement
+            const auto tokens = r.tokenAccuracy.find(model);
+            const auto exact = r.exactMatch.find(model);
+            if (tokens != r.tokenAccuracy.end() && !tokens->second.empty() && exact != r.exactMatch.end())
+                out.later([runner = out.runner, run = out.run(), name = QString::fromStdString(model), length,
+                           t = tokens->second.front(), e = exact->second.front()] {
+                    Q_EMIT runner->positionalPoint(run, name, length, t, e);
+                });
+            before += static_cast<double>(length) * options.epochs;
+        }
+    }
+    return false;
 }
 
 }  // namespace attnlab

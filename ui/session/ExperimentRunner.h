@@ -14,8 +14,16 @@
 // progress arrives after each (length, pooling) training, a stop takes effect inside the current
 // training (after its batch), and needleResult carries the accuracies measured so far, finished or
 // stopped, just before finished().
+//
+// The long-range experiment (engine/LongRangeExperiment.h) runs as one call too: each (pattern,
+// length) row arrives as longRangeRow as soon as it is measured; a stop takes effect after the
+// current training step. The positional-encoding experiment (engine/translation/
+// PositionalExperiment.h) is split like the bottleneck, one (length, model) training per unit,
+// each reported as positionalPoint.
+#include "engine/LongRangeExperiment.h"
 #include "engine/text/ClassifierExperiments.h"
 #include "engine/translation/Experiments.h"
+#include "engine/translation/PositionalExperiment.h"
 #include "session/BackgroundJob.h"
 
 #include <QMetaType>
@@ -42,6 +50,8 @@ public:
     quint64 startBottleneck(const BottleneckOptions& options);
     quint64 startComplexity(const ComplexityOptions& options);
     quint64 startNeedle(const NeedleOptions& options);
+    quint64 startLongRange(const LongRangeOptions& options);
+    quint64 startPositional(const PositionalOptions& options);
     void stop();          // asks the running experiment to stop; returns at once
     void stopAndWait();   // stops and joins
 
@@ -53,6 +63,9 @@ Q_SIGNALS:
     // The needle experiment's accuracies when it ends or is stopped (the trainings finished so far),
     // emitted before finished(run, stopped).
     void needleResult(quint64 run, NeedleResult result);
+    void longRangeRow(quint64 run, LongRangeRow row);
+    // One (length, model) training of the positional experiment: held-out token accuracy and exact match.
+    void positionalPoint(quint64 run, QString model, int length, double tokenAccuracy, double exactMatch);
     void finished(quint64 run, bool stopped);
     void failed(quint64 run, QString message);
 
@@ -66,6 +79,8 @@ private:
     static bool runBottleneck(const Reports& out, const BottleneckOptions& options);
     static bool runComplexity(const Reports& out, const ComplexityOptions& options);
     static bool runNeedle(const Reports& out, const NeedleOptions& options);
+    static bool runLongRange(const Reports& out, const LongRangeOptions& options);
+    static bool runPositional(const Reports& out, const PositionalOptions& options);
 
     // Set on the GUI thread when a run starts, cleared by its thread as it ends (before finished).
     std::shared_ptr<std::atomic<bool>> running_ = std::make_shared<std::atomic<bool>>(false);
@@ -76,3 +91,4 @@ private:
 }  // namespace attnlab
 
 Q_DECLARE_METATYPE(attnlab::NeedleResult)
+Q_DECLARE_METATYPE(attnlab::LongRangeRow)

@@ -5,6 +5,7 @@
 // ImageTask. Sized to train in well under a minute on two cores.
 #include "engine/vision/VisionTrainer.h"
 #include "session/LessonCard.h"
+#include "session/LessonFiles.h"
 #include <QList>
 #include <QString>
 #include <vector>
@@ -13,13 +14,19 @@ namespace attnlab {
 
 // id "vit", "captioner"; summary shown above the views.
 struct ImageLesson : LessonCard {
-    QString dataset;  // "glyphs" or "scenes"
+    QString dataset;  // "glyphs", "fashion-mnist", "scenes", or "folder" / "captions" for path
+    QString path;     // an image folder (image-classify) or caption TSV (caption): data.path
+    QString probeImage;  // an image file to open in the Image view, or empty
     int images = 2000;
     std::uint64_t dataSeed = 1;
     VitConfig vit;
     CaptionerConfig captioner;
     VisionTrainingOptions options;
 };
+
+// An image lesson file (task image-classify or caption, resources/lessons/images-*.json) as the
+// task's lesson; throws InputError naming the file for a model that is not valid.
+ImageLesson imageLessonFromFile(const LessonFile& file);
 
 // In the interface language: call after the translator is installed.
 std::vector<ImageLesson> imageLessons();

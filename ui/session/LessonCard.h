@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -16,6 +17,12 @@ struct LessonCard {
     QString title;    // the menu entry
     QString summary;  // what the lesson shows and what to look for (the card above the views)
     QString tab;      // the view it opens (ViewNavigator names)
+    // From the lesson file (session/LessonFiles.h): the setup controls it hides or locks (stable
+    // names, base/Lesson.h lessonControlNames) and the file it was read from.
+    // (Default-initialised, so that a card written as {id, title, summary, tab} stays complete.)
+    QStringList hidden{};
+    QStringList locked{};
+    QString file{};
 };
 
 // The translation context of every lesson's title and summary: LessonText::tr("...").

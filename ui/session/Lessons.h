@@ -1,12 +1,14 @@
 #pragma once
 // Lessons: presets a teacher walks a class through. Each sets the dataset, the model, the training
 // (with a fixed seed, so a classroom demo repeats exactly), the sentences and the view to open, and
-// says in a few sentences what to look for.
+// says in a few sentences what to look for. They are lesson files (resources/lessons/translate-*.json,
+// docs/lessons.md); this is the translation task's view of one.
 #include "base/translation/Datasets.h"
 #include "base/translation/ModelConfig.h"
 #include "engine/translation/Trainer.h"
 
 #include "session/LessonCard.h"
+#include "session/LessonFiles.h"
 
 #include <QList>
 #include <QString>
@@ -17,7 +19,8 @@ namespace attnlab {
 
 // id "alignment", "bottleneck", "heads"; tab a MainWindow::showTab name.
 struct Lesson : LessonCard {
-    QString dataset;      // a built-in dataset
+    QString dataset;      // a built-in dataset, or empty for corpusPath
+    QString corpusPath;   // a TSV corpus (the lesson file's data.path)
     DatasetOptions data;
     ModelConfig config;
     TrainingOptions options;
@@ -26,7 +29,11 @@ struct Lesson : LessonCard {
     QString translateSentence;
 };
 
-// In the interface language: call after the translator is installed.
+// A translation lesson file as the task's lesson (throws InputError naming the file for a model
+// the file gives that is not valid).
+Lesson lessonFromFile(const LessonFile& file);
+
+// The built-in translation lessons, in the interface language: call after the translator is installed.
 std::vector<Lesson> lessons();
 QList<LessonCard> lessonCards();  // the same, as the Lessons menu lists them
 // nullptr-like empty id when unknown.

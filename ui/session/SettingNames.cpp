@@ -25,6 +25,12 @@ QString SettingNames::label(Setting setting) {
     case Setting::Threads: return tr("Threads");
     case Setting::ValidationFraction: return tr("Validation share");
     case Setting::MinFrequency: return tr("Minimum word frequency");
+    case Setting::Context: return tr("Context");
+    case Setting::Horizon: return tr("Horizon");
+    case Setting::ForecastPeriod: return tr("Period");
+    case Setting::DecoderLayers: return tr("Decoder layers");
+    case Setting::SeriesLength: return tr("Series length");
+    case Setting::EchoLag: return tr("Echo lag");
     }
     return QString::fromLatin1(settingName(setting));
 }

@@ -1,4 +1,5 @@
 #include "setup/ClassifierSetupPanel.h"
+#include "setup/LessonControls.h"
 #include "base/text/ClassifyDatasets.h"
 #include <QCheckBox>
 #include <QComboBox>
@@ -67,6 +68,9 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : TaskSetupPanel(par
     modelForm->addRow(tr("Heads:"), heads_);
     modelForm->addRow(QString(), bidirectional_);
     modelForm->addRow(tr("Reads:"), units_);
+    markLessonControls({{length_, "length"}, {architecture_, "architecture"}, {pooling_, "pooling"}, {hops_, "hops"},
+                        {hidden_, "hidden"}, {layers_, "layers"}, {heads_, "heads"}, {bidirectional_, "bidirectional"},
+                        {units_, "units"}});
 
     trainingBox_ = TrainingBox::add(layout_, training, tr("Passes over the training texts."), tr("Texts per update."),
                                    TrainingBox::Order::RateThenBatch);

@@ -1,4 +1,5 @@
 #include "setup/DataPanel.h"
+#include "setup/LessonControls.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -111,6 +112,8 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
     openParallel->setToolTip(tr("Two UTF-8 files with one sentence per line, e.g. train.en and train.fr."));
     auto* hint = new QLabel(tr("Or drop a file on the window."));
     hint->setForegroundRole(QPalette::PlaceholderText);
+    markLessonControls({{dataset_, "dataset"}, {generate_, "dataset"}, {size_, "size"}, {seed_, "data_seed"},
+                        {maxLength_, "max_length"}, {openTsv, "open_corpus"}, {openParallel, "open_corpus"}});
     fileLayout->addWidget(openTsv);
     fileLayout->addWidget(openParallel);
     fileLayout->addWidget(hint);

@@ -1,4 +1,5 @@
 #include "setup/ImageSetupPanel.h"
+#include "setup/LessonControls.h"
 #include "base/vision/Captions.h"
 #include "base/vision/ImageDatasets.h"
 
@@ -60,6 +61,8 @@ ImageSetupPanel::ImageSetupPanel(QWidget* parent) : TaskSetupPanel(parent) {
     capForm->addRow(tr("Attention:"), attention_);
     capForm->addRow(tr("Coverage λ:"), lambda_);
     capForm->addRow(tr("Hidden size:"), captionHidden_);
+    markLessonControls({{patch_, "patch"}, {hidden_, "hidden"}, {heads_, "heads"}, {layers_, "layers"},
+                        {attention_, "attention"}, {lambda_, "lambda"}, {captionHidden_, "caption_hidden"}});
 
     trainingBox_ = TrainingBox::add(layout_, training, tr("Passes over the training images."), tr("Images per update."),
                                    TrainingBox::Order::BatchThenRate);

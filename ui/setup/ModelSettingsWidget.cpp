@@ -1,4 +1,5 @@
 #include "setup/ModelSettingsWidget.h"
+#include "setup/LessonControls.h"
 
 #include "base/translation/ModelSize.h"
 
@@ -157,6 +158,11 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Dropout:"), dropout_);
     form->addRow(tr("Dropout on:"), dropoutOn_);
     form->addRow(tr("Max length:"), maxLength_);
+    markLessonControls({{architecture_, "architecture"}, {attention_, "attention"}, {window_, "window"},
+                        {bidirectional_, "bidirectional"}, {query_, "query"}, {hidden_, "hidden"},
+                        {layers_, "layers"}, {heads_, "heads"}, {pattern_, "pattern"}, {chunk_, "chunk"},
+                        {feedForward_, "feed_forward"}, {dropout_, "dropout"}, {dropoutOn_, "dropout_on"},
+                        {maxLength_, "model_max_length"}});
     form->addRow(estimate_);
 
     updateHeads();

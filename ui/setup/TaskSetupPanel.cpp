@@ -1,4 +1,5 @@
 #include "setup/TaskSetupPanel.h"
+#include "setup/LessonControls.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -34,6 +35,7 @@ void TaskSetupPanel::addDataGroup(const QString& datasetName, const DataRows& ro
     form->addRow(rows.sizeLabel, size_);
     for (const auto& [label, field] : rows.more) form->addRow(label, field);
     form->addRow(rows.seedLabel, dataSeed_);
+    markLessonControls({{dataset_, "dataset"}, {size_, "size"}, {dataSeed_, "data_seed"}});
     QList<QWidget*> fields{size_, dataSeed_};
     for (const auto& row : rows.more) fields.append(row.second);
     for (QWidget* field : fields)

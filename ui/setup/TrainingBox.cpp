@@ -1,4 +1,5 @@
 #include "setup/TrainingBox.h"
+#include "setup/LessonControls.h"
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QVBoxLayout>
@@ -32,6 +33,7 @@ TrainingBox TrainingBox::build(QVBoxLayout* layout, int epochs, double learningR
     form->addRow(tr("Learning rate:"), b.learningRate);
     if (order == Order::RateThenBatch) form->addRow(tr("Batch size:"), b.batch);
     form->addRow(tr("Seed:"), b.seed);
+    markLessonControls({{b.epochs, "epochs"}, {b.learningRate, "learning_rate"}, {b.batch, "batch_size"}, {b.seed, "seed"}});
     layout->addWidget(group);
     return b;
 }

@@ -1,4 +1,5 @@
 #include "setup/TrainingSettingsWidget.h"
+#include "setup/LessonControls.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -68,6 +69,9 @@ TrainingSettingsWidget::TrainingSettingsWidget(QWidget* parent) : QWidget(parent
     form->addRow(tr("Validation share:"), validation_);
     form->addRow(tr("Gradient clip:"), clip_);
     form->addRow(tr("Teacher forcing:"), teacherForcing_);
+    markLessonControls({{learningRate_, "learning_rate"}, {batch_, "batch_size"}, {epochs_, "epochs"}, {seed_, "seed"},
+                        {threads_, "threads"}, {validation_, "validation_fraction"}, {clip_, "clip"},
+                        {teacherForcing_, "teacher_forcing"}});
 
     auto notify = [this] { Q_EMIT changed(); };
     for (QDoubleSpinBox* box : {learningRate_, validation_, clip_, teacherForcing_})

@@ -3,6 +3,7 @@
 #include "base/TaskIds.h"
 
 #include "task/classify/ClassifierTask.h"
+#include "task/forecast/ForecastTask.h"
 #include "task/images/ImageTask.h"
 #include "task/translate/TranslationTask.h"
 
@@ -13,6 +14,7 @@ std::vector<TaskFactory> builtinTasks() {
         [](const TaskContext& c) -> Task* { return new TranslationTask(c); },
         [](const TaskContext& c) -> Task* { return new ClassifierTask(c); },
         [](const TaskContext& c) -> Task* { return new ImageTask(c); },
+        [](const TaskContext& c) -> Task* { return new ForecastTask(c); },
     };
 }
 

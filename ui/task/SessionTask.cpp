@@ -1,4 +1,5 @@
 #include "task/SessionTask.h"
+#include "setup/LessonControls.h"
 
 #include "task/TaskSupport.h"
 #include "views/ViewNavigator.h"
@@ -64,6 +65,9 @@ bool SessionTask::beginLesson(const LessonCard& card, const std::function<void()
     activated_ = true;
     lesson_ = card.id;
     trainWhenLoaded_ = true;
+    // The lesson's hidden and locked controls first, so that the panel's own enabling after the
+    // settings below keeps them (setup/LessonControls.h).
+    applyLessonControls(setupPage(), card.hidden, card.locked);
     apply();  // sets the data choice, which loads it, then trains
     navigator()->show(card.tab);
     Q_EMIT lessonStarted(card.title, card.summary);

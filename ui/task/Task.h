@@ -6,6 +6,7 @@
 // and status-bar parts, and forwards what the user does (open or save a model, drop a file, start
 // a lesson, close the window) to it. Adding a task is a folder under ui/task/ and one line in
 // BuiltinTasks.cpp (docs/ARCHITECTURE.md, "Adding a task"); nothing in ui/window/ names a task.
+#include "base/Lesson.h"
 #include "session/LessonCard.h"
 
 #include <QList>
@@ -93,6 +94,19 @@ public:
     virtual QList<LessonCard> lessons() const { return {}; }
     virtual bool startLesson(const QString& id) = 0;  // false for an id that is not among lessons()
     virtual QString lesson() const = 0;               // the lesson set up last; empty if none
+    // A lesson file of this task (a built-in one, or one the user opened: File > Open Lesson,
+    // --lesson FILE, a drop): sets up its data, model, training, probe, view and hidden or locked
+    // controls, then trains. False if the task takes no lesson files, the user cancelled, or the
+    // lesson cannot be set up (reported through the hooks in one line naming the file).
+    virtual bool startLessonFile(const LessonFile& lesson) { (void)lesson; return false; }
+    // File > Save Setup as Lesson: the current setup (data, model, training, probe, view, hidden
+    // and locked controls) as a lesson of this task that reopens to the same setup; false with the
+    // reason (in the interface language) when the task cannot say it as a lesson.
+    virtual bool setupAsLesson(LessonFile& lesson, QString* why) const {
+        (void)lesson;
+        if (why != nullptr) *why = tr("This task cannot save its setup as a lesson.");
+        return false;
+    }
 
     // ---- files from outside ----
     // Whether a drop of these local paths is for this task (one file by default).

@@ -1,5 +1,7 @@
 #include "window/MainWindow.h"
 
+#include "base/Lesson.h"
+#include "base/TaskIds.h"
 #include "task/BuiltinTasks.h"
 #include "views/View.h"
 #include "widgets/HeatmapWidget.h"
@@ -11,9 +13,12 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -203,6 +208,8 @@ void MainWindow::connectActions() {
     connect(a, &WindowActions::colormapChosen, this, &MainWindow::setColormap);
     connect(a, &WindowActions::languageChosen, this, &MainWindow::setLanguage);
     connect(a, &WindowActions::lessonChosen, this, &MainWindow::startLesson);
+    connect(a->openLesson, &QAction::triggered, this, &MainWindow::openLessonDialog);
+    connect(a->saveSetupAsLesson, &QAction::triggered, this, &MainWindow::saveLessonDialog);
     connect(task_, &QComboBox::currentIndexChanged, this, [this] { switchTask(task_->currentData().toString()); });
     connect(navigator_, &ViewNavigator::currentChanged, this, &MainWindow::updateActions);
 }
@@ -235,6 +242,73 @@ void MainWindow::showLessonCard() {
 }
 
 QString MainWindow::currentLesson() const { return current_ ? current_->lesson() : QString(); }
+
+bool MainWindow::isLessonFile(const QString& path) {
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) return false;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    return file.read(4096).contains(kLessonFormat);
+}
+
+bool MainWindow::openLesson(const QString& path) {
+    LessonFile lesson;
+    try {
+        lesson = readLessonFile(path.toStdString());
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot Open Lesson"), QString::fromStdString(e.what()));
+        return false;
+    }
+    const QString windowTask = QString::fromStdString(tasks::windowTaskOf(lesson.task));
+    for (Task* t : tasks_) {
+        if (t->id() != windowTask) continue;
+        switchTask(t->id());
+        return t->startLessonFile(lesson);
+    }
+    reportError(tr("Cannot Open Lesson"), tr("%1: task: this AttnLab has no %2 task.").arg(path, windowTask));
+    return false;
+}
+
+bool MainWindow::saveSetupAsLesson(const QString& path) {
+    if (current_ == nullptr) return false;
+    LessonFile lesson;
+    // The id: the file's name in letters, digits, '-' and '_'.
+    QString id;
+    for (const QChar c : QFileInfo(path).completeBaseName())
+        id += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('-') || c == QLatin1Char('_') ? c : QLatin1Char('-');
+    lesson.id = (id.isEmpty() ? QStringLiteral("lesson") : id.left(64)).toStdString();
+    QString why;
+    if (!current_->setupAsLesson(lesson, &why)) {
+        reportError(tr("Cannot Save Lesson"), why);
+        return false;
+    }
+    try {
+        writeLessonFile(path.toStdString(), lesson);
+        readLessonFile(path.toStdString());  // what was written reads back
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot Save Lesson"), QString::fromStdString(e.what()));
+        return false;
+    }
+    showStatus(tr("Saved the setup as the lesson %1.").arg(QDir::toNativeSeparators(path)), 6000);
+    return true;
+}
+
+void MainWindow::openLessonDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Lesson"), lastDirectory_,
+                                                      tr("AttnLab lessons (*.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    openLesson(path);
+}
+
+void MainWindow::saveLessonDialog() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Setup as Lesson"),
+                                                QDir(lastDirectory_).filePath(QStringLiteral("lesson.json")),
+                                                tr("AttnLab lessons (*.json)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) path += QStringLiteral(".json");
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    saveSetupAsLesson(path);
+}
 
 void MainWindow::openFiles(const QStringList& paths) {
     if (current_ && !paths.isEmpty()) current_->openFiles(paths);
@@ -330,6 +404,10 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
         if (!url.isLocalFile()) return;
         paths << url.toLocalFile();
     }
+    if (paths.size() == 1 && isLessonFile(paths.front())) {  // a lesson, whatever the task
+        event->acceptProposedAction();
+        return;
+    }
     if (paths.isEmpty() || !current_ || !current_->acceptsDrop(paths)) return;
     event->acceptProposedAction();
 }
@@ -337,6 +415,11 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     QStringList paths;
     for (const QUrl& url : event->mimeData()->urls()) paths << url.toLocalFile();
+    if (paths.size() == 1 && isLessonFile(paths.front())) {
+        event->acceptProposedAction();
+        openLesson(paths.front());
+        return;
+    }
     if (!current_ || !current_->acceptsDrop(paths)) return;
     current_->openFiles(paths);
     event->acceptProposedAction();

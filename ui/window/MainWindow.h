@@ -59,6 +59,14 @@ public:
     // id. Asks before discarding unsaved training.
     bool startLesson(const QString& id);
     QString currentLesson() const;
+    // A lesson file (docs/lessons.md): switches to its task and starts it. A broken file is
+    // reported in one line naming the file and the field ("Cannot Open Lesson"); false then.
+    bool openLesson(const QString& path);
+    // Writes the current task's setup as a lesson file that reopens to the same setup; false (and
+    // reported) when the task cannot say its setup as a lesson or the file cannot be written.
+    bool saveSetupAsLesson(const QString& path);
+    // Whether a path names a lesson file (*.json whose format is "attnlab-lesson").
+    static bool isLessonFile(const QString& path);
     // The views by name (every task's; a view of another task switches the task first); false for
     // an unknown name. ViewNavigator::allNames() lists them.
     bool showTab(const QString& name);
@@ -111,6 +119,8 @@ private:
     QMessageBox::StandardButton ask(const QString& title, const QString& text, QMessageBox::StandardButtons buttons,
                                     QMessageBox::StandardButton defaultButton);
     void showAbout();
+    void openLessonDialog();
+    void saveLessonDialog();
 
     QList<Task*> tasks_;
     Task* current_ = nullptr;

@@ -1,4 +1,5 @@
 #include "window/Translations.h"
+#include "session/LessonFiles.h"
 
 #include <QCoreApplication>
 #include <QLibraryInfo>
@@ -67,6 +68,7 @@ bool Translations::install(const QString& language) {
         delete qt;
     }
     language_ = language;
+    setLessonLanguage(language);  // lesson files carry their own translations
     return true;
 }
 
@@ -78,6 +80,7 @@ void Translations::remove() {
         *t = nullptr;
     }
     language_ = QString::fromLatin1(kEnglish);
+    setLessonLanguage(language_);
 }
 
 }  // namespace attnlab

@@ -40,6 +40,10 @@ WindowActions::WindowActions(QMainWindow* window) : QObject(window) {
     saveModel = makeAction(this, s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save Model"), QKeySequence::Save,
                            tr("Save the model as .safetensors (readable from Python too)"));
     saveModelAs = makeAction(this, QIcon(), tr("Save Model &As…"), QKeySequence::SaveAs);
+    openLesson = makeAction(this, QIcon(), tr("Open &Lesson…"), QKeySequence(),
+                            tr("Open a lesson file (.json): its data, model, training and view, then train"));
+    saveSetupAsLesson = makeAction(this, QIcon(), tr("Save Setup as Lesso&n…"), QKeySequence(),
+                                   tr("Write the current task's data, model, training, probe and view as a lesson file"));
     exportImage = makeAction(this, s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Image…"),
                              QKeySequence(Qt::CTRL | Qt::Key_E),
                              tr("Save the heatmap, head grid or chart shown as PNG, SVG or PDF"));
@@ -78,6 +82,8 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator, c
             tasks_[i].actions << action;
         }
     }
+    file->addSeparator();
+    file->addActions({openLesson, saveSetupAsLesson});
     file->addSeparator();
     file->addActions({openModel, saveModel, saveModelAs});
     file->addSeparator();

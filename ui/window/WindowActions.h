@@ -41,6 +41,8 @@ public:
     // Display names of the colour maps; Colormap::nameOf() stays the untranslated key.
     static QString colormapLabel(ColormapId id);
 
+    QAction* openLesson;         // File > Open Lesson… (a lesson file, docs/lessons.md)
+    QAction* saveSetupAsLesson;  // File > Save Setup as Lesson…
     QAction* openModel;
     QAction* saveModel;
     QAction* saveModelAs;

@@ -360,7 +360,7 @@ const std::vector<ClassificationDatasetInfo>& classificationDatasets() {
         {"topic", "Short news-like sentences about food, music, science or sports, told apart by one or two keywords "
                   "among neutral words.",
          0},
-        {"needle", "A run of noise words with one colour word anywhere in it; the colour is the class (length 5-200).",
+        {"needle", "A run of noise words with one colour word anywhere in it; the colour is the class (length 5-65536).",
          kDefaultNeedleLength},
     };
     return v;
@@ -386,6 +386,9 @@ ClassificationCorpus makeClassificationDataset(const std::string& name, std::siz
         throw ConfigError(name + " length must be between " + std::to_string(kMinNeedleLength) + " and " +
                           std::to_string(kMaxNeedleLength) + " words, got " + std::to_string(length));
     if (length == 0) length = info->defaultLength;
+    if (static_cast<std::size_t>(length) * size > kMaxNeedleWords)
+        throw ConfigError(name + " of " + std::to_string(size) + " texts of " + std::to_string(length) +
+                          " words holds more than " + std::to_string(kMaxNeedleWords) + " words");
 
     const std::vector<std::string> labels =
         name == "sentiment" ? sentimentLabels() : name == "topic" ? topicLabels() : needleLabels();

@@ -46,6 +46,12 @@ const std::pair<AttentionPattern, const char*> kAttentionPatterns[] = {
     {AttentionPattern::Linear, "linear"},
 };
 
+const std::pair<PositionalKind, const char*> kPositionalKinds[] = {
+    {PositionalKind::Sinusoidal, "sinusoidal"},
+    {PositionalKind::Learned, "learned"},
+    {PositionalKind::None, "none"},
+};
+
 // The shortest decimal that reads back as the float: 0.1f prints as "0.1".
 std::string shortestText(float f) {
     char buffer[64];
@@ -127,6 +133,7 @@ std::string toString(AttentionKind k) { return nameOf(kAttentionKinds, k); }
 std::string toString(QueryOrder q) { return nameOf(kQueryOrders, q); }
 std::string toString(DropoutPlacement p) { return nameOf(kDropoutPlacements, p); }
 std::string toString(AttentionPattern p) { return nameOf(kAttentionPatterns, p); }
+std::string toString(PositionalKind p) { return nameOf(kPositionalKinds, p); }
 
 Architecture parseArchitecture(const std::string& s) { return parseEnum(kArchitectures, s, "architecture"); }
 AttentionKind parseAttentionKind(const std::string& s) { return parseEnum(kAttentionKinds, s, "attention"); }
@@ -137,6 +144,10 @@ DropoutPlacement parseDropoutPlacement(const std::string& s) {
 
 AttentionPattern parseAttentionPattern(const std::string& s) {
     return parseEnum(kAttentionPatterns, s, "attention pattern");
+}
+
+PositionalKind parsePositionalKind(const std::string& s) {
+    return parseEnum(kPositionalKinds, s, "positional encoding");
 }
 
 int patternChunk(const ModelConfig& c) {
@@ -200,13 +211,14 @@ std::string validate(const ModelConfig& c) {
     if (toString(c.query).empty()) return "unknown query order";
     if (toString(c.dropoutOn).empty()) return "unknown dropout placement";
     if (toString(c.pattern).empty()) return "unknown attention pattern";
+    if (toString(c.positional).empty()) return "unknown positional encoding";
     if (const auto problem = settingProblem(c)) return describe(*problem, settingName);
     return {};
 }
 
 void checkConfig(const ModelConfig& c) {
     if (toString(c.architecture).empty() || toString(c.attention).empty() || toString(c.query).empty() ||
-        toString(c.dropoutOn).empty() || toString(c.pattern).empty())
+        toString(c.dropoutOn).empty() || toString(c.pattern).empty() || toString(c.positional).empty())
         throw ConfigError(validate(c));
     if (const auto problem = settingProblem(c)) throw ConfigError(*problem);
 }
@@ -228,6 +240,7 @@ std::string toJson(const ModelConfig& c) {
         {"attention_pattern", toString(c.pattern)},
         {"attention_chunk", c.chunk},
         {"max_length", c.maxLength},
+        {"positional", toString(c.positional)},
         {"source_vocab", c.sourceVocab},
         {"target_vocab", c.targetVocab},
     };
@@ -269,6 +282,8 @@ ModelConfig modelConfigFromJson(const std::string& json) {
     c.pattern = choiceMember(j, "attention_pattern", parseAttentionPattern, "full");
     c.chunk = j.contains("attention_chunk") ? intMember(j, "attention_chunk") : 0;
     c.maxLength = intMember(j, "max_length");
+    // Checkpoints from before the choice add the sinusoidal table.
+    c.positional = choiceMember(j, "positional", parsePositionalKind, "sinusoidal");
     constexpr auto kInt64Max = std::numeric_limits<std::int64_t>::max();
     c.sourceVocab = integerMember(j, "source_vocab", std::numeric_limits<std::int64_t>::min(), kInt64Max);
     c.targetVocab = integerMember(j, "target_vocab", std::numeric_limits<std::int64_t>::min(), kInt64Max);

@@ -28,6 +28,12 @@ enum class DropoutPlacement { Embeddings, Attention, Both };
 // C and s are `chunk`, 0 = ceil(sqrt(maxLength)). Checkpoints written before the choice load
 // as Full.
 enum class AttentionPattern { Full, Local, Strided, Chunked, Linear };
+// How a Transformer's embeddings learn where a token stands: the fixed sinusoidal table (Vaswani
+// et al. 2017), a learned table of maxLength vectors (one, shared by the encoder and the decoder,
+// initialised N(0, 0.02^2)), or none at all: then self-attention cannot tell positions apart (the
+// encoder is permutation-equivariant), and order reaches the decoder only through its causal mask.
+// Checkpoints written before the choice load as Sinusoidal.
+enum class PositionalKind { Sinusoidal, Learned, None };
 
 // The default member values are the model both front ends start from (the window's Model
 // panel and `attnlab-cli train`; defaultModelConfig below adds the Transformer's layers).
@@ -52,6 +58,7 @@ struct ModelConfig {
     AttentionPattern pattern = AttentionPattern::Full;  // Transformer self-attention
     int chunk = 0;           // C of chunked, s of strided; 0 = ceil(sqrt(maxLength)) (patternChunk)
     int maxLength = 256;     // longest source/target in tokens (positional table size)
+    PositionalKind positional = PositionalKind::Sinusoidal;  // Transformer
     std::int64_t sourceVocab = 0;
     std::int64_t targetVocab = 0;
 };
@@ -65,12 +72,14 @@ std::string toString(AttentionKind k);
 std::string toString(QueryOrder q);        // "before", "after"
 std::string toString(DropoutPlacement p);  // "embeddings", "attention", "both"
 std::string toString(AttentionPattern p);  // "full", "local", "strided", "chunked", "linear"
+std::string toString(PositionalKind p);    // "sinusoidal", "learned", "none"
 // Throws ConfigError naming the accepted values.
 Architecture parseArchitecture(const std::string& s);
 AttentionKind parseAttentionKind(const std::string& s);
 QueryOrder parseQueryOrder(const std::string& s);
 DropoutPlacement parseDropoutPlacement(const std::string& s);
 AttentionPattern parseAttentionPattern(const std::string& s);
+PositionalKind parsePositionalKind(const std::string& s);
 // The chunk size (chunked) or stride (strided) in effect: chunk, or ceil(sqrt(maxLength)) when 0.
 int patternChunk(const ModelConfig& c);
 // Whether dropout (config.dropout) applies to the embeddings / to the attention weights.

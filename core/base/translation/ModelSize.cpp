@@ -18,7 +18,8 @@ std::int64_t parameterCount(const ModelConfig& c) {
         const std::int64_t feed = linear(d, ff) + linear(ff, d);
         const std::int64_t encoderLayer = mha + feed + 2 * (2 * d);
         const std::int64_t decoderLayer = 2 * mha + feed + 3 * (2 * d);
-        return Vs * d + Vt * d + L * (encoderLayer + decoderLayer) + linear(d, Vt);
+        const std::int64_t positions = c.positional == PositionalKind::Learned ? std::int64_t{c.maxLength} * d : 0;
+        return Vs * d + Vt * d + positions + L * (encoderLayer + decoderLayer) + linear(d, Vt);
     }
     const std::int64_t E = c.embedding > 0 ? c.embedding : H;
     const std::int64_t dirs = c.bidirectional ? 2 : 1;

@@ -151,7 +151,9 @@ Tensor blockedAttention(const PatternSpec& spec, const Tensor& q, const Tensor& 
     const bool local = spec.pattern != AttentionPattern::Chunked;
     const bool strided = spec.pattern == AttentionPattern::Strided;
     const int64_t W = std::max(0, spec.window), stride = std::max(1, spec.chunk);
-    const int64_t b = local ? W + 1 : std::max(1, spec.chunk);  // query block
+    // query block; a chunk longer than the sequence is the sequence (one chunk, one summary), so a
+    // chunk of 5000 over 96 positions costs what 96 does instead of padding to 5000
+    const int64_t b = local ? W + 1 : std::min<int64_t>(std::max(1, spec.chunk), std::max<int64_t>(1, T));
     const int64_t blocks = (T + b - 1) / b, L = blocks * b;
     const int64_t width = local ? b + 2 * W : b;  // keys of a block
     const int64_t chunks = local ? 0 : blocks;

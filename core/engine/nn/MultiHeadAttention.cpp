@@ -62,14 +62,14 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
             trace->causal = causal;
             trace->scale = 1.0 / std::sqrt(static_cast<double>(headDim_));
         }
-        return out_(heads.transpose(1, 2).reshape({B, Tq, dModel_}));
+        return out_(gateHeads(heads).transpose(1, 2).reshape({B, Tq, dModel_}));
     }
     // Training and evaluation take the fused node; the maths view's trace needs every
     // intermediate, so it takes the operation-by-operation path below (same numbers).
     if (!trace && canFuseHeadAttention(q, k, v)) {
         auto [heads, w] = fusedHeadAttention(q, k, v, keyPadMask, causal, heads_, dropout_, is_training());
         if (weightsOut) *weightsOut = w;
-        return out_(heads);
+        return out_(gateMerged(heads));
     }
     q = split(q, Tq);
     k = split(k, Tk);
@@ -100,8 +100,22 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
         trace->causal = causal;
         trace->scale = 1.0 / std::sqrt(static_cast<double>(headDim_));
     }
-    torch::Tensor ctx = heads.transpose(1, 2).reshape({B, Tq, dModel_});
+    torch::Tensor ctx = gateHeads(heads).transpose(1, 2).reshape({B, Tq, dModel_});
     return out_(ctx);
+}
+
+torch::Tensor MultiHeadAttentionImpl::gateHeads(const torch::Tensor& heads) const {
+    if (!gate_.defined()) return heads;
+    const int64_t rows = gate_.dim() == 2 ? gate_.size(0) : 1;
+    return heads * gate_.to(heads.scalar_type()).view({rows, heads_, 1, 1});
+}
+
+torch::Tensor MultiHeadAttentionImpl::gateMerged(const torch::Tensor& merged) const {
+    if (!gate_.defined()) return merged;
+    const int64_t B = merged.size(0), T = merged.size(1);
+    const int64_t rows = gate_.dim() == 2 ? gate_.size(0) : 1;
+    return (merged.reshape({B, T, heads_, headDim_}) * gate_.to(merged.scalar_type()).view({rows, 1, heads_, 1}))
+        .reshape({B, T, dModel_});
 }
 
 std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::keysValues(const torch::Tensor& memory) {
@@ -129,7 +143,7 @@ torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const 
     if (pattern_.pattern != AttentionPattern::Full) {
         torch::Tensor heads = patternAttention(pattern_, q, keys, values, keyPadMask, true, Tk - 1, dropout_,
                                                is_training(), weightsOut);
-        return rowLinear(out_, heads.transpose(1, 2).reshape({B, 1, dModel_}));
+        return rowLinear(out_, gateHeads(heads).transpose(1, 2).reshape({B, 1, dModel_}));
     }
     // One query row: products and sums over small tensors, cheaper here than batched
     // sgemm calls that pack their operands for every head.
@@ -141,6 +155,7 @@ torch::Tensor MultiHeadAttentionImpl::forwardStep(const torch::Tensor& x, const 
     if (weightsOut) *weightsOut = w;
     torch::Tensor wd = applyDropout(w, dropout_, is_training());
     torch::Tensor context = (wd.transpose(-2, -1) * values).sum(2);  // [B, H, dk]
+    if (gate_.defined()) context = gateHeads(context.unsqueeze(2)).squeeze(2);
     return rowLinear(out_, context.reshape({B, 1, dModel_}));
 }
 

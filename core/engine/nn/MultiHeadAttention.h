@@ -53,11 +53,25 @@ public:
     int heads() const { return heads_; }
     const PatternSpec& pattern() const { return pattern_; }
 
+    // Head gates (head ablation and importance, Michel et al. 2019): each head's output
+    // weights·V is multiplied by its gate before the output projection. gate: float [H] (one
+    // per head, every row) or [B, H] (one per batch row: per-sentence gradients), or undefined
+    // (all heads on, the default: no multiplication at all). Not a parameter: never saved,
+    // never trained. The weights a pass captures are the softmax's, gated or not.
+    void setHeadGate(torch::Tensor gate) { gate_ = std::move(gate); }
+    const torch::Tensor& headGate() const { return gate_; }
+    bool gated() const { return gate_.defined(); }
+
 private:
     int dModel_, heads_, headDim_;
     double dropout_;
     PatternSpec pattern_;
     torch::nn::Linear q_{nullptr}, k_{nullptr}, v_{nullptr}, out_{nullptr};
+    torch::Tensor gate_;  // see setHeadGate
+    // heads [B, H, T, dk] times the gates (unchanged when there are none).
+    torch::Tensor gateHeads(const torch::Tensor& heads) const;
+    // The same for heads merged as [B, T, D] (head h in columns h·dk..).
+    torch::Tensor gateMerged(const torch::Tensor& merged) const;
 };
 TORCH_MODULE(MultiHeadAttention);
 

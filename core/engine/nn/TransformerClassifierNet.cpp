@@ -39,7 +39,7 @@ ClassifierOutput TransformerClassifierNetImpl::forwardEmbedded(const torch::Tens
     // Training reads only the logits; a pattern other than full would build a dense map per layer
     // for nothing (its display map), so the maps and the rollout are made in eval mode, or for full
     // attention, whose weights come with the softmax at no cost.
-    const bool maps = !is_training() || config_.pattern == AttentionPattern::Full;
+    const bool maps = captureMaps_ && (!is_training() || config_.pattern == AttentionPattern::Full);
     ClassifierOutput out;
     for (auto& layer : layers_) {
         torch::Tensor w;

@@ -16,8 +16,12 @@ public:
     torch::Tensor embed(const torch::Tensor& ids) override;
     ClassifierOutput forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths,
                                      const torch::Tensor& pooling = {}) override;
+    // Off: no attention maps and no rollout in any mode (the logits only), for measurements at
+    // lengths where a dense [T, T] map per layer would not fit (the long-range experiment).
+    void setCaptureMaps(bool on) { captureMaps_ = on; }
 
 private:
+    bool captureMaps_ = true;
     ClassifierConfig config_;
     torch::nn::Embedding embedding_{nullptr};
     torch::Tensor cls_;        // [d]

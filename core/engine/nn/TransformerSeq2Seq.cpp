@@ -56,7 +56,9 @@ torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& self
                                      const torch::Tensor& tgtPadMask, const torch::Tensor& crossKeys,
                                      const torch::Tensor& crossValues, const torch::Tensor& srcPadMask,
                                      torch::Tensor* selfWeights, torch::Tensor* crossWeights) {
-    if (!is_training() && canStepFused(y) && selfAttention->pattern().pattern == AttentionPattern::Full)
+    // Gated heads (ablation) take the plain step below, which applies the gates.
+    if (!is_training() && canStepFused(y) && selfAttention->pattern().pattern == AttentionPattern::Full &&
+        !selfAttention->gated() && !crossAttention->gated())
         return stepFused(y, selfKeys, selfValues, tgtPadMask, crossKeys, crossValues, srcPadMask, selfWeights,
                          crossWeights);
     selfAttention->appendKeysValues(y, selfKeys, selfValues);
@@ -92,8 +94,14 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& c) : config_(c) {
                                                  DecoderLayer(d, c.heads, c.feedForward, c.dropout, pattern)));
     }
     output_ = register_module("output", Linear(d, c.targetVocab));
-    // Deterministic from the config, so not saved in checkpoints.
-    positions_ = sinusoidalPositions(c.maxLength, d);
+    // Sinusoidal: deterministic from the config, so not saved in checkpoints. Learned: a parameter
+    // (saved as "positions"). None: zeros, so every position embeds alike.
+    if (c.positional == PositionalKind::Learned)
+        positions_ = register_parameter("positions", torch::randn({c.maxLength, d}) * 0.02);
+    else if (c.positional == PositionalKind::None)
+        positions_ = torch::zeros({c.maxLength, d});
+    else
+        positions_ = sinusoidalPositions(c.maxLength, d);
 }
 
 torch::Tensor TransformerSeq2Seq::embed(torch::nn::Embedding& table, const torch::Tensor& tokens, bool source) {
@@ -208,6 +216,21 @@ HeadTrace TransformerSeq2Seq::traceAttention(const torch::Tensor& src, const tor
     torch::Tensor memory = encode(src, srcPadMask, nullptr, &point);
     if (kind != MapKind::Encoder) decode(tgtIn, memory, srcPadMask, nullptr, nullptr, &point);
     return trace;
+}
+
+MultiHeadAttention& TransformerSeq2Seq::attentionModule(MapKind kind, std::size_t layer) {
+    if (layer >= encoderLayers_.size()) throw std::out_of_range("no such layer");
+    switch (kind) {
+    case MapKind::Encoder: return encoderLayers_[layer]->selfAttention;
+    case MapKind::Decoder: return decoderLayers_[layer]->selfAttention;
+    case MapKind::Cross: break;
+    }
+    return decoderLayers_[layer]->crossAttention;
+}
+
+void TransformerSeq2Seq::clearHeadGates() {
+    for (MapKind kind : kMapKinds)
+        for (std::size_t l = 0; l < encoderLayers_.size(); ++l) attentionModule(kind, l)->setHeadGate({});
 }
 
 void TransformerSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {

@@ -1,6 +1,6 @@
 #pragma once
 // Transformer encoder–decoder (Vaswani et al., post-norm as torch.nn.Transformer):
-// token embeddings · √d_model + sinusoidal positions, `layers` encoder and decoder
+// token embeddings · √d_model + positions (sinusoidal, learned or none: config.positional), `layers` encoder and decoder
 // layers, padding masks on keys and a causal mask on decoder self-attention.
 // Every layer's encoder self-, decoder self- and cross-attention can be captured per head.
 #include "MultiHeadAttention.h"
@@ -90,6 +90,12 @@ public:
     // all heads. Throws std::out_of_range for a bad layer.
     HeadTrace traceAttention(const torch::Tensor& src, const torch::Tensor& tgtIn, MapKind kind, int64_t layer);
 
+    // Head ablation (detail/HeadGates.h): the attention module of `kind` in `layer` (from 0),
+    // whose setHeadGate switches heads off; std::out_of_range for a bad layer. clearHeadGates
+    // turns every head of every module back on.
+    MultiHeadAttention& attentionModule(MapKind kind, std::size_t layer);
+    void clearHeadGates();
+
 private:
     struct TransformerState;
     // Which module's trace a pass records (traceAttention).
@@ -120,7 +126,7 @@ private:
     std::vector<EncoderLayer> encoderLayers_;
     std::vector<DecoderLayer> decoderLayers_;
     torch::nn::Linear output_{nullptr};
-    torch::Tensor positions_;  // buffer [maxLength, d]
+    torch::Tensor positions_;  // [maxLength, d]: sinusoidal, a learned parameter or zeros (config.positional)
 };
 
 }  // namespace attnlab::nn

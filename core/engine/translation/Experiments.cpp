@@ -1,12 +1,11 @@
 #include "Experiments.h"
 
-#include <c10/core/CPUAllocator.h>
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
 
 #include "Trainer.h"
+#include "engine/detail/CountingAllocator.h"
 #include "engine/detail/TorchPch.h"
 #include "engine/nn/AttentionPatterns.h"
 #include "base/translation/Datasets.h"
@@ -85,67 +84,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Memory is what the CPU allocator hands out: for the duration of the experiment every tensor
-// allocation goes through this counter (the live bytes and their peak), so a method's figure is
-// the peak of the bytes its own tensors held at once (output included, inputs not): whatever the
-// operations really allocate, temporaries and gathered copies too, nothing estimated by hand.
-class CountingAllocator final : public c10::Allocator {
-public:
-    explicit CountingAllocator(c10::Allocator* base) : base_(base) {}
-    c10::DataPtr allocate(std::size_t n) const override {
-        auto* held = new Held{base_->allocate(n), n, this};
-        const std::size_t now = live_.fetch_add(n) + n;
-        for (std::size_t peak = peak_.load(); now > peak && !peak_.compare_exchange_weak(peak, now);) {
-        }
-        return {held->inner.get(), held, &release, held->inner.device()};
-    }
-    void resetPeak() { peak_.store(live_.load()); }
-    std::size_t live() const { return live_.load(); }
-    std::size_t peak() const { return peak_.load(); }
-    c10::Allocator* base() const { return base_; }
-
-private:
-    struct Held {
-        c10::DataPtr inner;
-        std::size_t bytes;
-        const CountingAllocator* owner;
-    };
-    static void release(void* context) {
-        auto* held = static_cast<Held*>(context);
-        held->owner->live_.fetch_sub(held->bytes);
-        delete held;  // frees the block through the base allocator's deleter
-    }
-    c10::Allocator* base_;
-    mutable std::atomic<std::size_t> live_{0}, peak_{0};
-};
-
-// Installs the counter for a scope. It outlives every tensor it allocated (never destroyed), so a
-// tensor freed after the scope still finds it.
-class CountingScope {
-public:
-    CountingScope() {
-        static CountingAllocator* counter = new CountingAllocator(c10::GetCPUAllocator());
-        counter_ = counter;
-        previous_ = c10::GetCPUAllocator();
-        c10::SetCPUAllocator(counter_, kPriority);
-    }
-    ~CountingScope() { c10::SetCPUAllocator(previous_, kPriority); }
-    CountingScope(const CountingScope&) = delete;
-    CountingScope& operator=(const CountingScope&) = delete;
-    // Bytes held at the peak of fn() beyond what was held before it.
-    template <typename Fn>
-    double peakBytesOf(Fn&& fn) {
-        const std::size_t before = counter_->live();
-        counter_->resetPeak();
-        fn();
-        return static_cast<double>(counter_->peak() - before);
-    }
-
-private:
-    static constexpr uint8_t kPriority = 100;  // above the default CPU allocator's
-    CountingAllocator* counter_;
-    c10::Allocator* previous_;
-};
+// Memory: the CPU allocator's peak during each call (detail/CountingAllocator.h).
+using detail::CountingScope;
 
 // q, k, v [N, d]. Full attention: the N x N scores and weights.
 torch::Tensor fullAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v) {

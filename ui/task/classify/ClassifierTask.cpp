@@ -1,5 +1,6 @@
 #include "task/classify/ClassifierTask.h"
 #include "base/TaskIds.h"
+#include "task/LessonSetup.h"
 #include "task/TaskSupport.h"
 #include "views/ViewNavigator.h"
 #include "session/ClassifierLessons.h"
@@ -242,19 +243,60 @@ void ClassifierTask::startRun() {
 }
 
 bool ClassifierTask::startLesson(const QString& id) {
-    const ClassifierLesson l = findClassifierLesson(id);
-    if (l.id.isEmpty()) return false;
+    const LessonFile* file = findBuiltinLessonFile(id);
+    if (file == nullptr || tasks::windowTaskOf(file->task) != tasks::kClassify) return false;
+    return startLessonFile(*file);
+}
+
+bool ClassifierTask::startLessonFile(const LessonFile& file) {
+    if (tasks::windowTaskOf(file.task) != tasks::kClassify) return false;
+    ClassifierLesson l;
+    try {
+        l = classifierLessonFromFile(file);
+    } catch (const std::exception& e) {
+        hooks().reportError(tr("Cannot Open Lesson"), QString::fromStdString(e.what()));
+        return false;
+    }
     return beginLesson(l, [this, &l] {
         ClassifierDataChoice data;
         data.dataset = l.dataset;
+        data.path = l.path;
         data.size = l.texts;
         data.seed = l.dataSeed;
+        data.length = l.length;
         panel_->setConfig(l.config);
         panel_->setOptions(l.options);
         classify_->setText(l.text);
         explain_->setText(l.text);
         panel_->setData(data);  // loads the corpus, then trains
     });
+}
+
+bool ClassifierTask::setupAsLesson(LessonFile& lesson, QString* why) const {
+    const ClassifierDataChoice data = panel_->data();
+    if (data.dataset == QLatin1String("file") && data.path.isEmpty()) {
+        if (why != nullptr) *why = tr("Choose the data first: no corpus file is chosen.");
+        return false;
+    }
+    lesson.task = tasks::kClassify;
+    if (data.dataset == QLatin1String("file")) {
+        lesson.path = data.path.toStdString();
+    } else {
+        lesson.dataset = data.dataset.toStdString();
+        lesson.size = static_cast<std::size_t>(data.size);
+        lesson.dataSeed = data.seed;
+        if (data.dataset == QLatin1String("needle")) lesson.length = data.length;
+    }
+    lesson.model = toJson(panel_->config());
+    const ClassifierTrainingOptions options = panel_->options();
+    lesson.training = lessonTrainingOf(options);
+    lesson.seed = options.seed;
+    const QString text = classify_->text().trimmed();
+    if (!text.isEmpty()) lesson.probe["text"] = text.toStdString();
+    const QString view = navigator()->taskOf(navigator()->currentName()) == id() ? navigator()->currentName() : defaultView();
+    describeSavedSetup(lesson, tr("Text classification: %1").arg(data.describe()),
+                       tr("A setup saved from AttnLab: say here what the class should look for."), view, page_);
+    return true;
 }
 
 void ClassifierTask::chooseFile() {

@@ -35,6 +35,8 @@ public:
     QString titleText() const override;
     QList<LessonCard> lessons() const override;
     bool startLesson(const QString& id) override;
+    bool startLessonFile(const LessonFile& lesson) override;
+    bool setupAsLesson(LessonFile& lesson, QString* why) const override;
     // A dropped file: a .safetensors classifier, or else a TSV corpus.
     void openFiles(const QStringList& paths) override;
 

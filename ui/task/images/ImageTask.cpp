@@ -1,5 +1,6 @@
 #include "task/images/ImageTask.h"
 #include "base/TaskIds.h"
+#include "task/LessonSetup.h"
 #include "task/TaskSupport.h"
 #include "views/ViewNavigator.h"
 #include "session/ImageLessons.h"
@@ -292,11 +293,24 @@ void ImageTask::startRun() {
 }
 
 bool ImageTask::startLesson(const QString& id) {
-    const ImageLesson l = findImageLesson(id);
-    if (l.id.isEmpty()) return false;
-    return beginLesson(l, [this, &l] {
+    const LessonFile* file = findBuiltinLessonFile(id);
+    if (file == nullptr || tasks::windowTaskOf(file->task) != tasks::kImages) return false;
+    return startLessonFile(*file);
+}
+
+bool ImageTask::startLessonFile(const LessonFile& file) {
+    if (tasks::windowTaskOf(file.task) != tasks::kImages) return false;
+    ImageLesson l;
+    try {
+        l = imageLessonFromFile(file);
+    } catch (const std::exception& e) {
+        hooks().reportError(tr("Cannot Open Lesson"), QString::fromStdString(e.what()));
+        return false;
+    }
+    const bool started = beginLesson(l, [this, &l] {
         ImageDataChoice data;
         data.dataset = l.dataset;
+        data.path = l.path;
         data.size = l.images;
         data.seed = l.dataSeed;
         panel_->setVitConfig(l.vit);
@@ -304,6 +318,33 @@ bool ImageTask::startLesson(const QString& id) {
         panel_->setOptions(l.options);
         panel_->setData(data);  // makes the data, then trains
     });
+    if (started && !l.probeImage.isEmpty()) image_->openImageFile(l.probeImage);
+    return started;
+}
+
+bool ImageTask::setupAsLesson(LessonFile& lesson, QString* why) const {
+    const ImageDataChoice data = panel_->data();
+    if (data.needsPath() && data.path.isEmpty()) {
+        if (why != nullptr) *why = tr("Choose the data first: no folder or caption file is chosen.");
+        return false;
+    }
+    const bool captions = data.isCaptions();
+    lesson.task = captions ? tasks::kCaption : tasks::kImageClassify;
+    if (data.needsPath()) {
+        lesson.path = data.path.toStdString();
+    } else {
+        lesson.dataset = data.dataset.toStdString();
+        lesson.dataSeed = data.seed;
+    }
+    lesson.size = static_cast<std::size_t>(data.size);
+    lesson.model = captions ? toJson(panel_->captionerConfig()) : toJson(panel_->vitConfig());
+    const VisionTrainingOptions options = panel_->options();
+    lesson.training = lessonTrainingOf(options);
+    lesson.seed = options.seed;
+    const QString view = navigator()->taskOf(navigator()->currentName()) == id() ? navigator()->currentName() : defaultView();
+    describeSavedSetup(lesson, tr("Images: %1").arg(data.describe()),
+                       tr("A setup saved from AttnLab: say here what the class should look for."), view, page_);
+    return true;
 }
 
 void ImageTask::chooseFile() {

@@ -33,6 +33,8 @@ public:
     QString titleText() const override;
     QList<LessonCard> lessons() const override;
     bool startLesson(const QString& id) override;
+    bool startLessonFile(const LessonFile& lesson) override;
+    bool setupAsLesson(LessonFile& lesson, QString* why) const override;
     // A dropped file: a model, a folder of class folders, a caption TSV, or an image to look at.
     void openFiles(const QStringList& paths) override;
 

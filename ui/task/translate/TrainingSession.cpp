@@ -1,4 +1,5 @@
 #include "task/translate/TrainingSession.h"
+#include "setup/LessonControls.h"
 
 #include "base/TaskIds.h"
 
@@ -179,10 +180,15 @@ bool TrainingSession::startLesson(const Lesson& lesson) {
         if (answer != QMessageBox::Discard) return false;
     }
     discard();
+    // The lesson's hidden and locked controls before its settings, so that the panels' own
+    // enabling keeps them (setup/LessonControls.h).
+    for (QWidget* panel : std::initializer_list<QWidget*>{p_.data, p_.model, p_.training})
+        applyLessonControls(panel, lesson.hidden, lesson.locked);
     // The lesson's dataset with its own tokenizer choice (toy-en-zh: Chinese words), whatever the
-    // data panel's check box said for the previous corpus.
-    const CorpusSource source = CorpusSource::builtin(lesson.dataset, lesson.data);
-    p_.data->setDatasetSource(source);
+    // data panel's check box said for the previous corpus; or the lesson's corpus file.
+    const CorpusSource source = lesson.corpusPath.isEmpty() ? CorpusSource::builtin(lesson.dataset, lesson.data)
+                                                            : CorpusSource::tsv(lesson.corpusPath);
+    if (!source.isFile()) p_.data->setDatasetSource(source);
     p_.model->setConfig(lesson.config);
     p_.training->setOptions(lesson.options);
     p_.probe->setEveryBatches(lesson.probeEveryBatches);

@@ -60,6 +60,7 @@ public:
     void reset();    // asks first when there is unsaved training
     void discard();  // no questions asked: the controller reset and every view cleared
     bool startLesson(const QString& id);  // false for an unknown id
+    bool startLesson(const Lesson& lesson);  // false if the user kept the current model
     void startDemo(const QString& dataset);  // the "heads" lesson, on any built-in dataset
     QString lesson() const { return lesson_; }
 
@@ -83,7 +84,6 @@ Q_SIGNALS:
 private:
     void onCorpusLoaded(quint64 id, const LoadedCorpus& loaded);
     void onCorpusFailed(quint64 id, const QString& message, const CorpusSource& source);
-    bool startLesson(const Lesson& lesson);
 
     Parts p_;
     CorpusLoader* loader_;

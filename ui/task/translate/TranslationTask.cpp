@@ -6,6 +6,7 @@
 #include "setup/DataPanel.h"
 #include "setup/ModelSettingsWidget.h"
 #include "setup/TrainingSettingsWidget.h"
+#include "task/LessonSetup.h"
 #include "task/TaskSupport.h"
 #include "task/translate/RecentFiles.h"
 #include "task/translate/TrainingSession.h"
@@ -387,6 +388,54 @@ QList<LessonCard> TranslationTask::lessons() const { return lessonCards(); }
 bool TranslationTask::startLesson(const QString& id) {
     if (findLesson(id).id.isEmpty()) return false;
     return session_->startLesson(id);
+}
+
+bool TranslationTask::startLessonFile(const LessonFile& file) {
+    if (file.task != tasks::kTranslate) return false;
+    Lesson lesson;
+    try {
+        lesson = lessonFromFile(file);
+    } catch (const std::exception& e) {
+        hooks().reportError(tr("Cannot Open Lesson"), QString::fromStdString(e.what()));
+        return false;
+    }
+    return session_->startLesson(lesson);
+}
+
+bool TranslationTask::setupAsLesson(LessonFile& lesson, QString* why) const {
+    // The corpus trained on (or about to be), else what the data panel describes.
+    const CorpusSource source = session_->corpus().corpus ? session_->corpus().source : dataPanel_->datasetSource();
+    if (source.kind == CorpusSource::Kind::Parallel) {
+        if (why != nullptr)
+            *why = tr("A lesson names one corpus file: two aligned files cannot be saved in a lesson (write them as one "
+                      "TSV file first).");
+        return false;
+    }
+    lesson.task = tasks::kTranslate;
+    if (source.isFile()) {
+        lesson.path = source.path.toStdString();
+    } else {
+        lesson.dataset = source.dataset.toStdString();
+        lesson.size = source.options.size;
+        lesson.dataSeed = source.options.seed;
+        lesson.maxLength = source.options.maxLen;
+    }
+    ModelConfig config = modelSettings_->config();
+    config.sourceVocab = config.targetVocab = 0;
+    lesson.model = toJson(config);
+    const TrainingOptions o = trainingSettings_->options();
+    lesson.training = lessonTrainingOf(o);
+    lesson.training.clip = o.clip;
+    lesson.training.validationFraction = o.validationFraction;
+    lesson.training.teacherForcing = o.teacherForcing;
+    lesson.seed = o.seed;
+    if (!probeView_->sentence().isEmpty()) lesson.probe["sentence"] = probeView_->sentence().toStdString();
+    if (!translateView_->sentence().isEmpty()) lesson.probe["translate"] = translateView_->sentence().toStdString();
+    if (probeView_->everyBatches() > 0) lesson.probeEveryBatches = probeView_->everyBatches();
+    const QString view = navigator()->taskOf(navigator()->currentName()) == id() ? navigator()->currentName() : defaultView();
+    describeSavedSetup(lesson, tr("Translation: %1").arg(source.displayName()),
+                       tr("A setup saved from AttnLab: say here what the class should look for."), view, page_);
+    return true;
 }
 
 QString TranslationTask::lesson() const { return session_->lesson(); }

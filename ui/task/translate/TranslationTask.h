@@ -67,6 +67,8 @@ public:
     QString titleText() const override;
     QList<LessonCard> lessons() const override;
     bool startLesson(const QString& id) override;
+    bool startLessonFile(const LessonFile& lesson) override;
+    bool setupAsLesson(LessonFile& lesson, QString* why) const override;
     QString lesson() const override;
     bool acceptsDrop(const QStringList& paths) const override;  // a model or a TSV; or two aligned files
     void openFiles(const QStringList& paths) override;

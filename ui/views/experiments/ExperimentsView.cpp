@@ -1,6 +1,8 @@
 #include "views/experiments/ExperimentsView.h"
 
 #include "views/experiments/ExperimentsSupport.h"
+#include "views/experiments/LongRangePage.h"
+#include "views/experiments/PositionalPage.h"
 
 #include "widgets/ChartStyle.h"
 #include "session/ExperimentRunner.h"
@@ -57,6 +59,14 @@ ExperimentsView::ExperimentsView(QWidget* parent) : QWidget(parent) {
     pages_->addTab(createComplexityPage(), tr("Complexity"));
     pages_->setTabToolTip(0, tr("Why attention: a fixed context vector against attention as sentences grow."));
     pages_->setTabToolTip(1, tr("What attention costs: full, local and linear attention as the sequence grows."));
+    longRange_ = new LongRangePage(runner_);
+    positional_ = new PositionalPage(runner_);
+    pages_->addTab(longRange_, tr("Long range"));
+    pages_->addTab(positional_, tr("Positions"));
+    pages_->setTabToolTip(2, tr("How far each attention pattern reaches: trained on texts whose answer lies far "
+                                "away, until its memory budget runs out."));
+    pages_->setTabToolTip(3, tr("Positional encodings: a Transformer with sinusoidal, learned or no positions "
+                                "against a GRU, on a task that needs word order."));
     layout->addWidget(pages_);
 
     connect(runner_, &ExperimentRunner::progress, this, &ExperimentsView::onProgress);
@@ -90,11 +100,24 @@ bool ExperimentsView::showPage(const QString& name) {
         pages_->setCurrentIndex(1);
         return true;
     }
+    if (name.compare(QLatin1String("long-range"), Qt::CaseInsensitive) == 0) {
+        pages_->setCurrentIndex(2);
+        return true;
+    }
+    if (name.compare(QLatin1String("positional"), Qt::CaseInsensitive) == 0) {
+        pages_->setCurrentIndex(3);
+        return true;
+    }
     return false;
 }
 
 QString ExperimentsView::currentPage() const {
-    return pages_->currentIndex() == 0 ? QStringLiteral("bottleneck") : QStringLiteral("complexity");
+    switch (pages_->currentIndex()) {
+    case 0: return QStringLiteral("bottleneck");
+    case 1: return QStringLiteral("complexity");
+    case 2: return QStringLiteral("long-range");
+    default: return QStringLiteral("positional");
+    }
 }
 
 bool ExperimentsView::isRunning() const { return runner_->isRunning(); }
@@ -102,7 +125,10 @@ bool ExperimentsView::isRunning() const { return runner_->isRunning(); }
 void ExperimentsView::stop() {
     if (!runner_->isRunning()) return;
     runner_->stop();
-    QLabel* message = runner_->currentRun() == bottleneckRun_ ? bottleneckMessage_ : complexityMessage_;
+    const quint64 run = runner_->currentRun();
+    if (run == longRange_->runId()) return longRange_->markStopping();
+    if (run == positional_->runId()) return positional_->markStopping();
+    QLabel* message = run == bottleneckRun_ ? bottleneckMessage_ : complexityMessage_;
     message->setText(tr("Stopping…"));
 }
 
@@ -136,6 +162,7 @@ QString ExperimentsView::etaText(double fraction) const {
 
 void ExperimentsView::onProgress(quint64 run, double fraction, const QString& message) {
     if (run != runner_->currentRun()) return;  // a run that was replaced
+    if (run != bottleneckRun_ && run != complexityRun_) return;  // a page's own (LongRangePage, PositionalPage)
     QProgressBar* bar = run == bottleneckRun_ ? bottleneckProgress_ : complexityProgress_;
     QLabel* label = run == bottleneckRun_ ? bottleneckMessage_ : complexityMessage_;
     bar->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
@@ -496,6 +523,8 @@ void ExperimentsView::onFailed(quint64 run, const QString& message) {
 // ---- export ---------------------------------------------------------------------------------------
 
 bool ExperimentsView::exportImage(const QString& path, QString* error, double scale) const {
+    if (pages_->currentIndex() == 2) return longRange_->exportImage(path, error, scale);
+    if (pages_->currentIndex() == 3) return positional_->exportImage(path, error, scale);
     const bool bottleneck = pages_->currentIndex() == 0;
     const QList<QChart*> charts = bottleneck ? QList<QChart*>{bottleneckChart_} : QList<QChart*>{timeChart_, memoryChart_};
     const QSize size(900, 520 * static_cast<int>(charts.size()));  // stacked, as on screen
@@ -508,7 +537,8 @@ bool ExperimentsView::exportImage(const QString& path, QString* error, double sc
 QString ExperimentsView::viewTitle() const { return tr("Experiments"); }
 
 QString ExperimentsView::viewToolTip() const {
-    return tr("Measured experiments: the fixed-context bottleneck and the cost of attention as sequences grow.");
+    return tr("Measured experiments: the fixed-context bottleneck, the cost of attention as sequences grow, how far "
+              "each attention pattern reaches, and what positional encodings are worth.");
 }
 
 bool ExperimentsView::exportsFigure() const {

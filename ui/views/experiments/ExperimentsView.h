@@ -5,6 +5,10 @@
 //    fixed context vector) and with attention, one line per attention.
 //  - Complexity: time and memory of one attention layer against sequence length on log-log axes for
 //    full, local and linear attention, with the fitted slopes in the legends.
+//  - Long range (LongRangePage): each attention pattern trained on texts whose answer lies far away,
+//    N doubling until the memory budget; accuracy and peak memory against N, the articles' table.
+//  - Positions (PositionalPage): a Transformer with sinusoidal, learned or no positions and a GRU
+//    on an order-sensitive task; accuracy against length.
 // The work runs on an ExperimentRunner thread; one experiment runs at a time, so starting one stops
 // the other. Closing the view stops and joins the thread.
 #include "views/View.h"
@@ -36,6 +40,8 @@ class QValueAxis;
 namespace attnlab {
 
 class ExperimentRunner;
+class LongRangePage;
+class PositionalPage;
 
 class ExperimentsView : public QWidget, public View {
     Q_OBJECT
@@ -52,7 +58,7 @@ public:
     explicit ExperimentsView(QWidget* parent = nullptr);
     ~ExperimentsView() override;
 
-    // "bottleneck" or "complexity"; false for an unknown name.
+    // "bottleneck", "complexity", "long-range" or "positional"; false for an unknown name.
     bool showPage(const QString& name);
     QString currentPage() const;
     bool isRunning() const;
@@ -88,6 +94,9 @@ public:
     QLineSeries* complexitySeries(const QString& method, bool memory) const;
     QString complexityMessage() const;
 
+    LongRangePage* longRangePage() const { return longRange_; }
+    PositionalPage* positionalPage() const { return positional_; }
+
     // The chart(s) of the current page as PNG (at scale), SVG or PDF by extension.
     bool exportImage(const QString& path, QString* error = nullptr, double scale = 1.0) const;
 
@@ -121,6 +130,8 @@ private:
     quint64 complexityRun_ = 0;
     QElapsedTimer clock_;
     QTabWidget* pages_;
+    LongRangePage* longRange_;
+    PositionalPage* positional_;
     QHash<QLineSeries*, QScatterSeries*> markers_;  // the dots of each line
 
     // Bottleneck page.

@@ -1,0 +1,178 @@
+// attnlab-cli heads and translate --ablate as a script sees them: the JSON's shape (layers and
+// heads from 1, importances >= 0, the pruning curves from nothing to every head removed, the
+// rollout's rows summing to 1) and the usage errors (exit 2, one line naming the flag).
+#include "cli/CliSupport.h"
+
+#include <cmath>
+
+namespace {
+
+using namespace attnlab::test::cli;
+
+Args trainArgs(const std::string& arch, const std::string& out) {
+    Args a{"train", "--dataset", "reverse", "--size", "160", "--max-len", "6", "--arch", arch, "--hidden", "16",
+           "--epochs", "2", "--batch", "16", "--lr", "0.01", "--out", out};
+    if (arch == "transformer") a.insert(a.end(), {"--layers", "1", "--heads", "2", "--ff", "32"});
+    return a;
+}
+
+void checkRows(const Json& matrix, std::size_t size) {
+    REQUIRE(matrix.is_array());
+    REQUIRE(matrix.size() == size);
+    for (const auto& row : matrix) {
+        REQUIRE(row.size() == size);
+        double sum = 0.0;
+        for (const auto& x : row) {
+            CHECK(x.get<double>() >= 0.0);
+            sum += x.get<double>();
+        }
+        CHECK_THAT(sum, WithinAbs(1.0, 1e-4));
+    }
+}
+
+void checkCurve(const Json& curve, std::size_t heads) {
+    REQUIRE(curve.is_array());
+    REQUIRE(curve.size() == heads + 1);
+    for (std::size_t k = 0; k < curve.size(); ++k) {
+        CHECK(curve[k]["pruned"].get<std::size_t>() == k);
+        CHECK_THAT(curve[k]["pruned_fraction"].get<double>(), WithinAbs(static_cast<double>(k) / heads, 1e-12));
+        const double metric = curve[k]["metric"].get<double>();
+        CHECK(metric >= 0.0);
+        CHECK(metric <= 100.0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("heads and translate --ablate: JSON shape, usage errors", "[cli]") {
+    const std::string model = scratch().file("heads-transformer.safetensors");
+    const std::string gru = scratch().file("heads-gru.safetensors");
+    const Args trainT = trainArgs("transformer", model), trainG = trainArgs("gru", gru);
+    ProcessRunner trainingT(kCli, trainT, defaultOptions()), trainingG(kCli, trainG, defaultOptions());
+    trainingT.start();
+    trainingG.start();
+
+    // Spec and flag errors come before the model is read: they run while it trains.
+    const std::vector<std::pair<Args, std::vector<std::string>>> early{
+        {{"translate", "--model", model, "--ablate", "cross:0:1", "a b"}, {"--ablate", "'cross:0:1'", "count from 1"}},
+        {{"translate", "--model", model, "--ablate", "self:1:1", "a b"}, {"--ablate", "'self:1:1'"}},
+        {{"translate", "--model", model, "--ablate", "cross:1", "a b"}, {"--ablate", "KIND:LAYER:HEAD"}},
+        {{"heads", "--model", model}, {"--corpus", "--dataset"}},
+        {{"heads", "--model", model, "--dataset", "reverse", "--limit", "-1"}, {"--limit"}},
+    };
+    std::vector<Args> invocations;
+    for (const auto& [args, texts] : early) invocations.push_back(args);
+    const auto errors = cliAll(invocations);
+    for (std::size_t i = 0; i < early.size(); ++i) {
+        INFO(describe(early[i].first, errors[i]));
+        CHECK(errors[i].exitCode == 2);
+        CHECK(isOneErrorLine(errors[i].err));
+        for (const auto& text : early[i].second) CHECK_THAT(errors[i].err, Contains(text));
+        CHECK(errors[i].out.empty());
+    }
+
+    const ProcessResult t = trainingT.wait(), g = trainingG.wait();
+    INFO(describe(trainT, t));
+    INFO(describe(trainG, g));
+    REQUIRE(t.exitCode == 0);
+    REQUIRE(g.exitCode == 0);
+
+    const std::string sentence = "d a l f";
+    const std::vector<Args> runs{
+        {"translate", "--model", model, "--json", "--ablate", "cross:*:*", sentence},
+        {"translate", "--model", model, "--json", sentence},
+        {"heads", "--model", model, "--dataset", "reverse", "--size", "30", "--data-seed", "9", "--max-len", "6",
+         "--random-orders", "2", "--json"},
+        {"translate", "--model", model, "--ablate", "cross:2:1", sentence},
+        {"translate", "--model", model, "--ablate", "encoder:1:3", sentence},
+        {"heads", "--model", gru, "--dataset", "reverse", "--size", "10"},
+        {"translate", "--model", gru, "--ablate", "cross:1:1", sentence},
+        {"heads", "--model", model, "--corpus", scratch().file("no-such-corpus.tsv")},
+        {"heads", "--model", model, "--dataset", "reverse", "--size", "20", "--max-len", "6"},
+    };
+    const auto results = cliAll(runs);
+
+    {  // translate --ablate --json
+        INFO(describe(runs[0], results[0]));
+        REQUIRE(results[0].exitCode == 0);
+        const Json j = Json::parse(results[0].out);
+        REQUIRE(j["ablated"].size() == 2);
+        for (std::size_t h = 0; h < 2; ++h) {
+            CHECK(j["ablated"][h]["kind"] == "cross");
+            CHECK(j["ablated"][h]["layer"] == 1);
+            CHECK(j["ablated"][h]["head"] == h + 1);
+        }
+        const std::size_t source = j["source_tokens"].size();
+        checkRows(j["rollout"]["encoder"], source);
+        CHECK(j["log_prob_original"].get<double>() <= 0.0);
+        CHECK(j["log_prob_original_ablated"].get<double>() <= 0.0);
+        CHECK(j["original_output_tokens"].is_array());
+        CHECK(j["output_changed"].is_boolean());
+        CHECK(j["attention"]["cross"].size() == 1);
+
+        // The plain translation: the rollout, no ablation keys; its output is the ablated run's
+        // "original_output_tokens".
+        INFO(describe(runs[1], results[1]));
+        REQUIRE(results[1].exitCode == 0);
+        const Json plain = Json::parse(results[1].out);
+        CHECK_FALSE(plain.contains("ablated"));
+        checkRows(plain["rollout"]["encoder"], source);
+        CHECK(plain["output_tokens"] == j["original_output_tokens"]);
+        CHECK_THAT(plain["log_probability"].get<double>(), WithinAbs(j["log_prob_original"].get<double>(), 1e-4));
+    }
+    {  // heads --json
+        INFO(describe(runs[2], results[2]));
+        REQUIRE(results[2].exitCode == 0);
+        const Json j = Json::parse(results[2].out);
+        for (const char* key : {"loss", "bleu", "exact"}) CHECK(j["baseline"][key].is_number());
+        REQUIRE(j["heads"].size() == 6);  // 3 kinds x 1 layer x 2 heads
+        const std::vector<std::string> kinds{"encoder", "encoder", "decoder", "decoder", "cross", "cross"};
+        for (std::size_t h = 0; h < 6; ++h) {
+            const Json& e = j["heads"][h];
+            CHECK(e["kind"] == kinds[h]);
+            CHECK(e["layer"] == 1);
+            CHECK(e["head"] == h % 2 + 1);
+            CHECK(e["importance"].get<double>() >= 0.0);
+            CHECK(e["importance"].get<double>() <= 1.0 + 1e-9);
+            CHECK_THAT(e["delta_loss"].get<double>(),
+                       WithinAbs(e["loss"].get<double>() - j["baseline"]["loss"].get<double>(), 1e-9));
+            CHECK_THAT(e["delta_metric"].get<double>(),
+                       WithinAbs(e["bleu"].get<double>() - j["baseline"]["bleu"].get<double>(), 1e-9));
+        }
+        checkCurve(j["pruning_curve"], 6);
+        checkCurve(j["random_curve"], 6);
+        CHECK_THAT(j["pruning_curve"][0]["metric"].get<double>(), WithinAbs(j["baseline"]["bleu"].get<double>(), 1e-9));
+        CHECK(j["pruning_order"].size() == 6);
+    }
+    for (std::size_t i : {std::size_t{3}, std::size_t{4}, std::size_t{5}, std::size_t{6}}) {  // out of the model's range; GRU models
+        INFO(describe(runs[i], results[i]));
+        CHECK(results[i].exitCode == 2);
+        CHECK(isOneErrorLine(results[i].err));
+    }
+    CHECK_THAT(results[3].err, Contains("--ablate") && Contains("layer 2 in 'cross:2:1'") && Contains("1 layer"));
+    CHECK_THAT(results[4].err, Contains("--ablate") && Contains("head 3") && Contains("2 heads"));
+    CHECK_THAT(results[5].err, Contains("heads needs a Transformer model"));
+    CHECK_THAT(results[6].err, Contains("--ablate needs a Transformer model"));
+    INFO(describe(runs[7], results[7]));
+    CHECK(results[7].exitCode == 3);
+    CHECK(isOneErrorLine(results[7].err));
+    // Without --json: a table of the six heads and the pruning sentence.
+    INFO(describe(runs[8], results[8]));
+    REQUIRE(results[8].exitCode == 0);
+    CHECK(lines(results[8].out).size() == 1 + 1 + 6 + 1);
+    CHECK_THAT(results[8].out, Contains("heads can go"));
+}
+
+TEST_CASE("heads has its help and its line in the overview; translate's help names --ablate", "[cli]") {
+    const std::vector<Args> invocations{{"--help"}, {"heads", "--help"}, {"translate", "--help"}};
+    const auto results = cliAll(invocations);
+    for (std::size_t i = 0; i < invocations.size(); ++i) {
+        INFO(describe(invocations[i], results[i]));
+        CHECK(results[i].exitCode == 0);
+        CHECK(results[i].err.empty());
+    }
+    CHECK_THAT(results[0].out, Contains("  heads "));
+    CHECK_THAT(results[1].out, StartsWith("Usage: attnlab-cli heads"));
+    CHECK_THAT(results[1].out, Contains("pruning_curve") && Contains("importance"));
+    CHECK_THAT(results[2].out, Contains("--ablate SPEC") && Contains("\"rollout\""));
+}
