@@ -11,7 +11,7 @@ using namespace attnlab::test::cli;
 
 Args trainArgs(const std::string& arch, const std::string& out) {
     Args a{"train", "--dataset", "reverse", "--size", "160", "--max-len", "6", "--arch", arch, "--hidden", "16",
-           "--epochs", "2", "--batch", "16", "--lr", "0.01", "--out", out};
+           "--epochs", "4", "--batch", "16", "--lr", "0.01", "--out", out};
     if (arch == "transformer") a.insert(a.end(), {"--layers", "1", "--heads", "2", "--ff", "32"});
     return a;
 }

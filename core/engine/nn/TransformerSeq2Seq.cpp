@@ -85,6 +85,17 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& c) : config_(c) {
     const int d = c.hidden;
     srcEmbedding_ = register_module("src_embedding", Embedding(EmbeddingOptions(c.sourceVocab, d).padding_idx(0)));
     tgtEmbedding_ = register_module("tgt_embedding", Embedding(EmbeddingOptions(c.targetVocab, d).padding_idx(0)));
+    // Token embeddings start at N(0, 1/d), so that the sqrt(d) of embed() gives them unit variance,
+    // the scale of the positions (Vaswani et al. 2017, section 3.4). LibTorch's default N(0, 1)
+    // times sqrt(d) buried the positions under embeddings 8x (d = 64) to 11x (d = 128) larger:
+    // the model learnt no order (copy: 3% exact after 10 epochs, against 99% at this scale).
+    {
+        torch::NoGradGuard noGrad;
+        for (Embedding* table : {&srcEmbedding_, &tgtEmbedding_}) {
+            (*table)->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d)));
+            (*table)->weight[0].zero_();
+        }
+    }
     dropout_ = register_module("dropout", Dropout(c.dropout));
     const PatternSpec pattern = patternSpec(c);
     for (int l = 0; l < c.layers; ++l) {
