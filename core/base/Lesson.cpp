@@ -35,15 +35,34 @@ struct Reader {
     std::string file;
     fs::path folder;
 
+    // The message stays one line whatever the file's keys and strings hold: control characters
+    // (a "\n" in a key, a dataset name, a path) are written as JSON escapes.
     [[noreturn]] void fail(const std::string& field, const std::string& reason) const {
-        throw InputError(file, 0, field.empty() ? reason : field + ": " + reason);
+        throw InputError(file, 0, oneLine(field.empty() ? reason : field + ": " + reason));
+    }
+    static std::string oneLine(const std::string& text) {
+        std::string out;
+        for (const char c : text) {
+            const auto u = static_cast<unsigned char>(c);
+            if (u >= 0x20 && u != 0x7f) out += c;
+            else if (c == '\n') out += "\\n";
+            else if (c == '\r') out += "\\r";
+            else if (c == '\t') out += "\\t";
+            else {
+                static const char* hex = "0123456789abcdef";
+                out += "\\u00";
+                out += hex[u >> 4];
+                out += hex[u & 15];
+            }
+        }
+        return out;
     }
 
     // Every key of `object` must be one of `known`.
     void onlyKnown(const Json& object, const std::string& prefix, std::initializer_list<const char*> known) const {
         for (auto it = object.begin(); it != object.end(); ++it) {
             const bool ok = std::any_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; });
-            if (!ok) fail(prefix + it.key(), "unknown field");
+            if (!ok) fail(prefix + (it.key().empty() ? "\"\"" : it.key()), "unknown field");  // "": unknown field
         }
     }
 
@@ -78,14 +97,23 @@ struct Reader {
         if (!v.is_object()) fail(field, "must be an object");
         return v;
     }
-    // A path relative to the lesson's folder (or absolute), which must exist.
+    // A path relative to the lesson's folder (or absolute), which must exist; made absolute (a lesson
+    // read by a relative file name would otherwise keep a path relative to the working directory).
     std::string existingPath(const Json& v, const std::string& field) const {
         const std::string written = string(v, field);
         if (written.empty()) fail(field, "must not be empty");
-        const fs::path p = fs::path(written).is_absolute() ? fs::path(written) : folder / written;
+        // (the file system would see only the part before it, so "a.tsv\u0000b" would name a.tsv)
+        if (written.find('\0') != std::string::npos) fail(field, "must not contain a NUL character (\\u0000)");
         std::error_code ec;
-        if (!fs::exists(p, ec)) fail(field, "no such file or folder: " + p.lexically_normal().string());
-        return p.lexically_normal().string();
+        fs::path p = fs::path(written).is_absolute() ? fs::path(written) : folder / written;
+        if (const fs::path a = fs::absolute(p, ec); !ec) p = a;
+        // Normal form without a trailing '/' ("course/data/.." and "course/" are "course", "//" is "/"),
+        // so that a path written relative to another file reads back as the same string.
+        p = p.lexically_normal();
+        if (!p.has_relative_path()) p = p.root_path();
+        else if (!p.has_filename()) p = p.parent_path();
+        if (!fs::exists(p, ec)) fail(field, "no such file or folder: " + p.string());
+        return p.string();
     }
     LocalizedText text(const Json& v, const std::string& field) const {
         LocalizedText t;
@@ -407,7 +435,10 @@ LessonFile parseLesson(const std::string& text, const std::string& file) {
     l.title = r.text(j["title"], "title");
     l.card = r.text(j["card"], "card");
     parseData(r, j["data"], l);
-    parseModel(r, j.contains("model") ? j["model"] : Json::object(), l);
+    // (by reference: a copy of the file's "model", as `cond ? j["model"] : Json::object()` made, recurses
+    // once per level of nesting, and a 1 MB file of nested arrays overflowed the stack)
+    const Json noModel = Json::object();
+    parseModel(r, j.contains("model") ? static_cast<const Json&>(j["model"]) : noModel, l);
     if (j.contains("training")) parseTraining(r, j["training"], l);
     if (j.contains("seed"))
         l.seed = static_cast<std::uint64_t>(r.integer(j["seed"], "seed", 0, std::numeric_limits<std::int64_t>::max()));

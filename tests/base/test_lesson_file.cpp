@@ -148,6 +148,80 @@ TEST_CASE("a lesson's paths are relative to its file", "[lesson]") {
     CHECK(std::filesystem::path(readLessonFile(copy).path) == std::filesystem::path(l.path));
 }
 
+// Found by fuzz/FuzzLesson.cpp (fuzz/README.md): a lesson read by a relative file name kept its
+// paths relative to the working directory (and written back with that name, "/tmp" became
+// "../../tmp"); a NUL inside a path named the file before it; a key holding a line break broke the
+// one-line message, and an empty key gave "unknown field" naming nothing.
+TEST_CASE("a lesson's paths are absolute once read, also from a relative file name", "[lesson]") {
+    test::TempDir dir;
+    dir.file("course/data/pairs.tsv", "a b\tc d\n");
+    Json j = minimal();
+    j["data"] = {{"path", "data/pairs.tsv"}};
+    const std::string absolute = dir.file("course/lesson.json", j.dump());
+    const std::string relative = std::filesystem::relative(absolute).string();
+    REQUIRE(std::filesystem::path(relative).is_relative());
+    const LessonFile l = readLessonFile(relative);
+    CHECK(l.file == relative);
+    CHECK(std::filesystem::path(l.path).is_absolute());
+    CHECK(std::filesystem::path(l.path) == std::filesystem::path(dir.file("course/data/pairs.tsv")));
+    // An absolute path survives lessonToJson and parseLesson under the relative name.
+    j["data"] = {{"path", dir.path.string()}};
+    const LessonFile outside = parseLesson(j.dump(), relative);
+    CHECK(parseLesson(lessonToJson(outside, relative), relative).path == outside.path);
+    // The root however written ("//" stayed "//" in std::filesystem's normal form).
+    for (const char* root : {"/", "//", "/..", "/./"}) {
+        INFO(root);
+        j["data"] = {{"path", root}};
+        CHECK(parseLesson(j.dump(), relative).path == "/");
+    }
+    // A folder given with a trailing '/' or through "..", read back from elsewhere: the same string.
+    for (const char* written : {"data/", "data/../data", "./data/."}) {
+        INFO(written);
+        j["data"] = {{"path", written}};
+        const LessonFile folder = readLessonFile(dir.file("course/folder.json", j.dump()));
+        CHECK(folder.path == dir.file("course/data"));
+        const std::string copy = dir.file("copy.json");
+        writeLessonFile(copy, folder);
+        CHECK(readLessonFile(copy).path == folder.path);
+    }
+}
+
+TEST_CASE("a lesson's error is one line naming the field, whatever the keys hold", "[lesson]") {
+    test::TempDir dir;
+    const std::string file = dir.file("lesson.json");
+    dir.file("pairs.tsv", "a\tb\n");
+    Json j = minimal();
+    j["colo\nur"] = 1;
+    CHECK(errorOf(dir, j) == file + ": colo\\nur: unknown field");
+    j = minimal();
+    j[""] = 1;
+    CHECK(errorOf(dir, j) == file + ": \"\": unknown field");
+    j = minimal();
+    j["data"]["dataset"] = "kling\ron";
+    CHECK_THAT(errorOf(dir, j), StartsWith(file + ": data.dataset: unknown dataset 'kling\\ron'"));
+    j = minimal();
+    j["data"] = {{"path", std::string("pairs.tsv\0.gone", 15)}};
+    CHECK_THAT(errorOf(dir, j), StartsWith(file + ": data.path: must not contain a NUL character"));
+}
+
+TEST_CASE("a lesson file of deeply nested JSON is refused, not a stack overflow", "[lesson]") {
+    // Found while fuzzing: the reader copied the "model" value, which recursed once per level, so a
+    // 1 MB file nested half a million levels deep crashed it. Written as text: nlohmann's dump recurses too.
+    test::TempDir dir;
+    const std::size_t depth = 500000;  // within the 1 MB limit
+    const std::string head = R"({"format": "attnlab-lesson", "version": 1, "id": "deep", "task": "translate",
+        "title": "Deep", "card": "Deep.", "data": {"dataset": "copy"}, )";
+    for (const char* field : {"model", "training", "probe", "view", "controls", "colour"}) {
+        INFO(field);
+        const std::string text = head + "\"" + field + "\": {\"hidden\": " + std::string(depth, '[') +
+                                 std::string(depth, ']') + "}}";
+        REQUIRE(text.size() < (1u << 20));
+        const std::string file = dir.file("deep.json", text);
+        const std::string error = test::inputErrorOf([&] { readLessonFile(file); });
+        CHECK_THAT(error, StartsWith(file + ": " + field));
+    }
+}
+
 TEST_CASE("a lesson written and read back is the same lesson", "[lesson]") {
     test::TempDir dir;
     for (const LessonFile& builtin : readLessonDir(kBuiltinDir)) {
