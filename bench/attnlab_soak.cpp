@@ -1,34 +1,60 @@
-// The soak test: the real main window trains for a long time while a script types a
-// translation every second and exports a figure every minute. It reports the resident memory
-// over time (and its slope), the event-loop gaps, and whether every request was answered.
+// The soak test: the real main window runs for a long time while a script uses it as a learner
+// would. By default it cycles through every task in turn, a few minutes each (translation, text
+// classification, the ViT, the captioner, forecasting): each phase starts that task's built-in
+// lesson (MainWindow::startLesson) or switches task and presses Train, often while the previous
+// task still trains, and switches lesson again half-way through; meanwhile the task's prediction
+// input is used every second (a sentence typed into Translate or Classify, another image picked in
+// the Image view's browser, another forecast origin and step) and the view on screen is exported
+// every minute (PNG, SVG, PDF in turn) through the window's export path. It reports the resident
+// memory over time (and its slopes after the warm-up), the event-loop gaps, every failed
+// prediction, export or error dialog, and per task what was asked, answered, exported and trained.
+// --translation-only keeps the original soak (GRU + additive on toy-en-fr, one long run).
 // Scripted, not part of the test suite: see bench/run-soak.sh.
 #include "Stats.h"
 #include "engine/Runtime.h"
 #include "engine/translation/Trainer.h"
 #include "setup/DataPanel.h"
-#include "task/translate/TranslationTask.h"
-#include "window/MainWindow.h"
+#include "setup/ForecastSetupPanel.h"
+#include "setup/ImageSetupPanel.h"
 #include "setup/ModelSettingsWidget.h"
-#include "views/translate/ProbeView.h"
 #include "setup/TrainingSettingsWidget.h"
+#include "task/classify/ClassifierTask.h"
+#include "task/forecast/ForecastTask.h"
+#include "task/images/ImageTask.h"
+#include "task/translate/TranslationTask.h"
+#include "views/View.h"
+#include "views/forecast/ForecastView.h"
+#include "views/image/ImageView.h"
+#include "views/classify/ClassifyView.h"
+#include "views/translate/ProbeView.h"
 #include "views/translate/TranslateView.h"
+#include "window/MainWindow.h"
 
 #include <QApplication>
+#include <QDialog>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 #include <QKeyEvent>
 #include <QLineEdit>
-#include <QTabWidget>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QSlider>
+#include <QSpinBox>
 #include <QTimer>
 
 #include <algorithm>
+#include <cctype>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <malloc.h>
+#include <functional>
 #include <limits>
+#include <malloc.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -38,9 +64,6 @@ using namespace attnlab;
 using attnlab::bench::percentile;
 
 namespace {
-
-TranslationTask& translation(MainWindow& w) { return *w.task<TranslationTask>(); }
-
 
 // Resident memory from /proc/self/status, MB: all of it, the anonymous part (heap, stacks,
 // everything the process allocates) and the file-backed part (pages of the program and its
@@ -112,6 +135,50 @@ MainArena mainArena() {
     return a;
 }
 
+// The anonymous mappings outside the main heap, from /proc/self/smaps, MB resident: the other
+// threads' malloc arenas (glibc maps each arena's heaps as 64 MB-aligned regions of 64 MB)
+// and the rest (large malloc blocks, thread stacks, the BLAS buffers, LibTorch's own mappings).
+// And the number of threads (/proc/self/status): a worker that is not joined stays counted.
+struct AnonymousSplit {
+    double arenas = 0, other = 0;
+    int arenaHeaps = 0, threads = 0;
+};
+
+AnonymousSplit anonymousSplit() {
+    AnonymousSplit a;
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool anonymous = false, arena = false;
+    constexpr unsigned long long kHeapSize = 64ull << 20;
+    while (std::getline(smaps, line)) {
+        const std::size_t dash = line.find('-');
+        const std::size_t space = line.find(' ');
+        if (dash != std::string::npos && space != std::string::npos && dash < space &&
+            std::isxdigit(static_cast<unsigned char>(line[0])) && line.find(':') > space) {
+            // "start-end perms offset dev inode [path]"
+            const unsigned long long start = std::strtoull(line.c_str(), nullptr, 16);
+            std::string fields[6];
+            std::size_t at = 0;
+            for (int f = 0; f < 6 && at != std::string::npos; ++f) {
+                const std::size_t from = line.find_first_not_of(' ', at);
+                if (from == std::string::npos) break;
+                at = f < 5 ? line.find(' ', from) : std::string::npos;
+                fields[f] = line.substr(from, at == std::string::npos ? std::string::npos : at - from);
+            }
+            anonymous = fields[4] == "0" && (fields[5].empty() || fields[5].rfind("[anon", 0) == 0);
+            // Adjacent heaps with the same permissions show as one mapping: aligned start, any size.
+            arena = anonymous && start % kHeapSize == 0;
+            if (arena && fields[1].rfind("rw", 0) == 0) ++a.arenaHeaps;
+        } else if (anonymous && line.rfind("Rss:", 0) == 0) {
+            (arena ? a.arenas : a.other) += std::atof(line.c_str() + 4) / 1024.0;
+        }
+    }
+    std::ifstream status("/proc/self/status");
+    while (std::getline(status, line))
+        if (line.rfind("Threads:", 0) == 0) a.threads = std::atoi(line.c_str() + 8);
+    return a;
+}
+
 // Least-squares slope of y against x.
 double slope(const std::vector<double>& x, const std::vector<double>& y) {
     const double n = static_cast<double>(x.size());
@@ -127,8 +194,12 @@ double slope(const std::vector<double>& x, const std::vector<double>& y) {
     return d == 0 ? 0.0 : (n * sxy - sx * sy) / d;
 }
 
-// Key presses as a user's typing produces them, through the normal event path.
+// Key presses as a user's typing produces them, through the normal event path: select all, delete,
+// type, Return.
 void typeInto(QWidget* widget, const QString& text) {
+    if (auto* edit = qobject_cast<QLineEdit*>(widget)) edit->selectAll();
+    QKeyEvent del(QEvent::KeyPress, Qt::Key_Backspace, Qt::NoModifier);
+    QCoreApplication::sendEvent(widget, &del);
     for (const QChar c : text) {
         QKeyEvent press(QEvent::KeyPress, 0, Qt::NoModifier, QString(c));
         QCoreApplication::sendEvent(widget, &press);
@@ -139,12 +210,79 @@ void typeInto(QWidget* widget, const QString& text) {
     QCoreApplication::sendEvent(widget, &enter);
 }
 
+// Whether a written file starts as its format says (PNG signature, an SVG document, a PDF header).
+bool looksLikeFormat(const QString& path, const QString& suffix) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    const QByteArray head = f.read(512);
+    if (suffix == QLatin1String("png")) return head.startsWith("\x89PNG\r\n\x1a\n");
+    if (suffix == QLatin1String("pdf")) return head.startsWith("%PDF-");
+    if (suffix == QLatin1String("svg")) return head.contains("<svg") || head.contains("<?xml");
+    return !head.isEmpty();
+}
+
+// The phases of one cycle, in order. The ViT and the captioner are both the Images task's.
+enum Kind { kTranslate, kClassify, kVit, kCaptioner, kForecast, kKinds };
+const std::array<const char*, kKinds> kKindNames{"translation", "classification", "vit", "captioner", "forecasting"};
+const std::array<const char*, kKinds> kTaskIds{"translate", "classify", "images", "images", "forecast"};
+const std::array<const char*, kKinds> kLessons{"heads", "explanation", "vit", "captioner", "lookback"};
+
+// The views exported in turn while a task's phase runs.
+QStringList exportViewsOf(int kind) {
+    switch (kind) {
+        case kTranslate:
+            return {QStringLiteral("translate"), QStringLiteral("heads"), QStringLiteral("curves"), QStringLiteral("probe")};
+        case kClassify: return {QStringLiteral("classify"), QStringLiteral("class-curves")};
+        case kVit:
+        case kCaptioner: return {QStringLiteral("image"), QStringLiteral("image-curves")};
+        default:
+            return {QStringLiteral("forecast"), QStringLiteral("lag-profile"), QStringLiteral("forecast-curves"),
+                    QStringLiteral("forecast-heads")};
+    }
+}
+
+// What happened to each task over the run.
+struct Counts {
+    int phases = 0;
+    int lessonStarts = 0, lessonStartsWhileTraining = 0;  // while this task's own run was still going
+    int trainPresses = 0, stopsBeforeTrain = 0;            // Train pressed after a plain task switch
+    int switchesAwayWhileTraining = 0;                     // the next phase began while this one trained
+    double longestStopMs = 0;                              // Stop pressed -> the task idle (its worker joined)
+    int asked = 0, answered = 0, failed = 0;               // predictions the script asked / answers / failures
+    int exports = 0, failedExports = 0, skippedExports = 0;
+    int epochs = 0, trainingFailures = 0;
+    double memoryDeltaMb = 0, anonDeltaMb = 0, arenaInUseDeltaMb = 0;  // summed over the phases after the warm-up
+    int memoryPhases = 0;
+};
+
+struct Snapshot {
+    double minutes = 0;
+    Resident resident;
+    MainArena arena;
+};
+
+Snapshot snapshot(double minutes) { return Snapshot{minutes, residentMegabytes(), mainArena()}; }
+
+int qtWarnings = 0;
+QtMessageHandler previousHandler = nullptr;
+
+void countWarnings(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (type == QtWarningMsg || type == QtCriticalMsg) {
+        ++qtWarnings;
+        if (qtWarnings > 20) return;  // the first few are printed
+    }
+    if (previousHandler != nullptr) previousHandler(type, context, message);
+}
+
 void usage() {
     std::fprintf(stderr,
-                 "Usage: attnlab-soak [--minutes M] [--out DIR] [--no-teardown]\n"
-                 "Trains toy-en-fr in the main window for M minutes (default 30), typing a translation\n"
-                 "every second and exporting a figure every minute into DIR (default: a temporary folder).\n"
-                 "Writes DIR/soak-memory.csv and prints a summary.\n"
+                 "Usage: attnlab-soak [--minutes M] [--phase-minutes P] [--out DIR] [--translation-only] [--no-teardown]\n"
+                 "Drives the main window for M minutes (default 30): every task in turn, P minutes each\n"
+                 "(default 2; translation, classification, ViT, captioner, forecasting), each phase a lesson\n"
+                 "or a task switch and Train, half-way a lesson switch, a prediction asked every second and\n"
+                 "an export of the view shown every minute into DIR (default: a temporary folder).\n"
+                 "--translation-only: the original soak, GRU + additive on toy-en-fr for the whole run.\n"
+                 "Writes DIR/soak-memory.csv and DIR/soak-phases.csv and prints a summary.\n"
                  "--no-teardown exits without destroying the window, so that a heap profiler reports\n"
                  "everything still allocated at the end (diff a short and a long run to see what grows).\n");
 }
@@ -152,28 +290,33 @@ void usage() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    double minutes = 30.0;
+    double minutes = 30.0, phaseMinutes = 2.0;
     QString outDir;
-    bool teardown = true;
+    bool teardown = true, translationOnly = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--minutes" && i + 1 < argc) {
             minutes = std::atof(argv[++i]);
+        } else if (arg == "--phase-minutes" && i + 1 < argc) {
+            phaseMinutes = std::atof(argv[++i]);
         } else if (arg == "--out" && i + 1 < argc) {
             outDir = QString::fromLocal8Bit(argv[++i]);
         } else if (arg == "--no-teardown") {
             teardown = false;
+        } else if (arg == "--translation-only") {
+            translationOnly = true;
         } else {
             usage();
             return 2;
         }
     }
-    if (!(minutes > 0)) {
-        std::fprintf(stderr, "error: --minutes must be positive\n");
+    if (!(minutes > 0) || !(phaseMinutes > 0)) {
+        std::fprintf(stderr, "error: --minutes and --phase-minutes must be positive\n");
         return 2;
     }
     preferFastBlasKernels(argv);
     QApplication app(argc, argv);
+    previousHandler = qInstallMessageHandler(countWarnings);
     QApplication::setOrganizationName(QStringLiteral("AttnLab-soak"));  // leave the user's settings alone
     if (outDir.isEmpty()) outDir = QDir::temp().filePath(QStringLiteral("attnlab-soak-%1").arg(getpid()));
     if (!QDir().mkpath(outDir)) {
@@ -191,139 +334,449 @@ int main(int argc, char* argv[]) {
     window.resize(1400, 900);
     window.show();
 
-    // GRU + additive on toy-en-fr, with enough epochs to outlast the soak; the probe follows every
-    // 5 batches as in the demo. Set up through the panels, as a user would.
-    DatasetOptions data;
-    data.size = 2000;
-    data.seed = 1;
-    translation(window).dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
-    ModelConfig config;
-    config.architecture = Architecture::Gru;
-    config.attention = AttentionKind::Additive;
-    config.hidden = 128;
-    translation(window).modelSettings()->setConfig(config);
-    TrainingOptions options = translation(window).trainingSettings()->options();
-    options.epochs = 10000;
-    options.seed = 1;
-    translation(window).trainingSettings()->setOptions(options);
-    translation(window).probeView()->setEveryBatches(5);
-    translation(window).probeView()->setSentence(QStringLiteral("the small cat sees the red car"));
-    bool started = false;
-    QObject::connect(&translation(window), &TranslationTask::corpusLoaded, [&] {
-        if (!started) translation(window).startTraining();
-        started = true;
-    });
-    translation(window).loadCorpus(translation(window).dataPanel()->datasetSource());
-    const double totalMs = minutes * 60000.0;
+    auto* translation = window.task<TranslationTask>();
+    auto* classifier = window.task<ClassifierTask>();
+    auto* images = window.task<ImageTask>();
+    auto* forecaster = window.task<ForecastTask>();
+    if (translation == nullptr || classifier == nullptr || images == nullptr || forecaster == nullptr) {
+        std::fprintf(stderr, "error: the window lacks one of the four tasks\n");
+        return 1;
+    }
+    const std::array<Task*, kKinds> taskOf{translation, classifier, images, images, forecaster};
+    std::array<Counts, kKinds> counts;
 
     QElapsedTimer clock;
     clock.start();
-    // Room for every gap, written (zeros) now: a reserved but untouched buffer would become
-    // resident page by page as the samples arrive (~6 MB per hour), which the memory slope
-    // below would then count against the application.
+    auto nowMinutes = [&] { return static_cast<double>(clock.elapsed()) / 60000.0; };
+    const double totalMs = minutes * 60000.0;
+
+    // ---- what the tasks answer --------------------------------------------------------------------
+    TrainingController* controller = translation->controller();
+    QObject::connect(controller, &TrainingController::translated, [&](quint64, const Translation&) { ++counts[kTranslate].answered; });
+    QObject::connect(controller, &TrainingController::translationFailed, [&](quint64, const QString& m) {
+        ++counts[kTranslate].failed;
+        std::fprintf(stderr, "%.2f min: translation failed: %s\n", nowMinutes(), qPrintable(m));
+    });
+    QObject::connect(controller, &TrainingController::epochFinished, [&](const EpochMetrics&) { ++counts[kTranslate].epochs; });
+    QObject::connect(controller, &TrainingController::failed, [&](const QString& m) {
+        ++counts[kTranslate].trainingFailures;
+        std::fprintf(stderr, "%.2f min: translation training failed: %s\n", nowMinutes(), qPrintable(m));
+    });
+    QObject::connect(controller, &TrainingController::diverged, [&](int, int, const QString& m) {
+        ++counts[kTranslate].trainingFailures;
+        std::fprintf(stderr, "%.2f min: translation training diverged: %s\n", nowMinutes(), qPrintable(m));
+    });
+    ClassifierSession* cs = classifier->session();
+    QObject::connect(cs, &ClassifierSession::classified, [&](quint64, const Classification&) { ++counts[kClassify].answered; });
+    QObject::connect(cs, &ClassifierSession::epochFinished, [&](const ClassifierEpochMetrics&) { ++counts[kClassify].epochs; });
+    ImageSession* is = images->session();
+    QObject::connect(is, &ImageSession::classified, [&](quint64, const ImageClassification&) { ++counts[kVit].answered; });
+    QObject::connect(is, &ImageSession::captioned, [&](quint64, const Captioning&) { ++counts[kCaptioner].answered; });
+    QObject::connect(is, &ImageSession::classifierEpochFinished, [&](const ImageEpochMetrics&) { ++counts[kVit].epochs; });
+    QObject::connect(is, &ImageSession::captionerEpochFinished, [&](const CaptionEpochMetrics&) { ++counts[kCaptioner].epochs; });
+    ForecastSession* fs = forecaster->session();
+    QObject::connect(fs, &ForecastSession::forecasted, [&](quint64, const Forecast&, long) { ++counts[kForecast].answered; });
+    QObject::connect(fs, &ForecastSession::epochFinished, [&](const ForecastEpochMetrics&) { ++counts[kForecast].epochs; });
+    // Failures of the sessions' requests and jobs; the images session's go to the model it has.
+    auto imageKind = [&] { return is->hasModel() && is->model().isCaptioner() ? kCaptioner : kVit; };
+    auto watchSession = [&](ModelSession* s, std::function<int()> kindNow) {
+        QObject::connect(s, &ModelSession::requestFailed, [&, kindNow](quint64, const QString& m) {
+            ++counts[static_cast<std::size_t>(kindNow())].failed;
+            std::fprintf(stderr, "%.2f min: %s request failed: %s\n", nowMinutes(), kKindNames[static_cast<std::size_t>(kindNow())], qPrintable(m));
+        });
+        auto jobFailed = [&, kindNow](const QString& m) {
+            ++counts[static_cast<std::size_t>(kindNow())].trainingFailures;
+            std::fprintf(stderr, "%.2f min: %s job failed: %s\n", nowMinutes(), kKindNames[static_cast<std::size_t>(kindNow())], qPrintable(m));
+        };
+        QObject::connect(s, &ModelSession::trainingFailed, jobFailed);
+        QObject::connect(s, &ModelSession::openFailed, jobFailed);
+        QObject::connect(s, &ModelSession::saveFailed, jobFailed);
+    };
+    watchSession(cs, [] { return static_cast<int>(kClassify); });
+    watchSession(is, [&] { return static_cast<int>(imageKind()); });
+    watchSession(fs, [] { return static_cast<int>(kForecast); });
+
+    // A message box or any other dialog that opens (none should: errors go to the reporter above and
+    // questions to the prompt): counted, printed and closed.
+    int dialogs = 0;
+    QTimer dialogWatch;
+    QObject::connect(&dialogWatch, &QTimer::timeout, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* dialog = qobject_cast<QDialog*>(w);
+            if (dialog == nullptr || !dialog->isVisible()) continue;
+            ++dialogs;
+            const auto* box = qobject_cast<QMessageBox*>(dialog);
+            std::fprintf(stderr, "%.2f min: dialog shown: %s: %s\n", nowMinutes(), qPrintable(dialog->windowTitle()),
+                         box ? qPrintable(box->text()) : "");
+            dialog->reject();
+        }
+    });
+    dialogWatch.start(250);
+
+    // ---- the event-loop gaps ------------------------------------------------------------------------
+    // Room for every gap, written (zeros) now: a reserved but untouched buffer would become resident
+    // page by page as the samples arrive (~6 MB per hour), which the memory slope below would then
+    // count against the application.
     std::vector<double> gapBuffer(static_cast<std::size_t>(totalMs / 5) + 100000, 0.0);
     std::size_t gapCount = 0;
     qint64 last = clock.nsecsElapsed();
     // An export runs on the GUI thread (the user clicked and waits for the file); the gap that
-    // contains one is reported on its own, not as a stutter while training.
-    qint64 exportEnd = -1;
-    double longestExportGap = 0.0;
+    // contains one is reported on its own, not as a stutter while training. The gap that contains a
+    // lesson start or a task switch stays among the others, and its longest is reported too.
+    qint64 exportEnd = -1, switchEnd = -1;
+    double longestExportGap = 0.0, longestSwitchGap = 0.0;
     QTimer probe;
     probe.setTimerType(Qt::PreciseTimer);
     QObject::connect(&probe, &QTimer::timeout, [&] {
         const qint64 now = clock.nsecsElapsed();
         const double gap = static_cast<double>(now - last) / 1e6;
+        if (last <= switchEnd) longestSwitchGap = std::max(longestSwitchGap, gap);
         if (last <= exportEnd) longestExportGap = std::max(longestExportGap, gap);
         else if (gapCount < gapBuffer.size()) gapBuffer[gapCount++] = gap;
         last = now;
     });
     probe.start(5);
 
-    int requested = 0, answered = 0, failedTranslations = 0, exports = 0, failedExports = 0;
-    QObject::connect(translation(window).controller(), &TrainingController::translated, [&](quint64, const Translation&) { ++answered; });
-    QObject::connect(translation(window).controller(), &TrainingController::translationFailed, [&](quint64, const QString& m) {
-        ++failedTranslations;
-        std::fprintf(stderr, "translation failed: %s\n", qPrintable(m));
-    });
+    // ---- the phases ---------------------------------------------------------------------------------
+    const qint64 phaseMs = static_cast<qint64>(phaseMinutes * 60000.0);
+    const int phasesPerCycle = translationOnly ? 1 : kKinds;
+    // The warm-up: the first cycle (every task has made its data, model and views once) when the run
+    // holds two cycles or more, else as before the first five minutes (a third of a short run).
+    const double warmupMinutes = !translationOnly && minutes >= 2.0 * phasesPerCycle * phaseMinutes
+                                     ? phasesPerCycle * phaseMinutes
+                                     : std::min(5.0, minutes / 3.0);
+    int phaseNumber = -1, kind = kTranslate, cycle = 0;
+    int pendingTrain = -1, stuckStops = 0, lessonRefusals = 0;
+    QElapsedTimer stopClock;
+    std::vector<Snapshot> phaseStart;  // memory when each phase began
+    std::vector<int> phaseKind;
+    std::ofstream phaseCsv(QDir(outDir).filePath(QStringLiteral("soak-phases.csv")).toStdString());
+    phaseCsv << "phase,cycle,task,start_minutes,how,task_was_training,previous_still_training,rss_mb,rss_anon_mb,rss_file_mb,"
+                "main_heap_rss_mb,main_arena_in_use_mb\n";
 
-    const QStringList sentences{QStringLiteral("the cat sees the red car"), QStringLiteral("my mother likes the big dog"),
-                                QStringLiteral("the small girl reads a book"), QStringLiteral("the boy eats the green apple")};
-    // The exporter's processEvents() can run a due typist tick, which would switch back to
-    // Translate before the export: the typist waits while an export is under way.
+    auto stopTask = [&](int k) {
+        if (k == kTranslate) {
+            controller->stop();
+            return;
+        }
+        TaskSetupPanel* panel = k == kClassify ? static_cast<TaskSetupPanel*>(classifier->panel())
+                                : k == kForecast ? static_cast<TaskSetupPanel*>(forecaster->panel())
+                                                 : static_cast<TaskSetupPanel*>(images->panel());
+        if (panel->stopButton()->isEnabled()) panel->stopButton()->click();
+        else (k == kClassify ? static_cast<ModelSession*>(cs) : k == kForecast ? static_cast<ModelSession*>(fs) : is)->stop();
+    };
+    // Train as the setup panel's button does it; the Images task first gets the phase's data.
+    auto pressTrain = [&](int k) {
+        ++counts[static_cast<std::size_t>(k)].trainPresses;
+        if (k == kVit || k == kCaptioner) {
+            ImageDataChoice data = images->panel()->data();
+            const QString want = k == kVit ? QStringLiteral("glyphs") : QStringLiteral("scenes");
+            if (data.dataset != want) {
+                data.dataset = want;
+                data.path.clear();
+                data.size = k == kVit ? 5000 : 4000;
+                data.seed = 1;
+                images->panel()->setData(data);  // loads; Train below waits for the data
+            }
+        }
+        if (k == kTranslate) translation->startTraining();
+        else static_cast<SessionTask*>(taskOf[static_cast<std::size_t>(k)])->train();
+    };
+    // A task switch and Train: a run of the task that still goes is stopped first (the worker
+    // finishes its batch and the task becomes idle), as the Stop button does.
+    auto userTrain = [&](int k) {
+        if (taskOf[static_cast<std::size_t>(k)]->isBusy()) {
+            ++counts[static_cast<std::size_t>(k)].stopsBeforeTrain;
+            stopTask(k);
+            pendingTrain = k;
+            stopClock.restart();
+            return;
+        }
+        pressTrain(k);
+    };
+    QTimer pendingWatch;
+    QObject::connect(&pendingWatch, &QTimer::timeout, [&] {
+        if (pendingTrain < 0 || taskOf[static_cast<std::size_t>(pendingTrain)]->isBusy()) return;
+        Counts& c = counts[static_cast<std::size_t>(pendingTrain)];
+        c.longestStopMs = std::max(c.longestStopMs, static_cast<double>(stopClock.elapsed()));
+        const int k = pendingTrain;
+        pendingTrain = -1;
+        pressTrain(k);
+    });
+    pendingWatch.start(20);
+
+    auto startLesson = [&](const QString& id) {
+        Counts& c = counts[static_cast<std::size_t>(kind)];
+        ++c.lessonStarts;
+        if (taskOf[static_cast<std::size_t>(kind)]->isBusy()) ++c.lessonStartsWhileTraining;
+        if (!window.startLesson(id)) {
+            ++lessonRefusals;
+            std::fprintf(stderr, "%.2f min: lesson %s was not started\n", nowMinutes(), qPrintable(id));
+        }
+        switchEnd = clock.nsecsElapsed();
+    };
+    auto addPhaseMemory = [&](const Snapshot& now) {
+        if (phaseStart.empty()) return;
+        const Snapshot& begun = phaseStart.back();
+        if (begun.minutes < warmupMinutes) return;
+        Counts& c = counts[static_cast<std::size_t>(phaseKind.back())];
+        c.memoryDeltaMb += now.resident.total - begun.resident.total;
+        c.anonDeltaMb += now.resident.anonymous - begun.resident.anonymous;
+        c.arenaInUseDeltaMb += now.arena.inUse - begun.arena.inUse;
+        ++c.memoryPhases;
+    };
+    QTimer midPhase;
+    midPhase.setSingleShot(true);
+    QObject::connect(&midPhase, &QTimer::timeout, [&] {
+        // Half-way: a lesson switch inside the task, usually while it still trains (its worker is
+        // stopped and the model dropped), in every other cycle; translation goes on to another lesson.
+        if (cycle % 2 == 0) startLesson(kind == kTranslate ? QStringLiteral("alignment") : QString::fromLatin1(kLessons[static_cast<std::size_t>(kind)]));
+        else if (kind == kTranslate) startLesson(QStringLiteral("bottleneck"));
+    });
+    auto beginPhase = [&] {
+        const Snapshot now = snapshot(nowMinutes());
+        addPhaseMemory(now);
+        if (pendingTrain >= 0) {
+            ++stuckStops;
+            std::fprintf(stderr, "%.2f min: %s did not become idle within its phase after Stop\n", now.minutes,
+                         kKindNames[static_cast<std::size_t>(pendingTrain)]);
+            pendingTrain = -1;
+        }
+        const int previous = kind;
+        ++phaseNumber;
+        kind = translationOnly ? kTranslate : phaseNumber % kKinds;
+        cycle = phaseNumber / phasesPerCycle;
+        const bool previousTraining = phaseNumber > 0 && taskOf[static_cast<std::size_t>(previous)]->isBusy();
+        if (previousTraining && previous != kind) ++counts[static_cast<std::size_t>(previous)].switchesAwayWhileTraining;
+        Counts& c = counts[static_cast<std::size_t>(kind)];
+        ++c.phases;
+        const bool ownTraining = taskOf[static_cast<std::size_t>(kind)]->isBusy();
+        const bool byLesson = cycle % 2 == 0;
+        if (byLesson) {
+            startLesson(QString::fromLatin1(kLessons[static_cast<std::size_t>(kind)]));
+        } else {
+            window.switchTask(QString::fromLatin1(kTaskIds[static_cast<std::size_t>(kind)]));
+            userTrain(kind);
+            switchEnd = clock.nsecsElapsed();
+        }
+        phaseStart.push_back(now);
+        phaseKind.push_back(kind);
+        phaseCsv << phaseNumber << ',' << cycle << ',' << kKindNames[static_cast<std::size_t>(kind)] << ',' << now.minutes << ','
+                 << (byLesson ? "lesson" : "switch+train") << ',' << (ownTraining ? 1 : 0) << ',' << (previousTraining ? 1 : 0)
+                 << ',' << now.resident.total << ',' << now.resident.anonymous << ',' << now.resident.file << ','
+                 << now.arena.resident << ',' << now.arena.inUse << '\n';
+        phaseCsv.flush();
+        std::printf("%6.2f min: phase %d (cycle %d) %s by %s%s%s\n", now.minutes, phaseNumber, cycle,
+                    kKindNames[static_cast<std::size_t>(kind)], byLesson ? "lesson" : "task switch and Train",
+                    ownTraining ? ", the task still training" : "", previousTraining ? ", the previous task still training" : "");
+        std::fflush(stdout);
+        midPhase.start(static_cast<int>(phaseMs / 2));
+    };
+
+    if (translationOnly) {
+        // The original soak: GRU + additive on toy-en-fr, with enough epochs to outlast it; the probe
+        // follows every 5 batches as in the demo. Set up through the panels, as a user would.
+        phaseNumber = 0;
+        kind = kTranslate;
+        counts[kTranslate].phases = 1;
+        phaseStart.push_back(snapshot(0.0));
+        phaseKind.push_back(kTranslate);
+        DatasetOptions data;
+        data.size = 2000;
+        data.seed = 1;
+        translation->dataPanel()->setDatasetSource(CorpusSource::builtin(QStringLiteral("toy-en-fr"), data));
+        ModelConfig config;
+        config.architecture = Architecture::Gru;
+        config.attention = AttentionKind::Additive;
+        config.hidden = 128;
+        translation->modelSettings()->setConfig(config);
+        TrainingOptions options = translation->trainingSettings()->options();
+        options.epochs = 10000;
+        options.seed = 1;
+        translation->trainingSettings()->setOptions(options);
+        translation->probeView()->setEveryBatches(5);
+        translation->probeView()->setSentence(QStringLiteral("the small cat sees the red car"));
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(translation, &TranslationTask::corpusLoaded, [&, started] {
+            if (!*started) translation->startTraining();
+            *started = true;
+        });
+        translation->loadCorpus(translation->dataPanel()->datasetSource());
+    } else {
+        beginPhase();
+    }
+    QTimer phaseTimer;
+    QObject::connect(&phaseTimer, &QTimer::timeout, beginPhase);
+    if (!translationOnly) phaseTimer.start(static_cast<int>(phaseMs));
+
+    // ---- a prediction asked every second ------------------------------------------------------------
+    const QStringList fallbackSentences{QStringLiteral("the cat sees the red car"), QStringLiteral("my mother likes the big dog"),
+                                        QStringLiteral("the small girl reads a book"), QStringLiteral("the boy eats the green apple")};
+    // The exporter's processEvents() can run a due typist tick, which would switch back to the typing
+    // view before the export: the typist waits while an export is under way.
     bool exporting = false;
+    int typed = 0;
+    QLineEdit* classifyInput = classifier->classifyView()->findChild<QLineEdit*>(QStringLiteral("classifyText"));
+    if (classifyInput == nullptr) {
+        std::fprintf(stderr, "error: the Classify view has no text box named classifyText\n");
+        return 1;
+    }
     QTimer typist;
     QObject::connect(&typist, &QTimer::timeout, [&] {
         if (exporting) return;
-        if (window.navigator()->currentWidget() != translation(window).translateView()) window.showTab(QStringLiteral("translate"));
-        QLineEdit* input = translation(window).translateView()->input();
-        input->selectAll();
-        QKeyEvent del(QEvent::KeyPress, Qt::Key_Backspace, Qt::NoModifier);
-        QCoreApplication::sendEvent(input, &del);
-        typeInto(input, sentences[requested % sentences.size()]);
-        ++requested;
+        const std::size_t k = static_cast<std::size_t>(kind);
+        if (window.currentTask() != taskOf[k]) return;
+        const QString view = QString::fromLatin1(k == kTranslate ? "translate" : k == kClassify ? "classify" : k == kForecast ? "forecast" : "image");
+        if (window.currentTabName() != view) window.showTab(view);
+        ++typed;
+        switch (k) {
+            case kTranslate: {
+                if (!controller->hasModel() || controller->isPreparing()) return;
+                const auto& corpus = translation->corpus().corpus;
+                const QString sentence =
+                    translationOnly || !corpus || corpus->pairs.empty()
+                        ? fallbackSentences[counts[k].asked % fallbackSentences.size()]
+                        : QString::fromStdString(corpus->pairs[(static_cast<std::size_t>(typed) * 7919u) % corpus->pairs.size()].source);
+                typeInto(translation->translateView()->input(), sentence);
+                break;
+            }
+            case kClassify: {
+                const auto corpus = classifier->corpus();
+                if (!cs->hasModel() || !corpus || corpus->examples.empty()) return;
+                typeInto(classifyInput, QString::fromStdString(corpus->examples[(static_cast<std::size_t>(typed) * 7919u) % corpus->examples.size()].text));
+                break;
+            }
+            case kVit:
+            case kCaptioner: {
+                if (!is->hasModel() || imageKind() != static_cast<Kind>(k)) return;  // the phase's model, once built
+                QListWidget* browser = images->imageView()->browser();
+                if (browser->count() < 2) return;
+                browser->setCurrentRow((std::max(0, browser->currentRow()) + 1 + typed % 5) % browser->count());
+                break;
+            }
+            default: {
+                ForecastView* f = forecaster->forecastView();
+                QSlider* slider = f->slider();
+                if (!fs->hasModel() || !slider->isEnabled() || slider->maximum() <= slider->minimum()) return;
+                const int range = slider->maximum() - slider->minimum() + 1;
+                int at = slider->minimum() + (typed * 37) % range;
+                if (at == f->forecastPosition()) at = at == slider->maximum() ? slider->minimum() : at + 1;
+                slider->setValue(at);  // a forecast at the new origin
+                f->stepBox()->setValue(typed % (f->stepBox()->maximum() + 1));
+                break;
+            }
+        }
+        ++counts[k].asked;
     });
     typist.start(1000);
 
-    const QStringList exportTabs{QStringLiteral("translate"), QStringLiteral("heads"), QStringLiteral("curves"),
-                                 QStringLiteral("probe")};
-    const QStringList exportSuffixes{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("png"),
-                                     QStringLiteral("pdf")};
+    // ---- an export every minute ---------------------------------------------------------------------
+    std::array<int, kKinds> exportTurn{};
+    int exportsTried = 0;
+    std::ofstream exportCsv(QDir(outDir).filePath(QStringLiteral("soak-exports.csv")).toStdString());
+    exportCsv << "minutes,task,view,format,ms,bytes,ok\n";
+    double slowestExportMs = 0;
+    QString slowestExport;
     QTimer exporter;
-    QObject::connect(&exporter, &QTimer::timeout, [&] {
-        const int k = exports + failedExports;
-        const QString tab = exportTabs[k % exportTabs.size()];
+    auto exportNow = [&] {
+        const std::size_t k = static_cast<std::size_t>(kind);
+        Counts& c = counts[k];
+        const QStringList views = exportViewsOf(kind);
+        const QString tab = views[exportTurn[k]++ % views.size()];
+        const QStringList suffixes = translationOnly ? QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("png"), QStringLiteral("pdf")}
+                                                     : QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+        const QString suffix = suffixes[exportsTried % suffixes.size()];
+        const int n = exportsTried++;
         exporting = true;
         window.showTab(tab);
         QApplication::processEvents();
         exporting = false;
-        const QString path = QDir(outDir).filePath(
-            QStringLiteral("export-%1-%2.%3").arg(k, 3, 10, QLatin1Char('0')).arg(tab, exportSuffixes[k % exportSuffixes.size()]));
+        const QString path = QDir(outDir).filePath(QStringLiteral("export-%1-%2.%3").arg(n, 3, 10, QLatin1Char('0')).arg(tab, suffix));
         QString error;
-        if (window.currentTabName() != tab)
-            error = QStringLiteral("the %1 tab was not shown").arg(tab);
-        else if (window.exportCurrentView(path, 1.0, &error))
-            error.clear();
-        else if (error.isEmpty())
-            error = QStringLiteral("unknown error");
-        if (error.isEmpty()) {
-            ++exports;
+        const View* shown = window.navigator()->currentView();
+        if (window.currentTabName() != tab || shown == nullptr) {
+            error = QStringLiteral("the %1 view was not shown").arg(tab);
+        } else if (!shown->exportsFigure()) {
+            // Export Image is disabled for a view with nothing to show yet (a model just rebuilt).
+            ++c.skippedExports;
+            std::fprintf(stderr, "%.2f min: export of %s skipped: the view has nothing to export yet\n", nowMinutes(), qPrintable(tab));
+            exportEnd = clock.nsecsElapsed();
+            return;
         } else {
-            ++failedExports;
-            std::fprintf(stderr, "export %s failed: %s\n", qPrintable(path), qPrintable(error));
+            QElapsedTimer took;
+            took.start();
+            const bool written = window.exportCurrentView(path, 1.0, &error);
+            const double ms = static_cast<double>(took.nsecsElapsed()) / 1e6;
+            if (written) error = looksLikeFormat(path, suffix) ? QString() : QStringLiteral("the file is not a %1").arg(suffix.toUpper());
+            else if (error.isEmpty()) error = QStringLiteral("unknown error");
+            exportCsv << nowMinutes() << ',' << kKindNames[k] << ',' << tab.toStdString() << ',' << suffix.toStdString() << ',' << ms
+                      << ',' << QFileInfo(path).size() << ',' << (error.isEmpty() ? 1 : 0) << '\n';
+            exportCsv.flush();
+            if (ms > slowestExportMs) {
+                slowestExportMs = ms;
+                slowestExport = QStringLiteral("%1 (%2, %3)").arg(QFileInfo(path).fileName()).arg(QFileInfo(path).size()).arg(kKindNames[k]);
+            }
+        }
+        if (error.isEmpty()) {
+            ++c.exports;
+        } else {
+            ++c.failedExports;
+            std::fprintf(stderr, "%.2f min: export %s failed: %s\n", nowMinutes(), qPrintable(path), qPrintable(error));
         }
         exportEnd = clock.nsecsElapsed();
+    };
+    QObject::connect(&exporter, &QTimer::timeout, exportNow);
+    // The first export 40 s in, then every minute: not on a phase's first seconds (its model is
+    // being rebuilt) when the phases last whole minutes.
+    QTimer::singleShot(40000, &exporter, [&] {
+        exporter.start(60000);
+        exportNow();
     });
-    exporter.start(60000);
 
-    std::vector<double> sampleMinutes, sampleMb, anonMb, fileMb;
+    // ---- memory samples -----------------------------------------------------------------------------
+    std::vector<double> sampleMinutes, sampleMb, anonMb, fileMb, heapMb, mainResident, mainInUse, sampleLongestGap;
+    std::vector<std::size_t> sampleGapIndex;
+    std::vector<double> threadArenas, otherAnon;
+    std::vector<int> threadCounts;
     std::ofstream csv(QDir(outDir).filePath(QStringLiteral("soak-memory.csv")).toStdString());
     // Heap in use (malloc'ed and not freed, all arenas) beside the resident size: if the heap stays
     // flat while the resident size grows, the growth is memory the allocator keeps, not a leak.
-    csv << "minutes,rss_mb,rss_anon_mb,rss_file_mb,heap_in_use_mb,heap_free_mb,epochs,batches,longest_gap_ms,"
-           "main_heap_rss_mb,main_arena_in_use_mb,main_arena_free_small_mb\n";
+    csv << "minutes,rss_mb,rss_anon_mb,rss_file_mb,heap_in_use_mb,heap_free_mb,task,epochs,longest_gap_ms,"
+           "main_heap_rss_mb,main_arena_in_use_mb,main_arena_free_small_mb,thread_arenas_rss_mb,thread_arena_mappings,"
+           "other_anon_rss_mb,threads\n";
     std::size_t gapsSampled = 0;  // gaps up to the previous sample: each row reports the longest since
-    std::vector<double> heapMb, mainResident, mainInUse;
+    auto totalEpochs = [&] {
+        int e = 0;
+        for (const Counts& c : counts) e += c.epochs;
+        return e;
+    };
     auto sample = [&] {
-        const double t = static_cast<double>(clock.elapsed()) / 60000.0;
+        const double t = nowMinutes();
         const Resident resident = residentMegabytes();
-        const double mb = resident.total;
         const struct mallinfo2 info = mallinfo2();
         const double inUse = static_cast<double>(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
-        const double free = static_cast<double>(info.fordblks) / (1024.0 * 1024.0);
+        const double freeMb = static_cast<double>(info.fordblks) / (1024.0 * 1024.0);
         const MainArena arena = mainArena();
+        const AnonymousSplit split = anonymousSplit();
+        const double longest = gapCount > gapsSampled ? *std::max_element(gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapsSampled),
+                                                                          gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount))
+                                                      : 0.0;
         mainResident.push_back(arena.resident);
         mainInUse.push_back(arena.inUse);
         sampleMinutes.push_back(t);
-        sampleMb.push_back(mb);
+        sampleMb.push_back(resident.total);
         anonMb.push_back(resident.anonymous);
         fileMb.push_back(resident.file);
         heapMb.push_back(inUse);
-        csv << t << ',' << mb << ',' << resident.anonymous << ',' << resident.file << ',' << inUse << ',' << free << ',' << translation(window).controller()->completedEpochs() << ','
-            << translation(window).controller()->batchesTrained() << ','
-            << (gapCount > gapsSampled ? *std::max_element(gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapsSampled),
-                                                           gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount))
-                                       : 0.0)
-            << ',' << arena.resident << ',' << arena.inUse << ',' << arena.freeSmall << '\n';
+        sampleLongestGap.push_back(longest);
+        sampleGapIndex.push_back(gapCount);
+        csv << t << ',' << resident.total << ',' << resident.anonymous << ',' << resident.file << ',' << inUse << ',' << freeMb << ','
+            << kKindNames[static_cast<std::size_t>(kind)] << ',' << totalEpochs() << ',' << longest << ',' << arena.resident << ','
+            << arena.inUse << ',' << arena.freeSmall << ',' << split.arenas << ',' << split.arenaHeaps << ',' << split.other << ','
+            << split.threads << '\n';
+        threadArenas.push_back(split.arenas);
+        otherAnon.push_back(split.other);
+        threadCounts.push_back(split.threads);
         gapsSampled = gapCount;
         csv.flush();
     };
@@ -332,24 +785,53 @@ int main(int argc, char* argv[]) {
     QObject::connect(&sampler, &QTimer::timeout, sample);
     sampler.start(10000);
 
-    QTimer::singleShot(static_cast<int>(totalMs), &app, [&] { app.quit(); });
+    // The end: the script stops, then the window is closed as a user closes it (MainWindow::closeEvent:
+    // every task is asked, the settings saved, every task's worker stopped and joined, bounded), timed.
+    // The threads by name (/proc/self/task/*/comm), before and after.
+    auto threadNames = [] {
+        QStringList names;
+        for (const QString& id : QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile comm(QStringLiteral("/proc/self/task/%1/comm").arg(id));
+            if (comm.open(QIODevice::ReadOnly)) names << QString::fromLocal8Bit(comm.readAll()).trimmed();
+        }
+        names.sort();
+        return names.join(QLatin1Char(' '));
+    };
+    bool translationStillTraining = false;
+    std::array<bool, kKinds> busyAtEnd{};
+    QString threadsBefore, threadsAfter;
+    double closeMs = 0;
+    bool closed = false;
+    QTimer::singleShot(static_cast<int>(totalMs), &app, [&] {
+        probe.stop();
+        typist.stop();
+        exporter.stop();
+        sampler.stop();
+        phaseTimer.stop();
+        midPhase.stop();
+        pendingWatch.stop();
+        dialogWatch.stop();
+        sample();
+        addPhaseMemory(snapshot(nowMinutes()));
+        translationStillTraining = controller->state() == TrainingController::State::Running;
+        for (std::size_t k = 0; k < kKinds; ++k) busyAtEnd[k] = taskOf[k]->isBusy();
+        threadsBefore = threadNames();
+        QElapsedTimer s;
+        s.start();
+        closed = window.close();
+        closeMs = static_cast<double>(s.nsecsElapsed()) / 1e6;
+        threadsAfter = threadNames();
+        app.quit();
+    });
     app.exec();
-    sample();
-    probe.stop();
-    typist.stop();
-    exporter.stop();
-    sampler.stop();
     const std::vector<double> gaps(gapBuffer.begin(), gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount));
-    const int epochs = translation(window).controller()->completedEpochs();
-    const long long batches = static_cast<long long>(translation(window).controller()->batchesTrained());
-    const bool stillTraining = translation(window).controller()->state() == TrainingController::State::Running;
-    translation(window).controller()->shutdown();
+    const bool shutDown = controller->isShutDown() && cs->isShutDown() && is->isShutDown() && fs->isShutDown();
+    const bool abandoned = TrainingController::hasAbandonedThreads();
 
-    // The slope over the whole run and after a five-minute warm-up (allocator pools, chart
-    // series and caches fill up first).
+    // ---- the report ---------------------------------------------------------------------------------
     std::vector<double> lateX, lateY, lateHeap, lateAnon, lateFile, lateMainResident, lateMainInUse;
     for (std::size_t i = 0; i < sampleMinutes.size(); ++i) {
-        if (sampleMinutes[i] >= std::min(5.0, minutes / 3.0)) {
+        if (sampleMinutes[i] >= warmupMinutes) {
             lateX.push_back(sampleMinutes[i]);
             lateY.push_back(sampleMb[i]);
             lateHeap.push_back(heapMb[i]);
@@ -360,34 +842,120 @@ int main(int argc, char* argv[]) {
         }
     }
     const double peak = *std::max_element(sampleMb.begin(), sampleMb.end());
-    std::printf("soak: %.1f minutes, %d epochs, %lld batches, training still running at the end: %s\n",
-                static_cast<double>(clock.elapsed()) / 60000.0, epochs, batches, stillTraining ? "yes" : "no");
-    std::printf("translations typed %d, answered %d, failed %d; exports written %d, failed %d; error dialogs %d\n",
-                requested, answered, failedTranslations, exports, failedExports, errors);
+    std::printf("\nsoak: %.1f minutes, %s, phases of %.1f minutes (%d phases, %d cycles begun), warm-up %.1f minutes\n",
+                nowMinutes(), translationOnly ? "translation only" : "every task in turn", phaseMinutes, phaseNumber + 1,
+                cycle + 1, warmupMinutes);
+    int asked = 0, answered = 0, failed = 0, exported = 0, failedExports = 0, skipped = 0, trainingFailures = 0;
+    std::printf("%-15s %6s %7s %7s %8s %8s %6s %7s %7s %7s %6s %7s %8s %8s %8s\n", "task", "phases", "lessons", "(train)",
+                "switch+T", "stops/ms", "away", "asked", "answers", "failed", "export", "fail/sk", "epochs", "dRSS/ph", "dArena/ph");
+    for (std::size_t k = 0; k < kKinds; ++k) {
+        const Counts& c = counts[k];
+        if (c.phases == 0 && c.answered == 0) continue;
+        asked += c.asked;
+        answered += c.answered;
+        failed += c.failed;
+        exported += c.exports;
+        failedExports += c.failedExports;
+        skipped += c.skippedExports;
+        trainingFailures += c.trainingFailures;
+        const double n = std::max(1, c.memoryPhases);
+        std::printf("%-15s %6d %7d %7d %8d %3d/%-4.0f %6d %7d %7d %7d %6d %3d/%-3d %8d %8.2f %8.2f\n", kKindNames[k], c.phases,
+                    c.lessonStarts, c.lessonStartsWhileTraining, c.trainPresses, c.stopsBeforeTrain, c.longestStopMs, c.switchesAwayWhileTraining,
+                    c.asked, c.answered, c.failed, c.exports, c.failedExports, c.skippedExports, c.epochs, c.memoryDeltaMb / n,
+                    c.arenaInUseDeltaMb / n);
+    }
+    std::printf("  (lessons: lesson starts, (train): of them while the task still trained; switch+T: Train pressed after a task\n"
+                "   switch, stops/ms: of them found still training and stopped first, the longest wait from Stop to idle; away: the next phase began while it trained;\n"
+                "   dRSS/ph, dArena/ph: mean change of resident memory and of the GUI heap in use over its phases after the warm-up, MB)\n");
+    std::printf("predictions asked %d, answers %d, failed %d; exports written %d, failed %d, skipped %d; training failures %d;\n"
+                "error reports %d, dialogs shown %d; lessons refused %d; stops that did not end within a phase %d; Qt warnings %d\n",
+                asked, answered, failed, exported, failedExports, skipped, trainingFailures, errors, dialogs, lessonRefusals,
+                stuckStops, qtWarnings);
+    std::printf("at the end still training:");
+    for (std::size_t k = 0; k < kKinds; ++k)
+        if (busyAtEnd[k] && (k != kCaptioner || !busyAtEnd[kVit])) std::printf(" %s", kTaskIds[k]);
+    std::printf("; closing the window (every worker stopped and joined): %.1f ms, %s, every session shut down: %s, "
+                "abandoned threads: %s\n  threads before: %s\n  threads after:  %s\n",
+                closeMs, closed ? "closed" : "NOT closed", shutDown ? "yes" : "no", abandoned ? "yes" : "no", qPrintable(threadsBefore),
+                qPrintable(threadsAfter));
     std::printf("resident memory: start %.1f MB, end %.1f MB, peak %.1f MB\n", sampleMb.front(), sampleMb.back(), peak);
     std::printf("memory slope: %.2f MB/hour over the run, %.2f MB/hour after the warm-up\n",
                 slope(sampleMinutes, sampleMb) * 60.0, slope(lateX, lateY) * 60.0);
-    std::printf("  of which anonymous: start %.1f MB, end %.1f MB, slope after the warm-up %.2f MB/hour\n",
-                anonMb.front(), anonMb.back(), slope(lateX, lateAnon) * 60.0);
+    std::printf("  of which anonymous: start %.1f MB, end %.1f MB, slope after the warm-up %.2f MB/hour\n", anonMb.front(),
+                anonMb.back(), slope(lateX, lateAnon) * 60.0);
     std::printf("  of which file-backed (code pages): start %.1f MB, end %.1f MB, slope after the warm-up %.2f MB/hour\n",
                 fileMb.front(), fileMb.back(), slope(lateX, lateFile) * 60.0);
-    std::printf("heap in use: start %.1f MB, end %.1f MB; slope after the warm-up %.2f MB/hour\n", heapMb.front(),
-                heapMb.back(), slope(lateX, lateHeap) * 60.0);
+    std::printf("heap in use: start %.1f MB, end %.1f MB; slope after the warm-up %.2f MB/hour\n", heapMb.front(), heapMb.back(),
+                slope(lateX, lateHeap) * 60.0);
     std::printf("main arena (GUI thread): [heap] resident %.1f -> %.1f MB, slope %.2f MB/hour; in use %.1f -> %.1f MB, "
                 "slope %.2f MB/hour (after the warm-up)\n",
                 mainResident.front(), mainResident.back(), slope(lateX, lateMainResident) * 60.0, mainInUse.front(),
                 mainInUse.back(), slope(lateX, lateMainInUse) * 60.0);
-    std::printf("event-loop gap (5 ms timer): longest %.1f ms, 99th percentile %.1f ms, 99.9th %.1f ms\n",
-                gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()), percentile(gaps, 0.99),
-                percentile(gaps, 0.999));
-    std::printf("longest gap containing an export (tab switch and file written on the GUI thread): %.1f ms\n",
-                longestExportGap);
-    std::printf("memory samples and exports: %s\n", qPrintable(QDir::toNativeSeparators(outDir)));
-    const bool ok = failedTranslations == 0 && failedExports == 0 && errors == 0 && answered >= requested - 2 &&
-                    stillTraining;
-    if (!teardown) {
-        std::fflush(stdout);
-        std::exit(ok ? 0 : 1);  // static destructors run; main's window and application are not destroyed
+    {
+        std::vector<double> lateArenas, lateOther;
+        for (std::size_t i = 0; i < sampleMinutes.size(); ++i)
+            if (sampleMinutes[i] >= warmupMinutes) {
+                lateArenas.push_back(threadArenas[i]);
+                lateOther.push_back(otherAnon[i]);
+            }
+        std::printf("other threads' malloc arenas resident %.1f -> %.1f MB, slope %.2f MB/hour; other anonymous mappings "
+                    "%.1f -> %.1f MB, slope %.2f MB/hour (after the warm-up); threads %d at the start, %d at most, %d at the end\n",
+                    threadArenas.front(), threadArenas.back(), slope(lateX, lateArenas) * 60.0, otherAnon.front(), otherAnon.back(),
+                    slope(lateX, lateOther) * 60.0, threadCounts.front(), *std::max_element(threadCounts.begin(), threadCounts.end()),
+                    threadCounts.back());
     }
+    if (!translationOnly) {
+        // The same moment of every cycle (its first phase begins): free of the swing within a cycle.
+        std::vector<double> cx, cy, ca, cu;
+        std::printf("at each cycle's start (MB: resident / anonymous / GUI heap in use):");
+        for (std::size_t i = 0; i < phaseStart.size(); i += kKinds) {
+            std::printf(" %.1f/%.1f/%.1f", phaseStart[i].resident.total, phaseStart[i].resident.anonymous, phaseStart[i].arena.inUse);
+            if (phaseStart[i].minutes >= warmupMinutes) {
+                cx.push_back(phaseStart[i].minutes);
+                cy.push_back(phaseStart[i].resident.total);
+                ca.push_back(phaseStart[i].resident.anonymous);
+                cu.push_back(phaseStart[i].arena.inUse);
+            }
+        }
+        std::printf("\n  slope over the cycles' starts after the warm-up: resident %.2f, anonymous %.2f, GUI heap in use %.2f MB/hour (%zu cycles)\n",
+                    slope(cx, cy) * 60.0, slope(cx, ca) * 60.0, slope(cx, cu) * 60.0, cx.size());
+    }
+    std::printf("event-loop gap (5 ms timer, outside exports): longest %.1f ms, 99th percentile %.1f ms, 99.9th %.1f ms\n",
+                gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()), percentile(gaps, 0.99), percentile(gaps, 0.999));
+    std::printf("longest gap containing an export (tab switch and file written on the GUI thread): %.1f ms; slowest export "
+                "%.1f ms: %s bytes\n",
+                longestExportGap, slowestExportMs, qPrintable(slowestExport));
+    std::printf("longest gap containing a lesson start or task switch: %.1f ms\n", longestSwitchGap);
+    // Every 10 minutes: the gaps' longest and 99th percentile, and the mean of the longest per
+    // 10-second sample (does the event loop slow down as the run goes on?).
+    for (int block = 0; block * 10.0 < sampleMinutes.back(); ++block) {
+        std::size_t from = gapCount, to = gapCount;
+        double sumLongest = 0;
+        int windows = 0;
+        for (std::size_t i = 1; i < sampleMinutes.size(); ++i) {
+            if (sampleMinutes[i] <= block * 10.0 || sampleMinutes[i] > (block + 1) * 10.0 + 1e-9) continue;
+            from = std::min(from, sampleGapIndex[i - 1]);
+            to = sampleGapIndex[i];
+            sumLongest += sampleLongestGap[i];
+            ++windows;
+        }
+        if (windows == 0 || to <= from) continue;
+        const std::vector<double> part(gapBuffer.begin() + static_cast<std::ptrdiff_t>(from), gapBuffer.begin() + static_cast<std::ptrdiff_t>(to));
+        std::printf("  minutes %3d-%-3d: longest gap %.1f ms, 99th percentile %.1f ms, mean longest per 10 s %.1f ms\n", block * 10,
+                    (block + 1) * 10, *std::max_element(part.begin(), part.end()), percentile(part, 0.99), sumLongest / windows);
+    }
+    std::printf("memory samples, phases and exports: %s\n", qPrintable(QDir::toNativeSeparators(outDir)));
+    bool ok = failed == 0 && failedExports == 0 && errors == 0 && dialogs == 0 && trainingFailures == 0 && !abandoned && closed &&
+              shutDown;
+    if (translationOnly) {
+        ok = ok && counts[kTranslate].answered >= counts[kTranslate].asked - 2 && translationStillTraining;
+    } else {
+        ok = ok && lessonRefusals == 0 && stuckStops == 0;
+        for (std::size_t k = 0; k < kKinds; ++k)
+            if (counts[k].phases > 0) ok = ok && counts[k].epochs > 0 && counts[k].answered > 0 && counts[k].exports > 0;
+    }
+    std::printf("soak %s\n", ok ? "passed" : "FAILED");
+    std::fflush(stdout);
+    if (!teardown) std::exit(ok ? 0 : 1);  // static destructors run; main's window and application are not destroyed
     return ok ? 0 : 1;
 }

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# The GUI soak test: the main window trains toy-en-fr (GRU + additive) for MINUTES (default 30)
-# while a translation is typed every second and a figure exported every minute; prints the
-# resident-memory slope and the event-loop gaps. Not part of the test suite (it takes half an hour).
-#   ./bench/run-soak.sh [MINUTES]
+# The GUI soak test: the main window cycles through every task in turn (translation, text
+# classification, the ViT, the captioner, forecasting; 2 minutes each by default) for MINUTES
+# (default 30): each phase starts the task's lesson or switches task and presses Train, a lesson
+# switch half-way, a prediction asked every second and a figure exported every minute; prints per
+# task what was asked, answered, exported and trained, the resident-memory slopes and the
+# event-loop gaps (docs/reliability.md, "Long runs"). Not part of the test suite.
+#   ./bench/run-soak.sh [MINUTES] [--phase-minutes P] [--translation-only] [--no-teardown]
+# --translation-only is the original soak: GRU + additive on toy-en-fr for the whole run.
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
 minutes="${1:-30}"
+shift || true
 attnlab_install_dependencies
 attnlab_build >/dev/null
 out="$ATTNLAB_BUILD/soak"
 rm -rf "$out"
-run=("$ATTNLAB_BUILD/bench/attnlab-soak" --minutes "$minutes" --out "$out")
+run=("$ATTNLAB_BUILD/bench/attnlab-soak" --minutes "$minutes" --out "$out" "$@")
 if [ -n "${DISPLAY:-}" ]; then
   "${run[@]}"
 else

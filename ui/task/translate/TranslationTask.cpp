@@ -273,6 +273,7 @@ void TranslationTask::connectController() {
     connect(controller_, &TrainingController::probeUpdated, probeView_, &ProbeView::setResult);
     connect(controller_, &TrainingController::probeUpdated, diagnosticsView_, &DiagnosticsView::setProbe);
     connect(controller_, &TrainingController::probeUpdated, timelineView_, &TimelineView::addSnapshot);
+    connect(controller_, &TrainingController::probeUpdated, this, &TranslationTask::actionsChanged);  // the Probe view's exports
     connect(controller_, &TrainingController::modifiedChanged, this, &TranslationTask::titleChanged);
     connect(controller_, &TrainingController::finished, this, [this](bool stopped) {
         hooks().status(stopped ? tr("Training stopped; the model is kept for translation and saving.")

@@ -417,12 +417,14 @@ void HeadsView::applyShowNumbers(bool on) {
     setShowNumbers(on);
 }
 
+// Only while a map is shown (not the message before the first translation, or for an output that
+// ended at once): Export Image is disabled rather than failing with "no attention to export yet".
 bool HeadsView::exportsFigure() const {
-    return true;
+    return showsTransformer() || showsGru();
 }
 
 bool HeadsView::exportsMatrix() const {
-    return true;
+    return currentHeatmap() != nullptr;
 }
 
 bool HeadsView::exportView(const QString& path, double scale, QString* error) const {

@@ -119,12 +119,14 @@ void ProbeView::applyShowNumbers(bool on) {
     attention()->heatmap()->setShowNumbers(on);
 }
 
+// Only while a map is shown: Export Image and Export Matrix are disabled before the first answer
+// (or for an output that ended at once) rather than failing with "no heatmap to export yet".
 bool ProbeView::exportsFigure() const {
-    return true;
+    return attention()->hasMap();
 }
 
 bool ProbeView::exportsMatrix() const {
-    return true;
+    return attention()->hasMap();
 }
 
 bool ProbeView::exportView(const QString& path, double scale, QString* error) const {

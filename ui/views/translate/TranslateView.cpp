@@ -159,12 +159,14 @@ void TranslateView::applyShowNumbers(bool on) {
     attention()->heatmap()->setShowNumbers(on);
 }
 
+// Only while a map is shown: Export Image and Export Matrix are disabled before the first answer
+// (or for an output that ended at once) rather than failing with "no heatmap to export yet".
 bool TranslateView::exportsFigure() const {
-    return true;
+    return attention()->hasMap();
 }
 
 bool TranslateView::exportsMatrix() const {
-    return true;
+    return attention()->hasMap();
 }
 
 bool TranslateView::exportView(const QString& path, double scale, QString* error) const {
