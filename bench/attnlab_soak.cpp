@@ -290,6 +290,7 @@ void usage() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    attnlab::tuneAllocator();  // before any thread allocates
     double minutes = 30.0, phaseMinutes = 2.0;
     QString outDir;
     bool teardown = true, translationOnly = false;

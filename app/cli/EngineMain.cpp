@@ -1,8 +1,10 @@
 // attnlab-cli-engine: every command, LibTorch loaded. attnlab-cli (main.cpp) answers what needs
 // no model itself and executes this program, with the same arguments, for the rest.
 #include "Dispatch.h"
+#include "engine/Runtime.h"
 
 int main(int argc, char** argv) {
+    attnlab::tuneAllocator();  // before any thread allocates
     using namespace attnlab::cli;
     static const CommandTable commands = [] {
         CommandTable all = frontCommands();

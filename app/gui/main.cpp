@@ -231,6 +231,7 @@ struct Connecting {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    attnlab::tuneAllocator();  // before any thread allocates
     // What needs no window: --help, --version, and saying there is no display.
     {
         QCoreApplication core(argc, argv);

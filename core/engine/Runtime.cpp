@@ -11,18 +11,30 @@
 
 namespace attnlab {
 
-int setThreadCount(int threads) {
-    threads = std::max(1, threads);
-    // Training allocates and frees the same large tensors every batch. glibc would hand
-    // blocks above its mmap threshold back to the kernel each time and fault them in
-    // again (8% of a Transformer step here); keep them in the heap instead.
-    static const bool mallocTuned = [] {
+void tuneAllocator() {
+    static const bool tuned = [] {
+        // Training allocates and frees the same large tensors every batch. glibc would hand
+        // blocks above its mmap threshold back to the kernel each time and fault them in
+        // again (8% of a Transformer step here); keep them in the heap instead.
         mallopt(M_MMAP_THRESHOLD, 256 * 1024 * 1024);
         mallopt(M_TRIM_THRESHOLD, 512 * 1024 * 1024);
         mallopt(M_TOP_PAD, 64 * 1024 * 1024);
+        // glibc gives each thread that allocates a heap arena of its own, up to 8 per core,
+        // and never shrinks a thread arena with the settings above: each keeps the peak of
+        // whatever ran on it (a training run, a data load), so a long session's resident
+        // memory crept up by arenas (see docs/reliability.md, the soak). Two arenas: the
+        // GUI thread's (main) one, which releaseFreeMemory() trims, and one that the workers
+        // share. One arena made a two-thread training run 7-14% slower; two cost nothing
+        // measurable. MALLOC_ARENA_MAX in the environment still wins.
+        if (!std::getenv("MALLOC_ARENA_MAX")) mallopt(M_ARENA_MAX, 2);
         return true;
     }();
-    (void)mallocTuned;
+    (void)tuned;
+}
+
+int setThreadCount(int threads) {
+    threads = std::max(1, threads);
+    tuneAllocator();
     // LibTorch's intra-op pool and OpenBLAS's own pthreads oversubscribe the cores when
     // both run several threads (measured here: 3.4x slower). The matrices in these
     // models are small, so LibTorch keeps one thread and the threads go to BLAS.

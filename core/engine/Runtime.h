@@ -6,6 +6,11 @@
 
 namespace attnlab {
 
+// Sets glibc's allocator for training (large blocks stay in the heap) and for long
+// sessions (at most two heap arenas). Idempotent; call it first thing in main(), before any
+// thread allocates (setThreadCount calls it too, for callers that forget).
+void tuneAllocator();
+
 // Sets LibTorch's and OpenBLAS's thread counts together (they oversubscribe the
 // cores otherwise). Returns the count in effect.
 int setThreadCount(int threads);

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "base/InputError.h"
+#include "base/Memory.h"
 #include "engine/detail/ForecastImpl.h"
 #include "engine/Runtime.h"
 
@@ -220,6 +221,7 @@ ForecastTrainer::Outcome ForecastTrainer::run(const EpochReport& onEpoch, const 
         m.lagProfile = held.lagProfile;
         m.seconds = seconds;
         m.windowsPerSecond = seconds > 0 ? static_cast<double>(seen) / seconds : 0;
+        releaseFreeMemory();  // evaluation's one-off blocks (glibc keeps them otherwise)
         if (onEpoch) onEpoch(m);
     }
     return Outcome::Finished;

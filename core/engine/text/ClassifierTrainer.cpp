@@ -8,6 +8,7 @@
 #include <random>
 
 #include "base/InputError.h"
+#include "base/Memory.h"
 #include "base/RankCorrelation.h"
 #include "engine/detail/ClassifierImpl.h"
 #include "engine/Runtime.h"
@@ -254,6 +255,7 @@ ClassifierTrainer::Outcome ClassifierTrainer::run(const std::function<void(const
         m.trainLoss = seen ? lossSum / static_cast<double>(seen) : kNaN;
         m.seconds = seconds;
         m.pairsPerSecond = seconds > 0 ? static_cast<double>(seen) / seconds : 0;
+        releaseFreeMemory();  // evaluation's one-off blocks (glibc keeps them otherwise)
         if (onEpoch) onEpoch(m);
     }
     return Outcome::Finished;

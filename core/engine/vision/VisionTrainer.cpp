@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "base/InputError.h"
+#include "base/Memory.h"
 #include "base/Metrics.h"
 #include "engine/detail/VisionImpl.h"
 #include "engine/nn/TransformerClassifierNet.h"  // attentionRollout
@@ -239,6 +240,7 @@ ImageClassifierTrainer::Outcome ImageClassifierTrainer::run(const std::function<
         epochDone(++impl_->completed);
         ImageEpochMetrics m = evaluate();
         addTrainingFigures(m, lossSum, seen, seen, seconds);
+        releaseFreeMemory();  // evaluation's one-off blocks (glibc keeps them otherwise)
         if (onEpoch) onEpoch(m);
     }
     return Outcome::Finished;
@@ -433,6 +435,7 @@ CaptionerTrainer::Outcome CaptionerTrainer::run(const std::function<void(const C
         epochDone(++impl_->completed);
         CaptionEpochMetrics m = evaluate();
         addTrainingFigures(m, lossSum, seenWords, seenImages, seconds);
+        releaseFreeMemory();  // evaluation's one-off blocks (glibc keeps them otherwise)
         if (onEpoch) onEpoch(m);
     }
     return Outcome::Finished;
