@@ -2598,6 +2598,10 @@
         <source>no attention to show yet</source>
         <translation>尚无可显示的注意力</translation>
     </message>
+    <message>
+        <source>Head %1 (off)</source>
+        <translation>头 %1（已关闭）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeadGridWidget</name>
@@ -2762,6 +2766,82 @@
     <message>
         <source>Every attention head of every layer.</source>
         <translation>每一层的每个注意力头。</translation>
+    </message>
+    <message>
+        <source>Switch Heads Off</source>
+        <translation>关闭注意力头</translation>
+    </message>
+    <message>
+        <source>While pressed, clicking a head switches it off, or on again: the output and every map are then the model&apos;s without it.</source>
+        <translation>按下时，点击一个头即可将其关闭或重新打开：输出和所有注意力图随即变为去掉该头后的模型的结果。</translation>
+    </message>
+    <message>
+        <source>Layer Off</source>
+        <translation>关闭整层</translation>
+    </message>
+    <message>
+        <source>Switch off every head of the layer shown (of this kind of attention), or on again.</source>
+        <translation>关闭（或重新打开）当前显示层中此类注意力的所有头。</translation>
+    </message>
+    <message>
+        <source>Kind Off</source>
+        <translation>关闭此类</translation>
+    </message>
+    <message>
+        <source>Switch off every head of this kind of attention in every layer, or on again.</source>
+        <translation>关闭（或重新打开）所有层中此类注意力的所有头。</translation>
+    </message>
+    <message>
+        <source>All On</source>
+        <translation>全部打开</translation>
+    </message>
+    <message>
+        <source>Switch every head on again.</source>
+        <translation>重新打开所有头。</translation>
+    </message>
+    <message>
+        <source>Click a head to switch it off, or on again.</source>
+        <translation>点击一个头将其关闭，或重新打开。</translation>
+    </message>
+    <message>
+        <source>Switching 1 head off…</source>
+        <translation>正在关闭 1 个头…</translation>
+    </message>
+    <message>
+        <source>Switching %1 heads off…</source>
+        <translation>正在关闭 %1 个头…</translation>
+    </message>
+    <message>
+        <source>The heads could not be switched off: %1</source>
+        <translation>无法关闭这些头：%1</translation>
+    </message>
+    <message>
+        <source>1 head off (%1).</source>
+        <translation>已关闭 1 个头（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 heads off (%2).</source>
+        <translation>已关闭 %1 个头（%2）。</translation>
+    </message>
+    <message>
+        <source>The output stays «%1».</source>
+        <translation>输出不变：«%1»。</translation>
+    </message>
+    <message>
+        <source>Every head on: «%1»; with these off: «%2».</source>
+        <translation>所有头打开时：«%1»；关闭这些头后：«%2»。</translation>
+    </message>
+    <message>
+        <source>The probability of the full model&apos;s output: %1 with every head, %2 with these off.</source>
+        <translation>完整模型输出的概率：所有头打开时为 %1，关闭这些头后为 %2。</translation>
+    </message>
+    <message>
+        <source>%1, layer %2: every head (%3 of the model&apos;s heads off)</source>
+        <translation>%1，第 %2 层：所有头（模型中已关闭 %3 个头）</translation>
+    </message>
+    <message>
+        <source>Enlarged: layer %1, head %2, switched off (its softmax, which no longer reaches the output)</source>
+        <translation>放大：第 %1 层，头 %2，已关闭（显示的是它的 softmax，但已不再影响输出）</translation>
     </message>
 </context>
 <context>

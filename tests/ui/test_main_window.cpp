@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -279,6 +280,41 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     REQUIRE(heads->exportAllHeads(out.qpath(), QStringLiteral("png"), 1.0, &written, &error));
     CHECK(written.size() == 4);  // 2 layers x 2 heads
     CHECK(QFileInfo::exists(out.filePath(QStringLiteral("encoder-layer2-head1.png"))));  // the second layer's first head
+
+    // Head ablation. With "Switch Heads Off" pressed, clicking the first layer's first head in the
+    // overview switches it off: the second layer's maps become the ablated model's.
+    const auto encoderMap = [](const Translation& t, int layer, int head) {
+        return t.attention.at(MapKind::Encoder)[static_cast<std::size_t>(layer)][static_cast<std::size_t>(head)];
+    };
+    heads->setAblationMode(true);
+    const QRectF firstOfFirst = heads->overview()->thumbnailRect(0, 0);
+    QTest::mouseClick(heads->overview(), Qt::LeftButton, Qt::NoModifier, firstOfFirst.center().toPoint());
+    REQUIRE(heads->switchedOff().size() == 1);
+    CHECK(heads->switchedOff()[0] == HeadId{MapKind::Encoder, 0, 0});
+    REQUIRE(waitUntil([&] { return heads->showsAblation(); }));
+    const Translation full = heads->fullTranslation();  // the full model's, made with the ablated one
+    REQUIRE(full.attention.count(MapKind::Encoder) == 1);
+    CHECK(heads->overview()->renderer().isSwitchedOff(0, 0));
+    CHECK_FALSE(heads->overview()->renderer().isSwitchedOff(0, 1));
+    CHECK_FALSE(heads->layerGrid()->renderer().isSwitchedOff(0, 0));  // the grid shows layer 2
+    CHECK(encoderMap(heads->shownTranslation(), 0, 0).weights == encoderMap(full, 0, 0).weights);  // upstream: the same
+    CHECK(encoderMap(heads->shownTranslation(), 1, 0).weights != encoderMap(full, 1, 0).weights);  // downstream: changed
+    CHECK(heads->ablationSummary().contains(QStringLiteral("encoder:1:1")));
+    CHECK(heads->ablationSummary().contains(QStringLiteral("probability")));
+    CHECK(heads->selectedHead() == 1);  // a click in ablation mode does not enlarge
+
+    // "Kind Off" on cross-attention: all four of its heads go too; "All On" brings the full model back.
+    heads->setKind(MapKind::Cross);
+    for (QToolButton* b : heads->findChildren<QToolButton*>())
+        if (b->text() == HeadsView::tr("Kind Off")) b->click();
+    CHECK(heads->switchedOff().size() == 5);
+    REQUIRE(waitUntil([&] { return heads->showsAblation() && heads->ablationSummary().contains(QStringLiteral("5 heads")); }));
+    for (QToolButton* b : heads->findChildren<QToolButton*>())
+        if (b->text() == HeadsView::tr("All On")) b->click();
+    CHECK(heads->switchedOff().empty());
+    CHECK_FALSE(heads->showsAblation());
+    CHECK(heads->ablationSummary().isEmpty());
+    CHECK(encoderMap(heads->shownTranslation(), 1, 0).weights == encoderMap(full, 1, 0).weights);
 }
 
 // Mean target length counted by hand: space-separated words, or characters other than spaces.

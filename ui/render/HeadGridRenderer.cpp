@@ -136,6 +136,10 @@ void HeadGridRenderer::applyScale() {
     }
 }
 
+bool HeadGridRenderer::isSwitchedOff(int layer, int head) const {
+    return std::find(switchedOff_.begin(), switchedOff_.end(), std::make_pair(layer, head)) != switchedOff_.end();
+}
+
 void HeadGridRenderer::setHighlight(int row, int column) {
     highlightRow_ = row;
     highlightColumn_ = column;
@@ -301,7 +305,10 @@ void HeadGridRenderer::paint(QPainter& painter, const QRectF& target, const QCol
         for (std::size_t h = 0; h < g.captions[l].size(); ++h) {
             const bool hovered = showHover && static_cast<int>(h) == hoverHead;
             painter.setFont(hovered ? bold : font);
-            painter.drawText(g.captions[l][h], Qt::AlignHCenter | Qt::AlignTop, tr("Head %1").arg(h + 1));
+            painter.drawText(g.captions[l][h], Qt::AlignHCenter | Qt::AlignTop,
+                             isSwitchedOff(static_cast<int>(l), static_cast<int>(h))
+                                 ? tr("Head %1 (off)").arg(h + 1)
+                                 : tr("Head %1").arg(h + 1));
         }
     }
     const QRectF clip = painter.hasClipping() ? painter.clipBoundingRect() : QRectF();
@@ -326,6 +333,17 @@ void HeadGridRenderer::paint(QPainter& painter, const QRectF& target, const QCol
             painter.setBrush(Qt::NoBrush);
             painter.setPen(hovered ? QPen(hover.color, 2.0) : QPen(frame, 1.0));
             painter.drawRect(matrix.adjusted(-0.5, -0.5, 0.5, 0.5));
+            if (isSwitchedOff(static_cast<int>(l), static_cast<int>(h))) {
+                // Switched off: the map is still its softmax, but it no longer reaches the output.
+                QColor wash = background.alpha() > 0 ? background : QColor(Qt::white);
+                wash.setAlphaF(0.7f);
+                painter.fillRect(matrix, wash);
+                QColor cross = textColor;
+                cross.setAlphaF(0.55f);
+                painter.setPen(QPen(cross, std::max<qreal>(1.0, matrix.width() / 60.0)));
+                painter.drawLine(matrix.topLeft(), matrix.bottomRight());
+                painter.drawLine(matrix.topRight(), matrix.bottomLeft());
+            }
         }
     }
     if (!g.colorBar.isEmpty()) {

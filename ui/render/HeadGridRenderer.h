@@ -49,6 +49,10 @@ public:
     void setTitle(const QString& title);
     const QString& title() const { return title_; }
     void setHighlight(int row, int column);  // one row and column marked in every thumbnail; -1 for none
+    // Heads switched off (head ablation), as (layer, head) of this grid (layer 0 in one-layer mode):
+    // their thumbnails are washed out, crossed and captioned "off", on screen and in exports.
+    void setSwitchedOff(const std::vector<std::pair<int, int>>& heads) { switchedOff_ = heads; }
+    bool isSwitchedOff(int layer, int head) const;
 
     int layerCount() const { return static_cast<int>(thumbnails_.size()); }
     int headCount() const;  // most heads in any layer
@@ -95,6 +99,7 @@ private:
     QFont font_;
     int highlightRow_ = -1;
     int highlightColumn_ = -1;
+    std::vector<std::pair<int, int>> switchedOff_;
 
     friend class HeadGridWidget;  // hit-tests its thumbnails against the geometry it painted
 };

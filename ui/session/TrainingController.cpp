@@ -40,6 +40,7 @@ TrainingController::TrainingController(QObject* parent) : ModelSession(parent) {
     connect(worker_, &TrainingWorker::traced, this, &TrainingController::traced);
     connect(worker_, &TrainingWorker::traceFailed, this, &TrainingController::traceFailed);
     connect(worker_, &TrainingWorker::tokenExplained, this, &TrainingController::tokenExplained);
+    connect(worker_, &TrainingWorker::ablationTranslated, this, &TrainingController::ablationTranslated);
     connect(worker_, &TrainingWorker::explainFailed, this, &TrainingController::explainFailed);
     connect(worker_, &TrainingWorker::saveFailed, this, &TrainingController::saveFailed);
     connect(worker_, &TrainingWorker::loadFailed, this, &TrainingController::onLoadFailed);
@@ -168,6 +169,12 @@ void TrainingController::queueReset() {
 quint64 TrainingController::translate(const QString& sentence, int beam) {
     const quint64 id = nextRequestId();
     thread_.post([id, sentence, beam](TrainingWorker& w) { w.translate(id, sentence, beam); });
+    return id;
+}
+
+quint64 TrainingController::translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off) {
+    const quint64 id = nextRequestId();
+    thread_.post([id, sentence, beam, off](TrainingWorker& w) { w.translateAblated(id, sentence, beam, off); });
     return id;
 }
 

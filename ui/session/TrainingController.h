@@ -51,6 +51,9 @@ public:
     // Queued to the worker and answered between batches; returns the request id that
     // translated/translationFailed carry.
     quint64 translate(const QString& sentence, int beam = 1);
+    // The sentence translated with the heads in `off` switched off, beside the model's own
+    // (Transformers only); answered by ablationTranslated or translationFailed with the returned id.
+    quint64 translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off);
     // The step-by-step numbers of one attention row of the sentence's translation; queued and
     // answered like translate(), with traced/traceFailed carrying the returned id.
     quint64 trace(const QString& sentence, const TraceRequest& request);
@@ -83,6 +86,7 @@ Q_SIGNALS:
     void diverged(int epoch, int batch, QString message);
     void failed(QString message);
     void translated(quint64 request, attnlab::Translation translation);
+    void ablationTranslated(quint64 request, attnlab::AblatedTranslation result);
     void translationFailed(quint64 request, QString message);
     void traced(quint64 request, attnlab::AttentionTrace trace);
     void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);

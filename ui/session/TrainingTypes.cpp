@@ -13,6 +13,7 @@ void registerTrainingMetaTypes() {
     qRegisterMetaType<attnlab::TraceRequest>("attnlab::TraceRequest");
     qRegisterMetaType<attnlab::AttentionTrace>("attnlab::AttentionTrace");
     qRegisterMetaType<attnlab::OutputTokenExplanation>("attnlab::OutputTokenExplanation");
+    qRegisterMetaType<attnlab::AblatedTranslation>("attnlab::AblatedTranslation");
 }
 
 }  // namespace attnlab

@@ -5,6 +5,7 @@
 #include "base/translation/Corpus.h"
 #include "base/translation/ModelConfig.h"
 #include "engine/translation/AttentionTrace.h"
+#include "engine/translation/HeadImportance.h"
 #include "engine/translation/TranslationExplanation.h"
 #include "engine/translation/Trainer.h"
 
@@ -70,3 +71,4 @@ Q_DECLARE_METATYPE(attnlab::ProbeSettings)
 Q_DECLARE_METATYPE(attnlab::TraceRequest)
 Q_DECLARE_METATYPE(attnlab::AttentionTrace)
 Q_DECLARE_METATYPE(attnlab::OutputTokenExplanation)
+Q_DECLARE_METATYPE(attnlab::AblatedTranslation)

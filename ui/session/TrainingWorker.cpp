@@ -4,6 +4,7 @@
 
 #include "base/InputError.h"
 #include "engine/translation/AttentionTrace.h"
+#include "engine/translation/HeadImportance.h"
 #include "engine/translation/Seq2SeqModel.h"
 #include "engine/translation/Trainer.h"
 
@@ -185,6 +186,21 @@ void TrainingWorker::translate(quint64 request, const QString& sentence, int bea
         DecodeOptions options;
         options.beam = beam;
         Q_EMIT translated(request, m->translate(sentence.toStdString(), options));
+    } catch (const std::exception& e) {
+        Q_EMIT translationFailed(request, messageOf(e));
+    } catch (...) {
+        Q_EMIT translationFailed(request, unknownError());
+    }
+}
+
+void TrainingWorker::translateAblated(quint64 request, const QString& sentence, int beam,
+                                      const std::vector<HeadId>& off) {
+    try {
+        const Seq2SeqModel* m = model();
+        if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
+        DecodeOptions options;
+        options.beam = beam;
+        Q_EMIT ablationTranslated(request, translateWithAblation(*m, sentence.toStdString(), options, off));
     } catch (const std::exception& e) {
         Q_EMIT translationFailed(request, messageOf(e));
     } catch (...) {

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace attnlab {
 
@@ -32,6 +33,9 @@ public:
     void stop();  // ends the run; the model stays for translation and saving
     void reset(); // drops the trainer and the model
     void translate(quint64 request, const QString& sentence, int beam);
+    // The translation with the heads in `off` switched off beside the model's own
+    // (translateWithAblation, engine/translation/HeadImportance.h); fails like translate.
+    void translateAblated(quint64 request, const QString& sentence, int beam, const std::vector<HeadId>& off);
     void trace(quint64 request, const QString& sentence, const TraceRequest& options);
     // The attribution methods for one output token of the greedy translation (TranslationExplanation.h).
     void explainToken(quint64 request, const QString& sentence, int outputIndex);
@@ -51,6 +55,7 @@ Q_SIGNALS:
     void trainingDiverged(quint64 run, int epoch, int batch, QString message);
     void trainingFailed(quint64 run, QString message);
     void translated(quint64 request, attnlab::Translation translation);
+    void ablationTranslated(quint64 request, attnlab::AblatedTranslation result);
     void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);
     void explainFailed(quint64 request, QString message);
     void translationFailed(quint64 request, QString message);

@@ -52,6 +52,11 @@ void HeadGridWidget::setTitle(const QString& title) {
     update();
 }
 
+void HeadGridWidget::setSwitchedOff(const std::vector<std::pair<int, int>>& heads) {
+    grid_.setSwitchedOff(heads);
+    update();
+}
+
 void HeadGridWidget::highlightToken(int row, int column) {
     externalRow_ = row;
     externalColumn_ = column;

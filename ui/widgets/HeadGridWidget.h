@@ -31,6 +31,8 @@ public:
     GridScale scale() const { return grid_.scale(); }
     void setTitle(const QString& title);
     void highlightToken(int row, int column);  // -1 for none
+    // Heads switched off, as (layer, head) of this grid (HeadGridRenderer::setSwitchedOff).
+    void setSwitchedOff(const std::vector<std::pair<int, int>>& heads);
 
     int layerCount() const { return grid_.layerCount(); }
     int headCount() const { return grid_.headCount(); }

@@ -301,7 +301,16 @@ void TranslationTask::connectController() {
         diagnosticsView_->setTranslation(t);
         Q_EMIT actionsChanged();
     });
+    connect(controller_, &TrainingController::ablationTranslated, this, [this](quint64 id, const AblatedTranslation& a) {
+        if (id != ablationRequest_) return;  // a newer request is on its way
+        headsView_->setAblatedTranslation(a);
+        Q_EMIT actionsChanged();
+    });
     connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
+        if (id == ablationRequest_) {
+            headsView_->setAblationFailed(message);
+            return;
+        }
         if (!session_->isCurrentTranslation(id)) return;
         translateView_->setError(message);
         hooks().status(message, 8000);
@@ -355,6 +364,10 @@ void TranslationTask::connectViews() {
     connect(translateView_, &TranslateView::translateRequested, session_, &TrainingSession::translate);
     connect(headsView_, &HeadsView::translateRequested, this,
             [this](const QString& sentence, int) { session_->translate(sentence, translateView_->beam()); });
+    connect(headsView_, &HeadsView::ablationRequested, this, [this](const QString& sentence) {
+        if (!controller_->hasModel()) return;
+        ablationRequest_ = controller_->translateAblated(sentence, translateView_->beam(), headsView_->switchedOff());
+    });
     connect(probeView_, &ProbeView::probeChanged, session_, &TrainingSession::updateProbe);
     connect(mathsView_, &MathsView::traceRequested, this, [this](const QString& sentence, const TraceRequest& r) {
         traceRequest_ = controller_->trace(sentence, r);

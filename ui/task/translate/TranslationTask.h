@@ -137,6 +137,7 @@ private:
     TrainingSession* session_;
     RecentFiles* recent_;
     quint64 traceRequest_ = 0;
+    quint64 ablationRequest_ = 0;  // the Heads view's last ablated translation
 
     QWidget* page_;
     QToolBox* setup_;

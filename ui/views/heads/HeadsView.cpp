@@ -14,7 +14,11 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace attnlab {
 
@@ -35,6 +39,18 @@ QString kindWord(MapKind kind) {
     return HeadsView::tr("cross", "attention kind in a figure title");
 }
 
+// "0.912", "3.4e-05": a probability as the ablation line gives it.
+QString probabilityText(double logProbability) {
+    const double p = std::exp(logProbability);
+    return p >= 0.001 ? QString::number(p, 'f', 3) : QString::number(p, 'g', 2);
+}
+
+QString outputText(const Translation& t) {
+    QStringList words;
+    for (const std::string& w : t.outputTokens) words << QString::fromStdString(w);
+    return words.join(QLatin1Char(' '));
+}
+
 }  // namespace
 
 HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
@@ -52,8 +68,11 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(row);
 
     transformerControls_ = new QWidget;
-    auto* controls = new QHBoxLayout(transformerControls_);
-    controls->setContentsMargins(0, 0, 0, 0);
+    auto* controlRows = new QVBoxLayout(transformerControls_);
+    controlRows->setContentsMargins(0, 0, 0, 0);
+    controlRows->setSpacing(6);
+    auto* controls = new QHBoxLayout;
+    controlRows->addLayout(controls);
     kind_ = new QComboBox;
     kind_->addItem(tr("Cross-attention (decoder → encoder)"), static_cast<int>(MapKind::Cross));
     kind_->addItem(tr("Encoder self-attention"), static_cast<int>(MapKind::Encoder));
@@ -75,6 +94,37 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(new QLabel(tr("Colour scale:")));
     controls->addWidget(scale_);
     controls->addStretch(1);
+
+    // Head ablation: switch heads off and see what the model does without them.
+    ablationControls_ = new QWidget;
+    auto* ablation = new QHBoxLayout(ablationControls_);
+    ablation->setContentsMargins(0, 0, 0, 0);
+    ablate_ = new QToolButton;
+    ablate_->setText(tr("Switch Heads Off"));
+    ablate_->setCheckable(true);
+    ablate_->setToolTip(tr("While pressed, clicking a head switches it off, or on again: the output and every map "
+                           "are then the model's without it."));
+    layerOff_ = new QToolButton;
+    layerOff_->setText(tr("Layer Off"));
+    layerOff_->setToolTip(tr("Switch off every head of the layer shown (of this kind of attention), or on again."));
+    kindOff_ = new QToolButton;
+    kindOff_->setText(tr("Kind Off"));
+    kindOff_->setToolTip(tr("Switch off every head of this kind of attention in every layer, or on again."));
+    allOn_ = new QToolButton;
+    allOn_->setText(tr("All On"));
+    allOn_->setToolTip(tr("Switch every head on again."));
+    ablation->addWidget(ablate_);
+    ablation->addWidget(layerOff_);
+    ablation->addWidget(kindOff_);
+    ablation->addWidget(allOn_);
+    ablation->addStretch(1);
+    controlRows->addWidget(ablationControls_);
+    ablationLabel_ = new QLabel;
+    ablationLabel_->setTextFormat(Qt::PlainText);
+    ablationLabel_->setWordWrap(true);
+    ablationLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    ablationLabel_->setVisible(false);
+    controlRows->addWidget(ablationLabel_);
     layout->addWidget(transformerControls_);
 
     stack_ = new QStackedWidget;
@@ -141,8 +191,18 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
         layerGrid_->setScale(scale);
         overview_->setScale(scale);
     });
-    connect(layerGrid_, &HeadGridWidget::headActivated, this, [this](int head) { showHead(layer(), head); });
+    connect(layerGrid_, &HeadGridWidget::headActivated, this, [this](int head) {
+        if (ablationMode()) {
+            toggleHead(HeadId{kind(), layer(), head});
+        } else {
+            showHead(layer(), head);
+        }
+    });
     connect(overview_, &HeadGridWidget::layerHeadActivated, this, [this](int l, int head) {
+        if (ablationMode()) {
+            toggleHead(HeadId{kind(), l, head});
+            return;
+        }
         selectedHead_ = head;
         const int index = layer_->findData(l);
         if (index >= 0 && index != layer_->currentIndex()) {
@@ -151,6 +211,38 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
             showHead(l, head);
         }
     });
+    connect(ablate_, &QToolButton::toggled, this, [this](bool on) {
+        layerGrid_->setToolTip(on ? tr("Click a head to switch it off, or on again.")
+                                  : tr("Click a head to enlarge it; hover a cell to follow its tokens across heads."));
+        overview_->setToolTip(on ? tr("Click a head to switch it off, or on again.")
+                                 : tr("Every layer (rows) and head (columns) of the model; click one to enlarge it."));
+    });
+    // "Layer Off" and "Kind Off" switch the group off, or on again when all of it is off.
+    const auto toggleGroup = [this](bool wholeKind) {
+        const LayeredAttention* layers = currentLayers();
+        if (!layers) return;
+        std::vector<HeadId> group;
+        for (int l = 0; l < static_cast<int>(layers->size()); ++l) {
+            if (!wholeKind && l != layer()) continue;
+            for (int h = 0; h < static_cast<int>((*layers)[static_cast<std::size_t>(l)].size()); ++h)
+                group.push_back(HeadId{kind(), l, h});
+        }
+        std::vector<HeadId> heads = off_;
+        const bool allOff = std::all_of(group.begin(), group.end(), [&](const HeadId& g) {
+            return std::find(off_.begin(), off_.end(), g) != off_.end();
+        });
+        if (allOff) {
+            heads.erase(std::remove_if(heads.begin(), heads.end(),
+                                       [&](const HeadId& h) { return std::find(group.begin(), group.end(), h) != group.end(); }),
+                        heads.end());
+        } else {
+            heads.insert(heads.end(), group.begin(), group.end());
+        }
+        setSwitchedOff(std::move(heads));
+    };
+    connect(layerOff_, &QToolButton::clicked, this, [toggleGroup] { toggleGroup(false); });
+    connect(kindOff_, &QToolButton::clicked, this, [toggleGroup] { toggleGroup(true); });
+    connect(allOn_, &QToolButton::clicked, this, [this] { setSwitchedOff({}); });
     // Follow one token across every map.
     connect(layerGrid_, &HeadGridWidget::tokenHovered, this, [this](int r, int c) {
         overview_->highlightToken(r, c);
@@ -215,6 +307,10 @@ void HeadsView::setModelAvailable(bool available) {
 
 void HeadsView::clear() {
     translation_ = Translation{};
+    original_ = Translation{};
+    off_.clear();
+    showsAblation_ = false;
+    updateAblationControls();
     layerGrid_->clear();
     overview_->clear();
     enlarged_->clear();
@@ -259,8 +355,120 @@ void HeadsView::setArchitecture(Architecture architecture) {
 }
 
 void HeadsView::setTranslation(const Translation& translation) {
+    original_ = translation;
+    if (!off_.empty() && !translation.sourceTokens.empty()) {
+        // The full model's answer; the maps wait for the ablated model's (shown at once only when
+        // nothing was shown before, with the heads that are off crossed out).
+        if (translation_.sourceTokens.empty()) {
+            translation_ = translation;
+            showsAblation_ = false;
+            refresh();
+        }
+        requestAgain();
+        return;
+    }
     translation_ = translation;
+    showsAblation_ = false;
     refresh();
+    updateAblationControls();
+}
+
+// ---- head ablation -------------------------------------------------------------------------------
+
+bool HeadsView::ablationMode() const { return ablate_->isChecked(); }
+
+void HeadsView::setAblationMode(bool on) { ablate_->setChecked(on); }
+
+void HeadsView::toggleHead(const HeadId& head) {
+    std::vector<HeadId> heads = off_;
+    const auto found = std::find(heads.begin(), heads.end(), head);
+    if (found != heads.end()) {
+        heads.erase(found);
+    } else {
+        heads.push_back(head);
+    }
+    setSwitchedOff(std::move(heads));
+}
+
+void HeadsView::setSwitchedOff(std::vector<HeadId> heads) {
+    std::sort(heads.begin(), heads.end());
+    heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+    if (heads == off_) return;
+    off_ = std::move(heads);
+    if (off_.empty() && showsAblation_) {
+        // Every head on again: the full model's translation is at hand.
+        translation_ = original_;
+        showsAblation_ = false;
+        refresh();
+    } else {
+        updateSwitchedOffMarks();
+        requestAgain();
+    }
+    updateAblationControls();
+}
+
+void HeadsView::requestAgain() {
+    if (off_.empty() || original_.sourceTokens.empty() || input_->text().trimmed().isEmpty()) return;
+    ablationLabel_->setText(off_.size() == 1 ? tr("Switching 1 head off…")
+                                             : tr("Switching %1 heads off…").arg(off_.size()));
+    ablationLabel_->setVisible(true);
+    Q_EMIT ablationRequested(input_->text());
+}
+
+void HeadsView::setAblatedTranslation(const AblatedTranslation& result) {
+    if (off_.empty()) return;  // every head is on again: a late answer
+    original_ = result.original;
+    translation_ = result.ablated;
+    showsAblation_ = true;
+    originalLogProbability_ = result.originalLogProbability;
+    ablatedLogProbability_ = result.originalLogProbabilityAblated;
+    refresh();
+    updateAblationControls();
+}
+
+void HeadsView::setAblationFailed(const QString& message) {
+    ablationLabel_->setText(tr("The heads could not be switched off: %1").arg(message));
+    ablationLabel_->setVisible(true);
+}
+
+QString HeadsView::ablationSummary() const {
+    if (off_.empty()) return QString();
+    QStringList names;
+    for (std::size_t i = 0; i < off_.size() && i < 6; ++i) names << QString::fromStdString(toString(off_[i]));
+    if (off_.size() > 6) names << QStringLiteral("…");
+    const QString list = names.join(QStringLiteral(", "));
+    const QString which = off_.size() == 1 ? tr("1 head off (%1).").arg(list)
+                                           : tr("%1 heads off (%2).").arg(off_.size()).arg(list);
+    if (!showsAblation_) return which;
+    const QString full = outputText(original_);
+    const QString without = outputText(translation_);
+    const QString outputs = full == without
+        ? tr("The output stays «%1».").arg(full)
+        : tr("Every head on: «%1»; with these off: «%2».").arg(full, without);
+    return which + QLatin1Char(' ') + outputs + QLatin1Char(' ') +
+           tr("The probability of the full model's output: %1 with every head, %2 with these off.")
+               .arg(probabilityText(originalLogProbability_), probabilityText(ablatedLogProbability_));
+}
+
+void HeadsView::updateAblationControls() {
+    allOn_->setEnabled(!off_.empty());
+    const bool maps = currentLayers() != nullptr;
+    layerOff_->setEnabled(maps);
+    kindOff_->setEnabled(maps);
+    const QString summary = ablationSummary();
+    ablationLabel_->setText(summary);
+    ablationLabel_->setVisible(!summary.isEmpty());
+}
+
+void HeadsView::updateSwitchedOffMarks() {
+    std::vector<std::pair<int, int>> inLayer, inModel;
+    for (const HeadId& h : off_) {
+        if (h.kind != kind()) continue;
+        inModel.emplace_back(h.layer, h.head);
+        if (h.layer == layer()) inLayer.emplace_back(0, h.head);
+    }
+    layerGrid_->setSwitchedOff(inLayer);
+    overview_->setSwitchedOff(inModel);
 }
 
 void HeadsView::updateLayers(int count) {
@@ -312,10 +520,15 @@ void HeadsView::refresh() {
     QStringList rows, columns;
     labelsFor(t, kind(), &rows, &columns);
     const int l = std::clamp(layer(), 0, static_cast<int>(layers->size()) - 1);
-    layerGrid_->setTitle(tr("%1, layer %2: every head").arg(kindTitle()).arg(l + 1));
+    layerGrid_->setTitle(showsAblation_ ? tr("%1, layer %2: every head (%3 of the model's heads off)")
+                                              .arg(kindTitle())
+                                              .arg(l + 1)
+                                              .arg(off_.size())
+                                        : tr("%1, layer %2: every head").arg(kindTitle()).arg(l + 1));
     layerGrid_->setHeads((*layers)[static_cast<std::size_t>(l)], rows, columns);
     overview_->setTitle(QString());
     overview_->setLayers(*layers, rows, columns);
+    updateSwitchedOffMarks();
     stack_->setCurrentWidget(transformerPage_);
     showHead(l, selectedHead_);
 }
@@ -330,7 +543,10 @@ void HeadsView::showHead(int l, int head) {
     QStringList rows, columns;
     labelsFor(translation_, kind(), &rows, &columns);
     const QString title = tr("%1, layer %2, head %3").arg(kindTitle()).arg(l + 1).arg(head + 1);
-    enlargedCaption_->setText(tr("Enlarged: layer %1, head %2 (click a thumbnail to choose)").arg(l + 1).arg(head + 1));
+    const bool off = std::find(off_.begin(), off_.end(), HeadId{kind(), l, head}) != off_.end();
+    enlargedCaption_->setText(off ? tr("Enlarged: layer %1, head %2, switched off (its softmax, which no longer "
+                                       "reaches the output)").arg(l + 1).arg(head + 1)
+                                  : tr("Enlarged: layer %1, head %2 (click a thumbnail to choose)").arg(l + 1).arg(head + 1));
     enlarged_->setTitle(title);
     const MapKind k = kind();
     enlarged_->setAxisTitles(k == MapKind::Encoder ? tr("source") : tr("output"),
@@ -401,6 +617,7 @@ void HeadsView::clearView() {
 }
 
 void HeadsView::modelChanged(const ModelInfo* model) {
+    setSwitchedOff({});  // another model: its heads are not these
     if (model != nullptr)
         setArchitecture(model->architecture == QLatin1String("transformer") ? Architecture::Transformer : Architecture::Gru);
 }

@@ -3,19 +3,30 @@
 // layers x heads overview, and the head clicked last enlarged beside them. Hovering a token
 // highlights its row and column in every map. A GRU has one attention map; the view says so and
 // shows it.
+//
+// Head ablation (Michel et al. 2019): with "Switch heads off" pressed, clicking a head switches it
+// off or on again; "Layer off" and "Kind off" switch off every head of the shown layer or kind,
+// "All on" ends it. While heads are off the maps are the ablated model's (the heads that are off
+// crossed out), and a line gives its output beside the full model's and the probability the
+// ablated model still gives the full model's output.
 #include "views/View.h"
 #include "widgets/HeadGridWidget.h"
 #include "widgets/HeatmapWidget.h"
 
 #include "base/AttentionMap.h"
+#include "base/translation/HeadAblation.h"
 #include "base/translation/ModelConfig.h"
+#include "engine/translation/HeadImportance.h"
 
 #include <QWidget>
+
+#include <vector>
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QStackedWidget;
+class QToolButton;
 
 namespace attnlab {
 
@@ -72,8 +83,27 @@ public:
     // followed by the output but its last token).
     static void labelsFor(const Translation& t, MapKind kind, QStringList* rows, QStringList* columns);
 
+    // Head ablation. The heads switched off, sorted; empty = every head on.
+    const std::vector<HeadId>& switchedOff() const { return off_; }
+    // Replaces the set (sorted, each head once) and asks for the sentence again: ablationRequested
+    // while heads are off, translateRequested when the set becomes empty.
+    void setSwitchedOff(std::vector<HeadId> heads);
+    void toggleHead(const HeadId& head);
+    bool ablationMode() const;
+    void setAblationMode(bool on);  // clicks switch heads off and on instead of enlarging them
+    // The answer to ablationRequested: the maps become the ablated model's.
+    void setAblatedTranslation(const AblatedTranslation& result);
+    void setAblationFailed(const QString& message);
+    bool showsAblation() const { return showsAblation_; }
+    QString ablationSummary() const;  // the line under the controls ("" while every head is on)
+    QToolButton* ablationButton() const { return ablate_; }
+    const Translation& shownTranslation() const { return translation_; }  // whose maps are on screen
+    const Translation& fullTranslation() const { return original_; }      // every head on
+
 Q_SIGNALS:
     void translateRequested(const QString& sentence, int beam);
+    // The shown sentence is wanted with switchedOff() switched off (answer: setAblatedTranslation).
+    void ablationRequested(const QString& sentence);
 
 private:
     void refresh();
@@ -81,6 +111,9 @@ private:
     void updateLayers(int count);
     const LayeredAttention* currentLayers() const;
     QString kindTitle() const;
+    void requestAgain();
+    void updateAblationControls();
+    void updateSwitchedOffMarks();
 
     Translation translation_;
     QLineEdit* input_;
@@ -100,6 +133,18 @@ private:
     HeatmapWidget* gruMap_;
     Architecture architecture_ = Architecture::Gru;
     int selectedHead_ = 0;
+    // Ablation.
+    QWidget* ablationControls_;
+    QToolButton* ablate_;
+    QToolButton* layerOff_;
+    QToolButton* kindOff_;
+    QToolButton* allOn_;
+    QLabel* ablationLabel_;
+    std::vector<HeadId> off_;
+    bool showsAblation_ = false;  // translation_ is the ablated model's
+    Translation original_;        // the full model's translation of the sentence
+    double originalLogProbability_ = 0.0;  // of original_'s output, every head on
+    double ablatedLogProbability_ = 0.0;   // the same output with off_ switched off
     ColormapId colormap_ = ColormapId::Viridis;
 };
 
