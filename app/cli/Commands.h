@@ -34,6 +34,8 @@ int runForecast(const Args& args);
 int runLook(const Args& args);
 // heads: each head of a translation Transformer switched off in turn, its importance, pruning curves.
 int runHeads(const Args& args);
+// neighbours: the corpus tokens nearest (cosine) to one token's encoder state (exBERT's search).
+int runNeighbours(const Args& args);
 // The commands that need the engine (LibTorch), each with the function that runs it: the one
 // list of them. The front end (main.cpp, no LibTorch) uses only the names (isEngineCommand) and
 // hands these commands to attnlab-cli-engine, which builds its command table from the same list
@@ -48,6 +50,7 @@ int runHeads(const Args& args);
     X("explain", runExplain)       \
     X("look", runLook)             \
     X("heads", runHeads)           \
+    X("neighbours", runNeighbours) \
     X("forecast", runForecast)
 
 // The last line of a training run ("saved M" or "interrupted: model saved to M") and its exit code.

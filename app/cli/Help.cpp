@@ -26,6 +26,7 @@ Commands:
   explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
   look         what a vision model (train --task image-classify|caption) makes of an image
   heads        each head of a translation Transformer switched off in turn: loss, BLEU, importance
+  neighbours   the corpus tokens whose encoder states are nearest to one token's (exBERT)
   forecast     a forecaster's (train --task forecast) next points of a series, with its attention
 
 Options:
@@ -389,6 +390,25 @@ for a dataset as for train):
 layers and heads count from 1. A GRU model is a usage error (it has no heads).
   --limit N            the first N usable pairs only (default all)
   --seed S             seed of the random orders (default 1)
+)"},
+    {"neighbours", R"(Usage: attnlab-cli neighbours --model MODEL.safetensors (--corpus FILE.tsv | --dataset NAME)
+                              --sentence TEXT --token I [--layer L] [--k K] [--json]
+
+Nearest neighbours of one token's contextual encoder state (exBERT's search, Hoover et al. 2020):
+the state of token I of the query sentence is compared, by cosine similarity, with the state of
+every token of every source sentence of the corpus (each encoded alone, as translate encodes it),
+and the K most similar are printed, most similar first. When the query sentence is in the corpus
+its own occurrence (same tokens, same position) comes first, with similarity 1.
+  --sentence TEXT  the query sentence, tokenized as the model tokenizes (unknown words <unk>)
+  --token I        0-based position in the tokenized sentence, </s> included (translate --json
+                   prints the tokens as "source_tokens")
+  --layer L        a Transformer's encoder layer whose output is compared, 1 to its layers
+                   (default the last); a GRU has one set of encoder states (L must be 1)
+  --k K            how many neighbours (default 10, at least 1)
+The corpus flags (--src/--tgt, --gettext, and --size, --data-seed, --max-len for a dataset) are
+train's. --json prints {"query": {"sentence", "tokens", "position", "token"}, "layer",
+"sentences", "neighbours": [{"sentence", "sentence_index", "token", "position", "similarity"}]},
+similarities in [-1, 1], descending (ties: the query's own occurrence, then corpus order).
 )"},
     {"export", R"(Usage: attnlab-cli export --model MODEL.safetensors --pytorch DIR
 

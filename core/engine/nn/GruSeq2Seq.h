@@ -42,6 +42,10 @@ public:
     AttentionTrace traceStep(const torch::Tensor& src, const torch::Tensor& srcLen, const torch::Tensor& tgtIn,
                              int64_t t, torch::Tensor* weightsOut, torch::Tensor* contextOut);
 
+    // The encoder's states h_1..S for src [B, S], srcLen [B]: [B, S, H] (bridged back to `hidden`
+    // when bidirectional; 0 at padding), what attention reads as keys and values.
+    torch::Tensor encoderOutputs(const torch::Tensor& src, const torch::Tensor& srcLen) { return encode(src, srcLen).keys.keys; }
+
 private:
     struct Encoded {
         AttentionKeys keys;     // keys.keys: [B, S, H]

@@ -239,6 +239,14 @@ MultiHeadAttention& TransformerSeq2Seq::attentionModule(MapKind kind, std::size_
     return decoderLayers_[layer]->crossAttention;
 }
 
+torch::Tensor TransformerSeq2Seq::encoderLayerOutput(const torch::Tensor& src, int64_t layer) {
+    if (layer < 0 || layer >= static_cast<int64_t>(encoderLayers_.size())) throw std::out_of_range("no such layer");
+    torch::Tensor padMask = src.eq(0);
+    torch::Tensor x = embed(srcEmbedding_, src, true);  // [B, S, D]
+    for (int64_t l = 0; l <= layer; ++l) x = encoderLayers_[static_cast<std::size_t>(l)]->forward(x, padMask, nullptr);
+    return x;
+}
+
 void TransformerSeq2Seq::clearHeadGates() {
     for (MapKind kind : kMapKinds)
         for (std::size_t l = 0; l < encoderLayers_.size(); ++l) attentionModule(kind, l)->setHeadGate({});

@@ -96,6 +96,11 @@ public:
     MultiHeadAttention& attentionModule(MapKind kind, std::size_t layer);
     void clearHeadGates();
 
+    // The output of encoder layer `layer` (from 0) for src [B, S]: [B, S, D], the layers run one
+    // by one as encode() does (the last layer's is the decoder's memory). std::out_of_range for
+    // a bad layer. Token-neighbour search (translation/EncoderStates.h).
+    torch::Tensor encoderLayerOutput(const torch::Tensor& src, int64_t layer);
+
 private:
     struct TransformerState;
     // Which module's trace a pass records (traceAttention).
