@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QScrollArea>
 #include <QTimer>
 #include <algorithm>
 #include <chrono>
@@ -18,6 +19,7 @@
 
 #include "widgets/HeadGridWidget.h"
 #include "widgets/HeatmapWidget.h"
+#include "widgets/LineViewWidget.h"
 #include "views/curves/TrainingChartsView.h"
 #include "session/TrainingController.h"
 #include "base/translation/Datasets.h"
@@ -159,14 +161,103 @@ void chartRows(QApplication& app, const std::vector<int>& epochCounts) {
     }
 }
 
+// The line view at 200 tokens x 8 heads (softmax rows over random logits, as spread as a young
+// model's): the full repaint, a hovered token's repaint, and the event-loop gaps while the pointer
+// sweeps over the tokens (a hover every 10 ms), a chip is toggled and the threshold moved (every
+// 500 ms) for `seconds`.
+void lineViewRows(QApplication& app, double seconds) {
+    constexpr int kTokens = 200, kHeads = 8;
+    std::mt19937 rng(5);
+    std::normal_distribution<float> logit(0.0f, 2.0f);
+    std::vector<AttentionMap> maps;
+    for (int h = 0; h < kHeads; ++h) {
+        AttentionMap m{kTokens, kTokens, std::vector<float>(static_cast<std::size_t>(kTokens) * kTokens)};
+        for (int r = 0; r < kTokens; ++r) {
+            double sum = 0;
+            for (int c = 0; c < kTokens; ++c) sum += m.weights[static_cast<std::size_t>(r) * kTokens + c] = std::exp(logit(rng));
+            for (int c = 0; c < kTokens; ++c) m.weights[static_cast<std::size_t>(r) * kTokens + c] /= static_cast<float>(sum);
+        }
+        maps.push_back(std::move(m));
+    }
+    QStringList labels;
+    for (int i = 0; i < kTokens; ++i) labels << QStringLiteral("word%1").arg(i);
+    QScrollArea scroll;
+    auto* lines = new LineViewWidget;
+    scroll.setWidgetResizable(true);
+    scroll.setWidget(lines);
+    scroll.resize(1300, 850);
+    QElapsedTimer setClock;
+    setClock.start();
+    lines->setMaps(maps, labels, labels);
+    const double setMs = static_cast<double>(setClock.nsecsElapsed()) / 1e6;
+    scroll.show();
+    app.processEvents();
+    std::vector<double> full, hovered;
+    for (int i = 0; i < 15; ++i) {
+        lines->focusToken(LineViewRenderer::Side::None, -1);
+        QElapsedTimer t;
+        t.start();
+        lines->repaint();
+        full.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        lines->focusToken(LineViewRenderer::Side::Left, i * 13);
+        t.restart();
+        lines->repaint();
+        hovered.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+    }
+    std::vector<double> gaps;
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = clock.nsecsElapsed();
+    QTimer probe, hover, toggle;
+    probe.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        gaps.push_back(static_cast<double>(now - last) / 1e6);
+        last = now;
+    });
+    int step = 0;
+    QObject::connect(&hover, &QTimer::timeout, [&] {
+        ++step;
+        const int token = step % (kTokens + 20);  // now and then off the tokens: every line again
+        lines->focusToken(token >= kTokens ? LineViewRenderer::Side::None
+                                           : (step / 7) % 2 ? LineViewRenderer::Side::Right : LineViewRenderer::Side::Left,
+                          token);
+    });
+    int toggles = 0;
+    QObject::connect(&toggle, &QTimer::timeout, [&] {
+        ++toggles;
+        lines->setHeadVisible(toggles % kHeads, !lines->renderer().isHeadVisible(toggles % kHeads));
+        lines->setThreshold(toggles % 3 == 0 ? 0.5 : 1.0);
+    });
+    probe.start(5);
+    hover.start(10);
+    toggle.start(500);
+    QElapsedTimer limit;
+    limit.start();
+    while (limit.elapsed() < seconds * 1000) app.processEvents(QEventLoop::WaitForMoreEvents, 50);
+    probe.stop();
+    if (const char* png = getenv("ATTNLAB_BENCH_LINES_PNG")) {  // to look at what was measured
+        QString error;
+        if (!lines->exportImage(QString::fromLocal8Bit(png), &error)) std::fprintf(stderr, "%s\n", qPrintable(error));
+    }
+    char name[96];
+    std::snprintf(name, sizeof name, "line view 200 tokens x 8 heads, full repaint (setMaps %.0f ms)", setMs);
+    row(name, median(full), "ms", "");
+    row("line view, a hovered token's repaint", median(hovered), "ms", "");
+    row("line view, event-loop gap while hovering, longest", *std::max_element(gaps.begin(), gaps.end()), "ms",
+        "<= 50 ms");
+    row("line view, event-loop gap while hovering, 99th pct", percentile(gaps, 0.99), "ms", "");
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
     // `attnlab-bench translate [repeats]` prints only the translate rows (quick runs under
     // the build lock; many repeats for a profiler); `attnlab-bench charts [epochs]` only the training
-    // curves rows.
+    // curves rows; `attnlab-bench lines [seconds]` only the line view's.
     const bool translateOnly = argc > 1 && std::string(argv[1]) == "translate";
     const bool chartsOnly = argc > 1 && std::string(argv[1]) == "charts";
+    const bool linesOnly = argc > 1 && std::string(argv[1]) == "lines";
     if (translateOnly && argc > 2) translateRepeats = std::max(1, std::atoi(argv[2]));
     setenv("QT_QPA_PLATFORM", "offscreen", 0);
     preferFastBlasKernels(argv);
@@ -177,6 +268,10 @@ int main(int argc, char* argv[]) {
     std::printf("|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(18, '-').c_str(),
                 std::string(16, '-').c_str());
 
+    if (linesOnly) {
+        lineViewRows(app, argc > 2 ? std::max(1.0, std::atof(argv[2])) : 5.0);
+        return 0;
+    }
     if (chartsOnly) {
         chartRows(app, argc > 2 ? std::vector<int>{std::max(1, std::atoi(argv[2]))} : std::vector<int>{100, 1000, 3000});
         return 0;
@@ -227,6 +322,7 @@ int main(int argc, char* argv[]) {
     }
 
     chartRows(app, {100, 1000, 3000});
+    lineViewRows(app, 5.0);
 
     // Event-loop gaps while the worker trains toy-en-fr (GRU + additive, hidden 128).
     {

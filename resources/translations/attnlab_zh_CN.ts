@@ -2843,6 +2843,50 @@
         <source>Enlarged: layer %1, head %2, switched off (its softmax, which no longer reaches the output)</source>
         <translation>放大：第 %1 层，头 %2，已关闭（显示的是它的 softmax，但已不再影响输出）</translation>
     </message>
+    <message>
+        <source>Maps</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>连线</translation>
+    </message>
+    <message>
+        <source>Maps: every head as a heatmap. Lines: the tokens in two columns and a line from each token to each token it attends to, its opacity the weight, one colour per head.</source>
+        <translation>热力图：每个头显示为一张热力图。连线：词元排成两列，每个词元与它所关注的每个词元之间画一条线，线的不透明度即权重，每个头一种颜色。</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Hover a token to keep only its lines; click a head&apos;s colour chip to hide or show it.</source>
+        <translation>将鼠标悬停在一个词元上即可只显示它的连线；点击某个头的颜色块可隐藏或显示该头。</translation>
+    </message>
+    <message>
+        <source>Every weight is a line (the toolbar&apos;s Keep slider thins them).</source>
+        <translation>每个权重都画成一条线（工具栏的“保留”滑块可以减少连线）。</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s largest weights up to %1% of its mass (the toolbar&apos;s Keep slider).</source>
+        <translation>每行只保留最大的那些权重，直到它们合计达到该行注意力的 %1%（工具栏的“保留”滑块）。</translation>
+    </message>
+    <message>
+        <source>%1 lines kept; the %2 heaviest are drawn.</source>
+        <translation>保留 %1 条连线；只画出权重最大的 %2 条。</translation>
+    </message>
+    <message>
+        <source>%1 lines kept.</source>
+        <translation>保留 %1 条连线。</translation>
+    </message>
+    <message>
+        <source>Hover a token to keep only its lines; click a colour chip to hide a head.</source>
+        <translation>悬停在词元上可只显示它的连线；点击颜色块可隐藏一个头。</translation>
+    </message>
+    <message>
+        <source>%1, layer %2: each head&apos;s lines</source>
+        <translation>%1，第 %2 层：每个头的连线</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeatmapRenderer</name>
@@ -3442,6 +3486,17 @@
     <message>
         <source>there is no lag profile to export yet: train a forecaster first</source>
         <translation>还没有可导出的滞后分布：请先训练一个预测模型</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LineViewRenderer</name>
+    <message>
+        <source>No attention to show yet</source>
+        <translation>尚无可显示的注意力</translation>
+    </message>
+    <message>
+        <source>no attention to show yet</source>
+        <translation>尚无可显示的注意力</translation>
     </message>
 </context>
 <context>
@@ -6152,6 +6207,18 @@ The current model stays loaded.</source>
     <message>
         <source>Write the current task&apos;s data, model, training, probe and view as a lesson file</source>
         <translation>将当前任务的数据、模型、训练、探针和视图设置写入课程文件</translation>
+    </message>
+    <message>
+        <source>  Keep </source>
+        <translation>  保留 </translation>
+    </message>
+    <message>
+        <source>Threshold: in every heatmap and line view, only each row&apos;s largest weights that together reach this share of its attention keep their colour (100%: every weight).</source>
+        <translation>阈值：在所有热力图和连线视图中，每行只有合计达到该行注意力这一比例的最大权重保留颜色（100%：所有权重）。</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
     </message>
 </context>
 <context>

@@ -457,3 +457,29 @@ TEST_CASE("head grid of one layer exports images", "[ui][heatmap]") {
 }
 
 }  // namespace
+
+TEST_CASE("heatmap threshold: each row's largest weights up to the share of its mass keep their colour", "[ui][heatmap]") {
+    HeatmapRenderer r;
+    r.setMap(AttentionMap{2, 4, {0.5f, 0.3f, 0.15f, 0.05f,  //
+                                 0.1f, 0.1f, 0.4f, 0.4f}},
+             QStringList{QStringLiteral("a"), QStringLiteral("b")},
+             QStringList{QStringLiteral("w"), QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")});
+    for (int c = 0; c < 4; ++c) CHECK(r.keepsCell(0, c));  // share 1: every cell
+    const QImage full = r.matrixImage();
+    r.setMassShare(0.75);
+    // Row 1: 0.5 + 0.3 = 0.8 >= 0.75. Row 2: 0.4 (column 2, first of the tie) + 0.4 = 0.8.
+    CHECK(r.keepsCell(0, 0));
+    CHECK(r.keepsCell(0, 1));
+    CHECK_FALSE(r.keepsCell(0, 2));
+    CHECK_FALSE(r.keepsCell(0, 3));
+    CHECK_FALSE(r.keepsCell(1, 0));
+    CHECK(r.keepsCell(1, 2));
+    CHECK(r.keepsCell(1, 3));
+    const QImage thresholded = r.matrixImage();
+    CHECK(thresholded.pixel(0, 0) == full.pixel(0, 0));  // kept: the same colour
+    CHECK(thresholded.pixel(2, 0) != full.pixel(2, 0));  // left out: faded toward white
+    CHECK(qGray(thresholded.pixel(2, 0)) > qGray(full.pixel(2, 0)));
+    r.setMassShare(0.4);  // row 2: the first 0.4 alone reaches 0.4
+    CHECK(r.keepsCell(1, 2));
+    CHECK_FALSE(r.keepsCell(1, 3));
+}

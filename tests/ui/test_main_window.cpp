@@ -15,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QSlider>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QDir>
@@ -315,6 +316,27 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     CHECK_FALSE(heads->showsAblation());
     CHECK(heads->ablationSummary().isEmpty());
     CHECK(encoderMap(heads->shownTranslation(), 1, 0).weights == encoderMap(full, 1, 0).weights);
+
+    // Show: Lines draws the shown layer's heads as lines; the threshold slider thins them.
+    heads->setKind(MapKind::Encoder);
+    heads->setShowLines(true);
+    REQUIRE(heads->showsLines());
+    CHECK(heads->lineView()->renderer().headCount() == 2);
+    CHECK(heads->lineView()->renderer().leftCount() == 6);
+    const std::size_t all = heads->lineView()->renderer().keptLines().size();
+    f.window->setMassShare(0.5);  // the toolbar's Keep slider
+    CHECK(heads->lineView()->renderer().keptLines().size() < all);
+    CHECK(heads->enlarged()->massShare() == 0.5);
+    auto* keep = f.window->findChild<QSlider*>(QStringLiteral("massSlider"));
+    REQUIRE(keep != nullptr);
+    CHECK(keep->value() == 50);
+    keep->setValue(100);
+    CHECK(heads->lineView()->renderer().keptLines().size() == all);
+    CHECK(heads->exportsFigure());
+    QString lineError;
+    CHECK(heads->exportView(out.filePath(QStringLiteral("lines.svg")), 1.0, &lineError));
+    heads->setShowLines(false);
+    CHECK(heads->showsTransformer());
 }
 
 // Mean target length counted by hand: space-separated words, or characters other than spaces.

@@ -45,6 +45,7 @@ void HeadGridRenderer::setMaps(const std::vector<std::vector<AttentionMap>>& lay
     options.showLabels = false;
     options.showColorBar = false;
     options.backgroundColor = Qt::transparent;
+    options.massShare = massShare_;
     thumbnails_.clear();
     thumbnails_.reserve(layers.size());
     for (const std::vector<AttentionMap>& heads : layers) {
@@ -134,6 +135,12 @@ void HeadGridRenderer::applyScale() {
             }
         }
     }
+}
+
+void HeadGridRenderer::setMassShare(double share) {
+    massShare_ = std::isfinite(share) ? std::clamp(share, 0.01, 1.0) : 1.0;
+    for (auto& heads : thumbnails_)
+        for (HeatmapRenderer& r : heads) r.setMassShare(massShare_);
 }
 
 bool HeadGridRenderer::isSwitchedOff(int layer, int head) const {

@@ -53,6 +53,9 @@ public:
     // their thumbnails are washed out, crossed and captioned "off", on screen and in exports.
     void setSwitchedOff(const std::vector<std::pair<int, int>>& heads) { switchedOff_ = heads; }
     bool isSwitchedOff(int layer, int head) const;
+    // Every thumbnail's threshold (HeatmapOptions::massShare).
+    void setMassShare(double share);
+    double massShare() const { return massShare_; }
 
     int layerCount() const { return static_cast<int>(thumbnails_.size()); }
     int headCount() const;  // most heads in any layer
@@ -100,6 +103,7 @@ private:
     int highlightRow_ = -1;
     int highlightColumn_ = -1;
     std::vector<std::pair<int, int>> switchedOff_;
+    double massShare_ = 1.0;
 
     friend class HeadGridWidget;  // hit-tests its thumbnails against the geometry it painted
 };

@@ -205,6 +205,43 @@ void HeatmapRenderer::setAxisTitles(const QString& rowAxis, const QString& colum
 
 void HeatmapRenderer::setShowNumbers(bool on) { options_.showNumbers = on; }
 
+void HeatmapRenderer::setMassShare(double share) {
+    const double s = std::isfinite(share) ? std::clamp(share, 0.01, 1.0) : 1.0;
+    if (s != options_.massShare) {
+        options_.massShare = s;
+        invalidateImage();
+    }
+}
+
+namespace {
+
+// The columns a threshold keeps in one row: the largest weights, in order, until they reach
+// `share` of the row's positive mass (ties by column). Every column when share is 1.
+std::vector<bool> keptColumns(const float* row, int cols, double share) {
+    std::vector<bool> kept(static_cast<std::size_t>(cols), share >= 1.0);
+    if (share >= 1.0) return kept;
+    double total = 0.0;
+    for (int c = 0; c < cols; ++c) total += std::max(0.0f, row[c]);
+    std::vector<int> order(static_cast<std::size_t>(cols));
+    for (int c = 0; c < cols; ++c) order[static_cast<std::size_t>(c)] = c;
+    std::sort(order.begin(), order.end(), [row](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+    double sum = 0.0;
+    for (int c : order) {
+        if (row[c] <= 0.0f || sum >= share * total - 1e-9) break;
+        kept[static_cast<std::size_t>(c)] = true;
+        sum += row[c];
+    }
+    return kept;
+}
+
+}  // namespace
+
+bool HeatmapRenderer::keepsCell(int row, int column) const {
+    if (options_.massShare >= 1.0 || row < 0 || row >= map_.rows || column < 0 || column >= map_.cols) return true;
+    return keptColumns(map_.weights.data() + static_cast<std::size_t>(row) * map_.cols, map_.cols,
+                       options_.massShare)[static_cast<std::size_t>(column)];
+}
+
 void HeatmapRenderer::setShowColorBar(bool on) { options_.showColorBar = on; }
 
 void HeatmapRenderer::setShowLabels(bool on) {
@@ -308,9 +345,23 @@ const QImage& HeatmapRenderer::matrixImage() const {
     const auto [low, high] = valueRange();
     const double span = high - low;
     const float* weights = map_.weights.data();
+    // Cells the threshold leaves out: 85% of the way to the background (white when it is clear).
+    const QColor fadeTo = options_.backgroundColor.alpha() > 0 ? options_.backgroundColor : QColor(Qt::white);
+    const auto fade = [&fadeTo](QRgb c) {
+        return qRgb((qRed(c) * 15 + fadeTo.red() * 85) / 100, (qGreen(c) * 15 + fadeTo.green() * 85) / 100,
+                    (qBlue(c) * 15 + fadeTo.blue() * 85) / 100);
+    };
     for (int r = 0; r < map_.rows; ++r) {
         auto* line = reinterpret_cast<QRgb*>(image_.scanLine(r));
         const float* source = weights + static_cast<std::size_t>(r) * map_.cols;
+        if (options_.massShare < 1.0) {
+            const std::vector<bool> kept = keptColumns(source, map_.cols, options_.massShare);
+            for (int c = 0; c < map_.cols; ++c) {
+                const QRgb color = lut[Colormap::indexFor((source[c] - low) / span)];
+                line[c] = kept[static_cast<std::size_t>(c)] ? color : fade(color);
+            }
+            continue;
+        }
         for (int c = 0; c < map_.cols; ++c) {
             line[c] = lut[Colormap::indexFor((source[c] - low) / span)];
         }

@@ -52,6 +52,9 @@ struct HeatmapOptions {
     QFont font;              // pixel-sized after normalisation; CJK fallbacks are appended
     QColor textColor = QColor(0x1a, 0x1a, 0x1a);
     QColor backgroundColor = Qt::white;
+    // The threshold (exBERT): in each row only the largest weights that together reach this share
+    // of the row's mass keep their colour; the others are faded toward the background. 1: off.
+    double massShare = 1.0;
     int highlightRow = -1;  // -1: none
     int highlightColumn = -1;
     // Several rows (output tokens) or several columns (source tokens) chosen together: outlined,
@@ -97,6 +100,9 @@ public:
     void setTitle(const QString& title);
     void setAxisTitles(const QString& rowAxis, const QString& columnAxis);
     void setShowNumbers(bool on);
+    void setMassShare(double share);  // HeatmapOptions::massShare, clamped to [0.01, 1]
+    // Whether the threshold keeps the cell (always true at a share of 1).
+    bool keepsCell(int row, int column) const;
     void setShowColorBar(bool on);
     void setShowLabels(bool on);
     void setFont(const QFont& font);

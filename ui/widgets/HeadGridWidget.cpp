@@ -1,5 +1,7 @@
 #include "widgets/HeadGridWidget.h"
 
+#include "widgets/HeatmapWidget.h"
+
 #include <QEvent>
 #include <QMouseEvent>
 #include <QPaintEvent>
@@ -11,6 +13,7 @@ namespace attnlab {
 HeadGridWidget::HeadGridWidget(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    grid_.setMassShare(HeatmapWidget::defaultMassShare());
 }
 
 void HeadGridWidget::setHeads(const std::vector<AttentionMap>& heads, const QStringList& rowLabels,
@@ -49,6 +52,11 @@ void HeadGridWidget::setScale(GridScale scale) {
 
 void HeadGridWidget::setTitle(const QString& title) {
     grid_.setTitle(title);
+    update();
+}
+
+void HeadGridWidget::setMassShare(double share) {
+    grid_.setMassShare(share);
     update();
 }
 

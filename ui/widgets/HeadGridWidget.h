@@ -33,6 +33,8 @@ public:
     void highlightToken(int row, int column);  // -1 for none
     // Heads switched off, as (layer, head) of this grid (HeadGridRenderer::setSwitchedOff).
     void setSwitchedOff(const std::vector<std::pair<int, int>>& heads);
+    // Every thumbnail's threshold; starts at HeatmapWidget::defaultMassShare().
+    void setMassShare(double share);
 
     int layerCount() const { return grid_.layerCount(); }
     int headCount() const { return grid_.headCount(); }

@@ -14,6 +14,10 @@
 namespace attnlab {
 
 namespace {
+double gDefaultMassShare = 1.0;  // GUI thread only
+}  // namespace
+
+namespace {
 
 constexpr double kMaxZoom = 64.0;
 constexpr double kZoomStep = 1.25;
@@ -26,6 +30,7 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
     applyPalette();
+    renderer_.setMassShare(gDefaultMassShare);
 }
 
 void HeatmapWidget::setAttention(const AttentionMap& map, const QStringList& rowLabels,
@@ -62,6 +67,17 @@ void HeatmapWidget::clear() { setAttention(AttentionMap{}, QStringList(), QStrin
 
 void HeatmapWidget::setColormap(ColormapId id) {
     renderer_.setColormap(id);
+    update();
+}
+
+void HeatmapWidget::setDefaultMassShare(double share) {
+    gDefaultMassShare = std::isfinite(share) ? std::clamp(share, 0.01, 1.0) : 1.0;
+}
+
+double HeatmapWidget::defaultMassShare() { return gDefaultMassShare; }
+
+void HeatmapWidget::setMassShare(double share) {
+    renderer_.setMassShare(share);
     update();
 }
 

@@ -29,6 +29,13 @@ public:
     ColormapId colormap() const { return renderer_.options().colormap; }
     void setShowNumbers(bool on);
     bool showNumbers() const { return renderer_.options().showNumbers; }
+    // The threshold (HeatmapOptions::massShare): each row's largest weights up to this share of its
+    // mass keep their colour. New widgets start at defaultMassShare(), which the window's Keep
+    // slider sets (MainWindow::setMassShare) together with every widget's own.
+    void setMassShare(double share);
+    double massShare() const { return renderer_.options().massShare; }
+    static void setDefaultMassShare(double share);
+    static double defaultMassShare();
     void setShowColorBar(bool on);
     // true: the colour map spans [0, 1]; false: [0, largest weight].
     void setFixedScale(bool on);

@@ -4,7 +4,9 @@
 #include "base/TaskIds.h"
 #include "task/BuiltinTasks.h"
 #include "views/View.h"
+#include "widgets/HeadGridWidget.h"
 #include "widgets/HeatmapWidget.h"
+#include "widgets/LineViewWidget.h"
 #include "window/FigureExport.h"
 #include "window/Translations.h"
 #include "window/WindowActions.h"
@@ -206,6 +208,7 @@ void MainWindow::connectActions() {
     });
     connect(a->about, &QAction::triggered, this, &MainWindow::showAbout);
     connect(a, &WindowActions::colormapChosen, this, &MainWindow::setColormap);
+    connect(a, &WindowActions::massShareChosen, this, &MainWindow::setMassShare);
     connect(a, &WindowActions::languageChosen, this, &MainWindow::setLanguage);
     connect(a, &WindowActions::lessonChosen, this, &MainWindow::startLesson);
     connect(a->openLesson, &QAction::triggered, this, &MainWindow::openLessonDialog);
@@ -335,6 +338,19 @@ void MainWindow::setColormap(ColormapId id) {
     colormap_ = id;
     for (View* view : navigator_->views()) view->applyColormap(id);
     actions_->showColormap(id);
+}
+
+void MainWindow::setMassShare(double share) {
+    HeatmapWidget::setDefaultMassShare(share);
+    share = HeatmapWidget::defaultMassShare();  // clamped
+    for (View* view : navigator_->views()) {
+        auto* widget = dynamic_cast<QWidget*>(view);
+        if (widget == nullptr) continue;
+        for (HeatmapWidget* h : widget->findChildren<HeatmapWidget*>()) h->setMassShare(share);
+        for (HeadGridWidget* g : widget->findChildren<HeadGridWidget*>()) g->setMassShare(share);
+        for (LineViewWidget* l : widget->findChildren<LineViewWidget*>()) l->setThreshold(share);
+    }
+    actions_->showMassShare(share);
 }
 
 void MainWindow::setShowNumbers(bool on) {

@@ -94,6 +94,9 @@ public:
     ColormapId colormap() const { return colormap_; }
     void setColormap(ColormapId id);
     void setShowNumbers(bool on);
+    // The threshold of every heatmap, head grid and line view (HeatmapOptions::massShare), and of
+    // those made later; not kept between sessions (a learner's first maps show every weight).
+    void setMassShare(double share);
     // Stores the interface language ("" follows the system; else a Translations::available() code)
     // and says that it applies at the next start.
     void setLanguage(const QString& language);

@@ -13,9 +13,11 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QSlider>
 #include <QStyle>
 #include <QToolBar>
 
+#include <cmath>
 #include <utility>
 
 namespace attnlab {
@@ -228,6 +230,27 @@ void WindowActions::createToolBar(QMainWindow* window, const QList<Task*>& tasks
     connect(colormapBox, &QComboBox::activated, this,
             [this] { Q_EMIT colormapChosen(static_cast<ColormapId>(colormapBox->currentData().toInt())); });
     bar->addWidget(colormapBox);
+    bar->addWidget(new QLabel(tr("  Keep ")));
+    massSlider = new QSlider(Qt::Horizontal);
+    massSlider->setObjectName(QStringLiteral("massSlider"));
+    massSlider->setRange(10, 100);
+    massSlider->setSingleStep(5);
+    massSlider->setPageStep(10);
+    massSlider->setValue(100);
+    massSlider->setFixedWidth(90);
+    const QString massTip = tr("Threshold: in every heatmap and line view, only each row's largest weights that "
+                               "together reach this share of its attention keep their colour (100%: every weight).");
+    massSlider->setToolTip(massTip);
+    massLabel = new QLabel;
+    massLabel->setToolTip(massTip);
+    massLabel->setMinimumWidth(massLabel->fontMetrics().horizontalAdvance(QStringLiteral("100%  ")));
+    massLabel->setText(tr("%1%").arg(100));
+    connect(massSlider, &QSlider::valueChanged, this, [this](int percent) {
+        massLabel->setText(tr("%1%").arg(percent));
+        Q_EMIT massShareChosen(percent / 100.0);
+    });
+    bar->addWidget(massSlider);
+    bar->addWidget(massLabel);
     bar->addAction(numbers);
     bar->addAction(exportImage);
 }
@@ -238,6 +261,12 @@ void WindowActions::showColormap(ColormapId id) {
         if (index >= 0) colormapBox->setCurrentIndex(index);
     }
     for (QAction* action : colormaps->actions()) action->setChecked(action->data().toInt() == static_cast<int>(id));
+}
+
+void WindowActions::showMassShare(double share) {
+    if (massSlider == nullptr) return;
+    const int percent = static_cast<int>(std::lround(share * 100));
+    if (massSlider->value() != percent) massSlider->setValue(percent);
 }
 
 void WindowActions::showLanguage(const QString& code) {

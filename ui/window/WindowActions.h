@@ -12,6 +12,8 @@
 class QAction;
 class QActionGroup;
 class QComboBox;
+class QLabel;
+class QSlider;
 class QMainWindow;
 class QMenu;
 class QToolBar;
@@ -33,6 +35,7 @@ public:
 
     // The colour map as the menu and the toolbar's box show it.
     void showColormap(ColormapId id);
+    void showMassShare(double share);
     void showLanguage(const QString& code);
     // The task changed: the View menu lists its views (Ctrl+1..9 for the first nine), and only its
     // own actions, menus and toolbar show.
@@ -57,9 +60,12 @@ public:
     QActionGroup* colormaps;
     QActionGroup* languages;
     QComboBox* colormapBox = nullptr;
+    QSlider* massSlider = nullptr;  // the threshold: Keep N% of each row's mass
+    QLabel* massLabel = nullptr;
 
 Q_SIGNALS:
     void colormapChosen(ColormapId id);
+    void massShareChosen(double share);
     void languageChosen(const QString& code);
     void lessonChosen(const QString& id);
 

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -86,6 +87,14 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
     scale_->addItem(tr("each its own"), static_cast<int>(GridScale::PerHead));
     scale_->setToolTip(tr("How colours map to weights: one absolute scale, one scale up to the largest weight, "
                           "or every head stretched to its own maximum."));
+    show_ = new QComboBox;
+    show_->addItem(tr("Maps"));
+    show_->addItem(tr("Lines"));
+    show_->setToolTip(tr("Maps: every head as a heatmap. Lines: the tokens in two columns and a line from each "
+                         "token to each token it attends to, its opacity the weight, one colour per head."));
+    controls->addWidget(new QLabel(tr("Show:")));
+    controls->addWidget(show_);
+    controls->addSpacing(6);
     controls->addWidget(kind_);
     controls->addSpacing(6);
     controls->addWidget(new QLabel(tr("Layer:")));
@@ -164,6 +173,22 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
     pageLayout->addWidget(split);
     stack_->addWidget(transformerPage_);
 
+    // Lines: the layer's heads drawn as lines, with the threshold above them.
+    linesPage_ = new QWidget;
+    auto* linesLayout = new QVBoxLayout(linesPage_);
+    linesLayout->setContentsMargins(0, 0, 0, 0);
+    linesNote_ = new QLabel;
+    linesNote_->setWordWrap(true);
+    linesLayout->addWidget(linesNote_);
+    lines_ = new LineViewWidget;
+    lines_->setToolTip(tr("Hover a token to keep only its lines; click a head's colour chip to hide or show it."));
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(lines_);
+    linesLayout->addWidget(scroll, 1);
+    stack_->addWidget(linesPage_);
+
     // GRU: one map, with a sentence about why.
     gruPage_ = new QWidget;
     auto* gruLayout = new QVBoxLayout(gruPage_);
@@ -186,6 +211,9 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
         refresh();
     });
     connect(layer_, &QComboBox::currentIndexChanged, this, &HeadsView::refresh);
+    connect(show_, &QComboBox::currentIndexChanged, this, &HeadsView::refresh);
+    connect(lines_, &LineViewWidget::thresholdChanged, this, &HeadsView::refreshLinesNote);
+    connect(lines_, &LineViewWidget::headToggled, this, &HeadsView::refreshLinesNote);
     connect(scale_, &QComboBox::currentIndexChanged, this, [this] {
         const auto scale = static_cast<GridScale>(scale_->currentData().toInt());
         layerGrid_->setScale(scale);
@@ -283,6 +311,30 @@ bool HeadsView::showsTransformer() const { return stack_->currentWidget() == tra
 
 bool HeadsView::showsGru() const { return stack_->currentWidget() == gruPage_; }
 
+bool HeadsView::showsLines() const { return stack_->currentWidget() == linesPage_; }
+
+void HeadsView::setShowLines(bool on) { show_->setCurrentIndex(on ? 1 : 0); }
+
+void HeadsView::refreshLinesNote() {
+    const LineViewRenderer& r = lines_->renderer();
+    if (r.isEmpty()) {
+        linesNote_->clear();
+        return;
+    }
+    const std::size_t kept = r.keptLines().size();
+    std::size_t visible = 0;
+    for (const LineViewRenderer::Line& l : r.keptLines())
+        if (l.weight >= LineViewRenderer::kMinimumWeight) ++visible;
+    const int percent = static_cast<int>(std::lround(r.threshold() * 100));
+    const QString which = percent >= 100 ? tr("Every weight is a line (the toolbar's Keep slider thins them).")
+                                         : tr("Each row's largest weights up to %1% of its mass (the toolbar's Keep slider).").arg(percent);
+    linesNote_->setText(which + QLatin1Char(' ') +
+                        (visible > static_cast<std::size_t>(LineViewRenderer::kLineBudget)
+                             ? tr("%1 lines kept; the %2 heaviest are drawn.").arg(kept).arg(LineViewRenderer::kLineBudget)
+                             : tr("%1 lines kept.").arg(kept)) +
+                        QLatin1Char(' ') + tr("Hover a token to keep only its lines; click a colour chip to hide a head."));
+}
+
 void HeadsView::setColormap(ColormapId id) {
     colormap_ = id;
     layerGrid_->setColormap(id);
@@ -312,6 +364,8 @@ void HeadsView::clear() {
     showsAblation_ = false;
     updateAblationControls();
     layerGrid_->clear();
+    lines_->clear();
+    linesNote_->clear();
     overview_->clear();
     enlarged_->clear();
     gruMap_->clear();
@@ -529,6 +583,13 @@ void HeadsView::refresh() {
     overview_->setTitle(QString());
     overview_->setLayers(*layers, rows, columns);
     updateSwitchedOffMarks();
+    if (show_->currentIndex() == 1) {
+        lines_->setTitle(tr("%1, layer %2: each head's lines").arg(kindTitle()).arg(l + 1));
+        lines_->setMaps((*layers)[static_cast<std::size_t>(l)], rows, columns);
+        refreshLinesNote();
+        stack_->setCurrentWidget(linesPage_);
+        return;
+    }
     stack_->setCurrentWidget(transformerPage_);
     showHead(l, selectedHead_);
 }
@@ -561,6 +622,7 @@ HeatmapWidget* HeadsView::currentHeatmap() const {
 }
 
 bool HeadsView::exportFigure(const QString& path, QString* error, double scale) const {
+    if (showsLines()) return lines_->exportImage(path, error, scale);
     if (showsTransformer()) {
         // What is on screen, but never smaller than the grid needs, nor too small for its title.
         const QSize size = layerGrid_->size().expandedTo(layerGrid_->preferredSize()).expandedTo(QSize(640, 480));
@@ -573,7 +635,7 @@ bool HeadsView::exportFigure(const QString& path, QString* error, double scale) 
 
 bool HeadsView::exportAllHeads(const QString& directory, const QString& extension, double scale,
                                QStringList* written, QString* error) const {
-    const LayeredAttention* layers = showsTransformer() || showsGru() ? currentLayers() : nullptr;
+    const LayeredAttention* layers = showsTransformer() || showsGru() || showsLines() ? currentLayers() : nullptr;
     if (showsGru()) {
         const auto cross = translation_.attention.find(MapKind::Cross);
         layers = cross != translation_.attention.end() ? &cross->second : nullptr;
@@ -637,7 +699,7 @@ void HeadsView::applyShowNumbers(bool on) {
 // Only while a map is shown (not the message before the first translation, or for an output that
 // ended at once): Export Image is disabled rather than failing with "no attention to export yet".
 bool HeadsView::exportsFigure() const {
-    return showsTransformer() || showsGru();
+    return showsTransformer() || showsGru() || showsLines();
 }
 
 bool HeadsView::exportsMatrix() const {

@@ -4,6 +4,9 @@
 // highlights its row and column in every map. A GRU has one attention map; the view says so and
 // shows it.
 //
+// Show: Lines draws the layer's heads as BertViz's head view does (LineViewWidget), with a threshold:
+// each row's largest weights up to a share of its mass.
+//
 // Head ablation (Michel et al. 2019): with "Switch heads off" pressed, clicking a head switches it
 // off or on again; "Layer off" and "Kind off" switch off every head of the shown layer or kind,
 // "All on" ends it. While heads are off the maps are the ablated model's (the heads that are off
@@ -12,6 +15,7 @@
 #include "views/View.h"
 #include "widgets/HeadGridWidget.h"
 #include "widgets/HeatmapWidget.h"
+#include "widgets/LineViewWidget.h"
 
 #include "base/AttentionMap.h"
 #include "base/translation/HeadAblation.h"
@@ -65,6 +69,10 @@ public:
     int layer() const;
     int selectedHead() const { return selectedHead_; }
     bool showsTransformer() const;
+    // The line view (Show: Lines): the layer's heads as lines between two columns of tokens.
+    bool showsLines() const;
+    void setShowLines(bool on);
+    LineViewWidget* lineView() const { return lines_; }
     bool showsGru() const;
 
     HeadGridWidget* layerGrid() const { return layerGrid_; }
@@ -114,6 +122,7 @@ private:
     void requestAgain();
     void updateAblationControls();
     void updateSwitchedOffMarks();
+    void refreshLinesNote();
 
     Translation translation_;
     QLineEdit* input_;
@@ -140,6 +149,11 @@ private:
     QToolButton* kindOff_;
     QToolButton* allOn_;
     QLabel* ablationLabel_;
+    // The line view.
+    QComboBox* show_;
+    QWidget* linesPage_;
+    LineViewWidget* lines_;
+    QLabel* linesNote_;
     std::vector<HeadId> off_;
     bool showsAblation_ = false;  // translation_ is the ablated model's
     Translation original_;        // the full model's translation of the sentence
