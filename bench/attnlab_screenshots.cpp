@@ -4,9 +4,15 @@
 // an explanation?", its Classify, Explain (with the permutation test and the uniform baseline), Texts
 // and Curves views, and the needle experiment. With --only image, the Images task's two lessons: a ViT
 // on glyphs (image-vit.png, its curves image-curves.png) and a captioner on scenes (image-caption.png).
+// With --only heads, the heads lesson's Transformer with its second layer's cross heads switched
+// off (heads-ablation.png), as lines (heads-lines.png) and measured (head-importance.png). With
+// --only long-range, a short long-range experiment run to its end (long-range.png).
 // Not a test; see bench/run-screenshots.sh.
-//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image]
+//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range]
 #include "views/attribution/AttributionView.h"
+#include "views/experiments/LongRangePage.h"
+#include "views/heads/HeadsView.h"
+#include "views/heads/ImportanceView.h"
 #include "views/classify/ClassifyView.h"
 #include "views/classify/ExplainView.h"
 #include "views/classify/NeedleView.h"
@@ -27,6 +33,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QScrollArea>
@@ -67,8 +75,9 @@ void settle(int ms = 400) {
 
 int main(int argc, char* argv[]) {
     const std::string only = argc == 4 && std::string(argv[2]) == "--only" ? argv[3] : "";
-    if (argc != 2 && only != "classify" && only != "attribution" && only != "image") {
-        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image]\n");
+    if (argc != 2 && only != "classify" && only != "attribution" && only != "image" && only != "heads" &&
+        only != "long-range") {
+        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range]\n");
         return 2;
     }
     preferFastBlasKernels(argv);
@@ -121,6 +130,53 @@ int main(int argc, char* argv[]) {
         must(waitFor([&] { return view->result() != nullptr; }, 60000), "an attribution");
         shot("attribution");
     };
+    // What the heads do: switched off, as lines, measured.
+    if (only == "heads") {
+        if (!trainLesson("heads")) return 1;
+        window.showTab(QStringLiteral("heads"));
+        HeadsView* heads = translation(window).headsView();
+        heads->setKind(MapKind::Cross);
+        Q_EMIT heads->findChild<QLineEdit*>()->returnPressed();
+        must(waitFor([&] { return heads->showsTransformer(); }, 60000), "the heads");
+        const int layers = heads->overview()->layerCount(), perLayer = heads->overview()->headCount();
+        std::vector<HeadId> secondLayer;
+        for (int h = 0; h < perLayer; ++h) secondLayer.push_back(HeadId{MapKind::Cross, layers - 1, h});
+        heads->setAblationMode(true);
+        heads->setSwitchedOff(secondLayer);
+        must(waitFor([&] { return heads->showsAblation(); }, 60000), "the ablated translation");
+        shot("heads-ablation");
+        heads->setSwitchedOff({});
+        heads->setAblationMode(false);
+        heads->setKind(MapKind::Encoder);
+        heads->setShowLines(true);
+        shot("heads-lines");
+        heads->setShowLines(false);
+        window.showTab(QStringLiteral("head-importance"));
+        ImportanceView* importance = translation(window).importanceView();
+        importance->measureButton()->click();
+        must(waitFor([&] { return importance->hasReport(); }, 10 * 60 * 1000), "the head importance");
+        shot("head-importance");
+        translation(window).controller()->shutdown();
+        return failures == 0 ? 0 : 1;
+    }
+    // The long-range experiment, a short run to its end: every pattern at three lengths.
+    if (only == "long-range") {
+        window.showTab(QStringLiteral("experiments"));
+        ExperimentsView* experiments = translation(window).experimentsView();
+        experiments->showPage(QStringLiteral("long-range"));
+        LongRangePage* page = experiments->longRangePage();
+        LongRangeOptions options;
+        options.lengths = {64, 256, 1024};
+        options.extend = false;
+        options.steps = 20;
+        options.texts = 32;
+        page->setOptions(options);
+        page->run();
+        must(waitFor([&] { return page->isRunning(); }, 10000) || !page->rows().empty(), "the long-range run to start");
+        must(waitFor([&] { return !page->isRunning(); }, 30 * 60 * 1000), "the long-range run");
+        shot("long-range");
+        return failures == 0 ? 0 : 1;
+    }
     // The Images task: where a ViT looks, and a captioner that looks at what it names.
     if (only == "image") {
         ImageTask* images = window.task<ImageTask>();

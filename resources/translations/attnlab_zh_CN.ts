@@ -3414,6 +3414,145 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ImportanceView</name>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Which heads matter? Measure switches each head off alone over the validation pairs (the change in loss and in BLEU) and ranks the heads by their gradient importance (Michel et al. 2019, normalised within each layer). The chart switches heads off together, the least important first, beside random orders.</source>
+        <translation>哪些头重要？“测量”会在验证句对上逐个单独关闭每个头（看损失和 BLEU 的变化），并按梯度重要性（Michel et al. 2019，在每层内归一化）给头排序。图表从最不重要的头开始依次把头一起关闭，并与随机顺序对比。</translation>
+    </message>
+    <message>
+        <source>Measure the Heads</source>
+        <translation>测量注意力头</translation>
+    </message>
+    <message>
+        <source>Runs on the training worker: a run in progress waits until it is done.</source>
+        <translation>在训练线程上运行：正在进行的训练会等待它完成。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>How many validation pairs to measure on (0: all). Each head costs one pass over them.</source>
+        <translation>用于测量的验证句对数量（0：全部）。每个头需要在它们上面跑一遍。</translation>
+    </message>
+    <message>
+        <source>Pairs:</source>
+        <translation>句对数：</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <source>Δ loss</source>
+        <translation>Δ 损失</translation>
+    </message>
+    <message>
+        <source>Δ BLEU</source>
+        <translation>Δ BLEU</translation>
+    </message>
+    <message>
+        <source>BLEU as heads are switched off</source>
+        <translation>关闭注意力头时的 BLEU</translation>
+    </message>
+    <message>
+        <source>share of heads switched off</source>
+        <translation>已关闭头的比例</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>least important first</source>
+        <translation>先关闭最不重要的</translation>
+    </message>
+    <message>
+        <source>random order (mean)</source>
+        <translation>随机顺序（平均）</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>正在测量…</translation>
+    </message>
+    <message>
+        <source>Measuring: pass %1 of %2 over the pairs…</source>
+        <translation>正在测量：第 %1 遍，共 %2 遍…</translation>
+    </message>
+    <message>
+        <source>%1 heads over %2 pairs of %3: BLEU %4 with every head on, loss %5.</source>
+        <translation>%1 个头，基于 %3 的 %2 个句对：所有头打开时 BLEU %4，损失 %5。</translation>
+    </message>
+    <message>
+        <source>%1: importance</source>
+        <translation>%1：重要性</translation>
+    </message>
+    <message>
+        <source>The heads could not be measured: %1</source>
+        <translation>无法测量这些头：%1</translation>
+    </message>
+    <message>
+        <source>Head Importance</source>
+        <translation>头重要性</translation>
+    </message>
+    <message>
+        <source>Each head of a Transformer switched off over the validation pairs: its importance, what it costs, and the pruning curve.</source>
+        <translation>在验证句对上逐个关闭 Transformer 的每个头：它的重要性、关闭它的代价，以及剪枝曲线。</translation>
+    </message>
+    <message>
+        <source>Press Measure the Heads once the model has trained.</source>
+        <translation>模型训练完成后，请点击“测量注意力头”。</translation>
+    </message>
+    <message>
+        <source>Train or open a Transformer: a GRU has no attention heads to switch off.</source>
+        <translation>请训练或打开一个 Transformer：GRU 没有可以关闭的注意力头。</translation>
+    </message>
+    <message>
+        <source>the heads are exported as CSV, not NPY: save the file with the .csv extension</source>
+        <translation>注意力头数据只能导出为 CSV，不能导出为 NPY：请用 .csv 扩展名保存文件</translation>
+    </message>
+    <message>
+        <source>there is nothing to export yet: measure the heads first</source>
+        <translation>还没有可导出的内容：请先测量注意力头</translation>
+    </message>
+    <message>
+        <source>Head pruning curve</source>
+        <translation>注意力头剪枝曲线</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::LagProfileView</name>
     <message>
         <source>Train a forecaster: after every epoch, how far back its attention looks appears here, with the period marked.</source>
@@ -5583,6 +5722,10 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>there is no model to save</source>
         <translation>没有可保存的模型</translation>
+    </message>
+    <message>
+        <source>there are no pairs to measure the heads on: load a corpus first</source>
+        <translation>没有可用于测量的句对：请先载入语料</translation>
     </message>
 </context>
 <context>

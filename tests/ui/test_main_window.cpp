@@ -4,6 +4,7 @@
 #include "views/corpus/CorpusTableModel.h"
 #include "setup/DataPanel.h"
 #include "views/heads/HeadsView.h"
+#include "views/heads/ImportanceView.h"
 #include "window/MainWindow.h"
 #include "setup/ModelSettingsWidget.h"
 #include "views/translate/ProbeView.h"
@@ -337,6 +338,24 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     CHECK(heads->exportView(out.filePath(QStringLiteral("lines.svg")), 1.0, &lineError));
     heads->setShowLines(false);
     CHECK(heads->showsTransformer());
+
+    // Head Importance: every head measured over the run's validation pairs, on the worker.
+    ImportanceView* importance = translation(*f.window).importanceView();
+    REQUIRE(f.window->showTab(QStringLiteral("head-importance")));
+    REQUIRE(importance->measureButton()->isEnabled());
+    QTest::mouseClick(importance->measureButton(), Qt::LeftButton);
+    REQUIRE(waitUntil([&] { return importance->hasReport(); }, 60000));
+    INFO(importance->status().toStdString());
+    REQUIRE(importance->report().heads.size() == 12);  // 3 kinds x 2 layers x 2 heads
+    for (const HeadEffect& e : importance->report().heads) CHECK(e.importance >= 0.0);
+    CHECK(importance->pruningSeries()->count() == 13);  // 0 to 12 heads off
+    CHECK(importance->grid(MapKind::Cross)->renderer().rows() == 2);
+    CHECK(importance->grid(MapKind::Cross)->renderer().columns() == 2);
+    CHECK(importance->table()->rowCount() == 12);
+    CHECK(importance->csv().count('\n') == 13);
+    CHECK(importance->exportView(out.filePath(QStringLiteral("pruning.png")), 1.0, &lineError));
+    CHECK(importance->exportView(out.filePath(QStringLiteral("heads.csv")), 1.0, &lineError));
+    CHECK_FALSE(importance->exportView(out.filePath(QStringLiteral("heads.npy")), 1.0, &lineError));
 }
 
 // Mean target length counted by hand: space-separated words, or characters other than spaces.

@@ -41,6 +41,9 @@ TrainingController::TrainingController(QObject* parent) : ModelSession(parent) {
     connect(worker_, &TrainingWorker::traceFailed, this, &TrainingController::traceFailed);
     connect(worker_, &TrainingWorker::tokenExplained, this, &TrainingController::tokenExplained);
     connect(worker_, &TrainingWorker::ablationTranslated, this, &TrainingController::ablationTranslated);
+    connect(worker_, &TrainingWorker::headsProgress, this, &TrainingController::headsProgress);
+    connect(worker_, &TrainingWorker::headsMeasured, this, &TrainingController::headsMeasured);
+    connect(worker_, &TrainingWorker::headsFailed, this, &TrainingController::headsFailed);
     connect(worker_, &TrainingWorker::explainFailed, this, &TrainingController::explainFailed);
     connect(worker_, &TrainingWorker::saveFailed, this, &TrainingController::saveFailed);
     connect(worker_, &TrainingWorker::loadFailed, this, &TrainingController::onLoadFailed);
@@ -175,6 +178,12 @@ quint64 TrainingController::translate(const QString& sentence, int beam) {
 quint64 TrainingController::translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off) {
     const quint64 id = nextRequestId();
     thread_.post([id, sentence, beam, off](TrainingWorker& w) { w.translateAblated(id, sentence, beam, off); });
+    return id;
+}
+
+quint64 TrainingController::measureHeads(std::shared_ptr<const Corpus> fallback, int limit) {
+    const quint64 id = nextRequestId();
+    thread_.post([id, fallback, limit](TrainingWorker& w) { w.measureHeads(id, fallback, limit); });
     return id;
 }
 

@@ -54,6 +54,9 @@ public:
     // The sentence translated with the heads in `off` switched off, beside the model's own
     // (Transformers only); answered by ablationTranslated or translationFailed with the returned id.
     quint64 translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off);
+    // Every head measured over the run's validation pairs (or `fallback`, the loaded corpus, for a
+    // model opened from a file): headsProgress while it runs, then headsMeasured or headsFailed.
+    quint64 measureHeads(std::shared_ptr<const Corpus> fallback, int limit);
     // The step-by-step numbers of one attention row of the sentence's translation; queued and
     // answered like translate(), with traced/traceFailed carrying the returned id.
     quint64 trace(const QString& sentence, const TraceRequest& request);
@@ -87,6 +90,9 @@ Q_SIGNALS:
     void failed(QString message);
     void translated(quint64 request, attnlab::Translation translation);
     void ablationTranslated(quint64 request, attnlab::AblatedTranslation result);
+    void headsProgress(quint64 request, int done, int total);
+    void headsMeasured(quint64 request, attnlab::HeadImportanceReport report, QString corpus);
+    void headsFailed(quint64 request, QString message);
     void translationFailed(quint64 request, QString message);
     void traced(quint64 request, attnlab::AttentionTrace trace);
     void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);

@@ -14,6 +14,7 @@ void registerTrainingMetaTypes() {
     qRegisterMetaType<attnlab::AttentionTrace>("attnlab::AttentionTrace");
     qRegisterMetaType<attnlab::OutputTokenExplanation>("attnlab::OutputTokenExplanation");
     qRegisterMetaType<attnlab::AblatedTranslation>("attnlab::AblatedTranslation");
+    qRegisterMetaType<attnlab::HeadImportanceReport>("attnlab::HeadImportanceReport");
 }
 
 }  // namespace attnlab

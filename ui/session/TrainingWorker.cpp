@@ -10,6 +10,7 @@
 
 #include <QMetaObject>
 
+#include <algorithm>
 #include <exception>
 #include <map>
 #include <string>
@@ -205,6 +206,32 @@ void TrainingWorker::translateAblated(quint64 request, const QString& sentence, 
         Q_EMIT translationFailed(request, messageOf(e));
     } catch (...) {
         Q_EMIT translationFailed(request, unknownError());
+    }
+}
+
+void TrainingWorker::measureHeads(quint64 request, const std::shared_ptr<const Corpus>& fallback, int limit) {
+    try {
+        const Seq2SeqModel* m = model();
+        if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
+        const Corpus* corpus = nullptr;
+        if (trainer_ && !trainer_->validationCorpus().pairs.empty()) {
+            corpus = &trainer_->validationCorpus();
+        } else if (fallback && !fallback->pairs.empty()) {
+            corpus = fallback.get();
+        } else {
+            throw ConfigError(tr("there are no pairs to measure the heads on: load a corpus first").toStdString());
+        }
+        HeadImportanceOptions options;
+        options.limit = static_cast<std::size_t>(std::max(0, limit));
+        const HeadImportanceReport report = measureHeadImportance(*m, *corpus, options, [&](int done, int total) {
+            if (cancelled_.load()) throw ConfigError("the window is closing");
+            Q_EMIT headsProgress(request, done, total);
+        });
+        Q_EMIT headsMeasured(request, report, QString::fromStdString(corpus->name));
+    } catch (const std::exception& e) {
+        Q_EMIT headsFailed(request, messageOf(e));
+    } catch (...) {
+        Q_EMIT headsFailed(request, unknownError());
     }
 }
 

@@ -36,6 +36,10 @@ public:
     // The translation with the heads in `off` switched off beside the model's own
     // (translateWithAblation, engine/translation/HeadImportance.h); fails like translate.
     void translateAblated(quint64 request, const QString& sentence, int beam, const std::vector<HeadId>& off);
+    // Every head of a Transformer measured (measureHeadImportance): on the run's validation pairs,
+    // or on `fallback` (the loaded corpus) for a model opened from a file or a run without them;
+    // at most `limit` pairs (0 = all). Blocks the worker while it runs (training waits).
+    void measureHeads(quint64 request, const std::shared_ptr<const Corpus>& fallback, int limit);
     void trace(quint64 request, const QString& sentence, const TraceRequest& options);
     // The attribution methods for one output token of the greedy translation (TranslationExplanation.h).
     void explainToken(quint64 request, const QString& sentence, int outputIndex);
@@ -56,6 +60,9 @@ Q_SIGNALS:
     void trainingFailed(quint64 run, QString message);
     void translated(quint64 request, attnlab::Translation translation);
     void ablationTranslated(quint64 request, attnlab::AblatedTranslation result);
+    void headsProgress(quint64 request, int done, int total);
+    void headsMeasured(quint64 request, attnlab::HeadImportanceReport report, QString corpus);
+    void headsFailed(quint64 request, QString message);
     void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);
     void explainFailed(quint64 request, QString message);
     void translationFailed(quint64 request, QString message);

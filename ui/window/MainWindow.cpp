@@ -346,7 +346,8 @@ void MainWindow::setMassShare(double share) {
     for (View* view : navigator_->views()) {
         auto* widget = dynamic_cast<QWidget*>(view);
         if (widget == nullptr) continue;
-        for (HeatmapWidget* h : widget->findChildren<HeatmapWidget*>()) h->setMassShare(share);
+        for (HeatmapWidget* h : widget->findChildren<HeatmapWidget*>())
+            if (!h->property("attnlabNoThreshold").toBool()) h->setMassShare(share);
         for (HeadGridWidget* g : widget->findChildren<HeadGridWidget*>()) g->setMassShare(share);
         for (LineViewWidget* l : widget->findChildren<LineViewWidget*>()) l->setThreshold(share);
     }

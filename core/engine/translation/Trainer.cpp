@@ -135,6 +135,7 @@ struct Trainer::Impl {
     std::vector<SentenceAlignment> gold;  // per pair, over its tokens; empty if none
     std::vector<std::vector<std::string>> targetTokens;
     std::vector<std::size_t> train, validation;
+    Corpus validationCorpus;  // the validation pairs as the corpus gave them
     std::size_t skippedTooLong = 0;
     std::int64_t estimatedBytes = 0;
     std::mt19937_64 rng;
@@ -248,6 +249,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
     Tokenizer tokenizer(options.tokenizer);
     std::vector<std::vector<std::string>> src, tgt;
     std::vector<SentenceAlignment> gold;
+    std::vector<const SentencePair*> kept;  // the corpus pair of each usable pair
     const std::size_t limit = static_cast<std::size_t>(std::max(2, config.maxLength)) - 1;  // room for </s>
     for (const auto& p : corpus.pairs) {
         auto s = tokenizer.tokenize(p.source);
@@ -259,6 +261,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
         }
         src.push_back(std::move(s));
         tgt.push_back(std::move(t));
+        kept.push_back(&p);
         gold.push_back(goldOverTokens(p, tokenizer));  // word links onto the tokens the model sees
     }
     if (src.empty())
@@ -269,6 +272,8 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
     Split split = splitTrainValidation(src.size(), options.validationFraction, options.seed);
     d.train = std::move(split.train);
     d.validation = std::move(split.validation);
+    d.validationCorpus.name = corpus.name + " (validation pairs)";
+    for (auto i : d.validation) d.validationCorpus.pairs.push_back(*kept[i]);
     std::vector<std::vector<std::string>> trainSrc, trainTgt;
     for (auto i : d.train) {
         trainSrc.push_back(src[i]);
@@ -334,6 +339,8 @@ int Trainer::completedEpochs() const { return impl_->completedEpochs; }
 int Trainer::batchesPerEpoch() const { return static_cast<int>(impl_->batches.size()); }
 std::size_t Trainer::trainingPairs() const { return impl_->train.size(); }
 std::size_t Trainer::validationPairs() const { return impl_->validation.size(); }
+
+const Corpus& Trainer::validationCorpus() const { return impl_->validationCorpus; }
 std::size_t Trainer::skippedTooLong() const { return impl_->skippedTooLong; }
 std::int64_t Trainer::estimatedBytes() const { return impl_->estimatedBytes; }
 int Trainer::partsPerBatch() const { return impl_->parts; }

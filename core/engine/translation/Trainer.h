@@ -73,6 +73,9 @@ public:
     int batchesPerEpoch() const;
     std::size_t trainingPairs() const;
     std::size_t validationPairs() const;
+    // The validation pairs as the corpus wrote them (gold links included), e.g. to measure the
+    // heads on (HeadImportance.h); empty when validationFraction is 0.
+    const Corpus& validationCorpus() const;
     std::size_t skippedTooLong() const;  // pairs longer than the model's maximum length
     std::int64_t estimatedBytes() const;
     // Parts each batch is split into, trained on as many threads (--threads, or 1 where

@@ -19,6 +19,7 @@
 #include "views/diagnostics/DiagnosticsView.h"
 #include "views/experiments/ExperimentsView.h"
 #include "views/heads/HeadsView.h"
+#include "views/heads/ImportanceView.h"
 #include "views/maths/MathsView.h"
 #include "views/positions/PositionalEncodingView.h"
 #include "views/timeline/TimelineView.h"
@@ -196,6 +197,7 @@ void TranslationTask::createViews() {
     translateView_ = new TranslateView;
     probeView_ = new ProbeView;
     headsView_ = new HeadsView;
+    importanceView_ = new ImportanceView;
     chartsView_ = new TrainingChartsView;
     timelineView_ = new TimelineView;
     mathsView_ = new MathsView;
@@ -214,6 +216,7 @@ void TranslationTask::createViews() {
     n->addView(ViewGroup::Watch, QStringLiteral("timeline"), timelineView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("maths"), mathsView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("diagnostics"), diagnosticsView_, task);
+    n->addView(ViewGroup::Explain, QStringLiteral("head-importance"), importanceView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("positions"), positionsView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("compare"), compareView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("attribution"), new AttributionView(controller_), task);
@@ -367,6 +370,21 @@ void TranslationTask::connectViews() {
     connect(headsView_, &HeadsView::ablationRequested, this, [this](const QString& sentence) {
         if (!controller_->hasModel()) return;
         ablationRequest_ = controller_->translateAblated(sentence, translateView_->beam(), headsView_->switchedOff());
+    });
+    connect(importanceView_, &ImportanceView::measureRequested, this, [this](int limit) {
+        headsRequest_ = controller_->measureHeads(session_->corpus().corpus, limit);
+    });
+    connect(controller_, &TrainingController::headsProgress, this, [this](quint64 id, int done, int total) {
+        if (id == headsRequest_) importanceView_->setProgress(done, total);
+    });
+    connect(controller_, &TrainingController::headsMeasured, this,
+            [this](quint64 id, const HeadImportanceReport& report, const QString& corpus) {
+                if (id != headsRequest_) return;
+                importanceView_->setReport(report, corpus);
+                Q_EMIT actionsChanged();
+            });
+    connect(controller_, &TrainingController::headsFailed, this, [this](quint64 id, const QString& message) {
+        if (id == headsRequest_) importanceView_->setFailed(message);
     });
     connect(probeView_, &ProbeView::probeChanged, session_, &TrainingSession::updateProbe);
     connect(mathsView_, &MathsView::traceRequested, this, [this](const QString& sentence, const TraceRequest& r) {

@@ -26,6 +26,7 @@ class DataPanel;
 class DiagnosticsView;
 class ExperimentsView;
 class HeadsView;
+class ImportanceView;
 class MathsView;
 class ModelSettingsWidget;
 class PositionalEncodingView;
@@ -99,6 +100,7 @@ public:
     TranslateView* translateView() const { return translateView_; }
     ProbeView* probeView() const { return probeView_; }
     HeadsView* headsView() const { return headsView_; }
+    ImportanceView* importanceView() const { return importanceView_; }
     MathsView* mathsView() const { return mathsView_; }
     TrainingChartsView* chartsView() const { return chartsView_; }
     CompareView* compareView() const { return compareView_; }
@@ -137,7 +139,8 @@ private:
     TrainingSession* session_;
     RecentFiles* recent_;
     quint64 traceRequest_ = 0;
-    quint64 ablationRequest_ = 0;  // the Heads view's last ablated translation
+    quint64 ablationRequest_ = 0;
+    quint64 headsRequest_ = 0;     // the Head Importance view's last measurement  // the Heads view's last ablated translation
 
     QWidget* page_;
     QToolBox* setup_;
@@ -148,6 +151,7 @@ private:
     TranslateView* translateView_;
     ProbeView* probeView_;
     HeadsView* headsView_;
+    ImportanceView* importanceView_;
     MathsView* mathsView_;
     TrainingChartsView* chartsView_;
     CompareView* compareView_;
