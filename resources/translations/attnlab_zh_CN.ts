@@ -2836,8 +2836,8 @@
         <translation>完整模型输出的概率：所有头打开时为 %1，关闭这些头后为 %2。</translation>
     </message>
     <message>
-        <source>%1, layer %2: every head (%3 of the model&apos;s heads off)</source>
-        <translation>%1，第 %2 层：所有头（模型中已关闭 %3 个头）</translation>
+        <source>%1, layer %2: every head (%3 off)</source>
+        <translation>%1，第 %2 层：所有头（已关闭 %3 个）</translation>
     </message>
     <message>
         <source>Enlarged: layer %1, head %2, switched off (its softmax, which no longer reaches the output)</source>

@@ -188,6 +188,9 @@ LongRangePage::LongRangePage(ExperimentRunner* runner, QWidget* parent) : QWidge
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    // Two thirds to the charts from the start (left to the table's size hint, the charts got a
+    // third of the height and their legends and axis titles were cut).
+    split->setSizes({2000, 1000});
     right->addWidget(split, 1);
     right->addWidget(explanation(
         tr("<b>What to look for.</b> Full attention's memory grows as N², so it is the first to hit the budget; "

@@ -574,7 +574,7 @@ void HeadsView::refresh() {
     QStringList rows, columns;
     labelsFor(t, kind(), &rows, &columns);
     const int l = std::clamp(layer(), 0, static_cast<int>(layers->size()) - 1);
-    layerGrid_->setTitle(showsAblation_ ? tr("%1, layer %2: every head (%3 of the model's heads off)")
+    layerGrid_->setTitle(showsAblation_ ? tr("%1, layer %2: every head (%3 off)")
                                               .arg(kindTitle())
                                               .arg(l + 1)
                                               .arg(off_.size())
