@@ -5,7 +5,8 @@
 // and Curves views, and the needle experiment. With --only image, the Images task's two lessons: a ViT
 // on glyphs (image-vit.png, its curves image-curves.png) and a captioner on scenes (image-caption.png).
 // With --only heads, the heads lesson's Transformer with its second layer's cross heads switched
-// off (heads-ablation.png), as lines (heads-lines.png) and measured (head-importance.png). With
+// off (heads-ablation.png), as lines (heads-lines.png) and measured (head-importance.png), and a
+// token edit in the Translate view (translate-edit.png). With
 // --only long-range, a short long-range experiment run to its end (long-range.png).
 // Not a test; see bench/run-screenshots.sh.
 //   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range]
@@ -156,6 +157,16 @@ int main(int argc, char* argv[]) {
         importance->measureButton()->click();
         must(waitFor([&] { return importance->hasReport(); }, 10 * 60 * 1000), "the head importance");
         shot("head-importance");
+        // A token edit: the sentence without its verb.
+        window.showTab(QStringLiteral("translate"));
+        TranslateView* translate = translation(window).translateView();
+        translate->setSentence(QStringLiteral("mary draws the cat in the red library this morning"));
+        translate->clear();
+        translate->requestTranslation();
+        must(waitFor([&] { return !translate->attention()->translation().sourceTokens.empty(); }, 60000), "a translation");
+        translate->editToken(1, TranslateView::TokenEdit::Mask);
+        must(waitFor([&] { return translate->showsEdit(); }, 60000), "the edited translation");
+        shot("translate-edit");
         translation(window).controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }

@@ -5794,6 +5794,50 @@ The current corpus (%1) stays loaded.</source>
         <source>Translate a sentence and see the attention behind it.</source>
         <translation>翻译一个句子，并查看其背后的注意力。</translation>
     </message>
+    <message>
+        <source>Undo Edits</source>
+        <translation>撤销编辑</translation>
+    </message>
+    <message>
+        <source>Back to the sentence as typed.</source>
+        <translation>回到原来输入的句子。</translation>
+    </message>
+    <message>
+        <source>Double-click a source word&apos;s label to mask it (&lt;unk&gt;) or drop it and see what the model does without it.</source>
+        <translation>双击源词的标签，可将其遮盖（&lt;unk&gt;）或删除，看看模型在没有它时会怎样。</translation>
+    </message>
+    <message>
+        <source>Mask %1 (the model reads &lt;unk&gt;)</source>
+        <translation>遮盖 %1（模型读到的是 &lt;unk&gt;）</translation>
+    </message>
+    <message>
+        <source>Drop %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>masked %1</source>
+        <translation>遮盖了 %1</translation>
+    </message>
+    <message>
+        <source>dropped %1</source>
+        <translation>删除了 %1</translation>
+    </message>
+    <message>
+        <source>Translating the edited sentence…</source>
+        <translation>正在翻译编辑后的句子…</translation>
+    </message>
+    <message>
+        <source>The output does not change.</source>
+        <translation>输出没有变化。</translation>
+    </message>
+    <message>
+        <source>As typed, the sentence gave %1.</source>
+        <translation>按原样输入时，句子的翻译是 %1。</translation>
+    </message>
+    <message>
+        <source>Edited (%1): the source is now %2. %3</source>
+        <translation>已编辑（%1）：源句现在是 %2。%3</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TranslationTask</name>

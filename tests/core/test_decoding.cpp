@@ -251,3 +251,26 @@ TEST_CASE("batched greedy decoding of padded sources equals one sentence at a ti
             CHECK(batched[i] == trainer->model().translate(sentences[i], {1, limit, false}).outputTokens);
     }
 }
+
+TEST_CASE("token edits: the source given as tokens is the sentence's, and <unk> is the unknown word", "[decoding]") {
+    auto trainer = trainedOn(test::tinyTransformer(1, 2));
+    const Seq2SeqModel& model = trainer->model();
+    const std::string sentence = "d a l f";
+    const Translation typed = model.translate(sentence);
+    DecodeOptions words;
+    words.sourceWords = {"d", "a", "l", "f"};
+    const Translation given = model.translate(std::string(), words);
+    CHECK(given.sourceTokens == typed.sourceTokens);
+    CHECK(given.outputTokens == typed.outputTokens);
+    CHECK(given.logProbability == typed.logProbability);
+    // Masked: the model reads <unk> there, as it does for a word it never saw.
+    words.sourceWords = {"d", "<unk>", "l", "f"};
+    const Translation masked = model.translate(std::string(), words);
+    CHECK(masked.sourceTokens == std::vector<std::string>{"d", "<unk>", "l", "f", "</s>"});
+    const Translation unseen = model.translate("d zzzz l f");
+    CHECK(masked.outputTokens == unseen.outputTokens);
+    CHECK(masked.logProbability == unseen.logProbability);
+    // Dropped: one token fewer.
+    words.sourceWords = {"d", "l", "f"};
+    CHECK(model.translate(std::string(), words).sourceTokens.size() == 4);
+}

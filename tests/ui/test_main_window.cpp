@@ -356,6 +356,28 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     CHECK(importance->exportView(out.filePath(QStringLiteral("pruning.png")), 1.0, &lineError));
     CHECK(importance->exportView(out.filePath(QStringLiteral("heads.csv")), 1.0, &lineError));
     CHECK_FALSE(importance->exportView(out.filePath(QStringLiteral("heads.npy")), 1.0, &lineError));
+
+    // Token edits in the Translate view: mask a word (the model reads <unk>), drop one, undo.
+    REQUIRE(f.window->showTab(QStringLiteral("translate")));
+    TranslateView* translate = translation(*f.window).translateView();
+    translate->setSentence(f.firstSource());
+    translate->clear();  // so that the wait below sees this request's answer
+    translate->requestTranslation();
+    REQUIRE(waitUntil([&] { return translate->attention()->translation().sourceTokens.size() == 6; }));
+    const std::vector<std::string> typed = translate->attention()->translation().sourceTokens;
+    REQUIRE(translate->editToken(1, TranslateView::TokenEdit::Mask));
+    REQUIRE(waitUntil([&] { return translate->showsEdit(); }));
+    CHECK(translate->attention()->translation().sourceTokens[1] == "<unk>");
+    CHECK(translate->attention()->translation().sourceTokens.size() == 6);
+    CHECK(translate->editSummary().contains(QStringLiteral("masked")));
+    REQUIRE(translate->editToken(0, TranslateView::TokenEdit::Drop));
+    REQUIRE(waitUntil([&] { return translate->showsEdit() && translate->attention()->translation().sourceTokens.size() == 5; }));
+    CHECK(translate->attention()->translation().sourceTokens[0] == "<unk>");  // the masked word, now first
+    CHECK(translate->editSummary().contains(QStringLiteral("dropped")));
+    CHECK_FALSE(translate->editToken(9, TranslateView::TokenEdit::Mask));  // no such word
+    translate->undoEdits();
+    CHECK_FALSE(translate->showsEdit());
+    CHECK(translate->attention()->translation().sourceTokens == typed);
 }
 
 // Mean target length counted by hand: space-separated words, or characters other than spaces.

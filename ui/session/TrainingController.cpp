@@ -175,6 +175,12 @@ quint64 TrainingController::translate(const QString& sentence, int beam) {
     return id;
 }
 
+quint64 TrainingController::translateWords(const QStringList& words, int beam) {
+    const quint64 id = nextRequestId();
+    thread_.post([id, words, beam](TrainingWorker& w) { w.translateWords(id, words, beam); });
+    return id;
+}
+
 quint64 TrainingController::translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off) {
     const quint64 id = nextRequestId();
     thread_.post([id, sentence, beam, off](TrainingWorker& w) { w.translateAblated(id, sentence, beam, off); });

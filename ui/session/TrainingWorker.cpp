@@ -194,6 +194,21 @@ void TrainingWorker::translate(quint64 request, const QString& sentence, int bea
     }
 }
 
+void TrainingWorker::translateWords(quint64 request, const QStringList& words, int beam) {
+    try {
+        const Seq2SeqModel* m = model();
+        if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
+        DecodeOptions options;
+        options.beam = beam;
+        for (const QString& w : words) options.sourceWords.push_back(w.toStdString());
+        Q_EMIT translated(request, m->translate(std::string(), options));
+    } catch (const std::exception& e) {
+        Q_EMIT translationFailed(request, messageOf(e));
+    } catch (...) {
+        Q_EMIT translationFailed(request, unknownError());
+    }
+}
+
 void TrainingWorker::translateAblated(quint64 request, const QString& sentence, int beam,
                                       const std::vector<HeadId>& off) {
     try {

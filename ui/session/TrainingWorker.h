@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <memory>
@@ -33,6 +34,8 @@ public:
     void stop();  // ends the run; the model stays for translation and saving
     void reset(); // drops the trainer and the model
     void translate(quint64 request, const QString& sentence, int beam);
+    // The source given as tokens (token edits: DecodeOptions::sourceWords); answered by translated.
+    void translateWords(quint64 request, const QStringList& words, int beam);
     // The translation with the heads in `off` switched off beside the model's own
     // (translateWithAblation, engine/translation/HeadImportance.h); fails like translate.
     void translateAblated(quint64 request, const QString& sentence, int beam, const std::vector<HeadId>& off);

@@ -400,9 +400,12 @@ void HeatmapWidget::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void HeatmapWidget::mouseDoubleClickEvent(QMouseEvent* event) {
-    if (event->button() == Qt::LeftButton) {
-        resetZoom();
+    if (event->button() != Qt::LeftButton) return;
+    if (const std::optional<int> column = renderer_.columnLabelAt(event->position())) {
+        Q_EMIT columnLabelDoubleClicked(*column);
+        return;
     }
+    resetZoom();
 }
 
 void HeatmapWidget::wheelEvent(QWheelEvent* event) {

@@ -83,6 +83,8 @@ Q_SIGNALS:
     void cellHovered(int row, int column, double weight);
     void hoverLeft();
     void cellClicked(int row, int column);
+    // A column's label double-clicked (a double-click anywhere else fits the map).
+    void columnLabelDoubleClicked(int column);
     void zoomChanged(double zoom);
     void selectionChanged();
 

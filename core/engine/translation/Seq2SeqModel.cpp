@@ -85,7 +85,7 @@ void checkDecodeOptions(const DecodeOptions& options) {
 
 Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOptions& options) const {
     checkDecodeOptions(options);
-    auto words = Tokenizer(impl_->tokenizer).tokenize(sentence);
+    auto words = options.sourceWords.empty() ? Tokenizer(impl_->tokenizer).tokenize(sentence) : options.sourceWords;
     if (words.empty()) throw ConfigError("the sentence is empty: type at least one word");
 
     Translation result;

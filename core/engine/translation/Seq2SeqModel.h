@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/AttentionMap.h"
 #include "base/CheckpointMetadata.h"  // kCheckpointFormatVersion, for the fuzzers that include this header
@@ -37,6 +38,11 @@ struct DecodeOptions {
     double topP = 1.0;         // in (0, 1]
     std::uint64_t seed = 0;
     int candidates = 10;  // >= 0
+
+    // Token edits: when not empty, the source is these tokens as they are (the sentence is not
+    // tokenized): a word the vocabulary lacks, or "<unk>", is the unknown word. The Translate
+    // view's "mask a word" and "drop a word" send the shown tokens, edited.
+    std::vector<std::string> sourceWords{};
 };
 
 // Throws ConfigError naming the option's CLI flag (as --beam's check does) when an option is out

@@ -298,6 +298,11 @@ void TranslationTask::connectController() {
         onModelAvailable();
     });
     connect(controller_, &TrainingController::translated, this, [this](quint64 id, const Translation& t) {
+        if (id == editRequest_) {  // the Translate view's token edit
+            translateView_->setEditedTranslation(t);
+            Q_EMIT actionsChanged();
+            return;
+        }
         if (!session_->isCurrentTranslation(id)) return;  // a newer request is on its way
         translateView_->setTranslation(t);
         headsView_->setTranslation(t);
@@ -312,6 +317,10 @@ void TranslationTask::connectController() {
     connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
         if (id == ablationRequest_) {
             headsView_->setAblationFailed(message);
+            return;
+        }
+        if (id == editRequest_) {
+            translateView_->setError(message);
             return;
         }
         if (!session_->isCurrentTranslation(id)) return;
@@ -367,6 +376,9 @@ void TranslationTask::connectViews() {
     connect(translateView_, &TranslateView::translateRequested, session_, &TrainingSession::translate);
     connect(headsView_, &HeadsView::translateRequested, this,
             [this](const QString& sentence, int) { session_->translate(sentence, translateView_->beam()); });
+    connect(translateView_, &TranslateView::editRequested, this, [this](const QStringList& words, int beam) {
+        if (controller_->hasModel()) editRequest_ = controller_->translateWords(words, beam);
+    });
     connect(headsView_, &HeadsView::ablationRequested, this, [this](const QString& sentence) {
         if (!controller_->hasModel()) return;
         ablationRequest_ = controller_->translateAblated(sentence, translateView_->beam(), headsView_->switchedOff());

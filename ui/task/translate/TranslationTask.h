@@ -140,7 +140,8 @@ private:
     RecentFiles* recent_;
     quint64 traceRequest_ = 0;
     quint64 ablationRequest_ = 0;
-    quint64 headsRequest_ = 0;     // the Head Importance view's last measurement  // the Heads view's last ablated translation
+    quint64 headsRequest_ = 0;
+    quint64 editRequest_ = 0;      // the Translate view's token edit     // the Head Importance view's last measurement  // the Heads view's last ablated translation
 
     QWidget* page_;
     QToolBox* setup_;

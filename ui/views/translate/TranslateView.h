@@ -1,6 +1,10 @@
 #pragma once
 // Type a sentence, press Enter: the model's output tokens and the cross-attention that produced
 // them. Works while training runs (the request is answered between batches).
+//
+// Token edits: double-click a source word's label to mask it (the model reads <unk> there) or
+// drop it; the edited sentence is translated (editRequested, answered by setEditedTranslation) and
+// shown beside what the sentence as typed gave, until Undo Edits or a new translation.
 #include "views/View.h"
 #include "widgets/AttentionPanel.h"
 
@@ -11,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QToolButton;
 
 namespace attnlab {
 
@@ -41,6 +46,16 @@ public:
     void setModelAvailable(bool available);
     void clear();
     AttentionPanel* attention() const { return attention_; }
+
+    enum class TokenEdit { Mask, Drop };
+    // Edits source word `column` (0-based, </s> excluded) of what is shown and asks for the
+    // edited source; false when there is no such word (or dropping it would leave none).
+    bool editToken(int column, TokenEdit edit);
+    void setEditedTranslation(const Translation& translation);
+    void undoEdits();
+    bool showsEdit() const { return edited_; }
+    QStringList editedWords() const { return editedWords_; }
+    QString editSummary() const;  // the line under the output while an edit is shown
     QLineEdit* input() const { return input_; }
 
 public Q_SLOTS:
@@ -48,6 +63,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void translateRequested(const QString& sentence, int beam);
+    // The source as these tokens (token edits), translated like the sentence.
+    void editRequested(const QStringList& words, int beam);
 
 private:
     QLineEdit* input_;
@@ -58,6 +75,16 @@ private:
     QLabel* details_;
     AttentionPanel* attention_;
     int editsSinceHistoryReset_ = 0;  // see requestTranslation()
+    // Token edits.
+    void chooseTokenEdit(int column);
+    QWidget* editRow_;
+    QLabel* editNote_;
+    QToolButton* undoEdits_;
+    Translation original_;      // the sentence as typed
+    QStringList editedWords_;   // the source sent for the shown edit
+    QStringList editLog_;       // "masked «cat»", "dropped «the»"
+    bool edited_ = false;       // the shown translation is of editedWords_
+    bool editPending_ = false;
 };
 
 }  // namespace attnlab
