@@ -2887,6 +2887,18 @@
         <source>%1, layer %2: each head&apos;s lines</source>
         <translation>%1，第 %2 层：每个头的连线</translation>
     </message>
+    <message>
+        <source>rollout</source>
+        <translation>rollout（逐层累积）</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention: rollout through %1 layers</source>
+        <translation>编码器自注意力：经过 %1 层的 rollout</translation>
+    </message>
+    <message>
+        <source>Enlarged: the rollout (Abnar &amp; Zuidema 2020), each row sums to 1</source>
+        <translation>放大：rollout（Abnar &amp; Zuidema 2020），每行之和为 1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeatmapRenderer</name>

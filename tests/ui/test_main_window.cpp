@@ -339,6 +339,21 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     heads->setShowLines(false);
     CHECK(heads->showsTransformer());
 
+    // Layer "rollout" of the encoder self-attention: one map through both layers, rows summing to 1.
+    heads->setShowRollout(true);
+    REQUIRE(heads->showsRollout());
+    CHECK(heads->layerGrid()->headCount() == 1);
+    CHECK(heads->overview()->layerCount() == 2);
+    REQUIRE(heads->enlarged()->renderer().rows() == 6);
+    for (int r = 0; r < 6; ++r) {
+        double sum = 0;
+        for (int c = 0; c < 6; ++c) sum += heads->enlarged()->renderer().weight(r, c);
+        CHECK_THAT(sum, Catch::Matchers::WithinAbs(1.0, 1e-5));
+    }
+    heads->setKind(MapKind::Cross);  // no rollout there
+    CHECK_FALSE(heads->showsRollout());
+    heads->setKind(MapKind::Encoder);
+
     // Head Importance: every head measured over the run's validation pairs, on the worker.
     ImportanceView* importance = translation(*f.window).importanceView();
     REQUIRE(f.window->showTab(QStringLiteral("head-importance")));

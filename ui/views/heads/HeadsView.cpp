@@ -220,6 +220,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
         overview_->setScale(scale);
     });
     connect(layerGrid_, &HeadGridWidget::headActivated, this, [this](int head) {
+        if (showsRollout()) return;  // one map, no head to enlarge or switch off
         if (ablationMode()) {
             toggleHead(HeadId{kind(), layer(), head});
         } else {
@@ -251,7 +252,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
         if (!layers) return;
         std::vector<HeadId> group;
         for (int l = 0; l < static_cast<int>(layers->size()); ++l) {
-            if (!wholeKind && l != layer()) continue;
+            if (!wholeKind && l != layer() && !showsRollout()) continue;
             for (int h = 0; h < static_cast<int>((*layers)[static_cast<std::size_t>(l)].size()); ++h)
                 group.push_back(HeadId{kind(), l, h});
         }
@@ -526,11 +527,23 @@ void HeadsView::updateSwitchedOffMarks() {
 }
 
 void HeadsView::updateLayers(int count) {
-    if (layer_->count() == count) return;
+    // Encoder self-attention also offers its rollout through every layer (Abnar & Zuidema 2020).
+    const bool rollout = kind() == MapKind::Encoder;
+    if (layer_->count() == count + (rollout ? 1 : 0) && (layer_->findData(-1) >= 0) == rollout) return;
+    const QVariant wanted = layer_->currentData();
     const QSignalBlocker blocker(layer_);
     layer_->clear();
     for (int l = 0; l < count; ++l) layer_->addItem(QString::number(l + 1), l);  // from 1, as the grid captions
-    layer_->setCurrentIndex(count - 1);
+    if (rollout) layer_->addItem(tr("rollout"), -1);
+    const int keep = wanted.isValid() ? layer_->findData(wanted) : -1;
+    layer_->setCurrentIndex(keep >= 0 ? keep : count - 1);
+}
+
+bool HeadsView::showsRollout() const { return kind() == MapKind::Encoder && layer() < 0; }
+
+void HeadsView::setShowRollout(bool on) {
+    const int index = layer_->findData(on ? -1 : layer_->count() - (layer_->findData(-1) >= 0 ? 2 : 1));
+    if (index >= 0) layer_->setCurrentIndex(index);
 }
 
 void HeadsView::refresh() {
@@ -573,6 +586,32 @@ void HeadsView::refresh() {
     updateLayers(static_cast<int>(layers->size()));
     QStringList rows, columns;
     labelsFor(t, kind(), &rows, &columns);
+    if (showsRollout()) {
+        // One map: what each source token draws on after every layer, the residual counted
+        // (per layer the heads' mean A, (A + I) / 2 renormalised, multiplied through the layers;
+        // the heads switched off are left out of their layer's mean).
+        const std::vector<AttentionMap> rollout{encoderRollout(t, off_)};
+        const QString title = tr("Encoder self-attention: rollout through %1 layers").arg(layers->size());
+        layerGrid_->setTitle(title);
+        layerGrid_->setHeads(rollout, rows, columns);
+        overview_->setTitle(QString());
+        overview_->setLayers(*layers, rows, columns);
+        updateSwitchedOffMarks();
+        layerGrid_->setSwitchedOff({});
+        if (show_->currentIndex() == 1) {
+            lines_->setTitle(title);
+            lines_->setMaps(rollout, rows, columns);
+            refreshLinesNote();
+            stack_->setCurrentWidget(linesPage_);
+            return;
+        }
+        enlargedCaption_->setText(tr("Enlarged: the rollout (Abnar & Zuidema 2020), each row sums to 1"));
+        enlarged_->setTitle(title);
+        enlarged_->setAxisTitles(tr("source"), tr("source"));
+        enlarged_->setAttention(rollout.front(), rows, columns);
+        stack_->setCurrentWidget(transformerPage_);
+        return;
+    }
     const int l = std::clamp(layer(), 0, static_cast<int>(layers->size()) - 1);
     layerGrid_->setTitle(showsAblation_ ? tr("%1, layer %2: every head (%3 off)")
                                               .arg(kindTitle())

@@ -71,6 +71,9 @@ public:
     bool showsTransformer() const;
     // The line view (Show: Lines): the layer's heads as lines between two columns of tokens.
     bool showsLines() const;
+    // Layer "rollout" (encoder self-attention only): the attention rollout through every layer.
+    bool showsRollout() const;
+    void setShowRollout(bool on);
     void setShowLines(bool on);
     LineViewWidget* lineView() const { return lines_; }
     bool showsGru() const;
