@@ -3536,10 +3536,6 @@
         <translation>无法测量这些头：%1</translation>
     </message>
     <message>
-        <source>Head Importance</source>
-        <translation>头重要性</translation>
-    </message>
-    <message>
         <source>Each head of a Transformer switched off over the validation pairs: its importance, what it costs, and the pruning curve.</source>
         <translation>在验证句对上逐个关闭 Transformer 的每个头：它的重要性、关闭它的代价，以及剪枝曲线。</translation>
     </message>
@@ -4993,6 +4989,121 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ProjectorView</name>
+    <message>
+        <source>Which words does the encoder treat alike? Every word of the validation sentences is one point: its encoder state at the chosen layer, projected to two dimensions by PCA. Click a point to see its sentence and the words whose states are nearest (cosine similarity, in all dimensions).</source>
+        <translation>编码器把哪些词看作相似？验证句中的每个词是一个点：它在所选层的编码器状态，用 PCA 投影到二维。点击一个点，可看到它所在的句子，以及状态与它最接近的词（余弦相似度，在全部维度上计算）。</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>投影</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>最后一层</translation>
+    </message>
+    <message>
+        <source>The encoder layer whose states are projected (a GRU has one set of states).</source>
+        <translation>要投影哪一层编码器的状态（GRU 只有一组状态）。</translation>
+    </message>
+    <message>
+        <source>How many validation sentences to project.</source>
+        <translation>要投影的验证句数量。</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Colour by token: the eight most frequent words each a colour, the rest grey. By position: the word&apos;s place in its sentence.</source>
+        <translation>按词元着色：出现最多的八个词各用一种颜色，其余为灰色。按位置着色：词在句子中的位置。</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Sentences:</source>
+        <translation>句子数：</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>Encoder states, PCA</source>
+        <translation>编码器状态（PCA）</translation>
+    </message>
+    <message>
+        <source>first component</source>
+        <translation>第一主成分</translation>
+    </message>
+    <message>
+        <source>second component</source>
+        <translation>第二主成分</translation>
+    </message>
+    <message>
+        <source>Projecting…</source>
+        <translation>正在投影…</translation>
+    </message>
+    <message>
+        <source>%1 words of %2 sentences of %3, layer %4; the two components hold %5% and %6% of the variance.</source>
+        <translation>%3 中 %2 个句子的 %1 个词，第 %4 层；两个主成分分别占方差的 %5% 和 %6%。</translation>
+    </message>
+    <message>
+        <source>Click a point to see its sentence and its nearest words.</source>
+        <translation>点击一个点，查看它所在的句子和最接近的词。</translation>
+    </message>
+    <message>
+        <source>Could not project: %1</source>
+        <translation>无法投影：%1</translation>
+    </message>
+    <message>
+        <source>other words</source>
+        <translation>其他词</translation>
+    </message>
+    <message>
+        <source>position %1</source>
+        <translation>位置 %1</translation>
+    </message>
+    <message>
+        <source>position %1 and later</source>
+        <translation>位置 %1 及以后</translation>
+    </message>
+    <message>
+        <source>«%1», word %2 of “%3”. Nearest:</source>
+        <translation>«%1»，“%3”中的第 %2 个词。最接近的：</translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影器</translation>
+    </message>
+    <message>
+        <source>Every word&apos;s encoder state over the validation sentences, projected to two dimensions; click one to see its nearest words.</source>
+        <translation>验证句中每个词的编码器状态，投影到二维；点击一个点可查看最接近的词。</translation>
+    </message>
+    <message>
+        <source>Press Project to place every word of the validation sentences.</source>
+        <translation>点击“投影”，把验证句中的每个词放到图上。</translation>
+    </message>
+    <message>
+        <source>Train or open a translation model first.</source>
+        <translation>请先训练或打开一个翻译模型。</translation>
+    </message>
+    <message>
+        <source>the points are exported as CSV, not NPY: save the file with the .csv extension</source>
+        <translation>这些点只能导出为 CSV，不能导出为 NPY：请用 .csv 扩展名保存文件</translation>
+    </message>
+    <message>
+        <source>there is nothing to export yet: press Project first</source>
+        <translation>还没有可导出的内容：请先点击“投影”</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::RecentFiles</name>
     <message>
         <source>&amp;Clear Menu</source>
@@ -5738,6 +5849,10 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>there are no pairs to measure the heads on: load a corpus first</source>
         <translation>没有可用于测量的句对：请先载入语料</translation>
+    </message>
+    <message>
+        <source>there are no sentences to project: load a corpus first</source>
+        <translation>没有可投影的句子：请先载入语料</translation>
     </message>
 </context>
 <context>

@@ -123,3 +123,38 @@ TEST_CASE("nearestTokens: k results, descending, the own occurrence first; error
     CHECK_THROWS_AS(nearestTokens(model, kSentence, 0, corpus, 2, 3), ConfigError);
     CHECK_THROWS_AS(nearestTokens(model, kSentence, 0, corpus, 0, 0), ConfigError);
 }
+
+TEST_CASE("projectEncoderStates: one point per word, its state, PCA coordinates; nearestPoints", "[core]") {
+    auto trainer = test::trainedOnReverse(test::tinyTransformer(1, 2), 120, 1);
+    const Seq2SeqModel& model = trainer->model();
+    const std::vector<std::string> sentences{"a b c", kSentence, "f l a d"};
+    const StateProjection p = projectEncoderStates(model, sentences, 0);
+    REQUIRE(p.points.size() == 11);  // 3 + 4 + 4 words, </s> left out
+    CHECK(p.layer == 1);
+    CHECK(p.sentences == sentences);
+    CHECK(p.points[3].sentence == 1);
+    CHECK(p.points[3].position == 0);
+    CHECK(p.points[3].token == "d");
+    CHECK(p.states[3] == encoderStates(model, kSentence)[0]);
+    CHECK(p.explained[0] >= p.explained[1]);
+    CHECK(p.explained[0] + p.explained[1] <= 1.0 + 1e-9);
+    // The coordinates are the states' projections on two orthonormal axes: their spread matches
+    // the shares (sum of squares of x = share 0 of the total sum of squares about the mean).
+    double total = 0.0, xx = 0.0;
+    std::vector<double> mean(p.states[0].size(), 0.0);
+    for (const auto& s : p.states)
+        for (std::size_t j = 0; j < s.size(); ++j) mean[j] += s[j] / static_cast<double>(p.states.size());
+    for (std::size_t i = 0; i < p.states.size(); ++i) {
+        for (std::size_t j = 0; j < mean.size(); ++j) total += (p.states[i][j] - mean[j]) * (p.states[i][j] - mean[j]);
+        xx += p.points[i].x * p.points[i].x;
+    }
+    CHECK_THAT(xx / total, WithinAbs(p.explained[0], 1e-4));
+    const auto near = nearestPoints(p, 3, 4);
+    REQUIRE(near.size() == 4);
+    for (std::size_t i = 0; i < near.size(); ++i) {
+        CHECK(near[i].first != 3);
+        CHECK_THAT(near[i].second, WithinAbs(cosineSimilarity(p.states[3], p.states[near[i].first]), 1e-12));
+        if (i > 0) CHECK(near[i - 1].second >= near[i].second);
+    }
+    CHECK(projectEncoderStates(model, sentences, 0, 5).points.size() == 5);
+}

@@ -5,6 +5,7 @@
 #include "setup/DataPanel.h"
 #include "views/heads/HeadsView.h"
 #include "views/heads/ImportanceView.h"
+#include "views/heads/ProjectorView.h"
 #include "window/MainWindow.h"
 #include "setup/ModelSettingsWidget.h"
 #include "views/translate/ProbeView.h"
@@ -25,6 +26,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QPushButton>
 #include <QLineEdit>
 #include <QLogValueAxis>
@@ -393,6 +395,27 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     translate->undoEdits();
     CHECK_FALSE(translate->showsEdit());
     CHECK(translate->attention()->translation().sourceTokens == typed);
+
+    // The projector: every word of the validation sentences placed by PCA; a point's neighbours.
+    REQUIRE(f.window->showTab(QStringLiteral("projector")));
+    ProjectorView* projector = translation(*f.window).projectorView();
+    REQUIRE(projector->projectButton()->isEnabled());
+    QTest::mouseClick(projector->projectButton(), Qt::LeftButton);
+    REQUIRE(waitUntil([&] { return projector->hasProjection(); }, 60000));
+    INFO(projector->status().toStdString());
+    const std::size_t points = projector->projection().points.size();
+    REQUIRE(points > 5);
+    int plotted = 0;
+    for (QScatterSeries* s : projector->series()) plotted += s->count();
+    CHECK(plotted == static_cast<int>(points));
+    projector->selectPoint(0);
+    CHECK(projector->details().contains(QStringLiteral("Nearest")));
+    CHECK(projector->csv().count('\n') == static_cast<int>(points) + 1);
+    projector->colourBy()->setCurrentIndex(1);  // by position
+    plotted = 0;
+    for (QScatterSeries* s : projector->series()) plotted += s->count();
+    CHECK(plotted == static_cast<int>(points));
+    CHECK(projector->exportView(out.filePath(QStringLiteral("projector.png")), 1.0, &lineError));
 }
 
 // Mean target length counted by hand: space-separated words, or characters other than spaces.

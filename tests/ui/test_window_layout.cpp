@@ -55,7 +55,7 @@ TEST_CASE("the navigator groups every view and shows each by name", "[window]") 
     test::WindowFixture f;
     MainWindow& window = *f.window;
     const QStringList names = window.tabNames();
-    CHECK(names == QStringList{"corpus", "translate", "probe", "heads", "curves", "timeline", "maths", "diagnostics",
+    CHECK(names == QStringList{"corpus", "translate", "probe", "heads", "projector", "curves", "timeline", "maths", "diagnostics",
                                "head-importance", "positions", "compare", "attribution", "experiments"});
     CHECK(window.navigator()->groups()->count() == 4);
     for (const QString& name : names) {

@@ -44,6 +44,8 @@ TrainingController::TrainingController(QObject* parent) : ModelSession(parent) {
     connect(worker_, &TrainingWorker::headsProgress, this, &TrainingController::headsProgress);
     connect(worker_, &TrainingWorker::headsMeasured, this, &TrainingController::headsMeasured);
     connect(worker_, &TrainingWorker::headsFailed, this, &TrainingController::headsFailed);
+    connect(worker_, &TrainingWorker::statesProjected, this, &TrainingController::statesProjected);
+    connect(worker_, &TrainingWorker::projectionFailed, this, &TrainingController::projectionFailed);
     connect(worker_, &TrainingWorker::explainFailed, this, &TrainingController::explainFailed);
     connect(worker_, &TrainingWorker::saveFailed, this, &TrainingController::saveFailed);
     connect(worker_, &TrainingWorker::loadFailed, this, &TrainingController::onLoadFailed);
@@ -190,6 +192,12 @@ quint64 TrainingController::translateAblated(const QString& sentence, int beam, 
 quint64 TrainingController::measureHeads(std::shared_ptr<const Corpus> fallback, int limit) {
     const quint64 id = nextRequestId();
     thread_.post([id, fallback, limit](TrainingWorker& w) { w.measureHeads(id, fallback, limit); });
+    return id;
+}
+
+quint64 TrainingController::projectStates(std::shared_ptr<const Corpus> fallback, int layer, int limit) {
+    const quint64 id = nextRequestId();
+    thread_.post([id, fallback, layer, limit](TrainingWorker& w) { w.projectStates(id, fallback, layer, limit); });
     return id;
 }
 

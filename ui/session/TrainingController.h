@@ -59,6 +59,8 @@ public:
     // Every head measured over the run's validation pairs (or `fallback`, the loaded corpus, for a
     // model opened from a file): headsProgress while it runs, then headsMeasured or headsFailed.
     quint64 measureHeads(std::shared_ptr<const Corpus> fallback, int limit);
+    // The embedding projector's points (statesProjected or projectionFailed).
+    quint64 projectStates(std::shared_ptr<const Corpus> fallback, int layer, int limit);
     // The step-by-step numbers of one attention row of the sentence's translation; queued and
     // answered like translate(), with traced/traceFailed carrying the returned id.
     quint64 trace(const QString& sentence, const TraceRequest& request);
@@ -95,6 +97,8 @@ Q_SIGNALS:
     void headsProgress(quint64 request, int done, int total);
     void headsMeasured(quint64 request, attnlab::HeadImportanceReport report, QString corpus);
     void headsFailed(quint64 request, QString message);
+    void statesProjected(quint64 request, attnlab::StateProjection projection, QString corpus);
+    void projectionFailed(quint64 request, QString message);
     void translationFailed(quint64 request, QString message);
     void traced(quint64 request, attnlab::AttentionTrace trace);
     void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);

@@ -15,6 +15,7 @@ void registerTrainingMetaTypes() {
     qRegisterMetaType<attnlab::OutputTokenExplanation>("attnlab::OutputTokenExplanation");
     qRegisterMetaType<attnlab::AblatedTranslation>("attnlab::AblatedTranslation");
     qRegisterMetaType<attnlab::HeadImportanceReport>("attnlab::HeadImportanceReport");
+    qRegisterMetaType<attnlab::StateProjection>("attnlab::StateProjection");
 }
 
 }  // namespace attnlab

@@ -5,6 +5,7 @@
 #include "base/translation/Corpus.h"
 #include "base/translation/ModelConfig.h"
 #include "engine/translation/AttentionTrace.h"
+#include "engine/translation/EncoderStates.h"
 #include "engine/translation/HeadImportance.h"
 #include "engine/translation/TranslationExplanation.h"
 #include "engine/translation/Trainer.h"
@@ -73,3 +74,4 @@ Q_DECLARE_METATYPE(attnlab::AttentionTrace)
 Q_DECLARE_METATYPE(attnlab::OutputTokenExplanation)
 Q_DECLARE_METATYPE(attnlab::AblatedTranslation)
 Q_DECLARE_METATYPE(attnlab::HeadImportanceReport)
+Q_DECLARE_METATYPE(attnlab::StateProjection)

@@ -250,6 +250,28 @@ void TrainingWorker::measureHeads(quint64 request, const std::shared_ptr<const C
     }
 }
 
+void TrainingWorker::projectStates(quint64 request, const std::shared_ptr<const Corpus>& fallback, int layer,
+                                   int limit) {
+    try {
+        const Seq2SeqModel* m = model();
+        if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
+        const Corpus* corpus = trainer_ && !trainer_->validationCorpus().pairs.empty() ? &trainer_->validationCorpus()
+                               : fallback && !fallback->pairs.empty()                 ? fallback.get()
+                                                                                      : nullptr;
+        if (!corpus) throw ConfigError(tr("there are no sentences to project: load a corpus first").toStdString());
+        std::vector<std::string> sentences;
+        for (const SentencePair& p : corpus->pairs) {
+            if (limit > 0 && static_cast<int>(sentences.size()) >= limit) break;
+            sentences.push_back(p.source);
+        }
+        Q_EMIT statesProjected(request, projectEncoderStates(*m, sentences, layer), QString::fromStdString(corpus->name));
+    } catch (const std::exception& e) {
+        Q_EMIT projectionFailed(request, messageOf(e));
+    } catch (...) {
+        Q_EMIT projectionFailed(request, unknownError());
+    }
+}
+
 void TrainingWorker::trace(quint64 request, const QString& sentence, const TraceRequest& options) {
     try {
         const Seq2SeqModel* m = model();

@@ -43,6 +43,9 @@ public:
     // or on `fallback` (the loaded corpus) for a model opened from a file or a run without them;
     // at most `limit` pairs (0 = all). Blocks the worker while it runs (training waits).
     void measureHeads(quint64 request, const std::shared_ptr<const Corpus>& fallback, int limit);
+    // The embedding projector: the encoder states of the sources of the validation pairs (or of
+    // `fallback`), at most `limit` sentences, projected by PCA (projectEncoderStates).
+    void projectStates(quint64 request, const std::shared_ptr<const Corpus>& fallback, int layer, int limit);
     void trace(quint64 request, const QString& sentence, const TraceRequest& options);
     // The attribution methods for one output token of the greedy translation (TranslationExplanation.h).
     void explainToken(quint64 request, const QString& sentence, int outputIndex);
@@ -66,6 +69,8 @@ Q_SIGNALS:
     void headsProgress(quint64 request, int done, int total);
     void headsMeasured(quint64 request, attnlab::HeadImportanceReport report, QString corpus);
     void headsFailed(quint64 request, QString message);
+    void statesProjected(quint64 request, attnlab::StateProjection projection, QString corpus);
+    void projectionFailed(quint64 request, QString message);
     void tokenExplained(quint64 request, attnlab::OutputTokenExplanation explanation);
     void explainFailed(quint64 request, QString message);
     void translationFailed(quint64 request, QString message);

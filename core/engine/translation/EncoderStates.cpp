@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/InputError.h"
+#include "base/Pca.h"
 #include "engine/detail/ModelAccess.h"
 #include "engine/nn/GruSeq2Seq.h"
 #include "engine/nn/TransformerSeq2Seq.h"
@@ -100,6 +101,49 @@ std::vector<TokenNeighbour> nearestTokens(const Seq2SeqModel& model, const std::
     out.reserve(keep);
     for (std::size_t i = 0; i < keep; ++i) out.push_back(std::move(all[i].n));
     return out;
+}
+
+StateProjection projectEncoderStates(const Seq2SeqModel& model, const std::vector<std::string>& sentences, int layer,
+                                     std::size_t maxTokens) {
+    StateProjection out;
+    const ModelConfig& config = model.config();
+    const bool transformer = config.architecture == Architecture::Transformer;
+    out.layer = transformer ? (layer == 0 ? config.layers : layer) : 1;
+    for (std::size_t s = 0; s < sentences.size() && out.points.size() < maxTokens; ++s) {
+        const std::vector<std::string> tokens = model.sourceTokens(sentences[s]);
+        if (tokens.size() < 2) continue;  // nothing but </s>
+        const std::vector<std::vector<float>> states = encoderStates(model, sentences[s], layer);
+        const std::size_t sentence = out.sentences.size();
+        out.sentences.push_back(sentences[s]);
+        for (std::size_t p = 0; p + 1 < states.size() && p < tokens.size() && out.points.size() < maxTokens; ++p) {
+            if (tokens[p] == "</s>") continue;
+            StateProjection::Point point;
+            point.sentence = sentence;
+            point.position = static_cast<int>(p);
+            point.token = tokens[p];
+            out.points.push_back(std::move(point));
+            out.states.push_back(states[p]);
+        }
+    }
+    const Projection2D pca = projectPca2(out.states);
+    for (std::size_t i = 0; i < out.points.size(); ++i) {
+        out.points[i].x = pca.points[i][0];
+        out.points[i].y = pca.points[i][1];
+    }
+    out.explained = pca.explained;
+    return out;
+}
+
+std::vector<std::pair<std::size_t, double>> nearestPoints(const StateProjection& projection, std::size_t index, int k) {
+    std::vector<std::pair<std::size_t, double>> all;
+    if (index >= projection.states.size() || k < 1) return all;
+    for (std::size_t i = 0; i < projection.states.size(); ++i)
+        if (i != index) all.emplace_back(i, cosineSimilarity(projection.states[index], projection.states[i]));
+    const std::size_t keep = std::min(all.size(), static_cast<std::size_t>(k));
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end(),
+                      [](const auto& a, const auto& b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
+    all.resize(keep);
+    return all;
 }
 
 }  // namespace attnlab

@@ -2,6 +2,7 @@
 // The encoder's contextual state of each source token, and exBERT's search (Hoover et al. 2020):
 // the tokens of a corpus whose states lie nearest, by cosine similarity, to one token's state.
 // Torch-free: safe for the CLI and the UI.
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -35,5 +36,29 @@ struct TokenNeighbour {
 // for a token or layer out of range or k < 1.
 std::vector<TokenNeighbour> nearestTokens(const Seq2SeqModel& model, const std::string& query, int token,
                                           const std::vector<std::string>& sentences, int layer, int k);
+
+// The embedding projector: the encoder states of every word (</s> left out) of `sentences` at
+// `layer` (as encoderStates), at most maxTokens of them in corpus order, projected to two
+// dimensions by PCA (base/Pca.h).
+struct StateProjection {
+    struct Point {
+        double x = 0.0;
+        double y = 0.0;
+        std::size_t sentence = 0;  // index into the sentences
+        int position = 0;          // 0-based in its sentence's sourceTokens
+        std::string token;
+    };
+    std::vector<Point> points;
+    std::vector<std::vector<float>> states;  // each point's state, for its neighbours
+    std::vector<std::string> sentences;      // the sentences projected
+    std::array<double, 2> explained{};       // the two components' shares of the variance
+    int layer = 0;                           // the layer, counted from 1
+};
+StateProjection projectEncoderStates(const Seq2SeqModel& model, const std::vector<std::string>& sentences, int layer = 0,
+                                     std::size_t maxTokens = 20000);
+
+// The k points whose states are nearest by cosine to point `index`'s (itself left out), nearest
+// first: (point index, similarity).
+std::vector<std::pair<std::size_t, double>> nearestPoints(const StateProjection& projection, std::size_t index, int k);
 
 }  // namespace attnlab

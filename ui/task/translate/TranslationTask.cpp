@@ -20,6 +20,7 @@
 #include "views/experiments/ExperimentsView.h"
 #include "views/heads/HeadsView.h"
 #include "views/heads/ImportanceView.h"
+#include "views/heads/ProjectorView.h"
 #include "views/maths/MathsView.h"
 #include "views/positions/PositionalEncodingView.h"
 #include "views/timeline/TimelineView.h"
@@ -198,6 +199,7 @@ void TranslationTask::createViews() {
     probeView_ = new ProbeView;
     headsView_ = new HeadsView;
     importanceView_ = new ImportanceView;
+    projectorView_ = new ProjectorView;
     chartsView_ = new TrainingChartsView;
     timelineView_ = new TimelineView;
     mathsView_ = new MathsView;
@@ -212,6 +214,8 @@ void TranslationTask::createViews() {
     n->addView(ViewGroup::Watch, QStringLiteral("translate"), translateView_, task);
     n->addView(ViewGroup::Watch, QStringLiteral("probe"), probeView_, task);
     n->addView(ViewGroup::Watch, QStringLiteral("heads"), headsView_, task);
+    // In Watch, not Explain: eight Explain tabs would not fit 1024 px with large fonts.
+    n->addView(ViewGroup::Watch, QStringLiteral("projector"), projectorView_, task);
     n->addView(ViewGroup::Watch, QStringLiteral("curves"), chartsView_, task);
     n->addView(ViewGroup::Watch, QStringLiteral("timeline"), timelineView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("maths"), mathsView_, task);
@@ -382,6 +386,18 @@ void TranslationTask::connectViews() {
     connect(headsView_, &HeadsView::ablationRequested, this, [this](const QString& sentence) {
         if (!controller_->hasModel()) return;
         ablationRequest_ = controller_->translateAblated(sentence, translateView_->beam(), headsView_->switchedOff());
+    });
+    connect(projectorView_, &ProjectorView::projectRequested, this, [this](int layer, int sentences) {
+        projectionRequest_ = controller_->projectStates(session_->corpus().corpus, layer, sentences);
+    });
+    connect(controller_, &TrainingController::statesProjected, this,
+            [this](quint64 id, const StateProjection& projection, const QString& corpus) {
+                if (id != projectionRequest_) return;
+                projectorView_->setProjection(projection, corpus);
+                Q_EMIT actionsChanged();
+            });
+    connect(controller_, &TrainingController::projectionFailed, this, [this](quint64 id, const QString& message) {
+        if (id == projectionRequest_) projectorView_->setFailed(message);
     });
     connect(importanceView_, &ImportanceView::measureRequested, this, [this](int limit) {
         headsRequest_ = controller_->measureHeads(session_->corpus().corpus, limit);

@@ -27,6 +27,7 @@ class DiagnosticsView;
 class ExperimentsView;
 class HeadsView;
 class ImportanceView;
+class ProjectorView;
 class MathsView;
 class ModelSettingsWidget;
 class PositionalEncodingView;
@@ -101,6 +102,7 @@ public:
     ProbeView* probeView() const { return probeView_; }
     HeadsView* headsView() const { return headsView_; }
     ImportanceView* importanceView() const { return importanceView_; }
+    ProjectorView* projectorView() const { return projectorView_; }
     MathsView* mathsView() const { return mathsView_; }
     TrainingChartsView* chartsView() const { return chartsView_; }
     CompareView* compareView() const { return compareView_; }
@@ -141,7 +143,8 @@ private:
     quint64 traceRequest_ = 0;
     quint64 ablationRequest_ = 0;
     quint64 headsRequest_ = 0;
-    quint64 editRequest_ = 0;      // the Translate view's token edit     // the Head Importance view's last measurement  // the Heads view's last ablated translation
+    quint64 editRequest_ = 0;
+    quint64 projectionRequest_ = 0;  // the Projector view's      // the Translate view's token edit     // the Head Importance view's last measurement  // the Heads view's last ablated translation
 
     QWidget* page_;
     QToolBox* setup_;
@@ -153,6 +156,7 @@ private:
     ProbeView* probeView_;
     HeadsView* headsView_;
     ImportanceView* importanceView_;
+    ProjectorView* projectorView_;
     MathsView* mathsView_;
     TrainingChartsView* chartsView_;
     CompareView* compareView_;

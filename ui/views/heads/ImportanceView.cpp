@@ -225,7 +225,7 @@ QByteArray ImportanceView::csv() const {
 
 // ---- View ----------------------------------------------------------------------------------------
 
-QString ImportanceView::viewTitle() const { return tr("Head Importance"); }
+QString ImportanceView::viewTitle() const { return tr("Importance"); }
 
 QString ImportanceView::viewToolTip() const {
     return tr("Each head of a Transformer switched off over the validation pairs: its importance, what it costs, and "
