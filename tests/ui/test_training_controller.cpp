@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -307,9 +308,11 @@ TEST_CASE("a background job hands its result to the receiver's thread; the newes
     const auto gui = QThread::currentThread();
     bool onGui = true;
 
+    // The first job holds until the second is queued, so that the two overlap (a gate, not a sleep).
+    auto release = std::make_shared<std::atomic<bool>>(false);
     const quint64 first = job.start(
-        [](const JobContext& context) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        [release](const JobContext& context) {
+            while (!release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
             context.post([] {});
             return 1;
         },
@@ -323,6 +326,7 @@ TEST_CASE("a background job hands its result to the receiver's thread; the newes
             onGui = onGui && QThread::currentThread() == gui;
             results.push_back(r);
         });
+    release->store(true);
     CHECK(second > first);
     CHECK(job.isCurrent(second));
     CHECK(job.isPending());
@@ -345,8 +349,11 @@ TEST_CASE("a background job hands its result to the receiver's thread; the newes
 
     // cancel(): the running job's result is dropped; a void job calls done() with no argument.
     bool voidDone = false;
-    job.start([] { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }, [&] { voidDone = true; });
-    job.cancel();
+    auto held = std::make_shared<std::atomic<bool>>(false);
+    job.start([held] { while (!held->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1)); },
+              [&] { voidDone = true; });
+    job.cancel();  // while it runs: it cannot end before `held` is set
+    held->store(true);
     CHECK_FALSE(job.isPending());
     REQUIRE(job.wait(5000));
     deliverPosted();
@@ -361,13 +368,15 @@ TEST_CASE("a background job's result is dropped once its receiver is gone; shutd
     {
         auto receiver = std::make_unique<QObject>();
         BackgroundJob job(receiver.get(), QStringLiteral("attnlab-test-job"));
+        auto gate = std::make_shared<std::atomic<bool>>(false);
         job.start(
-            [] {
-                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            [gate] {
+                while (!gate->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
                 return 1;
             },
             [delivered](int) { *delivered = true; });
-        receiver.reset();  // before the job ends
+        receiver.reset();  // before the job ends: it waits for the gate
+        gate->store(true);
         REQUIRE(job.wait(5000));
         deliverPosted();
     }
