@@ -224,18 +224,18 @@ void TrainingWorker::translateAblated(quint64 request, const QString& sentence, 
     }
 }
 
+const Corpus* TrainingWorker::measuredCorpus(const std::shared_ptr<const Corpus>& fallback) const {
+    if (trainer_ && !trainer_->validationCorpus().pairs.empty()) return &trainer_->validationCorpus();
+    if (fallback && !fallback->pairs.empty()) return fallback.get();
+    return nullptr;
+}
+
 void TrainingWorker::measureHeads(quint64 request, const std::shared_ptr<const Corpus>& fallback, int limit) {
     try {
         const Seq2SeqModel* m = model();
         if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
-        const Corpus* corpus = nullptr;
-        if (trainer_ && !trainer_->validationCorpus().pairs.empty()) {
-            corpus = &trainer_->validationCorpus();
-        } else if (fallback && !fallback->pairs.empty()) {
-            corpus = fallback.get();
-        } else {
-            throw ConfigError(tr("there are no pairs to measure the heads on: load a corpus first").toStdString());
-        }
+        const Corpus* corpus = measuredCorpus(fallback);
+        if (!corpus) throw ConfigError(tr("there are no pairs to measure the heads on: load a corpus first").toStdString());
         HeadImportanceOptions options;
         options.limit = static_cast<std::size_t>(std::max(0, limit));
         const HeadImportanceReport report = measureHeadImportance(*m, *corpus, options, [&](int done, int total) {
@@ -255,9 +255,7 @@ void TrainingWorker::projectStates(quint64 request, const std::shared_ptr<const 
     try {
         const Seq2SeqModel* m = model();
         if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
-        const Corpus* corpus = trainer_ && !trainer_->validationCorpus().pairs.empty() ? &trainer_->validationCorpus()
-                               : fallback && !fallback->pairs.empty()                 ? fallback.get()
-                                                                                      : nullptr;
+        const Corpus* corpus = measuredCorpus(fallback);
         if (!corpus) throw ConfigError(tr("there are no sentences to project: load a corpus first").toStdString());
         std::vector<std::string> sentences;
         for (const SentencePair& p : corpus->pairs) {

@@ -83,6 +83,9 @@ Q_SIGNALS:
 
 private:
     const Seq2SeqModel* model() const;
+    // What the heads and the projector measure on: the run's validation pairs, else `fallback`
+    // (the loaded corpus, for a model opened from a file); null when neither has a pair.
+    const Corpus* measuredCorpus(const std::shared_ptr<const Corpus>& fallback) const;
     void scheduleNext();
     void trainNext();
     void trainOne();

@@ -125,6 +125,7 @@ TranslationTask::TranslationTask(const TaskContext& context) : Task(context) {
     connectActions();
     connectController();
     connectViews();
+    connectInterpretability();
     onStateChanged();
 }
 
@@ -313,11 +314,6 @@ void TranslationTask::connectController() {
         diagnosticsView_->setTranslation(t);
         Q_EMIT actionsChanged();
     });
-    connect(controller_, &TrainingController::ablationTranslated, this, [this](quint64 id, const AblatedTranslation& a) {
-        if (id != ablationRequest_) return;  // a newer request is on its way
-        headsView_->setAblatedTranslation(a);
-        Q_EMIT actionsChanged();
-    });
     connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
         if (id == ablationRequest_) {
             headsView_->setAblationFailed(message);
@@ -382,37 +378,6 @@ void TranslationTask::connectViews() {
             [this](const QString& sentence, int) { session_->translate(sentence, translateView_->beam()); });
     connect(translateView_, &TranslateView::editRequested, this, [this](const QStringList& words, int beam) {
         if (controller_->hasModel()) editRequest_ = controller_->translateWords(words, beam);
-    });
-    connect(headsView_, &HeadsView::ablationRequested, this, [this](const QString& sentence) {
-        if (!controller_->hasModel()) return;
-        ablationRequest_ = controller_->translateAblated(sentence, translateView_->beam(), headsView_->switchedOff());
-    });
-    connect(projectorView_, &ProjectorView::projectRequested, this, [this](int layer, int sentences) {
-        projectionRequest_ = controller_->projectStates(session_->corpus().corpus, layer, sentences);
-    });
-    connect(controller_, &TrainingController::statesProjected, this,
-            [this](quint64 id, const StateProjection& projection, const QString& corpus) {
-                if (id != projectionRequest_) return;
-                projectorView_->setProjection(projection, corpus);
-                Q_EMIT actionsChanged();
-            });
-    connect(controller_, &TrainingController::projectionFailed, this, [this](quint64 id, const QString& message) {
-        if (id == projectionRequest_) projectorView_->setFailed(message);
-    });
-    connect(importanceView_, &ImportanceView::measureRequested, this, [this](int limit) {
-        headsRequest_ = controller_->measureHeads(session_->corpus().corpus, limit);
-    });
-    connect(controller_, &TrainingController::headsProgress, this, [this](quint64 id, int done, int total) {
-        if (id == headsRequest_) importanceView_->setProgress(done, total);
-    });
-    connect(controller_, &TrainingController::headsMeasured, this,
-            [this](quint64 id, const HeadImportanceReport& report, const QString& corpus) {
-                if (id != headsRequest_) return;
-                importanceView_->setReport(report, corpus);
-                Q_EMIT actionsChanged();
-            });
-    connect(controller_, &TrainingController::headsFailed, this, [this](quint64 id, const QString& message) {
-        if (id == headsRequest_) importanceView_->setFailed(message);
     });
     connect(probeView_, &ProbeView::probeChanged, session_, &TrainingSession::updateProbe);
     connect(mathsView_, &MathsView::traceRequested, this, [this](const QString& sentence, const TraceRequest& r) {

@@ -123,6 +123,7 @@ private:
     void connectActions();
     void connectController();
     void connectViews();
+    void connectInterpretability();  // TranslationTaskInterpretability.cpp
 
     void onStateChanged();
     void onProgress(double fraction, double etaSeconds);
