@@ -276,11 +276,14 @@ void countWarnings(QtMsgType type, const QMessageLogContext& context, const QStr
 
 void usage() {
     std::fprintf(stderr,
-                 "Usage: attnlab-soak [--minutes M] [--phase-minutes P] [--out DIR] [--translation-only] [--no-teardown]\n"
+                 "Usage: attnlab-soak [--minutes M] [--phase-minutes P] [--warmup-minutes W] [--out DIR] [--translation-only]\n"
+                 "                    [--no-teardown]\n"
                  "Drives the main window for M minutes (default 30): every task in turn, P minutes each\n"
                  "(default 2; translation, classification, ViT, captioner, forecasting), each phase a lesson\n"
                  "or a task switch and Train, half-way a lesson switch, a prediction asked every second and\n"
                  "an export of the view shown every minute into DIR (default: a temporary folder).\n"
+                 "--warmup-minutes W: the slopes after the warm-up leave out the first W minutes (default: the\n"
+                 "first cycle when the run holds two, else the first five minutes or a third of the run).\n"
                  "--translation-only: the original soak, GRU + additive on toy-en-fr for the whole run.\n"
                  "Writes DIR/soak-memory.csv and DIR/soak-phases.csv and prints a summary.\n"
                  "--no-teardown exits without destroying the window, so that a heap profiler reports\n"
@@ -291,7 +294,7 @@ void usage() {
 
 int main(int argc, char* argv[]) {
     attnlab::tuneAllocator();  // before any thread allocates
-    double minutes = 30.0, phaseMinutes = 2.0;
+    double minutes = 30.0, phaseMinutes = 2.0, warmupOption = -1.0;
     QString outDir;
     bool teardown = true, translationOnly = false;
     for (int i = 1; i < argc; ++i) {
@@ -300,6 +303,12 @@ int main(int argc, char* argv[]) {
             minutes = std::atof(argv[++i]);
         } else if (arg == "--phase-minutes" && i + 1 < argc) {
             phaseMinutes = std::atof(argv[++i]);
+        } else if (arg == "--warmup-minutes" && i + 1 < argc) {
+            warmupOption = std::atof(argv[++i]);
+            if (!(warmupOption >= 0)) {
+                std::fprintf(stderr, "error: --warmup-minutes must be 0 or more\n");
+                return 2;
+            }
         } else if (arg == "--out" && i + 1 < argc) {
             outDir = QString::fromLocal8Bit(argv[++i]);
         } else if (arg == "--no-teardown") {
@@ -443,7 +452,9 @@ int main(int argc, char* argv[]) {
     const int phasesPerCycle = translationOnly ? 1 : kKinds;
     // The warm-up: the first cycle (every task has made its data, model and views once) when the run
     // holds two cycles or more, else as before the first five minutes (a third of a short run).
-    const double warmupMinutes = !translationOnly && minutes >= 2.0 * phasesPerCycle * phaseMinutes
+    // --warmup-minutes replaces it (a long run whose memory settles after a few cycles).
+    const double warmupMinutes = warmupOption >= 0 ? std::min(warmupOption, minutes * 0.9)
+                                 : !translationOnly && minutes >= 2.0 * phasesPerCycle * phaseMinutes
                                      ? phasesPerCycle * phaseMinutes
                                      : std::min(5.0, minutes / 3.0);
     int phaseNumber = -1, kind = kTranslate, cycle = 0;
