@@ -1,5 +1,6 @@
 // attnlab-cli train --task classify: one JSON object per epoch on stdout, the model saved
 // atomically after every epoch and at the end (as `train` does for translation).
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -11,6 +12,7 @@
 #include "CorpusOptions.h"
 #include "TrainingFlags.h"
 #include "base/InputError.h"
+#include "base/text/ClassifyDatasets.h"
 #include "engine/text/ClassifierTrainer.h"
 #include "engine/Runtime.h"
 
@@ -83,6 +85,11 @@ int runTrainClassifier(const Args& argv) {
     }
     const int maxLen = static_cast<int>(args.integer("--max-len", 0, 0, 8192));
     config.maxLength = maxLen > 0 ? maxLen : defaults.maxLength;
+    // needle texts longer than the default would lose their keyword to the truncation: without
+    // --max-len the model reads the whole text, up to the architecture's limit.
+    if (maxLen == 0 && args.text("--dataset", "") == "needle" && args.has("--length"))
+        config.maxLength = std::max(config.maxLength, std::min(static_cast<int>(args.integer("--length", 0, kMinNeedleLength, kMaxNeedleLength)),
+                                                               transformer ? 4096 : 8192));
 
     ClassifierTrainingOptions options;
     readSharedTrainingFlags(args, options);  // --lr defaults to ClassifierTrainingOptions' 2e-3

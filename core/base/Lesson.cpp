@@ -385,7 +385,7 @@ const std::vector<std::string>& lessonControlNames(const std::string& task) {
         "validation_fraction", "clip", "teacher_forcing"};
     static const std::vector<std::string> classify = {
         "dataset", "size", "length", "data_seed", "architecture", "pooling", "hops", "hidden", "layers", "heads",
-        "bidirectional", "units", "epochs", "learning_rate", "batch_size", "seed"};
+        "pattern", "window", "bidirectional", "units", "epochs", "learning_rate", "batch_size", "seed"};
     static const std::vector<std::string> images = {
         "dataset", "size", "data_seed", "patch", "hidden", "heads", "layers", "attention", "lambda", "caption_hidden",
         "epochs", "learning_rate", "batch_size", "seed"};

@@ -441,6 +441,42 @@
         <source>File: %1</source>
         <translation>文件：%1</translation>
     </message>
+    <message>
+        <source>full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <source>local window</source>
+        <translation>局部窗口</translation>
+    </message>
+    <message>
+        <source>strided</source>
+        <translation>跨步</translation>
+    </message>
+    <message>
+        <source>chunked</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>linear (kernelised)</source>
+        <translation>线性（核化）</translation>
+    </message>
+    <message>
+        <source>Which words the Transformer&apos;s self-attention looks at. Full: all of them, O(N²). Local: those within W of the word. Strided: that band and every s-th word. Chunked: its own chunk and one summary of every other chunk. Linear: all, through a kernel instead of a softmax, O(N). [CLS] is the first position, so it sees what the pattern lets the first position see.</source>
+        <translation>Transformer 的自注意力看哪些词。完全：全部，O(N²)。局部：与该词相距 W 以内的词。跨步：该窗口以及每隔 s 个的词。分块：自己的块以及其他每个块的一个摘要。线性：全部，但用核函数代替 softmax，O(N)。[CLS] 位于第一个位置，所以它看到的是该模式允许第一个位置看到的内容。</translation>
+    </message>
+    <message>
+        <source>W: how far local attention (and strided&apos;s band) reaches on each side.</source>
+        <translation>W：局部注意力（以及跨步模式的窗口）向每一侧能够到多远。</translation>
+    </message>
+    <message>
+        <source>Attention pattern:</source>
+        <translation>注意力模式：</translation>
+    </message>
+    <message>
+        <source>Window W:</source>
+        <translation>窗口 W：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ClassifierTask</name>

@@ -1,6 +1,8 @@
 #include "setup/ClassifierSetupPanel.h"
 #include "setup/LessonControls.h"
 #include "base/text/ClassifyDatasets.h"
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
@@ -54,6 +56,20 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : TaskSetupPanel(par
     hidden_ = spin(8, 512, model.hidden, tr("GRU size per direction, or the Transformer's width."));
     layers_ = spin(1, 6, model.layers, tr("Transformer encoder layers."));
     heads_ = spin(1, 16, model.heads, tr("Transformer heads; they must divide the width."));
+    pattern_ = new QComboBox;
+    pattern_->setObjectName(QStringLiteral("classifyPattern"));
+    pattern_->addItem(tr("full"), static_cast<int>(AttentionPattern::Full));
+    pattern_->addItem(tr("local window"), static_cast<int>(AttentionPattern::Local));
+    pattern_->addItem(tr("strided"), static_cast<int>(AttentionPattern::Strided));
+    pattern_->addItem(tr("chunked"), static_cast<int>(AttentionPattern::Chunked));
+    pattern_->addItem(tr("linear (kernelised)"), static_cast<int>(AttentionPattern::Linear));
+    pattern_->setToolTip(tr("Which words the Transformer's self-attention looks at. Full: all of them, O(N²). "
+                            "Local: those within W of the word. Strided: that band and every s-th word. Chunked: "
+                            "its own chunk and one summary of every other chunk. Linear: all, through a kernel "
+                            "instead of a softmax, O(N). [CLS] is the first position, so it sees what the pattern "
+                            "lets the first position see."));
+    window_ = spin(1, 4096, model.window, tr("W: how far local attention (and strided's band) reaches on each side."));
+    window_->setObjectName(QStringLiteral("classifyWindow"));
     bidirectional_ = new QCheckBox(tr("Read both directions"));
     bidirectional_->setChecked(model.bidirectional);
     units_ = new QComboBox;
@@ -66,17 +82,21 @@ ClassifierSetupPanel::ClassifierSetupPanel(QWidget* parent) : TaskSetupPanel(par
     modelForm->addRow(tr("Hidden size:"), hidden_);
     modelForm->addRow(tr("Layers:"), layers_);
     modelForm->addRow(tr("Heads:"), heads_);
+    modelForm->addRow(tr("Attention pattern:"), pattern_);
+    modelForm->addRow(tr("Window W:"), window_);
     modelForm->addRow(QString(), bidirectional_);
     modelForm->addRow(tr("Reads:"), units_);
     markLessonControls({{length_, "length"}, {architecture_, "architecture"}, {pooling_, "pooling"}, {hops_, "hops"},
-                        {hidden_, "hidden"}, {layers_, "layers"}, {heads_, "heads"}, {bidirectional_, "bidirectional"},
+                        {hidden_, "hidden"}, {layers_, "layers"}, {heads_, "heads"}, {pattern_, "pattern"}, {window_, "window"},
+                        {bidirectional_, "bidirectional"},
                         {units_, "units"}});
 
     trainingBox_ = TrainingBox::add(layout_, training, tr("Passes over the training texts."), tr("Texts per update."),
                                    TrainingBox::Order::RateThenBatch);
     connect(architecture_, &QComboBox::currentIndexChanged, this, &ClassifierSetupPanel::updateEnabled);
     connect(pooling_, &QComboBox::currentIndexChanged, this, &ClassifierSetupPanel::updateEnabled);
-    finish(QStringLiteral("classify"), {architecture_, pooling_, units_});
+    connect(pattern_, &QComboBox::currentIndexChanged, this, &ClassifierSetupPanel::updateEnabled);
+    finish(QStringLiteral("classify"), {architecture_, pooling_, pattern_, units_});
 }
 
 bool ClassifierSetupPanel::readsFile() const { return datasetName() == QLatin1String("file"); }
@@ -110,25 +130,37 @@ void ClassifierSetupPanel::setData(const ClassifierDataChoice& choice) {
 }
 
 ClassifierConfig ClassifierSetupPanel::config() const {
-    ClassifierConfig c;
+    ClassifierConfig c = base_;
     c.architecture = static_cast<ClassifierArchitecture>(architecture_->currentData().toInt());
     c.pooling = static_cast<Pooling>(pooling_->currentData().toInt());
     c.hops = poolingAttends(c.pooling) ? hops_->value() : 1;
     c.hidden = hidden_->value();
     c.layers = layers_->value();
     c.heads = heads_->value();
+    c.pattern = static_cast<AttentionPattern>(pattern_->currentData().toInt());
+    c.window = window_->value();
     c.bidirectional = bidirectional_->isChecked();
     c.units = static_cast<TextUnits>(units_->currentData().toInt());
+    // A needle text longer than the model reads would lose its keyword to the truncation: the model
+    // reads every word the data has, up to the architecture's limit (a GRU 8,192 words, a Transformer
+    // 4,096 and its [CLS]).
+    if (datasetName() == QLatin1String("needle")) {
+        const int cap = c.architecture == ClassifierArchitecture::Transformer ? 4096 : 8192;
+        c.maxLength = std::max(c.maxLength, std::min(length_->value(), cap));
+    }
     return c;
 }
 
 void ClassifierSetupPanel::setConfig(const ClassifierConfig& c) {
+    base_ = c;
     selectData(architecture_, static_cast<int>(c.architecture));
     selectData(pooling_, static_cast<int>(c.pooling));
     hops_->setValue(c.hops);
     hidden_->setValue(c.hidden);
     layers_->setValue(c.layers);
     heads_->setValue(c.heads);
+    selectData(pattern_, static_cast<int>(c.pattern));
+    window_->setValue(c.window);
     bidirectional_->setChecked(c.bidirectional);
     selectData(units_, static_cast<int>(c.units));
     updateEnabled();
@@ -151,6 +183,9 @@ void ClassifierSetupPanel::enableRows() {
     bidirectional_->setEnabled(gru);
     layers_->setEnabled(!gru);
     heads_->setEnabled(!gru);
+    pattern_->setEnabled(!gru);
+    const auto pattern = static_cast<AttentionPattern>(pattern_->currentData().toInt());
+    window_->setEnabled(!gru && (pattern == AttentionPattern::Local || pattern == AttentionPattern::Strided));
     size_->setEnabled(name != QLatin1String("file"));
     length_->setEnabled(name == QLatin1String("needle"));
     dataSeed_->setEnabled(name != QLatin1String("file"));

@@ -51,8 +51,13 @@ private:
     QSpinBox* hidden_;
     QSpinBox* layers_;
     QSpinBox* heads_;
+    QComboBox* pattern_;
+    QSpinBox* window_;
     QCheckBox* bidirectional_;
     QComboBox* units_;
+    // The configuration last set (a lesson's or a checkpoint's): the fields the panel has no row for
+    // (d_ff, dropout, chunk, ...) come from it, so that a lesson trains the model it names.
+    ClassifierConfig base_;
 };
 
 }  // namespace attnlab

@@ -154,6 +154,7 @@ void ClassifyView::setFailed(const QString& message) {
 
 void ClassifyView::setClassification(const Classification& c) {
     result_ = c;
+    ++classifications_;
     placeholder_->hide();
     status_->hide();
     const double p = ProbabilityTable::of(c.probabilities, c.labelIndex);

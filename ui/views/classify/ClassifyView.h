@@ -49,6 +49,7 @@ public:
     WordStrip* history() const { return history_; }
     void runStarted() override;
     const Classification* classification() const { return result_ ? &*result_ : nullptr; }
+    int classificationCount() const { return classifications_; }  // setClassification calls so far
     WordStrip* strip() const { return strip_; }
     QTableWidget* probabilities() const { return probabilities_; }
     HeadGridWidget* heads() const { return heads_; }
@@ -75,6 +76,7 @@ private:
     QLabel* headsTitle_;
     HeadGridWidget* heads_;
     std::optional<Classification> result_;
+    int classifications_ = 0;
     QStringList labels_;
 };
 

@@ -40,6 +40,8 @@ public:
 
     QLineSeries* accuracySeries() const { return accuracy_; }
     QLineSeries* rolloutOnBoxSeries() const { return rolloutOnBox_; }
+    QLineSeries* boxShareSeries() const { return boxShare_; }
+    QLineSeries* peakInBoxSeries() const { return peakInBox_; }
     QLineSeries* bleuSeries() const { return bleu_; }
     QLineSeries* objectsNamedSeries() const { return objectsNamed_; }
     FigureCanvas* history() const { return history_; }
