@@ -13,6 +13,14 @@ std::shared_ptr<ClassifierNet> makeClassifierNetwork(const ClassifierConfig& con
 TransformerClassifierNetImpl::TransformerClassifierNetImpl(const ClassifierConfig& c) : config_(c) {
     const int d = c.hidden;
     embedding_ = register_module("embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(c.vocabulary, d).padding_idx(0)));
+    // Word embeddings start at N(0, 1/d), so that embed()'s sqrt(d) gives them unit variance, the
+    // scale of the positions (Vaswani et al. 2017, section 3.4), as in TransformerSeq2Seq; with
+    // LibTorch's default N(0, 1) the words were sqrt(d) times the positions.
+    {
+        torch::NoGradGuard noGrad;
+        embedding_->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d)));
+        embedding_->weight[0].zero_();
+    }
     cls_ = register_parameter("cls", torch::randn({d}) * 0.02);
     positions_ = register_buffer("positions", sinusoidalPositions(c.maxLength + 1, d));
     // Not causal; [CLS] (position 0) sees, and is seen by, only what the pattern allows.

@@ -153,7 +153,9 @@ LongRangePage::LongRangePage(ExperimentRunner* runner, QWidget* parent) : QWidge
         attach(memoryChart_, markers_, b, memoryX_, memoryY_);
         memory_.insert(name, b);
     }
-    // The accuracy chart's legend names the patterns (the same colours); this one names the budget.
+    // The accuracy chart's legend names the patterns (the same colours), at its right: below the
+    // plot a half-width chart cut "strided" and "chunked" short. This one names the budget.
+    accuracyChart_->legend()->setAlignment(Qt::AlignRight);
     for (QLineSeries* line : memory_)
         for (QLegendMarker* marker : memoryChart_->legend()->markers(line)) marker->setVisible(false);
     budgetLine_ = new QLineSeries;
