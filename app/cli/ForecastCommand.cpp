@@ -66,16 +66,6 @@ std::string fixed(double v, int digits) {
 }
 
 // The held-out share the model was trained with (its checkpoint's "tail_fraction"), else the default.
-double trainedTailFraction(const std::string& path) {
-    const ForecastTrainingOptions defaults;
-    const SafetensorsContent content = readSafetensors(path);
-    const auto it = content.metadata.find("tail_fraction");
-    if (it == content.metadata.end()) return defaults.tailFraction;
-    char* end = nullptr;
-    const double v = std::strtod(it->second.c_str(), &end);
-    return end != it->second.c_str() && *end == '\0' && v > 0 && v < 1 ? v : defaults.tailFraction;
-}
-
 int evaluate(const ArgParser& args, const std::string& path, const Forecaster& model, const Series& series) {
     const double tail = args.real("--val-fraction", trainedTailFraction(path), 0.01, 0.9);
     const ForecastEvaluation e = evaluateForecaster(model, series, tail);

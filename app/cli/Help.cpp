@@ -25,7 +25,7 @@ Commands:
   classify     label texts with a trained classifier (train --task classify), with its attention
   explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
   look         what a vision model (train --task image-classify|caption) makes of an image
-  heads        each head of a translation Transformer switched off in turn: loss, BLEU, importance
+  heads        each head of a Transformer switched off in turn: loss, BLEU/accuracy/MAE, importance
   neighbours   the corpus tokens whose encoder states are nearest to one token's (exBERT)
   forecast     a forecaster's (train --task forecast) next points of a series, with its attention
 
@@ -370,26 +370,45 @@ with rows renormalised, multiplied through the layers; every row sums to 1).
 )"},
     {"heads", R"(Usage: attnlab-cli heads --model MODEL.safetensors (--corpus FILE.tsv | --dataset NAME)
                          [--limit N] [--seed S] [--random-orders R] [--json]
+       attnlab-cli heads --model CLASSIFIER.safetensors (--corpus FILE.tsv | --dataset NAME) ...
+       attnlab-cli heads --model VIT.safetensors (--images DIR | --idx IMAGES LABELS | --dataset NAME) ...
+       attnlab-cli heads --model FORECASTER.safetensors (--series F.csv --column C | --dataset NAME) ...
 
-Measures every attention head of a translation Transformer (encoder self-, decoder self- and
-cross-attention, each layer, each head) over the pairs of a corpus (held-out sentences: the
-model's own vocabulary and tokenizer; --src/--tgt, --gettext, and --size, --data-seed, --max-len
-for a dataset as for train):
-  baseline     loss (mean token cross-entropy, teacher forced), BLEU-4 and exact-match share of
-               the greedy translations
+Measures every attention head of a Transformer over a data set. The model file decides the task:
+  translation  encoder self-, decoder self- and cross-attention over the pairs of a corpus (the
+               model's own vocabulary and tokenizer; --src/--tgt, --gettext, and --size,
+               --data-seed, --max-len for a dataset as for train); metric BLEU
+  classifier   each layer's self-attention over the texts (--corpus, or --dataset with --size,
+               --data-seed, --length as for train --task classify); metric accuracy
+  ViT          each layer's self-attention over the images (--images, --idx, or --dataset
+               fashion-mnist [--split train|test, default test] or glyphs [--size, --data-seed]);
+               images of a class the model does not know are skipped; metric accuracy
+  forecaster   encoder self-, decoder self- and cross-attention over the held-out tail's windows
+               as forecast --evaluate takes them (--val-fraction, default the model's); metric MAE
+               (lower is better)
+For each:
+  baseline     loss (translation: mean token cross-entropy, teacher forced; classifier and ViT:
+               mean cross-entropy of the label; forecaster: the model's training loss, MSE or MAE,
+               of the standardised values) and the metric (translation also the exact-match share)
   per head     that head alone switched off: delta_loss (> 0: it helped) and delta_metric
-               (the change in BLEU); and its gradient importance (Michel et al. 2019): the sum
-               over sentences of |dL/d gate| at every gate 1, "gradient", divided by the l2
+               (the change in the metric); and its gradient importance (Michel et al. 2019): the
+               sum over items of |dL/d gate| at every gate 1, "gradient", divided by the l2
                norm of its layer's values, "importance" (>= 0)
-  pruning      BLEU with the k least important heads off together, k = 0 .. all
+  pruning      the metric with the k least important heads off together, k = 0 .. all
                ("pruning_curve"), and the mean over R random orders ("random_curve", default 3)
 --json prints {"pairs", "metric": "bleu", "baseline": {"loss", "bleu", "exact"}, "heads":
 [{"kind", "layer", "head", "loss", "bleu", "exact", "delta_loss", "delta_metric", "gradient",
 "importance"}], "pruning_order": ["KIND:LAYER:HEAD", ...], "pruning_curve": [{"pruned",
-"pruned_fraction", "metric", "loss"}], "random_curve": [...], "heads_prunable_within_10_percent"};
-layers and heads count from 1. A GRU model is a usage error (it has no heads).
-  --limit N            the first N usable pairs only (default all)
+"pruned_fraction", "metric", "loss"}], "random_curve": [...], "heads_prunable_within_10_percent"}
+for a translation model; for the others "texts", "images" or "windows" (the items measured),
+"metric": "accuracy" or "mae", "higher_is_better", "baseline": {"loss", METRIC} and each head's
+METRIC in place of "bleu" and "exact". Layers and heads count from 1. A GRU model (translation or
+classifier) and a captioner are usage errors (they have no heads). Within 10% means at least 90%
+of the baseline's metric, or for MAE at most 110% of it.
+  --limit N            the first N usable items only (default all; the study makes 1 + (2 + R) x
+                       heads passes over them, so Fashion-MNIST's 10,000 test images want a limit)
   --seed S             seed of the random orders (default 1)
+  --random-orders R    random orders averaged in random_curve (default 3; 0: none)
 )"},
     {"neighbours", R"(Usage: attnlab-cli neighbours --model MODEL.safetensors (--corpus FILE.tsv | --dataset NAME)
                               --sentence TEXT --token I [--layer L] [--k K] [--json]

@@ -1,8 +1,11 @@
 #include "SeriesSources.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "base/InputError.h"
+#include "base/Safetensors.h"
+#include "engine/forecast/ForecastTrainer.h"
 
 namespace attnlab::cli {
 
@@ -85,6 +88,16 @@ Series loadSeries(const ArgParser& args) {
         throw UsageError("--series needs --column NAME (the columns of " + path + ": " + columns + ")");
     }
     return readSeriesCsv(path, args.required("--column"), args.text("--timestamp-column", ""));
+}
+
+double trainedTailFraction(const std::string& path) {
+    const ForecastTrainingOptions defaults;
+    const SafetensorsContent content = readSafetensors(path);
+    const auto it = content.metadata.find("tail_fraction");
+    if (it == content.metadata.end()) return defaults.tailFraction;
+    char* end = nullptr;
+    const double v = std::strtod(it->second.c_str(), &end);
+    return end != it->second.c_str() && *end == '\0' && v > 0 && v < 1 ? v : defaults.tailFraction;
 }
 
 }  // namespace attnlab::cli

@@ -28,4 +28,8 @@ void checkSeriesFlags(const ArgParser& args);
 // --series; InputError (FILE:LINE: reason) for a file that cannot be read; ConfigError from the generator.
 Series loadSeries(const ArgParser& args);
 
+// The held-out tail fraction a forecaster file was trained with (its "tail_fraction" metadata), or
+// the trainer's default when the file does not say.
+double trainedTailFraction(const std::string& path);
+
 }  // namespace attnlab::cli

@@ -163,6 +163,90 @@ TEST_CASE("heads and translate --ablate: JSON shape, usage errors", "[cli]") {
     CHECK_THAT(results[8].out, Contains("heads can go"));
 }
 
+TEST_CASE("heads on a classifier, a ViT and a forecaster: each task's metric, its data flags", "[cli]") {
+    const std::string cls = scratch().file("heads-classifier.safetensors");
+    const std::string vit = scratch().file("heads-vit.safetensors");
+    const std::string fc = scratch().file("heads-forecaster.safetensors");
+    const std::string gruCls = scratch().file("heads-gru-classifier.safetensors");
+    const std::vector<Args> training{
+        {"train", "--task", "classify", "--dataset", "topic", "--size", "120", "--arch", "transformer", "--hidden", "16",
+         "--layers", "1", "--heads", "2", "--ff", "32", "--epochs", "1", "--out", cls},
+        {"train", "--task", "image-classify", "--dataset", "glyphs", "--size", "64", "--arch", "vit",
+         "--patch", "8", "--hidden", "16", "--heads", "2", "--layers", "1", "--epochs", "1", "--out", vit},
+        {"train", "--task", "forecast", "--dataset", "seasonal", "--length", "300", "--context", "24", "--horizon", "4",
+         "--d-model", "16", "--heads", "2", "--layers", "1", "--ff", "32", "--epochs", "1", "--out", fc},
+        {"train", "--task", "classify", "--dataset", "topic", "--size", "60", "--arch", "gru", "--hidden", "8", "--epochs", "1",
+         "--out", gruCls},
+    };
+    const auto trained = cliAll(training);
+    for (std::size_t i = 0; i < training.size(); ++i) {
+        INFO(describe(training[i], trained[i]));
+        REQUIRE(trained[i].exitCode == 0);
+    }
+
+    const std::vector<Args> runs{
+        {"heads", "--model", cls, "--dataset", "topic", "--size", "40", "--data-seed", "5", "--json"},
+        {"heads", "--model", vit, "--dataset", "glyphs", "--size", "20", "--data-seed", "5", "--json"},
+        {"heads", "--model", fc, "--dataset", "seasonal", "--length", "300", "--random-orders", "1", "--json"},
+        {"heads", "--model", gruCls, "--dataset", "topic", "--size", "10"},
+        {"heads", "--model", cls, "--dataset", "reverse"},
+        {"heads", "--model", fc},
+        {"heads", "--model", vit, "--dataset", "glyphs", "--split", "middle"},
+        {"heads", "--model", fc, "--dataset", "seasonal", "--length", "300"},
+    };
+    const auto results = cliAll(runs);
+    struct Expected {
+        const char* items;
+        const char* metric;
+        bool higher;
+        std::vector<std::string> kinds;
+    };
+    const std::vector<Expected> expected{
+        {"texts", "accuracy", true, {"encoder", "encoder"}},
+        {"images", "accuracy", true, {"encoder", "encoder"}},
+        {"windows", "mae", false, {"encoder", "encoder", "decoder", "decoder", "cross", "cross"}},
+    };
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        INFO(describe(runs[i], results[i]));
+        REQUIRE(results[i].exitCode == 0);
+        const Json j = Json::parse(results[i].out);
+        const Expected& x = expected[i];
+        CHECK(j["metric"] == x.metric);
+        CHECK(j["higher_is_better"] == x.higher);
+        CHECK(j[x.items].get<int>() > 0);
+        const double base = j["baseline"][x.metric].get<double>();
+        CHECK(j["baseline"]["loss"].is_number());
+        REQUIRE(j["heads"].size() == x.kinds.size());
+        for (std::size_t h = 0; h < x.kinds.size(); ++h) {
+            const Json& e = j["heads"][h];
+            CHECK(e["kind"] == x.kinds[h]);
+            CHECK(e["layer"] == 1);
+            CHECK(e["head"] == h % 2 + 1);
+            CHECK(e["importance"].get<double>() >= 0.0);
+            CHECK_THAT(e["delta_metric"].get<double>(), WithinAbs(e[x.metric].get<double>() - base, 1e-9));
+        }
+        REQUIRE(j["pruning_curve"].size() == x.kinds.size() + 1);
+        CHECK_THAT(j["pruning_curve"][0]["metric"].get<double>(), WithinAbs(base, 1e-9));
+        CHECK(j["pruning_curve"].back()["pruned_fraction"] == 1.0);
+        CHECK(j["pruning_order"].size() == x.kinds.size());
+    }
+    for (std::size_t i = 3; i < 7; ++i) {
+        INFO(describe(runs[i], results[i]));
+        CHECK(results[i].exitCode == 2);
+        CHECK(isOneErrorLine(results[i].err));
+        CHECK(results[i].out.empty());
+    }
+    CHECK_THAT(results[3].err, Contains("GRU classifier"));
+    CHECK_THAT(results[4].err, Contains("--dataset") && Contains("reverse"));
+    CHECK_THAT(results[5].err, Contains("--series") && Contains("--dataset"));
+    CHECK_THAT(results[6].err, Contains("--split"));
+    // Without --json: the forecaster's table of six heads, in MAE.
+    INFO(describe(runs[7], results[7]));
+    REQUIRE(results[7].exitCode == 0);
+    CHECK(lines(results[7].out).size() == 1 + 1 + 6 + 1);
+    CHECK_THAT(results[7].out, Contains("MAE") && Contains("above"));
+}
+
 TEST_CASE("heads has its help and its line in the overview; translate's help names --ablate", "[cli]") {
     const std::vector<Args> invocations{{"--help"}, {"heads", "--help"}, {"translate", "--help"}};
     const auto results = cliAll(invocations);

@@ -14,6 +14,10 @@
 
 namespace attnlab {
 
+namespace detail {
+struct ModelAccess;
+}
+
 struct Forecast {
     std::vector<double> history;   // the C values the forecast reads (original units)
     std::vector<double> forecast;  // H values (original units)
@@ -58,6 +62,7 @@ public:
 
 private:
     friend class ForecastTrainer;
+    friend struct detail::ModelAccess;  // the engine's own code (head studies) and white-box tests
     explicit Forecaster(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

@@ -38,6 +38,14 @@ public:
     torch::Tensor inputs(const torch::Tensor& history) const;
     void setPeriod(int period);
     int period() const { return period_; }
+    // The attention of `kind` in `layer` (encoder self-attention over the encoder's layers; decoder
+    // self- and cross-attention over the decoder's), for head gates (engine/HeadStudy.h);
+    // std::out_of_range beyond.
+    MultiHeadAttention& attentionModule(MapKind kind, std::size_t layer) {
+        if (kind == MapKind::Encoder) return encoderLayers_.at(layer)->selfAttention;
+        if (kind == MapKind::Decoder) return decoderLayers_.at(layer)->selfAttention;
+        return decoderLayers_.at(layer)->crossAttention;
+    }
 
 private:
     ForecastConfig config_;

@@ -19,6 +19,9 @@ public:
     // Off: no attention maps and no rollout in any mode (the logits only), for measurements at
     // lengths where a dense [T, T] map per layer would not fit (the long-range experiment).
     void setCaptureMaps(bool on) { captureMaps_ = on; }
+    // Layer `layer`'s self-attention (head gates: engine/HeadStudy.h); std::out_of_range beyond.
+    MultiHeadAttention& attention(std::size_t layer) { return layers_.at(layer)->selfAttention; }
+    std::size_t layerCount() const { return layers_.size(); }
 
 private:
     bool captureMaps_ = true;

@@ -14,6 +14,7 @@ public:
     PreNormEncoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern = {});
     // x [B, T, D]; with weights set, stores the self-attention [B, H, T, T].
     torch::Tensor forward(const torch::Tensor& x, torch::Tensor* weights);
+    MultiHeadAttention& attention() { return attention_; }
 
 private:
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
@@ -33,6 +34,9 @@ public:
     explicit VitNetImpl(const VitConfig& config);
     // images [B, C, S, S] in 0..1.
     VitOutput forward(const torch::Tensor& images);
+    // Layer `layer`'s self-attention (head gates: engine/HeadStudy.h); std::out_of_range beyond.
+    MultiHeadAttention& attention(std::size_t layer) { return layers_.at(layer)->attention(); }
+    std::size_t layerCount() const { return layers_.size(); }
 
 private:
     VitConfig config_;

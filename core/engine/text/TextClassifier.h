@@ -27,6 +27,10 @@
 
 namespace attnlab {
 
+namespace detail {
+struct ModelAccess;
+}
+
 struct Classification {
     // As the model saw them (unknown words as <unk>); a Transformer's start with "[CLS]".
     std::vector<std::string> tokens;
@@ -92,6 +96,7 @@ public:
 
 private:
     friend class ClassifierTrainer;
+    friend struct detail::ModelAccess;  // the engine's own code (head studies) and white-box tests
     explicit TextClassifier(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

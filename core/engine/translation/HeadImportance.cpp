@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <random>
 
 #include "base/InputError.h"
 #include "base/Metrics.h"
 #include "base/Tokenizer.h"
 #include "base/translation/Batching.h"
 #include "engine/detail/HeadGates.h"
+#include "engine/detail/HeadStudyRunner.h"
 #include "engine/detail/ModelAccess.h"
 #include "engine/nn/TransformerClassifierNet.h"  // attentionRollout
 
@@ -118,160 +117,83 @@ AblationScore evaluate(const Seq2SeqModel& model, nn::Seq2SeqNet& net, const Eva
     return score;
 }
 
-AblationScore evaluateWith(const Seq2SeqModel& model, nn::Seq2SeqNet& net, const EvalSet& set,
-                           const std::vector<HeadId>& off, std::size_t batchSize) {
-    nn::TransformerSeq2Seq* t = off.empty() ? nullptr : &transformerOrThrow(net);
-    const detail::AblationScope scope(t, off, model.config().layers, model.config().heads);
-    return evaluate(model, net, set, batchSize);
-}
-
-// Sum over sentences of |dL(x)/d xi_h|, allHeads order. Each module's gate is [B, H], one row per
-// sentence, so one backward pass gives every sentence's own derivatives.
-std::vector<double> gateGradients(const Seq2SeqModel& model, nn::TransformerSeq2Seq& net, const EvalSet& set,
-                                  std::size_t batchSize) {
-    const int layers = model.config().layers, heads = model.config().heads;
-    const std::vector<HeadId> all = allHeads(layers, heads);
-    std::vector<double> sums(all.size(), 0.0);
-    struct GateClear {
-        nn::TransformerSeq2Seq& net;
-        ~GateClear() { net.clearHeadGates(); }
-    } clear{net};
-    torch::AutoGradMode grad(true);
-    for (const Batch& batch : makeBatches(set.pairs, set.order, batchSize)) {
-        BatchTensors t = toTensors(batch);
-        std::vector<Tensor> gates;  // kHeadKinds x layers, each [B, H]
-        for (MapKind kind : kHeadKinds)
-            for (int l = 0; l < layers; ++l) {
-                gates.push_back(torch::ones({batch.size, heads}, torch::requires_grad()));
-                net.attentionModule(kind, static_cast<std::size_t>(l))->setHeadGate(gates.back());
-            }
-        Tensor loss = tokenLosses(net.forward(t.src, t.srcLen, t.tgtIn, nullptr, 1.0), t.tgt).sum();
-        std::vector<Tensor> grads = torch::autograd::grad({loss}, gates, {}, false, false, /*allow_unused=*/true);
-        for (std::size_t g = 0; g < grads.size(); ++g) {
-            if (!grads[g].defined()) continue;
-            Tensor perHead = grads[g].abs().sum(0).to(torch::kDouble).contiguous();  // [H]
-            const double* p = perHead.data_ptr<double>();
-            for (int h = 0; h < heads; ++h) sums[g * static_cast<std::size_t>(heads) + static_cast<std::size_t>(h)] += p[h];
+// The translation model as a head study's subject (engine/detail/HeadStudyRunner.h): every head of
+// the three kinds, scored by BLEU, the loss the summed token cross-entropy (teacher forced).
+template <class Run>
+auto withTranslationSubject(const Seq2SeqModel& model, nn::Seq2SeqNet& net, const EvalSet& set, std::size_t batch,
+                            Run&& run) {
+    nn::TransformerSeq2Seq& transformer = transformerOrThrow(net);
+    detail::HeadSubject s;
+    s.heads = allHeads(model.config().layers, model.config().heads);
+    s.headsPerLayer = model.config().heads;
+    s.module = [&transformer](MapKind kind, int layer) -> nn::MultiHeadAttention& {
+        return transformer.attentionModule(kind, static_cast<std::size_t>(layer));
+    };
+    s.score = [&] {
+        const AblationScore a = evaluate(model, net, set, batch);
+        return HeadScore{a.loss, a.bleu, a.exact};
+    };
+    s.forEachBatch = [&](const detail::HeadSubject::Visit& visit) {
+        for (const Batch& b : makeBatches(set.pairs, set.order, batch)) {
+            const BatchTensors t = toTensors(b);
+            visit(b.size, [&] { return tokenLosses(net.forward(t.src, t.srcLen, t.tgtIn, nullptr, 1.0), t.tgt).sum(); });
         }
-    }
-    return sums;
+    };
+    return run(s);
 }
 
-// Metric after removing the first k heads of `order`, for k = 0..n.
-std::vector<PruningPoint> pruningCurve(const Seq2SeqModel& model, nn::Seq2SeqNet& net, const EvalSet& set,
-                                       const std::vector<HeadId>& order, std::size_t batchSize,
-                                       const AblationScore& baseline, const std::function<void()>& tick) {
-    std::vector<PruningPoint> curve;
-    const int n = static_cast<int>(order.size());
-    for (int k = 0; k <= n; ++k) {
-        const AblationScore s =
-            k == 0 ? baseline
-                   : evaluateWith(model, net, set, std::vector<HeadId>(order.begin(), order.begin() + k), batchSize);
-        curve.push_back({k, n ? static_cast<double>(k) / n : 0.0, s.bleu, s.loss});
-        if (k) tick();
-    }
-    return curve;
-}
+AblationScore toAblationScore(const HeadScore& s) { return {s.loss, s.metric, s.exact}; }
 
 }  // namespace
-
-std::vector<double> normalisePerLayer(const std::vector<double>& values, int heads) {
-    std::vector<double> out(values.size(), 0.0);
-    const std::size_t h = static_cast<std::size_t>(std::max(1, heads));
-    for (std::size_t first = 0; first < values.size(); first += h) {
-        const std::size_t last = std::min(values.size(), first + h);
-        double norm = 0.0;
-        for (std::size_t i = first; i < last; ++i) norm += values[i] * values[i];
-        norm = std::sqrt(norm);
-        for (std::size_t i = first; i < last; ++i) out[i] = norm > 0 ? values[i] / norm : 0.0;
-    }
-    return out;
-}
 
 AblationScore scoreWithAblation(const Seq2SeqModel& model, const Corpus& corpus, const std::vector<HeadId>& off,
                                 std::size_t limit) {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(model).net;
     const EvalModeGuard evalMode(net);
     const EvalSet set = prepare(model, corpus, limit);
-    return evaluateWith(model, net, set, off, 64);
+    if (off.empty()) return evaluate(model, net, set, 64);  // a GRU too
+    return withTranslationSubject(model, net, set, 64,
+                                  [&](const detail::HeadSubject& s) { return toAblationScore(detail::scoreWith(s, off)); });
 }
 
 std::vector<double> headGateGradients(const Seq2SeqModel& model, const Corpus& corpus, std::size_t limit) {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(model).net;
-    nn::TransformerSeq2Seq& transformer = transformerOrThrow(net);
+    transformerOrThrow(net);
     const EvalModeGuard evalMode(net);
     const EvalSet set = prepare(model, corpus, limit);
-    return gateGradients(model, transformer, set, 64);
+    return withTranslationSubject(model, net, set, 64, [](const detail::HeadSubject& s) { return detail::gateGradients(s); });
 }
 
 HeadImportanceReport measureHeadImportance(const Seq2SeqModel& model, const Corpus& corpus,
                                            const HeadImportanceOptions& options,
                                            const std::function<void(int, int)>& progress) {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(model).net;
-    nn::TransformerSeq2Seq& transformer = transformerOrThrow(net);
+    transformerOrThrow(net);
     const EvalModeGuard evalMode(net);
     const EvalSet set = prepare(model, corpus, options.limit);
     const std::size_t batch = std::max<std::size_t>(1, options.batchSize);
-    const std::vector<HeadId> all = allHeads(model.config().layers, model.config().heads);
-    const int n = static_cast<int>(all.size());
-    const int total = 1 + n + n + std::max(0, options.randomOrders) * n;
-    int done = 0;
-    auto tick = [&] {
-        ++done;
-        if (progress) progress(done, total);
-    };
+    const HeadStudyReport study = withTranslationSubject(
+        model, net, set, batch, [&](const detail::HeadSubject& s) { return detail::runHeadStudy(s, options, progress); });
 
     HeadImportanceReport report;
     report.pairs = set.pairs.size();
     report.skipped = set.skipped;
-    report.baseline = evaluate(model, net, set, batch);
-    tick();
-    const std::vector<double> gradients = gateGradients(model, transformer, set, batch);
-    const std::vector<double> importance = normalisePerLayer(gradients, model.config().heads);
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        HeadEffect e;
-        e.head = all[i];
-        const AblationScore s = evaluateWith(model, net, set, {all[i]}, batch);
-        e.loss = s.loss;
-        e.bleu = s.bleu;
-        e.exact = s.exact;
-        e.deltaLoss = s.loss - report.baseline.loss;
-        e.deltaMetric = s.bleu - report.baseline.bleu;
-        e.gradient = gradients[i];
-        e.importance = importance[i];
-        report.heads.push_back(e);
-        tick();
+    report.baseline = toAblationScore(study.baseline);
+    for (const HeadStudyEffect& e : study.heads) {
+        HeadEffect h;
+        h.head = e.head;
+        h.loss = e.score.loss;
+        h.bleu = e.score.metric;
+        h.exact = e.score.exact;
+        h.deltaLoss = e.deltaLoss;
+        h.deltaMetric = e.deltaMetric;
+        h.gradient = e.gradient;
+        h.importance = e.importance;
+        report.heads.push_back(h);
     }
-
-    // Least important first; ties by the order of allHeads.
-    std::vector<std::size_t> rank(all.size());
-    std::iota(rank.begin(), rank.end(), 0);
-    std::stable_sort(rank.begin(), rank.end(), [&](std::size_t a, std::size_t b) { return importance[a] < importance[b]; });
-    for (std::size_t i : rank) report.pruningOrder.push_back(all[i]);
-    report.pruningCurve = pruningCurve(model, net, set, report.pruningOrder, batch, report.baseline, tick);
-
-    if (options.randomOrders > 0) {
-        std::mt19937_64 rng(options.seed);
-        std::vector<PruningPoint> sum;
-        for (int r = 0; r < options.randomOrders; ++r) {
-            std::vector<HeadId> order = all;
-            std::shuffle(order.begin(), order.end(), rng);
-            const auto curve = pruningCurve(model, net, set, order, batch, report.baseline, tick);
-            if (sum.empty()) {
-                sum = curve;
-            } else {
-                for (std::size_t k = 0; k < curve.size(); ++k) {
-                    sum[k].metric += curve[k].metric;
-                    sum[k].loss += curve[k].loss;
-                }
-            }
-        }
-        for (auto& p : sum) {
-            p.metric /= options.randomOrders;
-            p.loss /= options.randomOrders;
-        }
-        report.randomCurve = std::move(sum);
-    }
+    report.pruningCurve = study.pruningCurve;
+    report.randomCurve = study.randomCurve;
+    report.pruningOrder = study.pruningOrder;
     return report;
 }
 

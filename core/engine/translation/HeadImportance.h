@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "Seq2SeqModel.h"
+#include "engine/HeadStudy.h"  // PruningPoint, HeadStudyOptions, normalisePerLayer: the same study for every task
 #include "base/AttentionMap.h"
 #include "base/translation/Corpus.h"
 #include "base/translation/HeadAblation.h"
@@ -43,20 +44,8 @@ struct HeadEffect {
     double importance = 0.0;    // I_h / ||I of its layer||_2 (0 when the whole layer's I is 0)
 };
 
-// One point of a pruning curve: the first `pruned` heads of an order switched off together.
-struct PruningPoint {
-    int pruned = 0;
-    double prunedFraction = 0.0;  // pruned / number of heads
-    double metric = 0.0;          // BLEU (mean over the random orders for the random curve)
-    double loss = 0.0;
-};
-
-struct HeadImportanceOptions {
-    std::size_t limit = 0;       // use the first N usable pairs (0 = all)
-    std::uint64_t seed = 1;      // the random orders' shuffles
-    int randomOrders = 3;        // random orders averaged in randomCurve (0 = no random curve)
-    std::size_t batchSize = 64;
-};
+// The pruning curves' metric is BLEU; limit counts usable pairs.
+using HeadImportanceOptions = HeadStudyOptions;
 
 struct HeadImportanceReport {
     AblationScore baseline;
@@ -67,6 +56,31 @@ struct HeadImportanceReport {
     std::size_t pairs = 0;                    // pairs measured
     std::size_t skipped = 0;                  // pairs with an empty side or longer than the model's maximum
 };
+
+// The report in the form every task's head study has (engine/HeadStudy.h; metric "BLEU"), for the
+// views that show any task's heads.
+inline HeadStudyReport toHeadStudyReport(const HeadImportanceReport& r) {
+    HeadStudyReport out;
+    out.metric = "BLEU";
+    out.higherIsBetter = true;
+    out.baseline = {r.baseline.loss, r.baseline.bleu, r.baseline.exact};
+    for (const HeadEffect& h : r.heads) {
+        HeadStudyEffect e;
+        e.head = h.head;
+        e.score = {h.loss, h.bleu, h.exact};
+        e.deltaLoss = h.deltaLoss;
+        e.deltaMetric = h.deltaMetric;
+        e.gradient = h.gradient;
+        e.importance = h.importance;
+        out.heads.push_back(e);
+    }
+    out.pruningCurve = r.pruningCurve;
+    out.randomCurve = r.randomCurve;
+    out.pruningOrder = r.pruningOrder;
+    out.items = r.pairs;
+    out.skipped = r.skipped;
+    return out;
+}
 
 // Throws ConfigError("heads needs a Transformer model ...") for a GRU, InputError(corpus.name)
 // when no pair is usable. `progress` (may be empty) is told (done, total) evaluations.
@@ -81,10 +95,6 @@ AblationScore scoreWithAblation(const Seq2SeqModel& model, const Corpus& corpus,
 
 // I_h before normalisation, in allHeads order (see the top of this file).
 std::vector<double> headGateGradients(const Seq2SeqModel& model, const Corpus& corpus, std::size_t limit = 0);
-
-// Michel et al.'s per-layer normalisation of values in allHeads order: each (kind, layer) group of
-// `heads` values divided by its l2 norm (a group of zeros stays zero).
-std::vector<double> normalisePerLayer(const std::vector<double>& values, int heads);
 
 // log p(output + </s> | sentence) under the model with `off` switched off (teacher forced, float
 // sums as beam search makes them): the score the model gives a fixed translation. The sentence is

@@ -21,6 +21,10 @@
 
 namespace attnlab {
 
+namespace detail {
+struct ModelAccess;
+}
+
 struct ImageClassification {
     int labelIndex = 0;
     std::string label;
@@ -74,6 +78,7 @@ public:
 
 private:
     friend class ImageClassifierTrainer;
+    friend struct detail::ModelAccess;  // the engine's own code (head studies) and white-box tests
     explicit ImageClassifier(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

@@ -125,6 +125,7 @@ struct ImageClassifierTrainer::Impl {
     std::mt19937_64 rng;
     torch::Tensor trainImages, trainLabels, heldImages, heldLabels;
     std::vector<Box> heldBoxes;  // at the model's size; empty when the data has none
+    std::vector<std::size_t> heldIndices;  // into the test set, or the training set without one
     int completed = 0;
     nn::VitNet& net() const { return model->impl_->net; }
 };
@@ -157,6 +158,7 @@ ImageClassifierTrainer::ImageClassifierTrainer(const ImageDataset& training, con
     };
     impl_->trainLabels = labels(training, train);
     impl_->heldLabels = labels(heldSet, held);
+    impl_->heldIndices = held;
     if (heldSet.boxes.size() == heldSet.images.size())
         for (auto i : held)
             impl_->heldBoxes.push_back(scaleBox(heldSet.boxes[i], heldSet.images[i].height, heldSet.images[i].width, S, S));
@@ -169,6 +171,8 @@ ImageClassifierTrainer::ImageClassifierTrainer(const ImageDataset& training, con
 }
 
 ImageClassifierTrainer::~ImageClassifierTrainer() = default;
+
+const std::vector<std::size_t>& ImageClassifierTrainer::heldOutIndices() const { return impl_->heldIndices; }
 
 
 ImageEpochMetrics ImageClassifierTrainer::evaluate() const {

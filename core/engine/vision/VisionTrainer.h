@@ -59,6 +59,8 @@ public:
     Outcome run(const EpochReport& onEpoch, const std::atomic<bool>* stop = nullptr,
                 const std::function<void()>& afterBatch = {});
     ImageEpochMetrics evaluate() const;  // the rest: TaskTrainer
+    // The held-out images, ascending: indices into `test` when one was given, else into `training`.
+    const std::vector<std::size_t>& heldOutIndices() const;
 
     struct Impl;
 
