@@ -237,7 +237,7 @@ TEST_CASE("lesson 'needle': attention pooling finds the colour word in 200; the 
 }
 
 TEST_CASE("lesson 'long-inputs': full attention finds the colour word among 256 words; a local window "
-          "keeps [CLS] near chance",
+          "keeps [CLS] near chance; chunked finds it",
           "[ui][lessons][promise]") {
     WindowFixture f;
     ClassifierTask* task = nullptr;
@@ -251,8 +251,8 @@ TEST_CASE("lesson 'long-inputs': full attention finds the colour word among 256 
     CHECK(config.architecture == ClassifierArchitecture::Transformer);
     CHECK(config.pattern == AttentionPattern::Full);
     CHECK(config.maxLength >= 256);
-    REQUIRE(task->curvesView()->accuracySeries()->count() >= 1);
-    CHECK(task->curvesView()->accuracySeries()->at(0).y() >= 0.95);  // in the first epoch
+    REQUIRE(task->curvesView()->accuracySeries()->count() >= 2);
+    CHECK(task->curvesView()->accuracySeries()->at(1).y() >= 0.95);  // within two epochs
     CHECK(lastY(task->curvesView()->accuracySeries()) >= 0.95);
     const Classification& c = classifyProbe(*task);
     CHECK(c.label == "yellow");  // "golden", the probe's last word
@@ -266,6 +266,14 @@ TEST_CASE("lesson 'long-inputs': full attention finds the colour word among 256 
     }
     CHECK(task->panel()->config().window == 8);
     CHECK(lastY(task->curvesView()->accuracySeries()) <= 0.4);
+
+    // Chunked attention reaches every word in two layers, through the chunks' summaries: within the
+    // lesson's 4 epochs it finds the word too (1.00 by epoch 3 for seeds 1-3 from the CLI).
+    {
+        LessonClock clock("long-inputs, chunked");
+        retrainWith(f, [](ClassifierConfig& cfg) { cfg.pattern = AttentionPattern::Chunked; });
+    }
+    CHECK(lastY(task->curvesView()->accuracySeries()) >= 0.95);
 }
 
 TEST_CASE("lesson 'bottleneck': without attention the GRU copies short sequences but not long ones",
