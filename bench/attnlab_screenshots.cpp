@@ -13,6 +13,7 @@
 #include "views/attribution/AttributionView.h"
 #include "views/experiments/LongRangePage.h"
 #include "views/heads/HeadsView.h"
+#include "task/forecast/ForecastTask.h"
 #include "views/heads/ImportanceView.h"
 #include "views/classify/ClassifyView.h"
 #include "views/classify/ExplainView.h"
@@ -77,8 +78,9 @@ void settle(int ms = 400) {
 int main(int argc, char* argv[]) {
     const std::string only = argc == 4 && std::string(argv[2]) == "--only" ? argv[3] : "";
     if (argc != 2 && only != "classify" && only != "attribution" && only != "image" && only != "heads" &&
-        only != "long-range") {
-        std::fprintf(stderr, "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range]\n");
+        only != "long-range" && only != "importance") {
+        std::fprintf(stderr,
+                     "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance]\n");
         return 2;
     }
     preferFastBlasKernels(argv);
@@ -186,6 +188,30 @@ int main(int argc, char* argv[]) {
         must(waitFor([&] { return page->isRunning(); }, 10000) || !page->rows().empty(), "the long-range run to start");
         must(waitFor([&] { return !page->isRunning(); }, 30 * 60 * 1000), "the long-range run");
         shot("long-range");
+        return failures == 0 ? 0 : 1;
+    }
+    // Which heads matter, for the other tasks' Transformers: each lesson's model, measured.
+    if (only == "importance") {
+        const auto measure = [&](const char* lesson, ModelSession* session, const char* tab, ImportanceView* view) {
+            window.startLesson(QString::fromLatin1(lesson));
+            if (!must(waitFor([&] { return session->isTraining(); }, 60000) &&
+                          waitFor([&] { return !session->isBusy() && session->hasModel(); }, 15 * 60 * 1000),
+                      lesson))
+                return;
+            window.showTab(QString::fromLatin1(tab));
+            view->measureButton()->click();
+            if (must(waitFor([&] { return view->hasReport(); }, 10 * 60 * 1000), tab)) shot(tab);
+        };
+        ClassifierTask* classifier = window.task<ClassifierTask>();
+        measure("long-inputs", classifier->session(), "class-importance", classifier->importanceView());
+        ImageTask* images = window.task<ImageTask>();
+        measure("vit", images->session(), "image-importance", images->importanceView());
+        ForecastTask* forecast = window.task<ForecastTask>();
+        measure("lookback", forecast->session(), "forecast-importance", forecast->importanceView());
+        classifier->shutdown();
+        images->shutdown();
+        forecast->shutdown();
+        translation(window).controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }
     // The Images task: where a ViT looks, and a captioner that looks at what it names.

@@ -73,11 +73,12 @@ struct CommandLine {
         QStringLiteral("dataset")};
     QCommandLineOption tab{
         QStringLiteral("tab"),
-        QCoreApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, curves, "
-                                            "timeline, maths, diagnostics, compare, positions, attribution, experiments; "
-                                            "for text classification texts, classify, class-curves, "
-                                            "explain, needle; for images image, image-curves; for forecasting "
-                                            "forecast, lag-profile, forecast-curves, forecast-heads."),
+        QCoreApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, projector, "
+                                            "curves, timeline, maths, diagnostics, head-importance, compare, positions, "
+                                            "attribution, experiments; for text classification texts, classify, "
+                                            "class-curves, explain, class-importance, needle; for images image, "
+                                            "image-curves, image-importance; for forecasting forecast, lag-profile, "
+                                            "forecast-curves, forecast-heads, forecast-importance."),
         QStringLiteral("name")};
     QCommandLineOption setup{
         QStringLiteral("setup"),

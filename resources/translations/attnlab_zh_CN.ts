@@ -274,6 +274,14 @@
         <source>no model yet</source>
         <translation>尚无模型</translation>
     </message>
+    <message>
+        <source>choose the texts to measure the heads on first</source>
+        <translation>请先选择用于测量注意力头的文本</translation>
+    </message>
+    <message>
+        <source>%1 (validation)</source>
+        <translation>%1（验证集）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ClassifierSetupPanel</name>
@@ -2218,6 +2226,10 @@
         <source>no model yet</source>
         <translation>尚无模型</translation>
     </message>
+    <message>
+        <source>%1 (held-out tail)</source>
+        <translation>%1（留出的尾段）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ForecastSetupPanel</name>
@@ -3079,6 +3091,22 @@
         <source>not an image model (a translation model or a text classifier?)</source>
         <translation>不是图像模型（是翻译模型还是文本分类器？）</translation>
     </message>
+    <message>
+        <source>%1 (test)</source>
+        <translation>%1（测试集）</translation>
+    </message>
+    <message>
+        <source>%1 (held out)</source>
+        <translation>%1（留出部分）</translation>
+    </message>
+    <message>
+        <source>the captioner has no attention heads: its decoder&apos;s attention is additive</source>
+        <translation>描述生成器没有注意力头：它的解码器使用加性注意力</translation>
+    </message>
+    <message>
+        <source>choose the images to measure the heads on first</source>
+        <translation>请先选择用于测量注意力头的图像</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImageSetupPanel</name>
@@ -3476,10 +3504,6 @@
         <translation>交叉注意力</translation>
     </message>
     <message>
-        <source>Which heads matter? Measure switches each head off alone over the validation pairs (the change in loss and in BLEU) and ranks the heads by their gradient importance (Michel et al. 2019, normalised within each layer). The chart switches heads off together, the least important first, beside random orders.</source>
-        <translation>哪些头重要？“测量”会在验证句对上逐个单独关闭每个头（看损失和 BLEU 的变化），并按梯度重要性（Michel et al. 2019，在每层内归一化）给头排序。图表从最不重要的头开始依次把头一起关闭，并与随机顺序对比。</translation>
-    </message>
-    <message>
         <source>Measure the Heads</source>
         <translation>测量注意力头</translation>
     </message>
@@ -3490,14 +3514,6 @@
     <message>
         <source>all</source>
         <translation>全部</translation>
-    </message>
-    <message>
-        <source>How many validation pairs to measure on (0: all). Each head costs one pass over them.</source>
-        <translation>用于测量的验证句对数量（0：全部）。每个头需要在它们上面跑一遍。</translation>
-    </message>
-    <message>
-        <source>Pairs:</source>
-        <translation>句对数：</translation>
     </message>
     <message>
         <source>layer</source>
@@ -3528,20 +3544,8 @@
         <translation>Δ 损失</translation>
     </message>
     <message>
-        <source>Δ BLEU</source>
-        <translation>Δ BLEU</translation>
-    </message>
-    <message>
-        <source>BLEU as heads are switched off</source>
-        <translation>关闭注意力头时的 BLEU</translation>
-    </message>
-    <message>
         <source>share of heads switched off</source>
         <translation>已关闭头的比例</translation>
-    </message>
-    <message>
-        <source>BLEU</source>
-        <translation>BLEU</translation>
     </message>
     <message>
         <source>least important first</source>
@@ -3556,24 +3560,12 @@
         <translation>正在测量…</translation>
     </message>
     <message>
-        <source>Measuring: pass %1 of %2 over the pairs…</source>
-        <translation>正在测量：第 %1 遍，共 %2 遍…</translation>
-    </message>
-    <message>
-        <source>%1 heads over %2 pairs of %3: BLEU %4 with every head on, loss %5.</source>
-        <translation>%1 个头，基于 %3 的 %2 个句对：所有头打开时 BLEU %4，损失 %5。</translation>
-    </message>
-    <message>
         <source>%1: importance</source>
         <translation>%1：重要性</translation>
     </message>
     <message>
         <source>The heads could not be measured: %1</source>
         <translation>无法测量这些头：%1</translation>
-    </message>
-    <message>
-        <source>Each head of a Transformer switched off over the validation pairs: its importance, what it costs, and the pruning curve.</source>
-        <translation>在验证句对上逐个关闭 Transformer 的每个头：它的重要性、关闭它的代价，以及剪枝曲线。</translation>
     </message>
     <message>
         <source>Press Measure the Heads once the model has trained.</source>
@@ -3594,6 +3586,74 @@
     <message>
         <source>Head pruning curve</source>
         <translation>注意力头剪枝曲线</translation>
+    </message>
+    <message>
+        <source>How many held-out items to measure on (0: all). Each head costs one pass over them.</source>
+        <translation>在多少个留出样本上测量（0：全部）。每个注意力头都要在它们上完整计算一遍。</translation>
+    </message>
+    <message>
+        <source>Δ metric</source>
+        <translation>Δ 指标</translation>
+    </message>
+    <message>
+        <source>The metric as heads are switched off</source>
+        <translation>关闭注意力头时的指标</translation>
+    </message>
+    <message>
+        <source>metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Which heads matter? Measure switches each head off alone over the held-out %1 (the change in loss and in the task&apos;s metric) and ranks the heads by their gradient importance (Michel et al. 2019, normalised within each layer). The chart switches heads off together, the least important first, beside random orders.</source>
+        <translation>哪些注意力头重要？“测量”在留出的%1上逐个单独关闭每个注意力头（损失和任务指标的变化），并按梯度重要性（Michel 等人 2019，在每层内归一化）为它们排序。图表把注意力头一起关闭，从最不重要的开始，并与随机顺序对比。</translation>
+    </message>
+    <message>
+        <source>texts</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>forecast windows</source>
+        <translation>预测窗口</translation>
+    </message>
+    <message>
+        <source>pairs</source>
+        <translation>句对</translation>
+    </message>
+    <message>
+        <source>Measuring: pass %1 of %2 over the %3…</source>
+        <translation>正在测量：在%3上第 %1 遍，共 %2 遍…</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>MAE</source>
+        <translation>MAE</translation>
+    </message>
+    <message>
+        <source>%1 heads over %2 %3 of %4: %5 %6 with every head on, loss %7.</source>
+        <translation>%1 个注意力头，基于 %4 的 %2 个%3：所有注意力头开启时 %5 为 %6，损失 %7。</translation>
+    </message>
+    <message>
+        <source>Δ %1</source>
+        <translation>Δ %1</translation>
+    </message>
+    <message>
+        <source>%1 as heads are switched off</source>
+        <translation>关闭注意力头时的%1</translation>
+    </message>
+    <message>
+        <source>Each head of a Transformer switched off over the held-out %1: its importance, what it costs, and the pruning curve.</source>
+        <translation>在留出的%1上逐个关闭 Transformer 的每个注意力头：它的重要性、关闭它的代价以及剪枝曲线。</translation>
+    </message>
+    <message>
+        <source>At most:</source>
+        <translation>最多：</translation>
     </message>
 </context>
 <context>
@@ -6601,16 +6661,16 @@ The current model stays loaded.</source>
         <translation>课程（--lesson 名称）：</translation>
     </message>
     <message>
-        <source>Open on a tab: corpus, translate, probe, heads, curves, timeline, maths, diagnostics, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, needle; for images image, image-curves; for forecasting forecast, lag-profile, forecast-curves, forecast-heads.</source>
-        <translation>在指定标签页上打开：corpus、translate、probe、heads、curves、timeline、maths、diagnostics、compare、positions、attribution、experiments；文本分类可用 texts、classify、class-curves、explain、needle；图像可用 image、image-curves；预测可用 forecast、lag-profile、forecast-curves、forecast-heads。</translation>
-    </message>
-    <message>
         <source>Start a lesson: one of those listed below (also in the Lessons menu), or a lesson file (.json, see docs/lessons.md).</source>
         <translation>开始一个课程：下列课程之一（也见“课程”菜单），或一个课程文件（.json，参见 docs/lessons.md）。</translation>
     </message>
     <message>
         <source>Open on a task: translate, classify, images (or image-classify, caption), forecast.</source>
         <translation>在指定任务上打开：translate、classify、images（或 image-classify、caption）、forecast。</translation>
+    </message>
+    <message>
+        <source>Open on a tab: corpus, translate, probe, heads, projector, curves, timeline, maths, diagnostics, head-importance, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, class-importance, needle; for images image, image-curves, image-importance; for forecasting forecast, lag-profile, forecast-curves, forecast-heads, forecast-importance.</source>
+        <translation>打开指定标签页：corpus、translate、probe、heads、projector、curves、timeline、maths、diagnostics、head-importance、compare、positions、attribution、experiments；文本分类为 texts、classify、class-curves、explain、class-importance、needle；图像为 image、image-curves、image-importance；时间序列预测为 forecast、lag-profile、forecast-curves、forecast-heads、forecast-importance。</translation>
     </message>
 </context>
 </TS>

@@ -6,6 +6,7 @@
 #include "task/classify/ClassifierTask.h"
 #include "task/images/ImageTask.h"
 #include "task/translate/TranslationTask.h"
+#include "views/heads/ImportanceView.h"
 #include "window/MainWindow.h"
 
 #include "base/translation/Datasets.h"
@@ -20,7 +21,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <QLineSeries>
+#include <QPushButton>
+#include <QTableWidget>
+#include <map>
 #include <memory>
+#include <utility>
 
 #include "TempDir.h"
 #include "ui/UiTestSupport.h"
@@ -128,6 +134,37 @@ template <typename Task>
 void openAndWait(Task& task, const QString& path) {
     task.openModel(path);
     REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }));
+}
+
+// The Importance view of the tab `tab` measured as the user does it (Measure pressed, the report
+// waited for), then the checks every task's study answers: `heads` heads, each importance >= 0 and
+// each layer's importances of norm 1 (or all 0), the pruning curve from 0 to every head off, the
+// table and the CSV one row per head, the chart exported.
+inline void measureImportance(MainWindow& w, const QString& tab, ImportanceView* view, std::size_t heads,
+                              const std::string& metric, const TempDir& dir) {
+    REQUIRE(w.showTab(tab));
+    REQUIRE(view->measureButton()->isEnabled());
+    QTest::mouseClick(view->measureButton(), Qt::LeftButton);
+    REQUIRE(waitUntil([&] { return view->hasReport(); }, 60000));
+    INFO(view->status().toStdString());
+    const HeadStudyReport& r = view->report();
+    CHECK(r.metric == metric);
+    REQUIRE(r.heads.size() == heads);
+    std::map<std::pair<int, int>, double> norms;  // (kind, layer) -> sum of squares
+    for (const HeadStudyEffect& e : r.heads) {
+        CHECK(e.importance >= 0.0);
+        norms[{static_cast<int>(e.head.kind), e.head.layer}] += e.importance * e.importance;
+    }
+    for (const auto& [layer, squares] : norms) CHECK((squares == Approx(1.0).epsilon(1e-6) || squares == 0.0));
+    CHECK(view->pruningSeries()->count() == static_cast<int>(heads) + 1);
+    CHECK(view->table()->rowCount() == static_cast<int>(heads));
+    const QByteArray csv = view->csv();
+    CHECK(csv.count('\n') == static_cast<int>(heads) + 1);
+    CHECK(csv.startsWith("kind,layer,head,importance,gradient,delta_loss,delta_" +
+                         QByteArray::fromStdString(metric).toLower() + ","));
+    QString error;
+    CHECK(w.exportCurrentView(dir.filePath(QStringLiteral("pruning.png")), 1.0, &error));
+    CHECK(w.exportCurrentView(dir.filePath(QStringLiteral("heads.csv")), 1.0, &error));
 }
 
 // Picks the task `id` in the window's Task box, as the user does.

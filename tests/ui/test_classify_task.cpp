@@ -1,6 +1,7 @@
 // The text-classification task in the main window: the Task box switches the setup panel, the views
 // and the View menu; a classifier trains on the worker thread while the Classify view shows its
 // attention; Explain, the dataset browser and the lesson work end to end.
+#include "widgets/HeatmapWidget.h"
 #include "setup/ClassifierSetupPanel.h"
 #include "setup/DataPanel.h"
 #include "views/classify/ClassifierCurvesView.h"
@@ -69,7 +70,7 @@ TEST_CASE("the Task box switches the setup panel, the views and the View menu", 
 
     chooseTask(w, QStringLiteral("classify"));
     const QStringList classify = w.tabNames();
-    CHECK(classify == QStringList({"texts", "classify", "class-curves", "explain", "needle"}));
+    CHECK(classify == QStringList({"texts", "classify", "class-curves", "explain", "class-importance", "needle"}));
     CHECK(w.task<ClassifierTask>()->panel()->isVisibleTo(&w));
     CHECK_FALSE(translation(w).dataPanel()->isVisibleTo(&w));
     // The built-in sentiment texts are made when the task is first chosen.
@@ -229,6 +230,14 @@ TEST_CASE("a Transformer classifier shows its rollout and every layer's and head
     CHECK(task.classifyView()->strip()->words().size() == static_cast<int>(c.tokens.size()) - 1);
     CHECK(task.classifyView()->heads()->layerCount() == 2);
     CHECK(task.classifyView()->heads()->headCount() == 4);
+
+    // Importance: the 8 encoder heads switched off in turn over the run's validation texts, metric
+    // accuracy; only the encoder's grid is shown.
+    measureImportance(*f.window, QStringLiteral("class-importance"), task.importanceView(), 8, "accuracy", f.dir);
+    CHECK(task.importanceView()->report().items == std::min<std::size_t>(200, task.session()->model().validationTexts));
+    CHECK(task.importanceView()->status().contains(QStringLiteral("(validation)")));
+    CHECK(task.importanceView()->grid(MapKind::Encoder)->isVisibleTo(task.importanceView()));
+    CHECK_FALSE(task.importanceView()->grid(MapKind::Cross)->isVisibleTo(task.importanceView()));
     CHECK(f.errors.isEmpty());
 }
 

@@ -13,6 +13,7 @@
 #include "views/forecast/ForecastHeadsView.h"
 #include "views/forecast/ForecastView.h"
 #include "views/forecast/LagProfileView.h"
+#include "views/heads/ImportanceView.h"
 #include "widgets/HeadGridWidget.h"
 #include "widgets/HeatmapWidget.h"
 #include "ui/WindowFixture.h"
@@ -79,7 +80,8 @@ TEST_CASE("a forecaster trains live: forecast, lag profile, curves, heads, posit
     WindowFixture f;
     MainWindow& w = *f.window;
     chooseTask(w, QStringLiteral("forecast"));
-    CHECK(w.tabNames() == QStringList({"forecast", "lag-profile", "forecast-curves", "forecast-heads"}));
+    CHECK(w.tabNames() ==
+          QStringList({"forecast", "lag-profile", "forecast-curves", "forecast-heads", "forecast-importance"}));
     ForecastTask& task = forecastTask(w);
     CHECK(task.panel()->isVisibleTo(&w));
     // The default series is made when the task is first chosen: seasonal, period 17.
@@ -137,6 +139,14 @@ TEST_CASE("a forecaster trains live: forecast, lag profile, curves, heads, posit
     CHECK(task.headsView()->encoderGrid()->layerCount() == 1);
     CHECK(task.headsView()->encoderGrid()->headCount() == 2);
     CHECK(task.headsView()->crossGrid()->headCount() == 2);
+
+    // Importance: each of the 6 heads (encoder, decoder, cross x 1 layer x 2) switched off over the
+    // held-out tail's windows, metric MAE (lower is better), its grids for all three kinds.
+    measureImportance(w, QStringLiteral("forecast-importance"), task.importanceView(), 6, "MAE", f.dir);
+    CHECK_FALSE(task.importanceView()->report().higherIsBetter);
+    CHECK(task.importanceView()->report().baseline.metric > 0.0);
+    CHECK(task.importanceView()->grid(MapKind::Cross)->isVisibleTo(task.importanceView()));
+    CHECK(task.importanceView()->status().contains(QStringLiteral("held-out tail")));
 
     // Every view exports: images, and the numbers where it has a matrix.
     QString error;

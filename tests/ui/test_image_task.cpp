@@ -2,6 +2,7 @@
 // glyphs while the Image view shows the probe's rollout; hovering a patch draws its row and column;
 // a tiny captioner on a few scenes shows one attention row per word; a model is saved, reset and
 // opened again; a broken model file and a file that is no image are reported in one line.
+#include "widgets/HeatmapWidget.h"
 #include "base/vision/ImageDatasets.h"
 #include "base/vision/ImageFiles.h"
 #include "engine/translation/Seq2SeqModel.h"
@@ -91,7 +92,7 @@ TEST_CASE("the Task box switches to Images and back", "[ui][images]") {
     const QStringList translation = w.tabNames();
     CHECK(w.taskChooser()->count() == static_cast<int>(builtinTasks().size()));
     chooseTask(w, QStringLiteral("images"));
-    CHECK(w.tabNames() == QStringList({"image", "image-curves"}));
+    CHECK(w.tabNames() == QStringList({"image", "image-curves", "image-importance"}));
     ImageTask& task = *w.task<ImageTask>();
     CHECK(task.panel()->isVisibleTo(&w));
     // The glyphs are made when the task is first chosen, and the browser shows the first of them.
@@ -166,6 +167,11 @@ TEST_CASE("a ViT trains on glyphs while the probe shows its rollout; hovering a 
     }
     REQUIRE(w.showTab(QStringLiteral("image-curves")));
     CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("curves.png")), 1.0, &error));
+
+    // Importance: the ViT's heads (2 layers x 2) switched off in turn over the held-out images.
+    measureImportance(w, QStringLiteral("image-importance"), task.importanceView(), 4, "accuracy", f.dir);
+    CHECK(task.importanceView()->report().items == std::min<std::size_t>(200, task.session()->model().validationImages));
+    CHECK(f.errors.isEmpty());
 }
 
 TEST_CASE("a captioner on a few scenes shows one attention row per word", "[ui][images]") {

@@ -364,7 +364,9 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     REQUIRE(waitUntil([&] { return importance->hasReport(); }, 60000));
     INFO(importance->status().toStdString());
     REQUIRE(importance->report().heads.size() == 12);  // 3 kinds x 2 layers x 2 heads
-    for (const HeadEffect& e : importance->report().heads) CHECK(e.importance >= 0.0);
+    for (const HeadStudyEffect& e : importance->report().heads) CHECK(e.importance >= 0.0);
+    CHECK(importance->report().metric == "BLEU");
+    CHECK(importance->csv().startsWith("kind,layer,head,importance,gradient,delta_loss,delta_bleu,loss,bleu\n"));
     CHECK(importance->pruningSeries()->count() == 13);  // 0 to 12 heads off
     CHECK(importance->grid(MapKind::Cross)->renderer().rows() == 2);
     CHECK(importance->grid(MapKind::Cross)->renderer().columns() == 2);

@@ -1,5 +1,6 @@
 #include "session/ClassifierSession.h"
 #include "base/InputError.h"
+#include "engine/HeadStudy.h"
 #include <QCoreApplication>
 #include <optional>
 
@@ -100,6 +101,19 @@ public:
         });
     }
 
+    void measureHeads(quint64 id, int limit, std::shared_ptr<const ClassificationCorpus> corpus, const QString& data) {
+        studyHeads(id, data, [&](const HeadStudyProgress& progress) {
+            if (!model()) throw std::runtime_error(noModel());
+            if (!corpus)
+                throw std::runtime_error(QCoreApplication::translate("attnlab::ClassifierSession",
+                                                                     "choose the texts to measure the heads on first")
+                                             .toStdString());
+            HeadStudyOptions options;
+            options.limit = static_cast<std::size_t>(std::max(0, limit));
+            return measureClassifierHeads(*model(), *corpus, options, progress);
+        });
+    }
+
     void setProbe(const QString& text) { probe_ = text; }
 
 private:
@@ -142,6 +156,8 @@ ClassifierSession::ClassifierSession(QObject* parent) : ClassifierSessionBase(pa
 bool ClassifierSession::train(const ClassifierRequest& request) {
     if (!request.corpus || !canBegin()) return false;
     corpus_ = request.corpus;
+    validationFraction_ = request.options.validationFraction;
+    splitSeed_ = request.options.seed;
     beginTraining();
     post([request](ClassifierWorker& w) { w.train(request); });
     return true;
@@ -161,6 +177,28 @@ quint64 ClassifierSession::classify(const QString& text) {
 quint64 ClassifierSession::explain(const QString& text, int classIndex) {
     const quint64 id = nextRequestId();
     post([id, text, classIndex](ClassifierWorker& w) { w.explain(id, text, classIndex); });
+    return id;
+}
+
+quint64 ClassifierSession::measureHeads(int limit, std::shared_ptr<const ClassificationCorpus> corpus) {
+    const quint64 id = nextRequestId();
+    QString data;
+    if (corpus_) {  // the run's validation texts, as its trainer split them
+        auto held = std::make_shared<ClassificationCorpus>();
+        held->name = corpus_->name;
+        held->labels = corpus_->labels;
+        held->hasRationales = corpus_->hasRationales;
+        for (std::size_t i : splitClassification(*corpus_, validationFraction_, splitSeed_).validation)
+            held->examples.push_back(corpus_->examples[i]);
+        data = tr("%1 (validation)").arg(QString::fromStdString(corpus_->name));
+        corpus = std::move(held);
+    } else if (corpus) {
+        data = QString::fromStdString(corpus->name);
+    } else {
+        post([id](ClassifierWorker& w) { w.measureHeads(id, 0, nullptr, QString()); });
+        return id;
+    }
+    post([id, limit, corpus, data](ClassifierWorker& w) { w.measureHeads(id, limit, corpus, data); });
     return id;
 }
 

@@ -63,6 +63,11 @@ public:
     // Classified every few batches while training, and once after each epoch: probed().
     void setProbe(const QString& text);
     QString probe() const { return probe_; }
+    // Every head of a Transformer classifier switched off in turn and ranked (engine/HeadStudy.h) on
+    // the run's validation texts (the trainer's own split), or on `corpus` for a model opened from a
+    // file: headStudyProgress, then headStudyMeasured or requestFailed, carrying the returned id.
+    // Answered between batches while a run trains. `limit` texts at most (0: all).
+    quint64 measureHeads(int limit, std::shared_ptr<const ClassificationCorpus> corpus = {});
     // The validation-set figures on `corpus` (the run's own when null); refused while a job runs.
     bool runFaithfulness(const FaithfulnessOptions& options, std::shared_ptr<const ClassificationCorpus> corpus = {});
 
@@ -81,6 +86,8 @@ private:
     void modelOpened() override { corpus_.reset(); }
 
     std::shared_ptr<const ClassificationCorpus> corpus_;
+    double validationFraction_ = 0.1;  // the run's split
+    std::uint64_t splitSeed_ = 1;
     QString probe_;
 };
 

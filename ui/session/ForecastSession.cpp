@@ -73,6 +73,19 @@ public:
         });
     }
 
+    void measureHeads(quint64 id, const std::shared_ptr<const Series>& series, double tailFraction, int limit) {
+        const QString data = series ? QCoreApplication::translate("attnlab::ForecastSession", "%1 (held-out tail)")
+                                          .arg(QString::fromStdString(series->name))
+                                    : QString();
+        studyHeads(id, data, [&](const HeadStudyProgress& progress) {
+            if (!model()) throw std::runtime_error(noModel());
+            if (!series) throw std::runtime_error("no series");
+            HeadStudyOptions options;
+            options.limit = static_cast<std::size_t>(std::max(0, limit));
+            return measureForecasterHeads(*model(), *series, tailFraction, options, progress);
+        });
+    }
+
     void setProbe(std::shared_ptr<const Series> series, long at, quint64 generation) {
         probe_ = std::move(series);
         probeAt_ = at;
@@ -136,6 +149,14 @@ quint64 ForecastSession::forecastAt(std::shared_ptr<const Series> series, long a
 quint64 ForecastSession::evaluate(std::shared_ptr<const Series> series, double tailFraction) {
     const quint64 id = nextRequestId();
     post([id, series = std::move(series), tailFraction](ForecastWorker& w) { w.evaluate(id, series, tailFraction); });
+    return id;
+}
+
+quint64 ForecastSession::measureHeads(std::shared_ptr<const Series> series, double tailFraction, int limit) {
+    const quint64 id = nextRequestId();
+    post([id, series = std::move(series), tailFraction, limit](ForecastWorker& w) {
+        w.measureHeads(id, series, tailFraction, limit);
+    });
     return id;
 }
 

@@ -52,6 +52,11 @@ public:
     // The held-out evaluation of the model on `series` (its tail, as training splits it): evaluated
     // or requestFailed.
     quint64 evaluate(std::shared_ptr<const Series> series, double tailFraction);
+    // Every head of the forecaster (encoder self-, decoder self- and cross-attention) switched off in
+    // turn and ranked (engine/HeadStudy.h) over the windows of `series`'s held-out tail, metric MAE:
+    // headStudyProgress, then headStudyMeasured or requestFailed, carrying the returned id. `limit`
+    // windows at most (0: all).
+    quint64 measureHeads(std::shared_ptr<const Series> series, double tailFraction, int limit);
     // Forecast every few batches while training and after each epoch: probed. A null series: no probe.
     void setProbe(std::shared_ptr<const Series> series, long at);
 

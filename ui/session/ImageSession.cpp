@@ -1,5 +1,6 @@
 #include "session/ImageSession.h"
 #include "base/InputError.h"
+#include "engine/HeadStudy.h"
 #include <QCoreApplication>
 #include <optional>
 
@@ -60,6 +61,8 @@ public:
                     info.source = QString::fromStdString(request.captions->name);
                 } else {
                     if (!request.images) throw std::runtime_error("no images");
+                    runImages_ = request.images;
+                    runTest_ = request.testImages && !request.testImages->images.empty() ? request.testImages : nullptr;
                     vitTrainer_ = std::make_unique<ImageClassifierTrainer>(
                         *request.images, request.testImages ? *request.testImages : ImageDataset(), request.vit,
                         request.options);
@@ -105,6 +108,42 @@ public:
         });
     }
 
+    void measureHeads(quint64 id, int limit, std::shared_ptr<const ImageDataset> images) {
+        QString data;
+        std::shared_ptr<const ImageDataset> set = images;
+        if (vitTrainer_ && runImages_) {  // the run's held-out images
+            const ImageDataset& from = runTest_ ? *runTest_ : *runImages_;
+            auto held = std::make_shared<ImageDataset>();
+            held->name = from.name;
+            held->classes = from.classes;
+            const bool boxed = from.boxes.size() == from.images.size();
+            for (std::size_t i : vitTrainer_->heldOutIndices()) {
+                held->images.push_back(from.images[i]);
+                held->labels.push_back(from.labels[i]);
+                if (boxed) held->boxes.push_back(from.boxes[i]);
+            }
+            data = runTest_ ? QCoreApplication::translate("attnlab::ImageSession", "%1 (test)").arg(QString::fromStdString(from.name))
+                            : QCoreApplication::translate("attnlab::ImageSession", "%1 (held out)").arg(QString::fromStdString(from.name));
+            set = std::move(held);
+        } else if (images) {
+            data = QString::fromStdString(images->name);
+        }
+        studyHeads(id, data, [&](const HeadStudyProgress& progress) {
+            if (captioner())
+                throw std::runtime_error(QCoreApplication::translate(
+                    "attnlab::ImageSession", "the captioner has no attention heads: its decoder's attention is additive")
+                                             .toStdString());
+            if (!classifier()) throw std::runtime_error(noModel());
+            if (!set)
+                throw std::runtime_error(
+                    QCoreApplication::translate("attnlab::ImageSession", "choose the images to measure the heads on first")
+                        .toStdString());
+            HeadStudyOptions options;
+            options.limit = static_cast<std::size_t>(std::max(0, limit));
+            return measureImageClassifierHeads(*classifier(), *set, options, progress);
+        });
+    }
+
     void setProbe(const Image& image, quint64 generation) {
         probe_ = image;
         probeGeneration_ = generation;
@@ -142,6 +181,8 @@ private:
     }
 
     void dropModel() override {
+        runImages_.reset();
+        runTest_.reset();
         vitTrainer_.reset();
         captionTrainer_.reset();
         vit_.reset();
@@ -164,6 +205,7 @@ private:
         }
     }
 
+    std::shared_ptr<const ImageDataset> runImages_, runTest_;  // the ViT run's data
     std::unique_ptr<ImageClassifierTrainer> vitTrainer_;
     std::unique_ptr<CaptionerTrainer> captionTrainer_;
     std::optional<ImageClassifier> vit_;
@@ -186,6 +228,12 @@ bool ImageSession::train(const ImageTrainRequest& request) {
 quint64 ImageSession::look(const Image& image) {
     const quint64 id = nextRequestId();
     post([id, image](ImageWorker& w) { w.look(id, image); });
+    return id;
+}
+
+quint64 ImageSession::measureHeads(int limit, std::shared_ptr<const ImageDataset> images) {
+    const quint64 id = nextRequestId();
+    post([id, limit, images](ImageWorker& w) { w.measureHeads(id, limit, images); });
     return id;
 }
 

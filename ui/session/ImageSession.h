@@ -62,6 +62,11 @@ public:
     // Classified (a ViT) or captioned (a captioner): answered by classified / captioned or
     // requestFailed, carrying the returned id.
     quint64 look(const Image& image);
+    // Every head of a ViT switched off in turn and ranked (engine/HeadStudy.h) on the run's held-out
+    // images (its test set, or the share its trainer held out), or on `images` for a ViT opened from a
+    // file: headStudyProgress, then headStudyMeasured or requestFailed, carrying the returned id.
+    // `limit` images at most (0: all). A captioner has no heads: requestFailed.
+    quint64 measureHeads(int limit, std::shared_ptr<const ImageDataset> images = {});
     // Looked at every few batches while training and after each epoch: probedClassification /
     // probedCaption. An empty image: no probe.
     void setProbe(const Image& image);

@@ -13,6 +13,7 @@
 // the worker a Reporter, through which the worker (on its thread) moves the session's state: the
 // Reporter posts each transition to the GUI thread, where the base applies it and emits the signals.
 // Nothing else of the session is touched from the worker's thread.
+#include "engine/HeadStudy.h"
 #include "session/BackgroundJob.h"
 #include "session/SettingNames.h"
 
@@ -72,6 +73,10 @@ Q_SIGNALS:
     void saveFailed(const QString& message);
     void requestFailed(quint64 id, const QString& message);
     void modifiedChanged(bool modified);
+    // A head study (the Importance view) of a session whose model is a Transformer: its progress in
+    // passes over the items, and its report with the name of the data measured (or requestFailed).
+    void headStudyProgress(quint64 id, int done, int total);
+    void headStudyMeasured(quint64 id, const attnlab::HeadStudyReport& report, const QString& data);
 
 protected:
     // ---- for the derived session, on the GUI thread ----
@@ -343,6 +348,18 @@ protected:
         } catch (const std::exception& e) {
             report_.requestFailed(id, messageOf(e));
         }
+    }
+
+    // A head study answering request `id`: measure(progress) runs here; its progress and its report
+    // (about `data`) reach the session's headStudyProgress / headStudyMeasured, a failure requestFailed.
+    template <typename Measure>
+    void studyHeads(quint64 id, const QString& data, Measure measure) {
+        answer(id, [&] {
+            HeadStudyReport report = measure([this, id](int done, int total) {
+                toSession([id, done, total](Session* s) { Q_EMIT s->headStudyProgress(id, done, total); });
+            });
+            toSession([id, report = std::move(report), data](Session* s) { Q_EMIT s->headStudyMeasured(id, report, data); });
+        });
     }
 
     // f(session) on the GUI thread, to emit one of the session's own signals.

@@ -1,11 +1,14 @@
 #include "task/TaskSupport.h"
+#include "session/ModelSession.h"
 #include "views/ViewNavigator.h"
 #include "views/View.h"
+#include "views/heads/ImportanceView.h"
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
 #include <QScrollArea>
+#include <memory>
 
 
 namespace attnlab {
@@ -44,6 +47,26 @@ void TaskSupport::setModelAvailable(ViewNavigator* navigator, const QString& tas
         if (clear) v->clearView();
         v->modelAvailable(available);
     }
+}
+
+void TaskSupport::connectImportance(QObject* task, ImportanceView* view, ModelSession* session,
+                                    std::function<quint64(int)> request, std::function<void()> changed) {
+    auto latest = std::make_shared<quint64>(0);
+    QObject::connect(view, &ImportanceView::measureRequested, task,
+                     [latest, request = std::move(request)](int limit) { *latest = request(limit); });
+    QObject::connect(session, &ModelSession::headStudyProgress, task, [latest, view](quint64 id, int done, int total) {
+        if (id == *latest) view->setProgress(done, total);
+    });
+    QObject::connect(session, &ModelSession::headStudyMeasured, task,
+                     [latest, view, changed = std::move(changed)](quint64 id, const HeadStudyReport& report,
+                                                                  const QString& data) {
+                         if (id != *latest) return;
+                         view->setReport(report, data);
+                         if (changed) changed();
+                     });
+    QObject::connect(session, &ModelSession::requestFailed, task, [latest, view](quint64 id, const QString& message) {
+        if (id == *latest) view->setFailed(message);
+    });
 }
 
 void TaskSupport::runStarted(ViewNavigator* navigator, const QString& task) {

@@ -18,6 +18,8 @@ class QWidget;
 
 namespace attnlab {
 
+class ImportanceView;
+class ModelSession;
 class ViewNavigator;
 
 class TaskSupport {
@@ -35,6 +37,11 @@ public:
     // The task's views (on the navigator under `task`): modelAvailable(available); cleared first if asked.
     static void setModelAvailable(ViewNavigator* navigator, const QString& task, bool available, bool clear = false);
     static void runStarted(ViewNavigator* navigator, const QString& task);
+    // The Importance view on a task's session (its headStudy* signals): Measure calls
+    // request(limit), which returns the request's id; only the latest request's progress, report
+    // and failure reach the view; `changed` after a report (the window re-checks its exports).
+    static void connectImportance(QObject* task, ImportanceView* view, ModelSession* session,
+                                  std::function<quint64(int)> request, std::function<void()> changed);
 
     // The session's reports: status messages for the end of a run and a save, message boxes for failures.
     template <typename Session>

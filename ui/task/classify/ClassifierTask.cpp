@@ -11,6 +11,7 @@
 #include "views/classify/ExplainView.h"
 #include "views/classify/NeedleView.h"
 #include "views/classify/TextsView.h"
+#include "views/heads/ImportanceView.h"
 #include "base/text/ClassifyDatasets.h"
 #include "base/gettext/Gettext.h"
 #include <QFileDialog>
@@ -63,11 +64,13 @@ ClassifierTask::ClassifierTask(const TaskContext& context)
     curves_ = new ClassifierCurvesView;
     explain_ = new ExplainView;
     needle_ = new NeedleView;
+    importance_ = new ImportanceView(ImportanceView::Items::Texts);
     const QString task = id();
     navigator()->addView(ViewGroup::Data, QStringLiteral("texts"), texts_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("classify"), classify_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("class-curves"), curves_, task);
     navigator()->addView(ViewGroup::Explain, QStringLiteral("explain"), explain_, task);
+    navigator()->addView(ViewGroup::Explain, QStringLiteral("class-importance"), importance_, task);
     navigator()->addView(ViewGroup::Experiments, QStringLiteral("needle"), needle_, task);
     TaskSupport::setModelAvailable(navigator(), task, false);
     classify_->setText(QStringLiteral("the plot was not boring but the acting was awful"));
@@ -85,6 +88,7 @@ void ClassifierTask::connectSession() {
     connect(s, &ClassifierSession::modelReady, this, [this](const ClassifierModelInfo& info) {
         classify_->setLabels(info.labels);
         explain_->setLabels(info.labels);
+        importance_->setModelHasHeads(info.config.architecture == ClassifierArchitecture::Transformer);
         TaskSupport::setModelAvailable(navigator(), id(), true);
         if (!session_->isTraining()) {  // a model opened from a file: answer the texts shown
             curves_->runStarted();
@@ -174,6 +178,9 @@ void ClassifierTask::connectViews() {
             explain_->setFaithfulnessFailed(tr("Train or open a classifier, and choose its data, first."));
     });
     connect(explain_, &ExplainView::faithfulnessStopRequested, session_, &ClassifierSession::stop);
+    TaskSupport::connectImportance(
+        this, importance_, session_, [this](int limit) { return session_->measureHeads(limit, corpus_); },
+        [this] { Q_EMIT actionsChanged(); });
     connect(texts_, &TextsView::attentionRequested, this,
             [this](const QString& text) { textsRequest_ = session_->classify(text); });
     connect(texts_, &TextsView::classifyRequested, this, [this](const QString& text) {

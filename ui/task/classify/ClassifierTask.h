@@ -16,6 +16,7 @@ namespace attnlab {
 class ClassifierCurvesView;
 class ClassifyView;
 class ExplainView;
+class ImportanceView;
 class NeedleView;
 class TextsView;
 
@@ -47,6 +48,7 @@ public:
     ClassifierCurvesView* curvesView() const { return curves_; }
     ExplainView* explainView() const { return explain_; }
     NeedleView* needleView() const { return needle_; }
+    ImportanceView* importanceView() const { return importance_; }
 
     std::shared_ptr<const ClassificationCorpus> corpus() const { return corpus_; }
     void loadCorpus();  // from the panel's data choice, off the GUI thread
@@ -72,6 +74,7 @@ private:
     ClassifierCurvesView* curves_;
     ExplainView* explain_;
     NeedleView* needle_;
+    ImportanceView* importance_;
     std::shared_ptr<const ClassificationCorpus> corpus_;
     ClassifierDataChoice loadedChoice_;  // what corpus_ was made from
     int snapshotEpoch_ = 0;

@@ -4,6 +4,7 @@
 #include "session/SettingNames.h"
 #include "task/LessonSetup.h"
 #include "task/TaskSupport.h"
+#include "views/heads/ImportanceView.h"
 #include "views/ViewNavigator.h"
 #include "views/forecast/ForecastCurvesView.h"
 #include "views/forecast/ForecastHeadsView.h"
@@ -76,11 +77,13 @@ ForecastTask::ForecastTask(const TaskContext& context)
     lag_ = new LagProfileView;
     curves_ = new ForecastCurvesView;
     heads_ = new ForecastHeadsView;
+    importance_ = new ImportanceView(ImportanceView::Items::Windows);
     const QString task = id();
     navigator()->addView(ViewGroup::Watch, QStringLiteral("forecast"), forecast_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("lag-profile"), lag_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("forecast-curves"), curves_, task);
     navigator()->addView(ViewGroup::Explain, QStringLiteral("forecast-heads"), heads_, task);
+    navigator()->addView(ViewGroup::Explain, QStringLiteral("forecast-importance"), importance_, task);
     TaskSupport::setModelAvailable(navigator(), task, false);
     connectSession();
     connectViews();
@@ -93,6 +96,7 @@ void ForecastTask::connectSession() {
     ForecastSession* s = session_;
     connect(s, &ForecastSession::stateChanged, this, &ForecastTask::onState);
     connect(s, &ForecastSession::modelReady, this, [this](const ForecastModelInfo& info) {
+        importance_->setModelHasHeads(true);  // every forecaster is a Transformer
         TaskSupport::setModelAvailable(navigator(), id(), true);
         updateRange(info.config);
         lag_->setShape(info.config.context, info.config.horizon, markedPeriod());
@@ -150,6 +154,10 @@ void ForecastTask::connectViews() {
     connect(session_, &ForecastSession::probed, this, &ForecastTask::actionsChanged);
     connect(session_, &ForecastSession::epochFinished, this, &ForecastTask::actionsChanged);
     connect(session_, &ForecastSession::modelDiscarded, this, &ForecastTask::actionsChanged);
+    TaskSupport::connectImportance(
+        this, importance_, session_,
+        [this](int limit) { return session_->measureHeads(series_, panel_->options().tailFraction, limit); },
+        [this] { Q_EMIT actionsChanged(); });
     connect(panel_, &ForecastSetupPanel::trainRequested, this, &ForecastTask::train);
     connect(panel_, &ForecastSetupPanel::stopRequested, session_, &ForecastSession::stop);
     connect(panel_, &ForecastSetupPanel::resetRequested, this, [this] {

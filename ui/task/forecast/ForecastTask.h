@@ -16,6 +16,7 @@ namespace attnlab {
 
 class ForecastCurvesView;
 class ForecastHeadsView;
+class ImportanceView;
 class ForecastView;
 class LagProfileView;
 
@@ -45,6 +46,7 @@ public:
     LagProfileView* lagProfileView() const { return lag_; }
     ForecastCurvesView* curvesView() const { return curves_; }
     ForecastHeadsView* headsView() const { return heads_; }
+    ImportanceView* importanceView() const { return importance_; }
 
     bool hasData() const override { return series_ != nullptr; }
     std::shared_ptr<const Series> series() const { return series_; }
@@ -75,6 +77,7 @@ private:
     LagProfileView* lag_;
     ForecastCurvesView* curves_;
     ForecastHeadsView* heads_;
+    ImportanceView* importance_;
     std::shared_ptr<const Series> series_;
     ForecastDataChoice loadedChoice_;
     ForecastConfig rangeConfig_;  // what the Forecast view's positions were computed for

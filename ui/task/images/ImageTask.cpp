@@ -2,6 +2,7 @@
 #include "base/TaskIds.h"
 #include "task/LessonSetup.h"
 #include "task/TaskSupport.h"
+#include "views/heads/ImportanceView.h"
 #include "views/ViewNavigator.h"
 #include "session/ImageLessons.h"
 #include "session/SettingNames.h"
@@ -101,9 +102,11 @@ ImageTask::ImageTask(const TaskContext& context)
     page_ = TaskSupport::scrollPage(panel_);
     image_ = new ImageView;
     curves_ = new ImageCurvesView;
+    importance_ = new ImportanceView(ImportanceView::Items::Images);
     const QString task = id();
     navigator()->addView(ViewGroup::Watch, QStringLiteral("image"), image_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("image-curves"), curves_, task);
+    navigator()->addView(ViewGroup::Explain, QStringLiteral("image-importance"), importance_, task);
     TaskSupport::setModelAvailable(navigator(), task, false);
     connectSession();
     connectViews();
@@ -117,6 +120,7 @@ void ImageTask::connectSession() {
     connect(s, &ImageSession::stateChanged, this, &ImageTask::onState);
     connect(s, &ImageSession::modelReady, this, [this](const ImageModelInfo& info) {
         image_->setClasses(info.classes);
+        importance_->setModelHasHeads(!info.isCaptioner());
         TaskSupport::setModelAvailable(navigator(), id(), true);
         if (!session_->isTraining()) {  // opened from a file: look at the image shown
             curves_->runStarted();
@@ -184,6 +188,12 @@ void ImageTask::connectViews() {
     connect(session_, &ImageSession::probedCaption, this, &ImageTask::actionsChanged);
     connect(session_, &ImageSession::classifierEpochFinished, this, &ImageTask::actionsChanged);
     connect(session_, &ImageSession::captionerEpochFinished, this, &ImageTask::actionsChanged);
+    TaskSupport::connectImportance(
+        this, importance_, session_,
+        [this](int limit) {
+            return session_->measureHeads(limit, testImages_ && !testImages_->images.empty() ? testImages_ : images_);
+        },
+        [this] { Q_EMIT actionsChanged(); });
     connect(session_, &ImageSession::modelDiscarded, this, &ImageTask::actionsChanged);
     connect(panel_, &ImageSetupPanel::trainRequested, this, &ImageTask::train);
     connect(panel_, &ImageSetupPanel::stopRequested, session_, &ImageSession::stop);

@@ -15,6 +15,7 @@ class QWidget;
 namespace attnlab {
 
 class ImageCurvesView;
+class ImportanceView;
 class ImageView;
 class ViewNavigator;
 
@@ -42,6 +43,7 @@ public:
     ImageSession* session() const { return session_; }
     ImageView* imageView() const { return image_; }
     ImageCurvesView* curvesView() const { return curves_; }
+    ImportanceView* importanceView() const { return importance_; }
 
     bool hasData() const override { return images_ || captions_; }
     std::shared_ptr<const ImageDataset> images() const { return images_; }
@@ -66,6 +68,7 @@ private:
     QWidget* page_;
     ImageView* image_;
     ImageCurvesView* curves_;
+    ImportanceView* importance_;
     std::shared_ptr<const ImageDataset> images_;
     std::shared_ptr<const ImageDataset> testImages_;
     std::shared_ptr<const CaptionDataset> captions_;

@@ -34,16 +34,13 @@ QString kindName(MapKind kind) {
 
 }  // namespace
 
-ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent) {
+ImportanceView::ImportanceView(Items items, QWidget* parent) : QWidget(parent), items_(items) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     layout->setSpacing(8);
-    auto* intro = new QLabel(
-        tr("Which heads matter? Measure switches each head off alone over the validation pairs (the change in loss "
-           "and in BLEU) and ranks the heads by their gradient importance (Michel et al. 2019, normalised within each "
-           "layer). The chart switches heads off together, the least important first, beside random orders."));
-    intro->setWordWrap(true);
-    layout->addWidget(intro);
+    intro_ = new QLabel;
+    intro_->setWordWrap(true);
+    layout->addWidget(intro_);
 
     auto* row = new QHBoxLayout;
     measure_ = new QPushButton(tr("Measure the Heads"));
@@ -52,14 +49,15 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent) {
     limit_->setRange(0, 100000);
     limit_->setValue(200);
     limit_->setSpecialValueText(tr("all"));
-    limit_->setToolTip(tr("How many validation pairs to measure on (0: all). Each head costs one pass over them."));
+    limit_->setToolTip(tr("How many held-out items to measure on (0: all). Each head costs one pass over them."));
     progress_ = new QProgressBar;
     progress_->setMaximumWidth(220);
     progress_->setVisible(false);
     status_ = new QLabel;
     status_->setWordWrap(true);
     row->addWidget(measure_);
-    row->addWidget(new QLabel(tr("Pairs:")));
+    limitLabel_ = new QLabel;
+    row->addWidget(limitLabel_);
     row->addWidget(limit_);
     row->addWidget(progress_);
     row->addWidget(status_, 1);
@@ -80,7 +78,7 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent) {
 
     auto* split = new QSplitter(Qt::Horizontal);
     table_ = new QTableWidget(0, 6);
-    table_->setHorizontalHeaderLabels({tr("Kind"), tr("Layer"), tr("Head"), tr("Importance"), tr("Δ loss"), tr("Δ BLEU")});
+    table_->setHorizontalHeaderLabels({tr("Kind"), tr("Layer"), tr("Head"), tr("Importance"), tr("Δ loss"), tr("Δ metric")});
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -88,7 +86,7 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     split->addWidget(table_);
 
-    chart_ = makeChart(tr("BLEU as heads are switched off"));
+    chart_ = makeChart(tr("The metric as heads are switched off"));
     x_ = new QValueAxis;
     y_ = new QValueAxis;
     x_->setRange(0.0, 1.0);
@@ -98,7 +96,7 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent) {
     y_->setTickCount(6);
     y_->setLabelFormat(QStringLiteral("%d"));
     styleAxis(x_, tr("share of heads switched off"));
-    styleAxis(y_, tr("BLEU"));
+    styleAxis(y_, tr("metric"));
     chart_->addAxis(x_, Qt::AlignBottom);
     chart_->addAxis(y_, Qt::AlignLeft);
     pruning_ = addDottedLine(chart_, tr("least important first"), QColor(0x1f, 0x77, 0xb4), false, 8.0, true, &markers_);
@@ -116,7 +114,25 @@ ImportanceView::ImportanceView(QWidget* parent) : QWidget(parent) {
         status_->setText(tr("Measuring…"));
         Q_EMIT measureRequested(limit_->value());
     });
+    const QString noun = itemsName();
+    intro_->setText(
+        tr("Which heads matter? Measure switches each head off alone over the held-out %1 (the change in loss and in "
+           "the task's metric) and ranks the heads by their gradient importance (Michel et al. 2019, normalised within "
+           "each layer). The chart switches heads off together, the least important first, beside random orders.")
+            .arg(noun));
+    limitLabel_->setText(tr("At most:"));
+    limit_->setSuffix(QStringLiteral(" ") + noun);
     clearView();
+}
+
+QString ImportanceView::itemsName() const {
+    switch (items_) {
+    case Items::Texts: return tr("texts");
+    case Items::Images: return tr("images");
+    case Items::Windows: return tr("forecast windows");
+    case Items::Pairs: break;
+    }
+    return tr("pairs");
 }
 
 HeatmapWidget* ImportanceView::grid(MapKind kind) const {
@@ -136,34 +152,72 @@ void ImportanceView::setBusy(bool busy) {
 void ImportanceView::setProgress(int done, int total) {
     progress_->setRange(0, std::max(1, total));
     progress_->setValue(done);
-    status_->setText(tr("Measuring: pass %1 of %2 over the pairs…").arg(done).arg(total));
+    status_->setText(tr("Measuring: pass %1 of %2 over the %3…").arg(done).arg(total).arg(itemsName()));
 }
 
-void ImportanceView::setReport(const HeadImportanceReport& report, const QString& corpus) {
+namespace {
+
+// A metric's name as the window shows it.
+QString metricTitle(const std::string& metric) {
+    if (metric == "accuracy") return ImportanceView::tr("accuracy");
+    if (metric == "MAE") return ImportanceView::tr("MAE");
+    return QString::fromStdString(metric);
+}
+
+int metricDecimals(const std::string& metric) { return metric == "BLEU" ? 1 : 3; }
+
+}  // namespace
+
+void ImportanceView::setReport(const HeadStudyReport& report, const QString& source) {
     report_ = report;
     hasReport_ = true;
     setBusy(false);
-    status_->setText(tr("%1 heads over %2 pairs of %3: BLEU %4 with every head on, loss %5.")
+    const QString metric = metricTitle(report.metric);
+    const int decimals = metricDecimals(report.metric);
+    status_->setText(tr("%1 heads over %2 %3 of %4: %5 %6 with every head on, loss %7.")
                          .arg(report.heads.size())
-                         .arg(report.pairs)
-                         .arg(corpus)
-                         .arg(report.baseline.bleu, 0, 'f', 1)
+                         .arg(report.items)
+                         .arg(itemsName(), source, metric)
+                         .arg(report.baseline.metric, 0, 'f', decimals)
                          .arg(report.baseline.loss, 0, 'f', 3));
-    // The grids: layers x heads of each kind, importance in [0, 1] (each layer's vector has norm 1).
-    int layers = 0, heads = 0;
-    for (const HeadEffect& e : report.heads) {
-        layers = std::max(layers, e.head.layer + 1);
-        heads = std::max(heads, e.head.head + 1);
+    table_->horizontalHeaderItem(5)->setText(tr("Δ %1").arg(metric));
+    QString title = tr("%1 as heads are switched off").arg(metric);
+    if (!title.isEmpty()) title[0] = title[0].toUpper();  // "Accuracy as ..."
+    chart_->setTitle(title);
+    y_->setTitleText(metric);
+    // The metric's axis: BLEU 0..100, accuracy 0..1, an error from 0 to above its largest value.
+    double top = report.metric == "BLEU" ? 100.0 : 1.0;
+    if (!report.higherIsBetter) {
+        top = report.baseline.metric;
+        for (const std::vector<PruningPoint>* curve : {&report.pruningCurve, &report.randomCurve})
+            for (const PruningPoint& p : *curve) top = std::max(top, p.metric);
+        top = top > 0.0 ? top * 1.1 : 1.0;
     }
-    QStringList layerLabels, headLabels;
-    for (int l = 0; l < layers; ++l) layerLabels << QString::number(l + 1);
+    y_->setRange(0.0, top);
+    if (!report.higherIsBetter) y_->applyNiceNumbers();  // an error's axis to round ticks
+    y_->setLabelFormat(report.metric == "BLEU" ? QStringLiteral("%d") : QStringLiteral("%.2f"));
+    // The grids: layers x heads of each kind, importance in [0, 1] (each layer's vector has norm 1).
+    // (A forecaster's decoder may have fewer layers than its encoder: each kind's grid its own rows.)
+    int heads = 0;
+    for (const HeadStudyEffect& e : report.heads) heads = std::max(heads, e.head.head + 1);
+    QStringList headLabels;
     for (int h = 0; h < heads; ++h) headLabels << QString::number(h + 1);
     for (MapKind kind : kHeadKinds) {
+        int layers = 0;
+        for (const HeadStudyEffect& e : report.heads)
+            if (e.head.kind == kind) layers = std::max(layers, e.head.layer + 1);
+        HeatmapWidget* w = grid(kind);
+        w->setVisible(layers > 0);  // a classifier's or a ViT's heads are all encoder self-attention
+        if (layers == 0) {
+            w->clear();
+            continue;
+        }
         AttentionMap map{layers, heads, std::vector<float>(static_cast<std::size_t>(layers) * heads, 0.0f)};
-        for (const HeadEffect& e : report.heads)
+        for (const HeadStudyEffect& e : report.heads)
             if (e.head.kind == kind)
                 map.weights[static_cast<std::size_t>(e.head.layer) * heads + e.head.head] = static_cast<float>(e.importance);
-        HeatmapWidget* w = grid(kind);
+        QStringList layerLabels;
+        for (int l = 0; l < layers; ++l) layerLabels << QString::number(l + 1);
         w->setTitle(tr("%1: importance").arg(kindName(kind)));
         w->setAttention(map, layerLabels, headLabels);
     }
@@ -171,10 +225,10 @@ void ImportanceView::setReport(const HeadImportanceReport& report, const QString
     table_->setSortingEnabled(false);
     table_->setRowCount(static_cast<int>(report.heads.size()));
     int r = 0;
-    for (const HeadEffect& e : report.heads) {
-        const auto number = [](double v, int decimals) {
+    for (const HeadStudyEffect& e : report.heads) {
+        const auto number = [](double v, int places) {
             auto* item = new QTableWidgetItem;
-            item->setData(Qt::DisplayRole, QString::number(v, 'f', decimals).toDouble());
+            item->setData(Qt::DisplayRole, QString::number(v, 'f', places).toDouble());
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             return item;
         };
@@ -183,7 +237,7 @@ void ImportanceView::setReport(const HeadImportanceReport& report, const QString
         table_->setItem(r, 2, number(e.head.head + 1, 0));
         table_->setItem(r, 3, number(e.importance, 3));
         table_->setItem(r, 4, number(e.deltaLoss, 4));
-        table_->setItem(r, 5, number(e.deltaMetric, 2));
+        table_->setItem(r, 5, number(e.deltaMetric, decimals + 1));
         ++r;
     }
     table_->setSortingEnabled(true);
@@ -206,8 +260,9 @@ void ImportanceView::setFailed(const QString& message) {
 }
 
 QByteArray ImportanceView::csv() const {
-    QByteArray out = "kind,layer,head,importance,gradient,delta_loss,delta_bleu,loss,bleu\n";
-    for (const HeadEffect& e : report_.heads) {
+    const QByteArray metric = QString::fromStdString(report_.metric.empty() ? "metric" : report_.metric).toLower().toUtf8();
+    QByteArray out = "kind,layer,head,importance,gradient,delta_loss,delta_" + metric + ",loss," + metric + "\n";
+    for (const HeadStudyEffect& e : report_.heads) {
         out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
                    .arg(QLatin1String(toString(e.head.kind)))
                    .arg(e.head.layer + 1)
@@ -216,8 +271,8 @@ QByteArray ImportanceView::csv() const {
                    .arg(e.gradient, 0, 'g', 9)
                    .arg(e.deltaLoss, 0, 'g', 9)
                    .arg(e.deltaMetric, 0, 'g', 9)
-                   .arg(e.loss, 0, 'g', 9)
-                   .arg(e.bleu, 0, 'g', 9)
+                   .arg(e.score.loss, 0, 'g', 9)
+                   .arg(e.score.metric, 0, 'g', 9)
                    .toUtf8();
     }
     return out;
@@ -228,26 +283,40 @@ QByteArray ImportanceView::csv() const {
 QString ImportanceView::viewTitle() const { return tr("Importance"); }
 
 QString ImportanceView::viewToolTip() const {
-    return tr("Each head of a Transformer switched off over the validation pairs: its importance, what it costs, and "
-              "the pruning curve.");
+    return tr("Each head of a Transformer switched off over the held-out %1: its importance, what it costs, and the "
+              "pruning curve.")
+        .arg(itemsName());
 }
 
 void ImportanceView::clearView() {
-    report_ = HeadImportanceReport{};
+    report_ = HeadStudyReport{};
     hasReport_ = false;
-    for (HeatmapWidget* w : {encoder_, decoder_, cross_}) w->clear();
+    for (HeatmapWidget* w : {encoder_, decoder_, cross_}) {
+        w->clear();
+        w->setVisible(true);
+    }
     table_->setRowCount(0);
     for (QLineSeries* line : {pruning_, random_}) {
         line->clear();
         markers_.value(line)->clear();
     }
     setBusy(false);
+    showIdleStatus();
+}
+
+void ImportanceView::showIdleStatus() {
     status_->setText(transformer_ ? tr("Press Measure the Heads once the model has trained.")
                                   : tr("Train or open a Transformer: a GRU has no attention heads to switch off."));
 }
 
 void ImportanceView::modelChanged(const ModelInfo* model) {
-    transformer_ = model != nullptr && model->architecture == QLatin1String("transformer");
+    transformer_ = model != nullptr && model->layers > 0 && model->heads > 0;
+    clearView();
+}
+
+void ImportanceView::setModelHasHeads(bool has) {
+    if (has == transformer_ && !hasReport_) return;
+    transformer_ = has;
     clearView();
 }
 

@@ -1,14 +1,17 @@
 #pragma once
-// Which heads of a translation Transformer matter (Michel, Levy & Neubig 2019): Measure switches
-// each head off alone over the run's validation pairs (the change in loss and BLEU) and ranks the
-// heads by gradient importance (|dL/d gate| summed over the sentences, normalised per layer), on
-// the worker between training batches (engine/translation/HeadImportance.h). Shown: a layers x
-// heads grid per kind coloured by importance, the heads in a table, and the pruning chart: BLEU as
-// heads are switched off in order of importance against random orders. Export: the chart (PNG, SVG,
-// PDF) or the heads as CSV (kind, layer, head from 1; importance, delta_loss, delta_bleu).
+// Which heads of a Transformer matter (Michel, Levy & Neubig 2019), for every task's Transformer:
+// Measure switches each head off alone over the run's held-out items (the change in loss and in the
+// task's metric: BLEU for translation, accuracy for the classifier and the ViT, MAE for the
+// forecaster) and ranks the heads by gradient importance (|dL/d gate| summed over the items,
+// normalised per layer), on the task's worker between training batches (engine/HeadStudy.h; the
+// translation's through engine/translation/HeadImportance.h). Shown: a layers x heads grid for each
+// kind the model has, coloured by importance, the heads in a table, and the pruning chart: the
+// metric as heads are switched off in order of importance against random orders. Export: the chart
+// (PNG, SVG, PDF) or the heads as CSV (kind, layer, head from 1; importance, gradient, delta_loss,
+// delta_<metric>, loss, <metric>).
 #include "views/View.h"
 
-#include "engine/translation/HeadImportance.h"
+#include "engine/HeadStudy.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -32,7 +35,9 @@ class ImportanceView : public QWidget, public View {
     Q_OBJECT
 
 public:
-    explicit ImportanceView(QWidget* parent = nullptr);
+    // What the task measures its heads on: the view's texts name them.
+    enum class Items { Pairs, Texts, Images, Windows };
+    explicit ImportanceView(Items items = Items::Pairs, QWidget* parent = nullptr);
 
     // View
     QString viewTitle() const override;
@@ -47,18 +52,22 @@ public:
 
     // The answers to measureRequested.
     void setProgress(int done, int total);
-    void setReport(const HeadImportanceReport& report, const QString& corpus);
+    void setReport(const HeadStudyReport& report, const QString& source);
     void setFailed(const QString& message);
+    // Whether the model has heads to measure (a Transformer or a ViT); the translation's
+    // modelChanged decides it itself, the other tasks tell the view when their model changes.
+    void setModelHasHeads(bool has);
 
     bool hasReport() const { return hasReport_; }
-    const HeadImportanceReport& report() const { return report_; }
+    const HeadStudyReport& report() const { return report_; }
     QPushButton* measureButton() const { return measure_; }
     HeatmapWidget* grid(MapKind kind) const;
     QLineSeries* pruningSeries() const { return pruning_; }
     QLineSeries* randomSeries() const { return random_; }
     QTableWidget* table() const { return table_; }
     QString status() const;
-    // kind,layer,head,importance,gradient,delta_loss,delta_bleu,loss,bleu (layers and heads from 1).
+    // kind,layer,head,importance,gradient,delta_loss,delta_M,loss,M (layers and heads from 1; M the
+    // metric in lower case: bleu, accuracy, mae).
     QByteArray csv() const;
 
 Q_SIGNALS:
@@ -66,8 +75,13 @@ Q_SIGNALS:
 
 private:
     void setBusy(bool busy);
+    QString itemsName() const;
+    void showIdleStatus();
 
+    Items items_;
+    QLabel* intro_;
     QPushButton* measure_;
+    QLabel* limitLabel_;
     QSpinBox* limit_;
     QProgressBar* progress_;
     QLabel* status_;
@@ -81,7 +95,7 @@ private:
     QLineSeries* pruning_;
     QLineSeries* random_;
     QHash<QLineSeries*, QScatterSeries*> markers_;
-    HeadImportanceReport report_;
+    HeadStudyReport report_;
     bool hasReport_ = false;
     bool transformer_ = false;
     bool available_ = false;
