@@ -3901,8 +3901,8 @@
         <translation>文章的表格（模式、复杂度、可处理的最长序列）与本机结果对照：训练步未超出预算的最长 N、在该长度上达到的准确率、一个训练步的 CPU 时间中位数（所有线程；挂钟时间也会计入其他程序）及其峰值内存。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;What to look for.&lt;/b&gt; Full attention&apos;s memory grows as N², so it is the first to hit the budget; strided and chunked grow as N√N and go further; local and linear grow as N and go furthest. But reach is not accuracy: [CLS] must find the one colour word wherever it is. Local attention sees only a window around [CLS] (two layers: 2W words), so its accuracy falls toward chance (0.25) as N grows; linear attention reaches everything but blurs it.</source>
-        <translation>&lt;b&gt;观察要点。&lt;/b&gt;完全注意力的内存按 N² 增长，因此最先达到预算；跨步注意力和分块注意力按 N√N 增长，能走得更远；局部注意力和线性注意力按 N 增长，走得最远。但能处理的长度不等于准确率：[CLS] 必须找到那个颜色词，无论它在哪里。局部注意力只能看到 [CLS] 周围的一个窗口（两层：2W 个词），因此随着 N 增大，其准确率会降向随机水平（0.25）；线性注意力能触及所有位置，但会把它们模糊化。</translation>
+        <source>&lt;b&gt;What to look for.&lt;/b&gt; Full attention&apos;s memory grows as N², so it is the first to hit the budget; strided and chunked grow as N√N and go further; local and linear grow as N and go furthest. But reach is not accuracy: [CLS] must find the one colour word wherever it is. Local attention sees only a window around [CLS] (two layers: 2W words), so its accuracy falls toward chance (0.25) as N grows; strided, chunked and linear attention reach every word in two layers and find it as full attention does, at a fraction of its memory.</source>
+        <translation>&lt;b&gt;观察要点。&lt;/b&gt;完全注意力的内存按 N² 增长，因此最先达到预算；跨步注意力和分块注意力按 N√N 增长，能走得更远；局部注意力和线性注意力按 N 增长，走得最远。但能处理的长度不等于准确率：[CLS] 必须找到那个颜色词，无论它在哪里。局部注意力只能看到 [CLS] 周围的一个窗口（两层：2W 个词），因此随着 N 增大，其准确率会降向随机水平（0.25）；跨步、分块和线性注意力在两层内能够到每个词，能像完全注意力一样找到它，而内存只需它的一小部分。</translation>
     </message>
     <message>
         <source>Press Run: each pattern trains at each length in turn, and its points appear as they are measured (a few minutes with the defaults).</source>

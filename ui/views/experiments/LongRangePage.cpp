@@ -199,7 +199,8 @@ LongRangePage::LongRangePage(ExperimentRunner* runner, QWidget* parent) : QWidge
            "strided and chunked grow as N√N and go further; local and linear grow as N and go furthest. But reach "
            "is not accuracy: [CLS] must find the one colour word wherever it is. Local attention sees only a "
            "window around [CLS] (two layers: 2W words), so its accuracy falls toward chance (0.25) as N grows; "
-           "linear attention reaches everything but blurs it.")));
+           "strided, chunked and linear attention reach every word in two layers and find it as full attention "
+           "does, at a fraction of its memory.")));
     layout->addLayout(right, 1);
 
     connect(runButton_, &QPushButton::clicked, this, &LongRangePage::run);
