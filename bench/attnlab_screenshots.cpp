@@ -34,6 +34,7 @@
 #include "engine/translation/Trainer.h"
 
 #include <QApplication>
+#include <algorithm>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
@@ -204,6 +205,21 @@ int main(int argc, char* argv[]) {
         };
         ClassifierTask* classifier = window.task<ClassifierTask>();
         measure("long-inputs", classifier->session(), "class-importance", classifier->importanceView());
+        // Live ablation in Classify: the probe with the classifier's most important head off.
+        if (classifier->importanceView()->hasReport()) {
+            const HeadStudyReport& r = classifier->importanceView()->report();
+            const auto top = std::max_element(r.heads.begin(), r.heads.end(), [](const auto& a, const auto& b) {
+                return a.deltaLoss < b.deltaLoss;
+            });
+            window.showTab(QStringLiteral("classify"));
+            ClassifyView* view = classifier->classifyView();
+            view->classifyButton()->click();
+            must(waitFor([&] { return view->classification() != nullptr; }, 60000), "a classification");
+            view->setAblationMode(true);
+            view->setSwitchedOff({top->head});
+            if (must(waitFor([&] { return !view->ablationSummary().isEmpty(); }, 60000), "the ablated classification"))
+                shot("classify-ablation");
+        }
         ImageTask* images = window.task<ImageTask>();
         measure("vit", images->session(), "image-importance", images->importanceView());
         ForecastTask* forecast = window.task<ForecastTask>();

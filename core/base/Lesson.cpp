@@ -389,9 +389,10 @@ const std::vector<std::string>& lessonControlNames(const std::string& task) {
     static const std::vector<std::string> images = {
         "dataset", "size", "data_seed", "patch", "hidden", "heads", "layers", "attention", "lambda", "caption_hidden",
         "epochs", "learning_rate", "batch_size", "seed"};
-    // The forecast panel's shared rows (setup/TaskSetupPanel, setup/TrainingBox) so far.
-    static const std::vector<std::string> forecast = {"dataset", "size", "data_seed", "epochs", "learning_rate",
-                                                      "batch_size", "seed"};
+    static const std::vector<std::string> forecast = {
+        "dataset", "size", "data_seed", "period", "lag", "noise", "column", "timestamp", "context", "horizon",
+        "hidden", "heads", "layers", "decoder_layers", "loss", "pattern", "window", "time_features", "epochs",
+        "learning_rate", "batch_size", "seed"};
     static const std::vector<std::string> none;
     if (task == tasks::kForecast) return forecast;
     if (task == tasks::kTranslate) return translate;

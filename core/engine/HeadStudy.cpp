@@ -191,6 +191,20 @@ void appendHeads(std::vector<HeadId>& heads, MapKind kind, int layers, int perLa
         for (int h = 0; h < perLayer; ++h) heads.push_back({kind, l, h});
 }
 
+// The heads of a network whose attention is its encoder's self-attention alone (the classifier, the
+// ViT): encoder:layer:head, each layer's module net.attention(layer). The caller adds score and
+// forEachBatch.
+template <class Net>
+detail::HeadSubject encoderSubject(Net& net, int heads) {
+    detail::HeadSubject s;
+    appendHeads(s.heads, MapKind::Encoder, static_cast<int>(net.layerCount()), heads);
+    s.headsPerLayer = heads;
+    s.module = [&net](MapKind, int layer) -> nn::MultiHeadAttention& {
+        return net.attention(static_cast<std::size_t>(layer));
+    };
+    return s;
+}
+
 std::size_t batchOf(const HeadStudyOptions& options) { return std::max<std::size_t>(1, options.batchSize); }
 
 // Consecutive batches of `count` items.
@@ -268,12 +282,7 @@ auto withClassifierSubject(const TextClassifier& model, const ClassificationCorp
     nn::TransformerClassifierNetImpl& net = classifierTransformer(model);
     const EvalModeGuard evalMode(net);
     const TextSet set = prepareTexts(model, corpus, limit);
-    detail::HeadSubject s;
-    appendHeads(s.heads, MapKind::Encoder, static_cast<int>(net.layerCount()), model.config().heads);
-    s.headsPerLayer = model.config().heads;
-    s.module = [&net](MapKind, int layer) -> nn::MultiHeadAttention& {
-        return net.attention(static_cast<std::size_t>(layer));
-    };
+    detail::HeadSubject s = encoderSubject(net, model.config().heads);
     s.score = [&] {
         c10::InferenceMode inference;
         double loss = 0;
@@ -296,6 +305,47 @@ auto withClassifierSubject(const TextClassifier& model, const ClassificationCorp
     };
     return run(s, set);
 }
+
+}  // namespace
+
+Classification classifyAblated(const TextClassifier& model, const std::string& text, const std::vector<HeadId>& off) {
+    if (off.empty()) return model.classify(text);
+    nn::TransformerClassifierNetImpl& net = classifierTransformer(model);
+    detail::HeadSubject s = encoderSubject(net, model.config().heads);
+    Classification c;
+    s.score = [&] {
+        c = model.classify(text);
+        return HeadScore{};
+    };
+    detail::scoreWith(s, off);  // the gates set, classify, the gates cleared
+    // The rollout without the heads that are off: per layer the kept heads' mean, (A + I) / 2 with
+    // rows renormalised, the layers multiplied; [CLS]'s row over the words, renormalised.
+    torch::NoGradGuard noGrad;
+    std::vector<Tensor> layers;
+    for (std::size_t l = 0; l < c.encoder.size(); ++l) {
+        std::vector<Tensor> kept;
+        int n = 0;
+        for (std::size_t h = 0; h < c.encoder[l].size(); ++h) {
+            const AttentionMap& map = c.encoder[l][h];
+            n = map.rows;
+            if (std::find(off.begin(), off.end(), HeadId{MapKind::Encoder, static_cast<int>(l), static_cast<int>(h)}) !=
+                off.end())
+                continue;
+            kept.push_back(torch::from_blob(const_cast<float*>(map.weights.data()), {map.rows, map.cols}, torch::kFloat)
+                               .clone());
+        }
+        // Every head off: A = 0, so (A + I) / 2 renormalised is I, as the comment above promises.
+        layers.push_back(kept.empty() ? torch::zeros({1, 1, n, n}) : torch::stack(kept).unsqueeze(0));
+    }
+    if (!layers.empty()) {
+        Tensor row = nn::attentionRollout(layers)[0][0].slice(0, 1);  // [CLS] over the words
+        row = (row / row.sum().clamp_min(1e-12)).contiguous();
+        c.rollout.assign(row.data_ptr<float>(), row.data_ptr<float>() + row.numel());
+    }
+    return c;
+}
+
+namespace {
 
 // ---- ViT ----------------------------------------------------------------------------------------
 
@@ -343,12 +393,7 @@ auto withImageSubject(const ImageClassifier& model, const ImageDataset& data, st
     nn::VitNetImpl& net = *detail::ModelAccess::impl(model).net.ptr();
     const EvalModeGuard evalMode(net);
     const ImageSet set = prepareImages(model, data, limit);
-    detail::HeadSubject s;
-    appendHeads(s.heads, MapKind::Encoder, static_cast<int>(net.layerCount()), model.config().heads);
-    s.headsPerLayer = model.config().heads;
-    s.module = [&net](MapKind, int layer) -> nn::MultiHeadAttention& {
-        return net.attention(static_cast<std::size_t>(layer));
-    };
+    detail::HeadSubject s = encoderSubject(net, model.config().heads);
     s.score = [&] {
         c10::InferenceMode inference;
         double loss = 0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/translation/HeadAblation.h"
+#include "engine/text/TextClassifier.h"  // Classification
 
 namespace attnlab {
 
@@ -109,6 +110,13 @@ HeadScore scoreImageClassifierWithAblation(const ImageClassifier& model, const I
                                            const std::vector<HeadId>& off, std::size_t limit = 0);
 HeadScore scoreForecasterWithAblation(const Forecaster& model, const Series& series, const std::vector<HeadId>& off,
                                       double tailFraction = 0.2, std::size_t limit = 0);
+
+// TextClassifier::classify with the heads in `off` switched off (live ablation): the label, the
+// probabilities and every layer's maps are the ablated model's (an ablated head's own map is still
+// its softmax, which no longer reaches [CLS]); the rollout leaves the heads that are off out of
+// their layer's mean (a layer with every head off mixes nothing: the identity). Empty `off` is
+// classify. ConfigError for a GRU classifier (when `off` is not empty) or a head beyond the model.
+Classification classifyAblated(const TextClassifier& model, const std::string& text, const std::vector<HeadId>& off);
 
 // I_h before normalisation, in head order, for each task as above.
 std::vector<double> classifierHeadGradients(const TextClassifier& model, const ClassificationCorpus& corpus,

@@ -667,6 +667,38 @@
         <source>Epoch %1</source>
         <translation>第 %1 轮</translation>
     </message>
+    <message>
+        <source>Switch Heads Off</source>
+        <translation>关闭注意力头</translation>
+    </message>
+    <message>
+        <source>Then click a head to switch it off, or on again: the text is classified again without it.</source>
+        <translation>然后点击一个注意力头将其关闭，再点一次重新开启：文本会在没有它的情况下重新分类。</translation>
+    </message>
+    <message>
+        <source>All On</source>
+        <translation>全部打开</translation>
+    </message>
+    <message>
+        <source>Every head on again.</source>
+        <translation>重新开启所有注意力头。</translation>
+    </message>
+    <message>
+        <source>1 head off</source>
+        <translation>关闭了 1 个注意力头</translation>
+    </message>
+    <message>
+        <source>%1 heads off</source>
+        <translation>关闭了 %1 个注意力头</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: «%2» p = %3.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：«%2» p = %3。</translation>
+    </message>
+    <message>
+        <source>With every head on: «%1» p = %2; the ablated model gives «%1» p = %3.</source>
+        <translation>所有注意力头开启时：«%1» p = %2；消融后的模型给 «%1» 的概率为 %3。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CompareView</name>

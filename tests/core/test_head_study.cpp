@@ -222,6 +222,56 @@ TEST_CASE("classifier heads: the plain score, finite differences and the report"
     checkReport(r, 4, 2, plain);
 }
 
+TEST_CASE("live ablation of a classifier: nothing off is classify, a head off changes the output, the rollout "
+          "leaves it out",
+          "[head_study]") {
+    const TextClassifier& model = classifier();
+    const std::string text = sentiment().examples.front().text;
+    const Classification plain = model.classify(text);
+    const Classification same = classifyAblated(model, text, {});
+    CHECK(same.probabilities == plain.probabilities);
+    CHECK(same.rollout == plain.rollout);
+
+    // Layer 1's first head off: the output moves; the rollout is the kept heads' (by hand, in double).
+    const HeadId off{MapKind::Encoder, 0, 0};
+    const Classification a = classifyAblated(model, text, {off});
+    REQUIRE(a.probabilities.size() == plain.probabilities.size());
+    double change = 0;
+    for (std::size_t i = 0; i < a.probabilities.size(); ++i) change += std::abs(a.probabilities[i] - plain.probabilities[i]);
+    CHECK(change > 1e-6);
+    REQUIRE(a.encoder.size() == 2);
+    const std::size_t n = a.tokens.size();
+    std::vector<double> r(n * n, 0.0);  // the rollout so far, starting at I
+    for (std::size_t i = 0; i < n; ++i) r[i * n + i] = 1.0;
+    for (std::size_t l = 0; l < 2; ++l) {
+        std::vector<double> m(n * n, 0.0);
+        const std::size_t first = l == 0 ? 1 : 0;  // the head that is off is layer 1's first
+        const double kept = static_cast<double>(a.encoder[l].size() - first);
+        for (std::size_t h = first; h < a.encoder[l].size(); ++h)
+            for (std::size_t k = 0; k < n * n; ++k) m[k] += a.encoder[l][h].weights[k] / kept;
+        for (std::size_t i = 0; i < n; ++i) {
+            double sum = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                m[i * n + j] = 0.5 * m[i * n + j] + (i == j ? 0.5 : 0.0);
+                sum += m[i * n + j];
+            }
+            for (std::size_t j = 0; j < n; ++j) m[i * n + j] /= sum;
+        }
+        std::vector<double> next(n * n, 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < n; ++k)
+                for (std::size_t j = 0; j < n; ++j) next[i * n + j] += m[i * n + k] * r[k * n + j];
+        r = next;
+    }
+    double words = 0;
+    for (std::size_t j = 1; j < n; ++j) words += r[j];
+    REQUIRE(a.rollout.size() == n - 1);
+    for (std::size_t j = 1; j < n; ++j) CHECK_THAT(a.rollout[j - 1], WithinAbs(r[j] / words, 1e-5));
+    // The model is as it was afterwards.
+    CHECK(model.classify(text).probabilities == plain.probabilities);
+    CHECK_THROWS_AS(classifyAblated(model, text, {HeadId{MapKind::Encoder, 5, 0}}), ConfigError);
+}
+
 TEST_CASE("a GRU classifier has no heads to study", "[head_study]") {
     ClassifierConfig c;
     c.hidden = 8;
@@ -229,6 +279,7 @@ TEST_CASE("a GRU classifier has no heads to study", "[head_study]") {
     o.epochs = 1;
     ClassifierTrainer trainer(makeClassificationDataset("sentiment", 40, 1), c, o);
     CHECK_THROWS_AS(measureClassifierHeads(trainer.model(), sentiment()), ConfigError);
+    CHECK_THROWS_AS(classifyAblated(trainer.model(), "a good film", {HeadId{MapKind::Encoder, 0, 0}}), ConfigError);
 }
 
 TEST_CASE("ViT heads: the plain score, finite differences and the report", "[head_study]") {

@@ -231,6 +231,33 @@ TEST_CASE("a Transformer classifier shows its rollout and every layer's and head
     CHECK(task.classifyView()->heads()->layerCount() == 2);
     CHECK(task.classifyView()->heads()->headCount() == 4);
 
+    // Live ablation: Switch Heads Off, then a click on layer 1's first head; the text is classified
+    // again without it, the line compares both, All On brings the full model back.
+    ClassifyView* view = task.classifyView();
+    const std::vector<double> full = c.probabilities;
+    REQUIRE(f.window->showTab(QStringLiteral("classify")));
+    REQUIRE(view->ablationButton()->isVisibleTo(view));
+    view->ablationButton()->click();
+    REQUIRE(view->ablationMode());
+    const QPoint head = view->heads()->thumbnailRect(0, 0).center().toPoint();
+    QTest::mouseClick(view->heads(), Qt::LeftButton, Qt::NoModifier, head);
+    REQUIRE(view->switchedOff() == std::vector<HeadId>{HeadId{MapKind::Encoder, 0, 0}});
+    REQUIRE(waitUntil([&] { return !view->ablationSummary().isEmpty(); }));
+    INFO(view->ablationSummary().toStdString());
+    CHECK(view->ablationSummary().contains(QStringLiteral("1 head off")));
+    CHECK(view->ablationSummary().contains(QStringLiteral("every head on")));
+    CHECK(view->classification()->probabilities != full);
+    double rolled = 0;
+    for (float w : view->classification()->rollout) rolled += w;
+    CHECK(rolled == Approx(1.0).epsilon(1e-4));
+    QTest::mouseClick(view->heads(), Qt::LeftButton, Qt::NoModifier, head);  // on again
+    REQUIRE(waitUntil([&] { return view->switchedOff().empty() && view->classification()->probabilities == full; }));
+    CHECK(view->ablationSummary().isEmpty());
+    view->setSwitchedOff({HeadId{MapKind::Encoder, 1, 2}, HeadId{MapKind::Encoder, 1, 3}});
+    REQUIRE(waitUntil([&] { return view->ablationSummary().contains(QStringLiteral("2 heads off")); }));
+    view->setAblationMode(false);  // leaving the mode switches every head on
+    REQUIRE(waitUntil([&] { return view->switchedOff().empty() && view->classification()->probabilities == full; }));
+
     // Importance: the 8 encoder heads switched off in turn over the run's validation texts, metric
     // accuracy; only the encoder's grid is shown.
     measureImportance(*f.window, QStringLiteral("class-importance"), task.importanceView(), 8, "accuracy", f.dir);

@@ -19,6 +19,7 @@
 #include <QWidget>
 
 #include "ui/UiTestSupport.h"
+#include "task/forecast/ForecastTask.h"
 #include "ui/WindowFixture.h"
 
 using namespace attnlab;
@@ -188,6 +189,33 @@ TEST_CASE("a classification lesson file hides and locks the classifier's control
     CHECK_FALSE(control(task->setupPage(), "dataset")->isEnabled());
     CHECK(control(task->setupPage(), "hidden")->isEnabled());
     CHECK(task->corpus()->examples.size() == 60);
+    CHECK(w.errors.isEmpty());
+}
+
+TEST_CASE("a forecasting lesson file hides and locks the forecaster's controls", "[ui][lessons]") {
+    test::WindowFixture w;
+    const QString path = QString::fromStdString(w.dir.file("forecast.json", R"({"format": "attnlab-lesson",
+        "version": 1, "id": "tiny-forecast", "task": "forecast", "title": "Tiny", "card": "Look back.",
+        "data": {"dataset": "seasonal", "size": 300, "seed": 2, "period": 7},
+        "model": {"context": 28, "horizon": 4, "d_model": 16, "heads": 2, "encoder_layers": 1, "decoder_layers": 1,
+                  "feed_forward": 32},
+        "training": {"epochs": 1}, "seed": 3, "view": "forecast",
+        "controls": {"hide": ["pattern", "window", "time_features"], "lock": ["context", "horizon", "period"]}})"));
+    REQUIRE(w.window->openLesson(path));
+    auto* task = w.window->task<ForecastTask>();
+    QWidget* page = task->setupPage();
+    CHECK(control(page, "pattern")->isHidden());
+    CHECK(control(page, "time_features")->isHidden());
+    CHECK_FALSE(control(page, "context")->isEnabled());
+    CHECK_FALSE(control(page, "horizon")->isEnabled());
+    CHECK_FALSE(control(page, "period")->isEnabled());
+    CHECK(control(page, "heads")->isEnabled());
+    CHECK(hiddenLessonControls(page) == QStringList({QStringLiteral("pattern"), QStringLiteral("window"),
+                                                      QStringLiteral("time_features")}));
+    REQUIRE(waitUntil([&] { return task->session()->hasModel() && !task->session()->isBusy(); }, 60000));
+    CHECK_FALSE(control(page, "context")->isEnabled());  // the run's end does not unlock them
+    CHECK(control(page, "pattern")->isHidden());
+    CHECK(task->session()->model().config.context == 28);
     CHECK(w.errors.isEmpty());
 }
 

@@ -85,10 +85,10 @@ public:
         });
     }
 
-    void classify(quint64 id, const QString& text) {
+    void classify(quint64 id, const QString& text, const std::vector<HeadId>& off) {
         answer(id, [&] {
             if (!model()) throw std::runtime_error(noModel());
-            Classification c = model()->classify(text.toStdString());
+            Classification c = classifyAblated(*model(), text.toStdString(), off);
             toSession([id, c](ClassifierSession* s) { Q_EMIT s->classified(id, c); });
         });
     }
@@ -168,9 +168,9 @@ void ClassifierSession::clearModel() {
     corpus_.reset();
 }
 
-quint64 ClassifierSession::classify(const QString& text) {
+quint64 ClassifierSession::classify(const QString& text, const std::vector<HeadId>& off) {
     const quint64 id = nextRequestId();
-    post([id, text](ClassifierWorker& w) { w.classify(id, text); });
+    post([id, text, off](ClassifierWorker& w) { w.classify(id, text, off); });
     return id;
 }
 

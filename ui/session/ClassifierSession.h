@@ -58,7 +58,8 @@ public:
     // stop(): the run ends after its current batch, an experiment after its current text.
     // reset(), open(path), save(path), shutdown(timeoutMs): ModelSession.
     // Answered by classified / explained, or requestFailed, carrying the returned id.
-    quint64 classify(const QString& text);
+    // With `off` switched off (a Transformer's heads; engine/HeadStudy.h classifyAblated).
+    quint64 classify(const QString& text, const std::vector<HeadId>& off = {});
     quint64 explain(const QString& text, int classIndex = -1);
     // Classified every few batches while training, and once after each epoch: probed().
     void setProbe(const QString& text);

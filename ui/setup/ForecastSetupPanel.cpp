@@ -1,4 +1,5 @@
 #include "setup/ForecastSetupPanel.h"
+#include "setup/LessonControls.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -113,6 +114,10 @@ ForecastSetupPanel::ForecastSetupPanel(QWidget* parent) : TaskSetupPanel(parent)
                                    tr("Windows per update."), TrainingBox::Order::RateThenBatch);
     connect(pattern_, &QComboBox::currentIndexChanged, this, &ForecastSetupPanel::updateEnabled);
     finish(QStringLiteral("forecast"), {column_, timestamp_, loss_, pattern_});
+    markLessonControls({{period_, "period"}, {lag_, "lag"}, {noise_, "noise"}, {column_, "column"},
+                        {timestamp_, "timestamp"}, {context_, "context"}, {horizon_, "horizon"}, {width_, "hidden"},
+                        {heads_, "heads"}, {encoderLayers_, "layers"}, {decoderLayers_, "decoder_layers"},
+                        {loss_, "loss"}, {pattern_, "pattern"}, {window_, "window"}, {timeFeatures_, "time_features"}});
     pattern_->setMinimumContentsLength(6);  // it shares its row with the window
 }
 

@@ -88,10 +88,12 @@ void ClassifierTask::connectSession() {
     connect(s, &ClassifierSession::modelReady, this, [this](const ClassifierModelInfo& info) {
         classify_->setLabels(info.labels);
         explain_->setLabels(info.labels);
+        classify_->setAblationMode(false);  // another model: every head on
         importance_->setModelHasHeads(info.config.architecture == ClassifierArchitecture::Transformer);
         TaskSupport::setModelAvailable(navigator(), id(), true);
         if (!session_->isTraining()) {  // a model opened from a file: answer the texts shown
             curves_->runStarted();
+            classifyOff_.clear();
             classifyRequest_ = session_->classify(classify_->text());
         }
         Q_EMIT titleChanged();
@@ -125,7 +127,7 @@ void ClassifierTask::connectSession() {
         snapshotEpoch_ = 0;
     });
     connect(s, &ClassifierSession::classified, this, [this](quint64 id, const Classification& c) {
-        if (id == classifyRequest_) classify_->setClassification(c);
+        if (id == classifyRequest_) classify_->setClassification(c, classifyOff_);
         if (id == textsRequest_) texts_->setAttention(c);
     });
     connect(s, &ClassifierSession::explained, this, [this](quint64 id, const Explanation& e) {
@@ -164,7 +166,8 @@ void ClassifierTask::connectViews() {
     });
     connect(classify_, &ClassifyView::classifyRequested, this, [this](const QString& text) {
         session_->setProbe(text);
-        classifyRequest_ = session_->classify(text);
+        classifyOff_ = classify_->switchedOff();
+        classifyRequest_ = session_->classify(text, classifyOff_);
     });
     connect(explain_, &ExplainView::explainRequested, this,
             [this](const QString& text, int classIndex) { explainRequest_ = session_->explain(text, classIndex); });
@@ -186,7 +189,8 @@ void ClassifierTask::connectViews() {
     connect(texts_, &TextsView::classifyRequested, this, [this](const QString& text) {
         classify_->setText(text);
         session_->setProbe(text);
-        classifyRequest_ = session_->classify(text);
+        classifyOff_ = classify_->switchedOff();
+        classifyRequest_ = session_->classify(text, classifyOff_);
         navigator()->show(QStringLiteral("classify"));
     });
     connect(texts_, &TextsView::explainRequested, this, [this](const QString& text) {

@@ -79,6 +79,7 @@ private:
     ClassifierDataChoice loadedChoice_;  // what corpus_ was made from
     int snapshotEpoch_ = 0;
     quint64 classifyRequest_ = 0, textsRequest_ = 0, explainRequest_ = 0;
+    std::vector<HeadId> classifyOff_;  // the heads switched off for classifyRequest_
     QString previousDataset_ = QStringLiteral("sentiment");
 };
 

@@ -55,6 +55,11 @@ ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
     scaleFont(label_, 1.6);
     label_->setTextFormat(Qt::RichText);
     left->addWidget(label_);
+    ablation_ = new QLabel;  // what switching heads off changed, under the label it changed
+    ablation_->setObjectName(QStringLiteral("classifyAblation"));
+    ablation_->setWordWrap(true);
+    ablation_->setTextFormat(Qt::RichText);
+    left->addWidget(ablation_);
     strip_ = new WordStrip;
     scaleFont(strip_, 1.25);
     left->addWidget(strip_);
@@ -78,12 +83,35 @@ ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
     result->addWidget(probabilities_, 1, Qt::AlignTop);
     layout->addLayout(result, 1);
 
+    auto* headsRow = new QHBoxLayout;
     headsTitle_ = new QLabel(tr("Self-attention of every layer (rows) and head (columns); token 0 is [CLS]"));
-    layout->addWidget(headsTitle_);
+    headsRow->addWidget(headsTitle_, 1);
+    ablate_ = new QPushButton(tr("Switch Heads Off"));
+    ablate_->setObjectName(QStringLiteral("classifyAblate"));
+    ablate_->setCheckable(true);
+    ablate_->setToolTip(tr("Then click a head to switch it off, or on again: the text is classified again without it."));
+    allOn_ = new QPushButton(tr("All On"));
+    allOn_->setToolTip(tr("Every head on again."));
+    headsRow->addWidget(ablate_);
+    headsRow->addWidget(allOn_);
+    layout->addLayout(headsRow);
     heads_ = new HeadGridWidget;
     heads_->setMinimumHeight(260);
     layout->addWidget(heads_, 2);
 
+    connect(ablate_, &QPushButton::toggled, this, [this](bool on) { setAblationMode(on); });
+    connect(allOn_, &QPushButton::clicked, this, [this] { setSwitchedOff({}); });
+    connect(heads_, &HeadGridWidget::layerHeadActivated, this, [this](int layer, int head) {
+        if (!ablate_->isChecked()) return;
+        std::vector<HeadId> off = off_;
+        const HeadId id{MapKind::Encoder, layer, head};
+        const auto found = std::find(off.begin(), off.end(), id);
+        if (found != off.end())
+            off.erase(found);
+        else
+            off.push_back(id);
+        setSwitchedOff(std::move(off));
+    });
     connect(classify_, &QPushButton::clicked, this, &ClassifyView::request);
     connect(input_, &QLineEdit::returnPressed, this, &ClassifyView::request);
     clearView();
@@ -107,6 +135,33 @@ void ClassifyView::request() {
     }
     Q_EMIT classifyRequested(text);
 }
+
+void ClassifyView::setAblationMode(bool on) {
+    if (ablate_->isChecked() != on) ablate_->setChecked(on);  // re-enters through toggled
+    if (!on && !off_.empty()) setSwitchedOff({});
+}
+
+bool ClassifyView::ablationMode() const { return ablate_->isChecked(); }
+
+void ClassifyView::setSwitchedOff(std::vector<HeadId> heads) {
+    std::sort(heads.begin(), heads.end(), [](const HeadId& a, const HeadId& b) {
+        return std::make_pair(a.layer, a.head) < std::make_pair(b.layer, b.head);
+    });
+    off_ = std::move(heads);
+    showSwitchedOff();
+    if (result_) request();
+}
+
+void ClassifyView::showSwitchedOff() {
+    std::vector<std::pair<int, int>> cells;
+    for (const HeadId& h : off_) cells.emplace_back(h.layer, h.head);
+    heads_->setSwitchedOff(cells);
+    allOn_->setEnabled(!off_.empty());
+    if (off_.empty()) ablation_->clear();
+    ablation_->setVisible(!off_.empty());
+}
+
+QString ClassifyView::ablationSummary() const { return off_.empty() ? QString() : ablation_->text(); }
 
 void ClassifyView::runStarted() {
     historyRows_.clear();
@@ -137,6 +192,12 @@ void ClassifyView::clearView() {
     heads_->clear();
     headsTitle_->hide();
     heads_->hide();
+    ablate_->hide();
+    allOn_->hide();
+    full_.reset();
+    off_.clear();
+    ablate_->setChecked(false);
+    showSwitchedOff();
     placeholder_->show();
 }
 
@@ -152,7 +213,10 @@ void ClassifyView::setFailed(const QString& message) {
     status_->show();
 }
 
-void ClassifyView::setClassification(const Classification& c) {
+void ClassifyView::setClassification(const Classification& c, const std::vector<HeadId>& off) {
+    if (off != off_) return;  // an answer for heads that are no longer the ones switched off
+    if (off.empty()) full_ = c;
+    else if (full_ && full_->tokens != c.tokens) full_.reset();  // another text
     result_ = c;
     ++classifications_;
     placeholder_->hide();
@@ -183,6 +247,24 @@ void ClassifyView::setClassification(const Classification& c) {
     const bool transformer = !c.encoder.empty();
     headsTitle_->setVisible(transformer);
     heads_->setVisible(transformer);
+    ablate_->setVisible(transformer);
+    allOn_->setVisible(transformer);
+    if (!off.empty()) {
+        const QString count = off.size() == 1 ? tr("1 head off") : tr("%1 heads off").arg(off.size());
+        QString line = tr("<b>%1</b>: «%2» p = %3.")
+                           .arg(count, QString::fromStdString(c.label).toHtmlEscaped())
+                           .arg(p, 0, 'f', 3);
+        if (full_) {
+            const double keep = ProbabilityTable::of(c.probabilities, full_->labelIndex);
+            line += QStringLiteral(" ") +
+                    tr("With every head on: «%1» p = %2; the ablated model gives «%1» p = %3.")
+                        .arg(QString::fromStdString(full_->label).toHtmlEscaped())
+                        .arg(ProbabilityTable::of(full_->probabilities, full_->labelIndex), 0, 'f', 3)
+                        .arg(keep, 0, 'f', 3);
+        }
+        ablation_->setText(line);
+    }
+    showSwitchedOff();
     if (transformer) {
         const QStringList all = toList(c.tokens);
         heads_->setLayers(c.encoder, all, all);
