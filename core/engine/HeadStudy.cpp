@@ -461,14 +461,8 @@ Tensor forecastLoss(const Forecaster::Impl& impl, const Tensor& prediction, cons
     return impl.config.loss == ForecastLoss::Mae ? error.abs().sum() : error.square().sum();
 }
 
-template <class Run>
-auto withForecastSubject(const Forecaster& model, const Series& series, double tailFraction, std::size_t limit,
-                         std::size_t batch, Run&& run) {
-    const Forecaster::Impl& impl = detail::ModelAccess::impl(model);
-    nn::ForecastNetImpl& net = *impl.net;
-    const EvalModeGuard evalMode(net);
-    const WindowSet set = prepareWindows(model, series, tailFraction, limit);
-    const ForecastConfig& c = impl.config;
+// The forecaster's heads: encoder self-, decoder self- and cross-attention, each layer's module.
+detail::HeadSubject forecasterSubject(nn::ForecastNetImpl& net, const ForecastConfig& c) {
     detail::HeadSubject s;
     appendHeads(s.heads, MapKind::Encoder, c.encoderLayers, c.heads);
     appendHeads(s.heads, MapKind::Decoder, c.decoderLayers, c.heads);
@@ -477,6 +471,18 @@ auto withForecastSubject(const Forecaster& model, const Series& series, double t
     s.module = [&net](MapKind kind, int layer) -> nn::MultiHeadAttention& {
         return net.attentionModule(kind, static_cast<std::size_t>(layer));
     };
+    return s;
+}
+
+template <class Run>
+auto withForecastSubject(const Forecaster& model, const Series& series, double tailFraction, std::size_t limit,
+                         std::size_t batch, Run&& run) {
+    const Forecaster::Impl& impl = detail::ModelAccess::impl(model);
+    nn::ForecastNetImpl& net = *impl.net;
+    const EvalModeGuard evalMode(net);
+    const WindowSet set = prepareWindows(model, series, tailFraction, limit);
+    const ForecastConfig& c = impl.config;
+    detail::HeadSubject s = forecasterSubject(net, c);
     const std::vector<double>& values = series.values;
     s.score = [&] {
         c10::InferenceMode inference;
@@ -566,6 +572,20 @@ std::vector<double> forecasterHeadGradients(const Forecaster& model, const Serie
                                             std::size_t limit) {
     return withForecastSubject(model, series, tailFraction, limit, 64,
                                [&](auto& s, auto&) { return detail::gateGradients(s); });
+}
+
+Forecast forecastAblated(const Forecaster& model, const std::vector<double>& values, long at,
+                         const std::vector<HeadId>& off) {
+    if (off.empty()) return model.forecastAt(values, at);
+    const Forecaster::Impl& impl = detail::ModelAccess::impl(model);
+    detail::HeadSubject s = forecasterSubject(*impl.net, impl.config);
+    Forecast f;
+    s.score = [&] {
+        f = model.forecastAt(values, at);
+        return HeadScore{};
+    };
+    detail::scoreWith(s, off);  // the gates set, the forecast, the gates cleared
+    return f;
 }
 
 }  // namespace attnlab

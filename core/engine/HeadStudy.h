@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/translation/HeadAblation.h"
+#include "engine/forecast/Forecaster.h"   // Forecast
 #include "engine/text/TextClassifier.h"  // Classification
 
 namespace attnlab {
@@ -117,6 +118,12 @@ HeadScore scoreForecasterWithAblation(const Forecaster& model, const Series& ser
 // their layer's mean (a layer with every head off mixes nothing: the identity). Empty `off` is
 // classify. ConfigError for a GRU classifier (when `off` is not empty) or a head beyond the model.
 Classification classifyAblated(const TextClassifier& model, const std::string& text, const std::vector<HeadId>& off);
+
+// Forecaster::forecastAt with the heads in `off` switched off (live ablation): the forecast and
+// every map are the ablated model's (an ablated head's own map is still its softmax). Empty `off` is
+// forecastAt. ConfigError for a head beyond the model; forecastAt's errors otherwise.
+Forecast forecastAblated(const Forecaster& model, const std::vector<double>& values, long at,
+                         const std::vector<HeadId>& off);
 
 // I_h before normalisation, in head order, for each task as above.
 std::vector<double> classifierHeadGradients(const TextClassifier& model, const ClassificationCorpus& corpus,

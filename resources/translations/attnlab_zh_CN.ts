@@ -2184,6 +2184,38 @@
         <source>Forecaster heads</source>
         <translation>预测模型的头</translation>
     </message>
+    <message>
+        <source>Switch Heads Off</source>
+        <translation>关闭注意力头</translation>
+    </message>
+    <message>
+        <source>Then click a head of either grid to switch it off, or on again: the forecast and every map become the model&apos;s without it.</source>
+        <translation>然后点击任一网格中的注意力头将其关闭，再点一次重新开启：预测和每张图都会变成没有它时模型的结果。</translation>
+    </message>
+    <message>
+        <source>All On</source>
+        <translation>全部打开</translation>
+    </message>
+    <message>
+        <source>Every head on again.</source>
+        <translation>重新开启所有注意力头。</translation>
+    </message>
+    <message>
+        <source>1 head off</source>
+        <translation>关闭了 1 个注意力头</translation>
+    </message>
+    <message>
+        <source>%1 heads off</source>
+        <translation>关闭了 %1 个注意力头</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: the forecast and every map are the model&apos;s without them.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：预测和每张图都是没有它们时模型的结果。</translation>
+    </message>
+    <message>
+        <source>It moves by %1 a step on average from the full model&apos;s.</source>
+        <translation>与完整模型相比，每一步平均偏移 %1。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ForecastPlot</name>

@@ -372,3 +372,21 @@ TEST_CASE("the 10% rule follows the metric's direction", "[head_study]") {
     r.pruningCurve[1].metric = 0.85;
     CHECK(headsWithinTenPercent(r) == 0);
 }
+
+TEST_CASE("live ablation of a forecaster: nothing off is forecastAt, the cross heads off change the forecast",
+          "[head_study]") {
+    const Forecaster& model = forecaster();
+    const std::vector<double>& values = seasonal().values;
+    const long at = 200;
+    const Forecast plain = model.forecastAt(values, at);
+    CHECK(forecastAblated(model, values, at, {}).forecast == plain.forecast);
+    const std::vector<HeadId> cross{{MapKind::Cross, 0, 0}, {MapKind::Cross, 0, 1}};
+    const Forecast ablated = forecastAblated(model, values, at, cross);
+    REQUIRE(ablated.forecast.size() == plain.forecast.size());
+    double change = 0;
+    for (std::size_t h = 0; h < plain.forecast.size(); ++h) change += std::abs(ablated.forecast[h] - plain.forecast[h]);
+    CHECK(change > 1e-6);
+    CHECK(ablated.history == plain.history);
+    CHECK(model.forecastAt(values, at).forecast == plain.forecast);  // the gates are cleared after
+    CHECK_THROWS_AS(forecastAblated(model, values, at, {HeadId{MapKind::Cross, 3, 0}}), ConfigError);
+}

@@ -140,6 +140,26 @@ TEST_CASE("a forecaster trains live: forecast, lag profile, curves, heads, posit
     CHECK(task.headsView()->encoderGrid()->headCount() == 2);
     CHECK(task.headsView()->crossGrid()->headCount() == 2);
 
+    // Live ablation: both cross heads off (clicked in the cross grid): the forecast and the maps
+    // become the ablated model's; All On brings the full model's back.
+    ForecastHeadsView* heads = task.headsView();
+    REQUIRE(w.showTab(QStringLiteral("forecast-heads")));
+    const std::vector<double> full = view->forecast()->forecast;
+    REQUIRE(heads->ablationButton()->isVisibleTo(heads));
+    heads->ablationButton()->click();
+    for (int h = 0; h < 2; ++h)
+        QTest::mouseClick(heads->crossGrid(), Qt::LeftButton, Qt::NoModifier,
+                          heads->crossGrid()->thumbnailRect(0, h).center().toPoint());
+    REQUIRE(heads->switchedOff().size() == 2);
+    REQUIRE(waitUntil([&] { return !heads->ablationSummary().isEmpty(); }));
+    INFO(heads->ablationSummary().toStdString());
+    CHECK(heads->ablationSummary().contains(QStringLiteral("2 heads off")));
+    CHECK(view->forecast()->forecast != full);
+    heads->setSwitchedOff({});
+    REQUIRE(waitUntil([&] { return view->forecast()->forecast == full; }));
+    CHECK(heads->ablationSummary().isEmpty());
+    heads->setAblationMode(false);
+
     // Importance: each of the 6 heads (encoder, decoder, cross x 1 layer x 2) switched off over the
     // held-out tail's windows, metric MAE (lower is better), its grids for all three kinds.
     measureImportance(w, QStringLiteral("forecast-importance"), task.importanceView(), 6, "MAE", f.dir);

@@ -55,11 +55,11 @@ public:
             });
     }
 
-    void forecastAt(quint64 id, const std::shared_ptr<const Series>& series, long at) {
+    void forecastAt(quint64 id, const std::shared_ptr<const Series>& series, long at, const std::vector<HeadId>& off) {
         answer(id, [&] {
             if (!model()) throw std::runtime_error(noModel());
             if (!series) throw std::runtime_error("no series");
-            Forecast f = model()->forecastAt(series->values, at);
+            Forecast f = forecastAblated(*model(), series->values, at, off);
             toSession([id, f, at](ForecastSession* t) { Q_EMIT t->forecasted(id, f, at); });
         });
     }
@@ -140,9 +140,9 @@ bool ForecastSession::train(const ForecastRequest& request) {
     return true;
 }
 
-quint64 ForecastSession::forecastAt(std::shared_ptr<const Series> series, long at) {
+quint64 ForecastSession::forecastAt(std::shared_ptr<const Series> series, long at, const std::vector<HeadId>& off) {
     const quint64 id = nextRequestId();
-    post([id, series = std::move(series), at](ForecastWorker& w) { w.forecastAt(id, series, at); });
+    post([id, series = std::move(series), at, off](ForecastWorker& w) { w.forecastAt(id, series, at, off); });
     return id;
 }
 

@@ -48,7 +48,8 @@ public:
     // stop(), reset(), open(path), save(path), shutdown(timeoutMs): ModelSession.
     // The forecast of positions at .. at+H-1 of `series` from the C values before: forecasted or
     // requestFailed, carrying the returned id.
-    quint64 forecastAt(std::shared_ptr<const Series> series, long at);
+    // With `off` switched off (engine/HeadStudy.h forecastAblated).
+    quint64 forecastAt(std::shared_ptr<const Series> series, long at, const std::vector<HeadId>& off = {});
     // The held-out evaluation of the model on `series` (its tail, as training splits it): evaluated
     // or requestFailed.
     quint64 evaluate(std::shared_ptr<const Series> series, double tailFraction);

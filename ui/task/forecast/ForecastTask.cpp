@@ -1,4 +1,5 @@
 #include "task/forecast/ForecastTask.h"
+#include <algorithm>
 #include "base/TaskIds.h"
 #include "session/ForecastLessons.h"
 #include "session/SettingNames.h"
@@ -97,6 +98,7 @@ void ForecastTask::connectSession() {
     connect(s, &ForecastSession::stateChanged, this, &ForecastTask::onState);
     connect(s, &ForecastSession::modelReady, this, [this](const ForecastModelInfo& info) {
         importance_->setModelHasHeads(true);  // every forecaster is a Transformer
+        heads_->setAblationMode(false);          // another model: every head on
         TaskSupport::setModelAvailable(navigator(), id(), true);
         updateRange(info.config);
         lag_->setShape(info.config.context, info.config.horizon, markedPeriod());
@@ -130,10 +132,11 @@ void ForecastTask::connectSession() {
     connect(s, &ForecastSession::trainingFinished, this, [this] { requestForecast(); });
     connect(s, &ForecastSession::probed, this, [this](const Forecast& f, long at) {
         if (!session_->hasModel()) return;  // answered before a reset
-        showForecast(f, at);
+        if (!heads_->switchedOff().empty()) return;  // the full model's; the views show the ablated one
+        showForecast(f, at, {});
     });
     connect(s, &ForecastSession::forecasted, this, [this](quint64 id, const Forecast& f, long at) {
-        if (id == forecastRequest_) showForecast(f, at);
+        if (id == forecastRequest_) showForecast(f, at, forecastOff_);
     });
     connect(s, &ForecastSession::evaluated, this, [this](quint64 id, const ForecastEvaluation& e) {
         if (id != evaluateRequest_) return;
@@ -154,6 +157,7 @@ void ForecastTask::connectViews() {
     connect(session_, &ForecastSession::probed, this, &ForecastTask::actionsChanged);
     connect(session_, &ForecastSession::epochFinished, this, &ForecastTask::actionsChanged);
     connect(session_, &ForecastSession::modelDiscarded, this, &ForecastTask::actionsChanged);
+    connect(heads_, &ForecastHeadsView::ablationChanged, this, &ForecastTask::requestForecast);
     TaskSupport::connectImportance(
         this, importance_, session_,
         [this](int limit) { return session_->measureHeads(series_, panel_->options().tailFraction, limit); },
@@ -182,10 +186,13 @@ void ForecastTask::onState() {
     sessionStateChanged();
 }
 
-void ForecastTask::showForecast(const Forecast& f, long at) {
+void ForecastTask::showForecast(const Forecast& f, long at, const std::vector<HeadId>& off) {
+    std::vector<HeadId> sorted = off;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted != heads_->switchedOff()) return;  // made for heads switched off before
     forecast_->setForecast(f, at);
     lag_->setForecast(f);
-    heads_->setForecast(f);
+    heads_->setForecast(f, off);
 }
 
 int ForecastTask::markedPeriod() const {
@@ -211,7 +218,8 @@ void ForecastTask::updateRange(const ForecastConfig& config) {
 
 void ForecastTask::requestForecast() {
     if (!session_->hasModel() || !series_) return;
-    forecastRequest_ = session_->forecastAt(series_, forecast_->position());
+    forecastOff_ = heads_->switchedOff();
+    forecastRequest_ = session_->forecastAt(series_, forecast_->position(), forecastOff_);
 }
 
 void ForecastTask::loadData() {

@@ -64,7 +64,7 @@ private:
     void connectViews();
     void onState();
     void chooseFile();
-    void showForecast(const Forecast& f, long at);
+    void showForecast(const Forecast& f, long at, const std::vector<HeadId>& off);
     // The positions the Forecast view offers for a model of `config`: the held-out tail's origins.
     void updateRange(const ForecastConfig& config);
     int markedPeriod() const;  // the model's period, else the generated series' own
@@ -83,6 +83,7 @@ private:
     ForecastConfig rangeConfig_;  // what the Forecast view's positions were computed for
     std::optional<ForecastEvaluation> evaluation_;
     quint64 forecastRequest_ = 0, evaluateRequest_ = 0;
+    std::vector<HeadId> forecastOff_;  // the heads switched off for forecastRequest_
     QString previousDataset_ = QStringLiteral("seasonal");
 };
 

@@ -6,12 +6,14 @@
 // Forecasts the task receives (Forecast::encoder, ::cross).
 #include "engine/forecast/Forecaster.h"
 #include "views/View.h"
+#include "base/translation/HeadAblation.h"
 
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
+class QPushButton;
 
 namespace attnlab {
 
@@ -32,11 +34,33 @@ public:
     // PNG, SVG or PDF: both grids, the encoder's above the cross-attention's.
     bool exportView(const QString& path, double scale, QString* error) const override;
 
-    void setForecast(const Forecast& forecast);
+    // The forecast shown, made with the heads `off` switched off (empty: the full model); an answer
+    // for other heads than the ones now switched off is dropped.
+    void setForecast(const Forecast& forecast, const std::vector<HeadId>& off = {});
+
+    // Live head ablation: Switch Heads Off, then a click on a head of either grid switches it off
+    // (or on again); ablationChanged asks the task for the forecast again with switchedOff().
+    void setAblationMode(bool on);
+    bool ablationMode() const;
+    const std::vector<HeadId>& switchedOff() const { return off_; }
+    void setSwitchedOff(std::vector<HeadId> heads);
+    QPushButton* ablationButton() const { return ablate_; }
+    QString ablationSummary() const;  // empty with every head on
     HeadGridWidget* encoderGrid() const { return encoder_; }
     HeadGridWidget* crossGrid() const { return cross_; }
 
+Q_SIGNALS:
+    void ablationChanged();
+
 private:
+    void toggle(MapKind kind, int layer, int head);
+    void showSwitchedOff();
+
+    QPushButton* ablate_;
+    QPushButton* allOn_;
+    QLabel* ablation_;
+    std::vector<HeadId> off_;
+    std::optional<Forecast> full_;  // the last forecast with every head on
     QLabel* placeholder_;
     QLabel* encoderTitle_;
     HeadGridWidget* encoder_;
