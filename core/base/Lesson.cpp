@@ -385,14 +385,15 @@ const std::vector<std::string>& lessonControlNames(const std::string& task) {
         "validation_fraction", "clip", "teacher_forcing"};
     static const std::vector<std::string> classify = {
         "dataset", "size", "length", "data_seed", "architecture", "pooling", "hops", "hidden", "layers", "heads",
-        "pattern", "window", "bidirectional", "units", "epochs", "learning_rate", "batch_size", "seed"};
+        "pattern", "window", "bidirectional", "units", "epochs", "learning_rate", "batch_size", "seed", "clip",
+        "validation_fraction"};
     static const std::vector<std::string> images = {
         "dataset", "size", "data_seed", "patch", "hidden", "heads", "layers", "attention", "lambda", "caption_hidden",
-        "epochs", "learning_rate", "batch_size", "seed"};
+        "epochs", "learning_rate", "batch_size", "seed", "clip", "validation_fraction"};
     static const std::vector<std::string> forecast = {
         "dataset", "size", "data_seed", "period", "lag", "noise", "column", "timestamp", "context", "horizon",
         "hidden", "heads", "layers", "decoder_layers", "loss", "pattern", "window", "time_features", "epochs",
-        "learning_rate", "batch_size", "seed"};
+        "learning_rate", "batch_size", "seed", "clip", "validation_fraction"};
     static const std::vector<std::string> none;
     if (task == tasks::kForecast) return forecast;
     if (task == tasks::kTranslate) return translate;

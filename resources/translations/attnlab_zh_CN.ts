@@ -5734,6 +5734,34 @@ The model keeps its last good weights.</source>
         <source>Seed:</source>
         <translation>随机种子：</translation>
     </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Largest allowed gradient norm; clipping keeps one bad batch from wrecking the model.</source>
+        <translation>允许的最大梯度范数；裁剪可以防止一个糟糕的批次毁掉模型。</translation>
+    </message>
+    <message>
+        <source>The share of the series at its end held out: validation and the forecasts shown are made there.</source>
+        <translation>序列末尾留出的比例：验证和显示的预测都在这一段上进行。</translation>
+    </message>
+    <message>
+        <source>The share held out to measure loss and accuracy on unseen data (when there is no test set).</source>
+        <translation>留出用于在未见数据上测量损失和准确率的比例（没有测试集时）。</translation>
+    </message>
+    <message>
+        <source>Gradient clip:</source>
+        <translation>梯度裁剪：</translation>
+    </message>
+    <message>
+        <source>Held-out tail:</source>
+        <translation>留出的尾段：</translation>
+    </message>
+    <message>
+        <source>Validation share:</source>
+        <translation>验证集比例：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TrainingChartsView</name>

@@ -173,7 +173,8 @@ TEST_CASE("a classification lesson file hides and locks the classifier's control
     const QString path = QString::fromStdString(w.dir.file("classify.json", R"({"format": "attnlab-lesson",
         "version": 1, "id": "tiny-classify", "task": "classify", "title": "Tiny", "card": "Look at the words.",
         "data": {"dataset": "sentiment", "size": 60, "seed": 2}, "model": {"hidden": 16},
-        "training": {"epochs": 1}, "seed": 4, "probe": {"text": "the plot was good"}, "view": "classify",
+        "training": {"epochs": 1, "clip": 2.5, "validation_fraction": 0.2}, "seed": 4,
+        "probe": {"text": "the plot was good"}, "view": "classify",
         "controls": {"hide": ["pooling"], "lock": ["epochs", "dataset"]}})"));
     REQUIRE(w.window->openLesson(path));
     auto* task = w.window->task<ClassifierTask>();
@@ -181,6 +182,8 @@ TEST_CASE("a classification lesson file hides and locks the classifier's control
     CHECK(w.window->currentTabName() == QLatin1String("classify"));
     CHECK(task->panel()->config().hidden == 16);
     CHECK(task->panel()->options().seed == 4);
+    CHECK(task->panel()->options().clip == Approx(2.5));  // shown in the Training group, and kept
+    CHECK(task->panel()->options().validationFraction == Approx(0.2));
     CHECK(task->classifyView()->text() == QLatin1String("the plot was good"));
     CHECK(rowHidden(control(task->setupPage(), "pooling")));
     REQUIRE(waitUntil([&] { return task->session()->hasModel() && !task->session()->isBusy(); }, 60000));
@@ -189,6 +192,7 @@ TEST_CASE("a classification lesson file hides and locks the classifier's control
     CHECK_FALSE(control(task->setupPage(), "dataset")->isEnabled());
     CHECK(control(task->setupPage(), "hidden")->isEnabled());
     CHECK(task->corpus()->examples.size() == 60);
+    CHECK(task->session()->model().validationTexts == 12);  // the lesson's validation share, 0.2 of 60
     CHECK(w.errors.isEmpty());
 }
 
@@ -199,7 +203,7 @@ TEST_CASE("a forecasting lesson file hides and locks the forecaster's controls",
         "data": {"dataset": "seasonal", "size": 300, "seed": 2, "period": 7},
         "model": {"context": 28, "horizon": 4, "d_model": 16, "heads": 2, "encoder_layers": 1, "decoder_layers": 1,
                   "feed_forward": 32},
-        "training": {"epochs": 1}, "seed": 3, "view": "forecast",
+        "training": {"epochs": 1, "validation_fraction": 0.3}, "seed": 3, "view": "forecast",
         "controls": {"hide": ["pattern", "window", "time_features"], "lock": ["context", "horizon", "period"]}})"));
     REQUIRE(w.window->openLesson(path));
     auto* task = w.window->task<ForecastTask>();
@@ -216,6 +220,7 @@ TEST_CASE("a forecasting lesson file hides and locks the forecaster's controls",
     CHECK_FALSE(control(page, "context")->isEnabled());  // the run's end does not unlock them
     CHECK(control(page, "pattern")->isHidden());
     CHECK(task->session()->model().config.context == 28);
+    CHECK(task->panel()->options().tailFraction == Approx(0.3));  // a forecaster holds out its tail
     CHECK(w.errors.isEmpty());
 }
 

@@ -32,7 +32,7 @@ ForecastLesson forecastLessonFromFile(const LessonFile& file) {
     if (t.batchSize) l.options.batchSize = *t.batchSize;
     if (t.learningRate) l.options.learningRate = *t.learningRate;
     if (t.clip) l.options.clip = *t.clip;
-    if (t.validationFraction) l.options.validationFraction = *t.validationFraction;
+    if (t.validationFraction) l.options.tailFraction = *t.validationFraction;  // a forecaster holds out its tail
     if (file.seed) l.options.seed = *file.seed;
     return l;
 }

@@ -167,10 +167,11 @@ void ClassifierSetupPanel::setConfig(const ClassifierConfig& c) {
 }
 
 ClassifierTrainingOptions ClassifierSetupPanel::options() const {
-    return trainingBox_.read<ClassifierTrainingOptions>();
+    return trainingBox_.read(options_);  // the fields the panel does not show (threads, ...) come along
 }
 
 void ClassifierSetupPanel::setOptions(const ClassifierTrainingOptions& o) {
+    options_ = o;
     trainingBox_.write(o);
 }
 

@@ -39,6 +39,7 @@ public:
     void setOptions(const ClassifierTrainingOptions& options);
 
 private:
+    ClassifierTrainingOptions options_;  // the last written: what the Training group does not show comes along
     bool readsFile() const override;
     bool datasetChosen() override;
     void enableRows() override;

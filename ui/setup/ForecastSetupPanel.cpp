@@ -207,17 +207,11 @@ void ForecastSetupPanel::setConfig(const ForecastConfig& c) {
 }
 
 ForecastTrainingOptions ForecastSetupPanel::options() const {
-    ForecastTrainingOptions o = options_;
-    const auto shown = trainingBox_.read<ForecastTrainingOptions>();
-    o.epochs = shown.epochs;
-    o.learningRate = shown.learningRate;
-    o.batchSize = shown.batchSize;
-    o.seed = shown.seed;
-    return o;
+    return trainingBox_.read(options_);  // the stride, which the panel does not show, comes along
 }
 
 void ForecastSetupPanel::setOptions(const ForecastTrainingOptions& o) {
-    options_ = o;  // the tail and the stride, which the panel does not show, come along
+    options_ = o;
     trainingBox_.write(o);
 }
 

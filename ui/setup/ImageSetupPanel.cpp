@@ -125,10 +125,11 @@ void ImageSetupPanel::setCaptionerConfig(const CaptionerConfig& c) {
 }
 
 VisionTrainingOptions ImageSetupPanel::options() const {
-    return trainingBox_.read<VisionTrainingOptions>();
+    return trainingBox_.read(options_);  // the fields the panel does not show (threads, ...) come along
 }
 
 void ImageSetupPanel::setOptions(const VisionTrainingOptions& o) {
+    options_ = o;
     trainingBox_.write(o);
 }
 

@@ -42,6 +42,7 @@ public:
     void setOptions(const VisionTrainingOptions& options);
 
 private:
+    VisionTrainingOptions options_;  // the last written: what the Training group does not show comes along
     bool readsFile() const override;
     bool datasetChosen() override;
     void enableRows() override;

@@ -1,6 +1,7 @@
 #pragma once
 // What every task's File > Save Setup as Lesson shares: the training settings, the card and the
 // controls of the setup being saved, as the fields of a lesson file (base/Lesson.h).
+#include "setup/TrainingBox.h"
 #include "base/Lesson.h"
 #include "setup/LessonControls.h"
 
@@ -17,6 +18,9 @@ LessonTraining lessonTrainingOf(const Options& o) {
     t.epochs = o.epochs;
     t.batchSize = o.batchSize;
     t.learningRate = o.learningRate;
+    t.clip = o.clip;
+    Options copy = o;
+    t.validationFraction = TrainingBox::heldOutShare(copy);  // a forecaster's: its held-out tail
     return t;
 }
 
