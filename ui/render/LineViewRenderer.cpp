@@ -93,7 +93,9 @@ QColor LineViewRenderer::headColor(int head) {
 
 void LineViewRenderer::rebuild() {
     sorted_.clear();
+    light_.clear();
     std::vector<int> order;
+    const auto add = [this](const Line& l) { (l.weight >= kMinimumWeight ? sorted_ : light_).push_back(l); };
     for (int h = 0; h < static_cast<int>(heads_.size()); ++h) {
         const AttentionMap& m = heads_[static_cast<std::size_t>(h)];
         order.resize(static_cast<std::size_t>(m.cols));
@@ -102,6 +104,11 @@ void LineViewRenderer::rebuild() {
             double total = 0.0;
             for (int c = 0; c < m.cols; ++c) total += std::max(0.0f, row[c]);
             if (total <= 0.0) continue;
+            if (threshold_ >= 1.0) {  // every positive weight: no need to rank the row
+                for (int c = 0; c < m.cols; ++c)
+                    if (row[c] > 0.0f) add(Line{row[c], h, r, c});
+                continue;
+            }
             std::iota(order.begin(), order.end(), 0);
             std::sort(order.begin(), order.end(), [row](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
             // The smallest set of the largest weights that reaches the share of the row's mass.
@@ -109,13 +116,21 @@ void LineViewRenderer::rebuild() {
             for (int c : order) {
                 const float w = row[c];
                 if (w <= 0.0f) break;
-                sorted_.push_back(Line{w, h, r, c});
+                add(Line{w, h, r, c});
                 kept += w;
                 if (kept >= threshold_ * total - 1e-9) break;
             }
         }
     }
-    std::stable_sort(sorted_.begin(), sorted_.end(), [](const Line& a, const Line& b) { return a.weight > b.weight; });
+    std::sort(sorted_.begin(), sorted_.end(), heavierFirst);
+}
+
+bool LineViewRenderer::heavierFirst(const Line& a, const Line& b) {
+    // Ties in the maps' order (head, row, column), so that the order is the same on every run.
+    if (a.weight != b.weight) return a.weight > b.weight;
+    if (a.head != b.head) return a.head < b.head;
+    if (a.row != b.row) return a.row < b.row;
+    return a.column < b.column;
 }
 
 bool LineViewRenderer::keeps(const Line& line) const {
@@ -129,7 +144,18 @@ std::vector<LineViewRenderer::Line> LineViewRenderer::keptLines() const {
     std::vector<Line> out;
     for (const Line& l : sorted_)
         if (keeps(l)) out.push_back(l);
+    const std::size_t heavy = out.size();
+    for (const Line& l : light_)
+        if (keeps(l)) out.push_back(l);
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(heavy), out.end(), heavierFirst);
     return out;
+}
+
+std::pair<std::size_t, std::size_t> LineViewRenderer::keptCounts() const {
+    std::size_t heavy = 0, light = 0;
+    for (const Line& l : sorted_) heavy += keeps(l) ? 1 : 0;
+    for (const Line& l : light_) light += keeps(l) ? 1 : 0;
+    return {heavy + light, heavy};
 }
 
 QSize LineViewRenderer::preferredSize() const {
@@ -249,7 +275,7 @@ void LineViewRenderer::paint(QPainter& painter, const QRectF& target, const QCol
             const qreal a = yLeft(l.row), b = yRight(l.column);
             if (std::max(a, b) < clipTop - 2 || std::min(a, b) > clipBottom + 2) continue;
         }
-        if (l.weight < kMinimumWeight || drawn_ >= kLineBudget) {
+        if (drawn_ >= kLineBudget) {
             ++leftOut_;
             continue;
         }
@@ -257,6 +283,14 @@ void LineViewRenderer::paint(QPainter& painter, const QRectF& target, const QCol
         batches[static_cast<std::size_t>(l.head * kAlphaSteps + step)].emplace_back(
             QPointF(g.leftAnchor, yLeft(l.row)), QPointF(g.rightAnchor, yRight(l.column)));
         ++drawn_;
+    }
+    for (const Line& l : light_) {  // too light to show: counted as left out, as the budget's are
+        if (!keeps(l)) continue;
+        if (clipped) {
+            const qreal a = yLeft(l.row), b = yRight(l.column);
+            if (std::max(a, b) < clipTop - 2 || std::min(a, b) > clipBottom + 2) continue;
+        }
+        ++leftOut_;
     }
     // One-pixel cosmetic lines: the raster engine's fast antialiased path (wider pens are stroked as
     // polygons, about a hundred times slower for thousands of long lines).

@@ -19,6 +19,7 @@
 #include <QRectF>
 #include <QStringList>
 
+#include <utility>
 #include <vector>
 
 class QPainter;
@@ -74,6 +75,8 @@ public:
     // The lines the current heads, threshold and focus keep, heaviest first, the light ones
     // (below kMinimumWeight) included: what the view means, before any budget.
     std::vector<Line> keptLines() const;
+    // How many keptLines() has, and how many of them weigh kMinimumWeight or more (without sorting).
+    std::pair<std::size_t, std::size_t> keptCounts() const;
     // What the last paint() drew, and what it left out for the budget (or as too light to see).
     int linesDrawn() const { return drawn_; }
     int linesLeftOut() const { return leftOut_; }
@@ -98,14 +101,19 @@ private:
         qreal rightAnchor = 0.0;    // x where they end
     };
     Geometry geometry(const QRectF& target) const;
-    void rebuild();                        // sorted_ from the maps and the threshold
+    void rebuild();                        // sorted_ and light_ from the maps and the threshold
+    static bool heavierFirst(const Line& a, const Line& b);
     bool keeps(const Line& line) const;    // visible head and focus
 
     std::vector<AttentionMap> heads_;
     QStringList left_;
     QStringList right_;
     std::vector<bool> visible_;
-    std::vector<Line> sorted_;  // every line the threshold keeps, heaviest first
+    // Every line the threshold keeps: those of kMinimumWeight or more heaviest first (the ones a
+    // paint may draw), the lighter ones apart and unsorted (never drawn, only counted): sorting them
+    // too cost a 200-token, 8-head map tens of milliseconds at every threshold change.
+    std::vector<Line> sorted_;
+    std::vector<Line> light_;
     double threshold_ = 1.0;
     Side focusSide_ = Side::None;
     int focusToken_ = -1;

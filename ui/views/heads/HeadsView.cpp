@@ -322,10 +322,7 @@ void HeadsView::refreshLinesNote() {
         linesNote_->clear();
         return;
     }
-    const std::size_t kept = r.keptLines().size();
-    std::size_t visible = 0;
-    for (const LineViewRenderer::Line& l : r.keptLines())
-        if (l.weight >= LineViewRenderer::kMinimumWeight) ++visible;
+    const auto [kept, visible] = r.keptCounts();
     const int percent = static_cast<int>(std::lround(r.threshold() * 100));
     const QString which = percent >= 100 ? tr("Every weight is a line (the toolbar's Keep slider thins them).")
                                          : tr("Each row's largest weights up to %1% of its mass (the toolbar's Keep slider).").arg(percent);
