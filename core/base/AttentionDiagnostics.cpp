@@ -92,6 +92,30 @@ MapDiagnostics diagnoseMap(const AttentionMap& map, const std::vector<std::strin
                                                                                  : "#" + std::to_string(c));
         }
     }
+    // Row spread: each used row's distance from the mean row.
+    if (d.rowsUsed >= 3 && n >= 3) {
+        std::vector<double> meanRow(static_cast<std::size_t>(n), 0.0);
+        std::vector<std::vector<double>> rows;
+        for (int r = 0; r < map.rows; ++r) {
+            double total = 0.0;
+            for (int c = 0; c < n; ++c) total += mass(map.at(r, c));
+            if (!(total > 0.0) || !std::isfinite(total)) continue;
+            std::vector<double> p(static_cast<std::size_t>(n));
+            for (int c = 0; c < n; ++c) {
+                p[static_cast<std::size_t>(c)] = mass(map.at(r, c)) / total;
+                meanRow[static_cast<std::size_t>(c)] += p[static_cast<std::size_t>(c)] / d.rowsUsed;
+            }
+            rows.push_back(std::move(p));
+        }
+        double spread = 0.0;
+        for (const auto& p : rows) {
+            double l1 = 0.0;
+            for (int c = 0; c < n; ++c) l1 += std::abs(p[static_cast<std::size_t>(c)] - meanRow[static_cast<std::size_t>(c)]);
+            spread += 0.5 * l1;
+        }
+        d.rowSpread = std::clamp(spread / static_cast<double>(rows.size()), 0.0, 1.0);
+        d.spreadJudged = true;
+    }
     d.valid = true;
     d.entropy = std::clamp(entropySum / d.rowsUsed, 0.0, 1.0);
     d.diagonality = std::clamp(diagonalSum / d.rowsUsed, 0.0, 1.0);
@@ -118,6 +142,7 @@ HeadDiagnostics judge(MapKind kind, int layer, int head, const MapDiagnostics& v
     }
     if (cross && static_cast<int>(values.uncovered.size()) >= std::max(1, t.coverageWarnCount))
         h.coverage = warn(Finding::Uncovered);
+    if (cross && values.spreadJudged && values.rowSpread < t.rowSpreadWarn) h.sameRows = warn(Finding::SameRows);
     return h;
 }
 
@@ -156,6 +181,8 @@ ModelDiagnostics diagnoseTranslation(const Translation& translation, const Diagn
                 summary.entropy += d.entropy;
                 summary.diagonality += d.diagonality;
                 summary.sinkMass += d.sinkMass;
+                summary.rowSpread += d.rowSpread;
+                if (d.spreadJudged) summary.spreadJudged = true;
                 if (averaged == 0) {
                     meanMap = AttentionMap{map.rows, map.cols, std::vector<float>(map.weights.size(), 0.0f)};
                 } else if (map.rows != meanMap.rows || map.cols != meanMap.cols) {
@@ -186,6 +213,8 @@ ModelDiagnostics diagnoseTranslation(const Translation& translation, const Diagn
         kindValues.entropy = summary.entropy / valid;
         kindValues.diagonality = summary.diagonality / valid;
         kindValues.sinkMass = summary.sinkMass / valid;
+        kindValues.rowSpread = summary.rowSpread / valid;  // the heads' mean, as for the three above
+        kindValues.spreadJudged = summary.spreadJudged;
         out.summaries.push_back(judge(kind, -1, -1, kindValues, thresholds));
     }
     return out;
@@ -199,6 +228,7 @@ std::vector<Finding> ModelDiagnostics::findings() const {
             addFinding(out, h.diagonality);
             addFinding(out, h.sink);
             addFinding(out, h.coverage);
+            addFinding(out, h.sameRows);
         }
     }
     return out;
@@ -214,6 +244,7 @@ const char* findingName(Finding finding) {
     case Finding::Reordered: return "reordered";
     case Finding::Unaligned: return "unaligned";
     case Finding::Uncovered: return "uncovered";
+    case Finding::SameRows: return "same-rows";
     }
     return "none";
 }

@@ -20,7 +20,12 @@
 //   coverage     the keys whose attention received, summed over all rows, is below
 //                coverageMinimum: source words that no output step looked at. The special tokens
 //                <s>, </s> and <pad> are not counted (there is nothing to translate in them).
-// Diagonality and coverage are judged (may warn) only for cross-attention: self-attention has no
+//   row spread   mean over rows of the total variation distance (half the L1 distance) between the
+//                row and the mean row, in [0, 1]: 0 when every row is the same distribution. A
+//                cross-attention map whose rows barely differ means the decoder looks at the same
+//                source positions at every step: it is not using attention to move through the source.
+//                Judged only with 3 or more rows and 3 or more keys (0 otherwise).
+// Diagonality, coverage and row spread are judged (may warn) only for cross-attention: self-attention has no
 // reason to be diagonal nor to visit every token. Entropy and sink mass are judged for every kind.
 #include "AttentionMap.h"
 
@@ -41,6 +46,7 @@ enum class Finding {
     Reordered,   // cross-attention sharp but off the diagonal: the word order changes
     Unaligned,   // cross-attention neither diagonal nor sharp: spread around a reordering, or not aligned yet
     Uncovered,   // source tokens that (almost) no output step attended to
+    SameRows,    // every output step attends alike: the decoder does not move through the source
 };
 
 struct DiagnosticThresholds {
@@ -50,6 +56,7 @@ struct DiagnosticThresholds {
     double sinkWarn = 0.4;          // warn when sink mass >= this
     double coverageMinimum = 0.1;   // a key receiving less in total (over all rows) is uncovered
     int coverageWarnCount = 1;      // warn when at least this many keys are uncovered (cross-attention)
+    double rowSpreadWarn = 0.1;     // warn when row spread < this (cross-attention, 3+ rows and keys)
 };
 
 // The numbers of one map (see the definitions above).
@@ -61,6 +68,8 @@ struct MapDiagnostics {
     double entropy = 0.0;
     double diagonality = 0.0;
     double sinkMass = 0.0;
+    double rowSpread = 0.0;
+    bool spreadJudged = false;  // 3 or more rows used and 3 or more keys
     int bandHalfWidth = 1;
     std::vector<double> received;              // per key: row-normalised attention summed over rows
     int contentKeys = 0;                       // keys that count for coverage (special tokens excluded)
@@ -87,8 +96,11 @@ struct HeadDiagnostics {
     DiagnosticFlag diagonality;
     DiagnosticFlag sink;
     DiagnosticFlag coverage;
+    DiagnosticFlag sameRows;
     bool isSummary() const { return layer < 0; }
-    bool anyRaised() const { return entropy.raised() || diagonality.raised() || sink.raised() || coverage.raised(); }
+    bool anyRaised() const {
+        return entropy.raised() || diagonality.raised() || sink.raised() || coverage.raised() || sameRows.raised();
+    }
 };
 
 struct ModelDiagnostics {

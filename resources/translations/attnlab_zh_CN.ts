@@ -1395,8 +1395,28 @@
         <translation>诊断</translation>
     </message>
     <message>
-        <source>Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try.</source>
-        <translation>注意力是否健康？逐个注意力头查看熵、对角性、汇聚和覆盖情况，并给出可以尝试的做法。</translation>
+        <source>Rows differ</source>
+        <translation>行间差异</translation>
+    </message>
+    <message>
+        <source>How much the rows differ: the mean distance (total variation) of each output token&apos;s attention from the rows&apos; mean, 0 = every row the same. Judged for cross-attention with 3 or more rows and tokens; warn below %1.</source>
+        <translation>各行之间的差异：每个输出词的注意力与各行平均值之间的平均距离（总变差），0 = 每一行都相同。仅对至少 3 行、3 个词的交叉注意力进行判断；低于 %1 时警告。</translation>
+    </message>
+    <message>
+        <source>The same map for every output step</source>
+        <translation>每个输出步骤都是同一张图</translation>
+    </message>
+    <message>
+        <source>Every output token attends to the source in nearly the same way (rows differ by less than %1): the decoder is not using attention to move through the source. It reads one fixed mixture of the source at every step, which is the fixed-vector bottleneck attention was meant to remove. Early in training, with attention still even, this is normal; after training it means attention carries nothing step by step.</source>
+        <translation>每个输出词对源句的注意力几乎相同（行间差异小于 %1）：解码器没有利用注意力在源句中移动。它在每一步读取的都是源句的同一个固定混合，这正是注意力本来要消除的固定向量瓶颈。训练初期注意力还很均匀，这是正常的；训练之后仍然如此，说明注意力没有逐步传递任何信息。</translation>
+    </message>
+    <message>
+        <source>Is attention healthy? Entropy, diagonality, sinks, how much the rows differ and coverage per head, with what to try.</source>
+        <translation>注意力健康吗？每个注意力头的熵、对角性、汇聚、行间差异和覆盖率，以及可以尝试的做法。</translation>
+    </message>
+    <message>
+        <source>Train longer first. If it stays after training, the decoder gets by on the encoder&apos;s summary: a bidirectional encoder, a slightly higher learning rate or less dropout on the attention weights help attention sharpen and move with the output.</source>
+        <translation>先训练更长时间。如果训练后仍然如此，说明解码器靠编码器的摘要就能应付：双向编码器、稍高的学习率或在注意力权重上使用更少的 dropout，有助于注意力变得更集中并随输出移动。</translation>
     </message>
 </context>
 <context>

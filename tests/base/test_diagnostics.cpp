@@ -71,6 +71,35 @@ TEST_CASE("a uniform map has entropy 1 and is flagged as dispersed", "[diagnosti
     CHECK(judge(MapKind::Encoder, 0, 0, d).entropy.finding == Finding::BroadHeads);
 }
 
+TEST_CASE("row spread: 0 when every row is the same, flagged for cross-attention only", "[diagnostics]") {
+    // Identity 3 x 3: the mean row is (1/3, 1/3, 1/3); each row's distance to it is
+    // 0.5 * (2/3 + 1/3 + 1/3) = 2/3.
+    const MapDiagnostics id = diagnoseMap(identity(3), letters(3));
+    REQUIRE(id.spreadJudged);
+    CHECK_THAT(id.rowSpread, WithinAbs(2.0 / 3.0, 1e-12));
+    CHECK_FALSE(judge(MapKind::Cross, 0, 0, id).sameRows.raised());
+    // Every row the same sharp distribution (all on the first word): spread 0, "same map" for
+    // cross-attention, not judged for self-attention.
+    const AttentionMap same{4, 3, {1, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0}};  // rows scaled to sum 1 first
+    const MapDiagnostics d = diagnoseMap(same, letters(3));
+    CHECK_THAT(d.rowSpread, WithinAbs(0.0, 1e-12));
+    const HeadDiagnostics h = judge(MapKind::Cross, 0, 0, d);
+    CHECK(h.sameRows.raised());
+    CHECK(h.sameRows.finding == Finding::SameRows);
+    CHECK_FALSE(h.entropy.raised());  // sharp, and still the same at every step
+    CHECK_FALSE(judge(MapKind::Encoder, 0, 0, d).sameRows.raised());
+    // Rows that differ a little: (0.9, 0.1, 0), (0.8, 0.2, 0), (0.85, 0.15, 0). The mean row is
+    // (0.85, 0.15, 0); the rows are 0.05, 0.05 and 0 from it -> 1/30, below 0.1.
+    const AttentionMap close{3, 3, {0.9f, 0.1f, 0, 0.8f, 0.2f, 0, 0.85f, 0.15f, 0}};
+    const MapDiagnostics c = diagnoseMap(close, letters(3));
+    CHECK_THAT(c.rowSpread, WithinAbs((0.05 + 0.05 + 0.0) / 3.0, 1e-6));
+    CHECK(judge(MapKind::Cross, 0, 0, c).sameRows.raised());
+    // Two rows or two keys are too few to judge.
+    CHECK_FALSE(diagnoseMap(identity(2), letters(2)).spreadJudged);
+    CHECK_FALSE(diagnoseMap(uniform(4, 2), letters(2)).spreadJudged);
+    CHECK(std::string(findingName(Finding::SameRows)) == "same-rows");
+}
+
 TEST_CASE("entropy is normalised by log(cols) per row, rows scaled to sum 1", "[diagnostics]") {
     // Rows (0.5, 0.5) -> ln2/ln2 = 1; (1, 0) -> 0; (0.25, 0.75) -> -(0.25 ln 0.25 + 0.75 ln 0.75) / ln 2
     // = 0.811278; the last row is given as (0.5, 1.5), which scales to (0.25, 0.75).

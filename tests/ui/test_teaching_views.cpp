@@ -129,6 +129,29 @@ TEST_CASE("diagnostics view explains an uncovered word of a GRU map and shows on
     CHECK(text.find("Raised by: cross-attention") != std::string::npos);
 }
 
+TEST_CASE("diagnostics view flags a cross-attention that is the same map for every output step", "[ui][diagnostics]") {
+    // A GRU's cross-attention whose four output steps all read the source alike.
+    Translation t;
+    t.sourceTokens = {"tom", "chases", "jerry", "</s>"};
+    t.outputTokens = {"a", "b", "c", "</s>"};
+    const std::vector<float> row{0.4f, 0.3f, 0.2f, 0.1f};
+    AttentionMap map{4, 4, {}};
+    for (int r = 0; r < 4; ++r) map.weights.insert(map.weights.end(), row.begin(), row.end());
+    t.attention[MapKind::Cross] = {{map}};
+    DiagnosticsView view;
+    view.setTranslation(t);
+    REQUIRE(view.table()->rowCount() == 1);
+    CHECK(str(cell(view.table(), 0, DiagnosticsView::RowSpreadColumn)) == "\u26a0 0.00");
+    const std::string text = str(view.explanations()->toPlainText());
+    CHECK(text.find(str(DiagnosticsView::findingTitle(Finding::SameRows))) != std::string::npos);
+    CHECK(text.find("not using attention to move through the source") != std::string::npos);
+    // The diagonal of the GRU fixture differs from row to row: no such flag.
+    DiagnosticsView other;
+    other.setTranslation(gruTranslation());
+    CHECK(str(other.explanations()->toPlainText()).find(str(DiagnosticsView::findingTitle(Finding::SameRows))) ==
+          std::string::npos);
+}
+
 TEST_CASE("diagnostics view follows the translation, the probe or the latest", "[ui][diagnostics]") {
     DiagnosticsView view;
     CHECK(view.source() == DiagnosticsView::Source::Latest);

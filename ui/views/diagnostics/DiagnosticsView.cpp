@@ -36,7 +36,7 @@ QString joinedTokens(const std::vector<std::string>& tokens) {
 QString html(const QString& text) { return text.toHtmlEscaped(); }
 
 bool hasFinding(const HeadDiagnostics& h, Finding f) {
-    for (const DiagnosticFlag* flag : {&h.entropy, &h.diagonality, &h.sink, &h.coverage})
+    for (const DiagnosticFlag* flag : {&h.entropy, &h.diagonality, &h.sink, &h.coverage, &h.sameRows})
         if (flag->raised() && flag->finding == f) return true;
     return false;
 }
@@ -79,10 +79,10 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
 
     auto* vertical = new QSplitter(Qt::Vertical);
     auto* horizontal = new QSplitter(Qt::Horizontal);
-    table_ = new QTableWidget(0, 7);
+    table_ = new QTableWidget(0, 8);
     const DiagnosticThresholds& t = thresholds_;
     const QStringList headers{tr("Kind"), tr("Layer"), tr("Head"), tr("Entropy"), tr("Diagonality"), tr("Sink"),
-                              tr("Coverage")};
+                              tr("Rows differ"), tr("Coverage")};
     const QStringList headerTips{
         tr("Cross-attention (decoder → encoder), or the encoder's or decoder's self-attention."),
         tr("0-based, as in the Heads view; “all” is the summary of every layer."),
@@ -96,6 +96,10 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
             .arg(number(t.diagonalityWarn)),
         tr("Share of attention on <s>, </s> and punctuation, where heads with nothing to do park it. Warn at ≥ %1.")
             .arg(number(t.sinkWarn)),
+        tr("How much the rows differ: the mean distance (total variation) of each output token's attention from "
+           "the rows' mean, 0 = every row the same. Judged for cross-attention with 3 or more rows and tokens; warn "
+           "below %1.")
+            .arg(number(t.rowSpreadWarn)),
         tr("Source tokens that received less than %1 attention summed over all output steps (</s> not counted). "
            "Judged for cross-attention only.")
             .arg(number(t.coverageMinimum))};
@@ -299,6 +303,7 @@ void DiagnosticsView::fillTable() {
         flagged(EntropyColumn, number(h.values.entropy), h.entropy, true);
         flagged(DiagonalityColumn, number(h.values.diagonality), h.diagonality, cross);
         flagged(SinkColumn, number(h.values.sinkMass), h.sink, true);
+        if (h.values.spreadJudged) flagged(RowSpreadColumn, number(h.values.rowSpread), h.sameRows, cross);
         const int missing = static_cast<int>(h.values.uncovered.size());
         const QString coverage =
             missing == 0 ? tr("all %1 attended").arg(h.values.contentKeys)
@@ -346,7 +351,7 @@ QString DiagnosticsView::summaryHtml() const {
         int heads = 0;
         for (const HeadDiagnostics& h : diagnostics_.heads) heads += h.kind == s.kind;
         QStringList flags;
-        for (const DiagnosticFlag* f : {&s.entropy, &s.diagonality, &s.sink, &s.coverage})
+        for (const DiagnosticFlag* f : {&s.entropy, &s.diagonality, &s.sink, &s.coverage, &s.sameRows})
             if (f->raised()) flags << html(findingTitle(f->finding));
         const QString verdict =
             flags.isEmpty()
@@ -418,6 +423,7 @@ QString DiagnosticsView::findingTitle(Finding finding) {
     case Finding::Reordered: return tr("Sharp but off the diagonal: reordering");
     case Finding::Unaligned: return tr("Off the diagonal and spread out");
     case Finding::Uncovered: return tr("Source tokens nobody looked at");
+    case Finding::SameRows: return tr("The same map for every output step");
     case Finding::None: break;
     }
     return QString();
@@ -463,6 +469,13 @@ QString DiagnosticsView::findingExplanation(Finding finding, const DiagnosticThr
                   "they have no counterpart in the target (an article like “the” has none in Chinese) or the model "
                   "skipped them: compare the output with the input for a missing word (under-translation).")
             .arg(number(t.coverageMinimum), tokens);
+    case Finding::SameRows:
+        return tr("Every output token attends to the source in nearly the same way (rows differ by less than %1): "
+                  "the decoder is not using attention to move through the source. It reads one fixed mixture of "
+                  "the source at every step, which is the fixed-vector bottleneck attention was meant to remove. "
+                  "Early in training, with attention still even, this is normal; after training it means attention "
+                  "carries nothing step by step.")
+            .arg(number(t.rowSpreadWarn));
     case Finding::None: break;
     }
     return QString();
@@ -495,6 +508,10 @@ QString DiagnosticsView::findingAdvice(Finding finding) {
     case Finding::Uncovered:
         return tr("If a content word is missing from the output: train longer, try a larger model, or less "
                   "dropout. Function words without a counterpart in the target are fine.");
+    case Finding::SameRows:
+        return tr("Train longer first. If it stays after training, the decoder gets by on the encoder's summary: "
+                  "a bidirectional encoder, a slightly higher learning rate or less dropout on the attention "
+                  "weights help attention sharpen and move with the output.");
     case Finding::None: break;
     }
     return QString();
@@ -505,7 +522,8 @@ QString DiagnosticsView::findingAdvice(Finding finding) {
 QString DiagnosticsView::viewTitle() const { return tr("Diagnostics"); }
 
 QString DiagnosticsView::viewToolTip() const {
-    return tr("Is attention healthy? Entropy, diagonality, sinks and coverage per head, with what to try.");
+    return tr("Is attention healthy? Entropy, diagonality, sinks, how much the rows differ and coverage per head, with "
+              "what to try.");
 }
 
 void DiagnosticsView::clearView() {

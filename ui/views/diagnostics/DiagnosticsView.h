@@ -25,7 +25,7 @@ class DiagnosticsView : public QWidget, public View {
 
 public:
     enum class Source { Latest, Translation, Probe };
-    enum Column { KindColumn, LayerColumn, HeadColumn, EntropyColumn, DiagonalityColumn, SinkColumn, CoverageColumn };
+    enum Column { KindColumn, LayerColumn, HeadColumn, EntropyColumn, DiagonalityColumn, SinkColumn, RowSpreadColumn, CoverageColumn };
 
     // View
     QString viewTitle() const override;
