@@ -176,6 +176,11 @@ HeadImportanceReport measureHeadImportance(const Seq2SeqModel& model, const Corp
         model, net, set, batch, [&](const detail::HeadSubject& s) { return detail::runHeadStudy(s, options, progress); });
 
     HeadImportanceReport report;
+    report.study = study;
+    report.study.metric = "BLEU";
+    report.study.higherIsBetter = true;
+    report.study.items = set.pairs.size();
+    report.study.skipped = set.skipped;
     report.pairs = set.pairs.size();
     report.skipped = set.skipped;
     report.baseline = toAblationScore(study.baseline);

@@ -55,32 +55,8 @@ struct HeadImportanceReport {
     std::vector<HeadId> pruningOrder;         // the order pruningCurve removes them in
     std::size_t pairs = 0;                    // pairs measured
     std::size_t skipped = 0;                  // pairs with an empty side or longer than the model's maximum
+    HeadStudyReport study;                    // the same figures in the form every task's study has (metric "BLEU")
 };
-
-// The report in the form every task's head study has (engine/HeadStudy.h; metric "BLEU"), for the
-// views that show any task's heads.
-inline HeadStudyReport toHeadStudyReport(const HeadImportanceReport& r) {
-    HeadStudyReport out;
-    out.metric = "BLEU";
-    out.higherIsBetter = true;
-    out.baseline = {r.baseline.loss, r.baseline.bleu, r.baseline.exact};
-    for (const HeadEffect& h : r.heads) {
-        HeadStudyEffect e;
-        e.head = h.head;
-        e.score = {h.loss, h.bleu, h.exact};
-        e.deltaLoss = h.deltaLoss;
-        e.deltaMetric = h.deltaMetric;
-        e.gradient = h.gradient;
-        e.importance = h.importance;
-        out.heads.push_back(e);
-    }
-    out.pruningCurve = r.pruningCurve;
-    out.randomCurve = r.randomCurve;
-    out.pruningOrder = r.pruningOrder;
-    out.items = r.pairs;
-    out.skipped = r.skipped;
-    return out;
-}
 
 // Throws ConfigError("heads needs a Transformer model ...") for a GRU, InputError(corpus.name)
 // when no pair is usable. `progress` (may be empty) is told (done, total) evaluations.

@@ -43,7 +43,7 @@ void TranslationTask::connectInterpretability() {
     connect(controller_, &TrainingController::headsMeasured, this,
             [this](quint64 id, const HeadImportanceReport& report, const QString& corpus) {
                 if (id != headsRequest_) return;
-                importanceView_->setReport(toHeadStudyReport(report), corpus);
+                importanceView_->setReport(report.study, corpus);
                 Q_EMIT actionsChanged();
             });
     connect(controller_, &TrainingController::headsFailed, this, [this](quint64 id, const QString& message) {

@@ -1,4 +1,5 @@
 #include "views/classify/ClassifyView.h"
+#include "views/heads/HeadSwitch.h"
 #include "widgets/ProbabilityTable.h"
 #include "widgets/HeadGridWidget.h"
 #include "widgets/WidgetStyle.h"
@@ -102,15 +103,7 @@ ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
     connect(ablate_, &QPushButton::toggled, this, [this](bool on) { setAblationMode(on); });
     connect(allOn_, &QPushButton::clicked, this, [this] { setSwitchedOff({}); });
     connect(heads_, &HeadGridWidget::layerHeadActivated, this, [this](int layer, int head) {
-        if (!ablate_->isChecked()) return;
-        std::vector<HeadId> off = off_;
-        const HeadId id{MapKind::Encoder, layer, head};
-        const auto found = std::find(off.begin(), off.end(), id);
-        if (found != off.end())
-            off.erase(found);
-        else
-            off.push_back(id);
-        setSwitchedOff(std::move(off));
+        if (ablate_->isChecked()) setSwitchedOff(withHeadToggled(off_, HeadId{MapKind::Encoder, layer, head}));
     });
     connect(classify_, &QPushButton::clicked, this, &ClassifyView::request);
     connect(input_, &QLineEdit::returnPressed, this, &ClassifyView::request);

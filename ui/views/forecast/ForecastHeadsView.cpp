@@ -1,4 +1,5 @@
 #include "views/forecast/ForecastHeadsView.h"
+#include "views/heads/HeadSwitch.h"
 
 #include "render/FigureWriter.h"
 #include "widgets/HeadGridWidget.h"
@@ -81,15 +82,7 @@ ForecastHeadsView::ForecastHeadsView(QWidget* parent) : QWidget(parent) {
 }
 
 void ForecastHeadsView::toggle(MapKind kind, int layer, int head) {
-    if (!ablate_->isChecked()) return;
-    std::vector<HeadId> off = off_;
-    const HeadId id{kind, layer, head};
-    const auto found = std::find(off.begin(), off.end(), id);
-    if (found != off.end())
-        off.erase(found);
-    else
-        off.push_back(id);
-    setSwitchedOff(std::move(off));
+    if (ablate_->isChecked()) setSwitchedOff(withHeadToggled(off_, HeadId{kind, layer, head}));
 }
 
 void ForecastHeadsView::setAblationMode(bool on) {

@@ -1,4 +1,5 @@
 #include "views/heads/HeadsView.h"
+#include "views/heads/HeadSwitch.h"
 
 #include "session/TrainingTypes.h"
 
@@ -431,16 +432,7 @@ bool HeadsView::ablationMode() const { return ablate_->isChecked(); }
 
 void HeadsView::setAblationMode(bool on) { ablate_->setChecked(on); }
 
-void HeadsView::toggleHead(const HeadId& head) {
-    std::vector<HeadId> heads = off_;
-    const auto found = std::find(heads.begin(), heads.end(), head);
-    if (found != heads.end()) {
-        heads.erase(found);
-    } else {
-        heads.push_back(head);
-    }
-    setSwitchedOff(std::move(heads));
-}
+void HeadsView::toggleHead(const HeadId& head) { setSwitchedOff(withHeadToggled(off_, head)); }
 
 void HeadsView::setSwitchedOff(std::vector<HeadId> heads) {
     std::sort(heads.begin(), heads.end());
