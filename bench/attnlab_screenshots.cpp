@@ -7,9 +7,10 @@
 // With --only heads, the heads lesson's Transformer with its second layer's cross heads switched
 // off (heads-ablation.png), as lines (heads-lines.png) and measured (head-importance.png), and a
 // token edit in the Translate view (translate-edit.png). With
-// --only long-range, a short long-range experiment run to its end (long-range.png).
+// --only long-range, a short long-range experiment run to its end (long-range.png). With --only
+// decoding, the decoding lab on the heads lesson's Transformer (decoding-greedy, -sampling, -beam).
 // Not a test; see bench/run-screenshots.sh.
-//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range]
+//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance|decoding]
 #include "views/attribution/AttributionView.h"
 #include "views/experiments/LongRangePage.h"
 #include "views/heads/HeadsView.h"
@@ -20,6 +21,7 @@
 #include "views/classify/NeedleView.h"
 #include "views/classify/TextsView.h"
 #include "views/compare/CompareView.h"
+#include "views/decoding/DecodingView.h"
 #include "widgets/WordStrip.h"
 #include "task/classify/ClassifierTask.h"
 #include "task/images/ImageTask.h"
@@ -79,9 +81,9 @@ void settle(int ms = 400) {
 int main(int argc, char* argv[]) {
     const std::string only = argc == 4 && std::string(argv[2]) == "--only" ? argv[3] : "";
     if (argc != 2 && only != "classify" && only != "attribution" && only != "image" && only != "heads" &&
-        only != "long-range" && only != "importance") {
+        only != "long-range" && only != "importance" && only != "decoding") {
         std::fprintf(stderr,
-                     "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance]\n");
+                     "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance|decoding]\n");
         return 2;
     }
     preferFastBlasKernels(argv);
@@ -170,6 +172,37 @@ int main(int argc, char* argv[]) {
         translate->editToken(1, TranslateView::TokenEdit::Mask);
         must(waitFor([&] { return translate->showsEdit(); }, 60000), "the edited translation");
         shot("translate-edit");
+        translation(window).controller()->shutdown();
+        return failures == 0 ? 0 : 1;
+    }
+    // The decoding lab on the heads lesson's Transformer: greedy with its key/value cache, three
+    // samples side by side, and beam search as a tree.
+    if (only == "decoding") {
+        if (!trainLesson("heads")) return 1;
+        window.showTab(QStringLiteral("decoding"));
+        auto* view = qobject_cast<DecodingView*>(window.navigator()->currentWidget());
+        view->setSentence(QStringLiteral("the small cat sees the red car"));
+        int decoded = 0;
+        QObject::connect(view, &DecodingView::decoded, view, [&decoded] { ++decoded; });
+        const auto decode = [&](const char* what) {
+            const int before = decoded;
+            view->decode();
+            return must(waitFor([&] { return decoded > before && !view->isBusy(); }, 60000), what);
+        };
+        view->setMethod(DecodingView::Method::Greedy);
+        if (decode("a greedy decoding")) {
+            view->setStep(3);
+            shot("decoding-greedy");
+        }
+        view->setMethod(DecodingView::Method::Sampling);
+        view->setSampling(2.5, 5, 0.95, 1, 3);
+        if (decode("three samples")) {
+            view->setStep(2);
+            shot("decoding-sampling");
+        }
+        view->setMethod(DecodingView::Method::Beam);
+        view->setBeamWidth(3);
+        if (decode("a beam search")) shot("decoding-beam");
         translation(window).controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }

@@ -327,7 +327,7 @@ token's logit with the earlier outputs fed in, leave-one-out drops one source to
 "</s>"). The JSON adds "output_tokens" and "output_token"; "label" is the token.
 )"},
     {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--ablate SPEC]
-                             [--json] SENTENCE...
+                             [--json [--beam-tree]] SENTENCE...
        attnlab-cli translate --model MODEL.safetensors --sample [--temperature T] [--top-k K]
                              [--top-p P] [--seed S] [--samples N] [--json] SENTENCE...
 
@@ -338,6 +338,11 @@ with each kind indexed [layer][head][target][source] (index 0 is the first layer
 which render's --layer 1 and --head 1 name).
   --beam K         beam width (default 1 = greedy)
   --max-output N   longest output in tokens (default: source length * 2 + 10)
+  --beam-tree      with --json, add "beam_tree": every hypothesis each step kept, [{"parent"
+                   (index into the list, -1 at the first step), "step", "token" ("</s>" when
+                   it ends there), "p" (the token's probability), "log_probability" (the
+                   hypothesis'), "finished", "best" (on the translation's path), "attention"
+                   (its cross-attention row over the source, last layer, heads averaged)}]
 
 With --sample, each step draws the next token instead of searching: from the model's
 distribution at temperature T, cut to the K most probable tokens, then to the smallest set

@@ -84,7 +84,7 @@ int runTranslate(const Args& argv) {
     ArgParser args(argv,
                    {"--model", "--beam", "--max-output", "--temperature", "--top-k", "--top-p", "--seed", "--samples",
                     "--ablate"},
-                   {"--json", "--sample"});
+                   {"--json", "--sample", "--beam-tree"});
     const std::string path = args.required("--model");
     DecodeOptions options;
     options.beam = static_cast<int>(args.integer("--beam", 1, 1, 64));
@@ -105,6 +105,9 @@ int runTranslate(const Args& argv) {
     checkDecodeOptions(options);  // before the model loads: a ConfigError naming the flag (exit 2)
     const bool json = args.has("--json");
     options.captureAttention = json;
+    options.recordBeam = args.has("--beam-tree");
+    if (options.recordBeam && !json) throw UsageError("--beam-tree needs --json (the tree is written as JSON)");
+    if (options.recordBeam && options.sample) throw UsageError("--beam-tree cannot be combined with --sample");
     // --ablate KIND:LAYER:HEAD[,...]: checked as text now, against the model once it is loaded.
     std::optional<HeadAblation> ablation;
     if (auto spec = args.value("--ablate")) ablation = parseHeadAblation(*spec, "--ablate");
@@ -158,6 +161,15 @@ int runTranslate(const Args& argv) {
                 j["log_prob_original"] = compared->originalLogProbability;
                 j["log_prob_original_ablated"] = compared->originalLogProbabilityAblated;
                 j["output_changed"] = compared->original.outputTokens != t.outputTokens;
+            }
+            if (options.recordBeam) {
+                // Every hypothesis each step kept, the translation's path marked "best".
+                nlohmann::json tree = nlohmann::json::array();
+                for (const BeamNode& n : t.beamTree)
+                    tree.push_back({{"parent", n.parent}, {"step", n.step}, {"token", n.token},
+                                    {"p", n.tokenProbability}, {"log_probability", n.score},
+                                    {"finished", n.finished}, {"best", n.best}, {"attention", n.attention}});
+                j["beam_tree"] = std::move(tree);
             }
             if (options.sample) {
                 // The keys above are the first sample's; every sample (the first too) in "samples".

@@ -61,6 +61,41 @@ struct DecodingStep {
     float chosenProbability = 0.0f;          // its probability after temperature, before the cut
 };
 
+// One hypothesis a beam search kept at one step (DecodeOptions::recordBeam): together, the tree the
+// decoding lab draws. Every step keeps the `beam` best continuations of the hypotheses still open;
+// a continuation by "</s>" finishes its hypothesis (a leaf).
+struct BeamNode {
+    int parent = -1;               // index into Translation::beamTree of its prefix; -1 at step 0
+    int step = 0;                  // its output position (0 = the first token)
+    std::string token;             // the token it adds ("</s>" when it finishes here)
+    float tokenProbability = 0.0f;  // p(token | its prefix)
+    float score = 0.0f;            // log-probability of the whole hypothesis so far
+    bool finished = false;         // ended by "</s>"
+    bool best = false;             // on the path of the translation returned
+    std::vector<float> attention;  // its cross-attention row over the source (the last layer's heads
+                                   // averaged); empty when attention is not captured
+};
+
+// The decoder's key/value cache after a sampled (or greedy, top-k 1) decoding of a Transformer
+// (DecodeOptions::captureCache): the self-attention keys and values of every decoder input, one
+// row per step. Step i's query attends rows 0..i; a row, once written, never changes.
+struct KeyValueCache {
+    int layers = 0;
+    int heads = 0;
+    int headDim = 0;
+    std::vector<std::string> tokens;  // the cached inputs: "<s>", then the outputs, one per step
+    std::vector<float> keys, values;  // [layers][heads][tokens][headDim], row-major
+    int rows() const { return static_cast<int>(tokens.size()); }
+    bool empty() const { return tokens.empty(); }
+    float key(int layer, int head, int row, int c) const { return keys[index(layer, head, row, c)]; }
+    float value(int layer, int head, int row, int c) const { return values[index(layer, head, row, c)]; }
+
+private:
+    std::size_t index(int layer, int head, int row, int c) const {
+        return ((static_cast<std::size_t>(layer) * heads + head) * tokens.size() + row) * headDim + c;
+    }
+};
+
 struct Translation {
     std::vector<std::string> sourceTokens;  // as the model saw them (<unk> visible), plus "</s>"
     std::vector<std::string> outputTokens;  // generated tokens, "</s>" excluded
@@ -70,6 +105,10 @@ struct Translation {
     // Sampled translations only (empty for greedy and beam): one entry per decoding step, the step
     // that drew "</s>" included; step i's attention is row i of `attention`.
     std::vector<DecodingStep> steps;
+    // Beam search with DecodeOptions::recordBeam: every hypothesis each step kept (BeamNode).
+    std::vector<BeamNode> beamTree;
+    // Sampling with DecodeOptions::captureCache, Transformer only: the decoder's key/value cache.
+    KeyValueCache cache;
 };
 
 }  // namespace attnlab

@@ -182,6 +182,75 @@
     </message>
 </context>
 <context>
+    <name>attnlab::BeamTreeWidget</name>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>the translation</source>
+        <translation>返回的译文</translation>
+    </message>
+    <message>
+        <source>ended with &lt;/s&gt;</source>
+        <translation>以 &lt;/s&gt; 结束</translation>
+    </message>
+    <message>
+        <source>dropped later</source>
+        <translation>之后被淘汰</translation>
+    </message>
+    <message>
+        <source>box: the token&apos;s probability · the hypothesis&apos; log-probability</source>
+        <translation>方框：该词元的概率 · 该假设的对数概率</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CacheTable</name>
+    <message>
+        <source>No cache to show.</source>
+        <translation>没有可显示的缓存。</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>key k</source>
+        <translation>键 k</translation>
+    </message>
+    <message>
+        <source>value v</source>
+        <translation>值 v</translation>
+    </message>
+    <message>
+        <source>new query&apos;s weight</source>
+        <translation>新查询的权重</translation>
+    </message>
+    <message>
+        <source>%1 numbers each (layer %2, head %3)</source>
+        <translation>每个 %1 个数（第 %2 层，第 %3 个头）</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>新</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CandidateChart</name>
+    <message>
+        <source>The cut keeps %1 tokens, %2 of the probability; each is drawn in proportion.</source>
+        <translation>截断保留 %1 个词元，占概率的 %2；每个词元按其比例被抽中。</translation>
+    </message>
+    <message>
+        <source>The %1 most probable are shown.</source>
+        <translation>这里显示概率最高的 %1 个。</translation>
+    </message>
+    <message>
+        <source>Only 1 token survives the cut: it is chosen for certain.</source>
+        <translation>只有 1 个词元通过截断：它必然被选中。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ClassifierCurvesView</name>
     <message>
         <source>Train a classifier: its loss, accuracy and F1 appear here after every epoch.</source>
@@ -1083,6 +1152,229 @@
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::DecodingView</name>
+    <message>
+        <source>Type a sentence and press Enter to watch it being decoded</source>
+        <translation>输入一个句子并按回车，观看它被逐步解码</translation>
+    </message>
+    <message>
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>Decode the sentence with the current model and the method chosen (Enter).</source>
+        <translation>用当前模型和所选方法解码该句子（回车）。</translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <source>Greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>束搜索</translation>
+    </message>
+    <message>
+        <source>Greedy takes the most probable token at each step; sampling draws one from the distribution; beam search keeps the best few partial translations.</source>
+        <translation>贪心在每一步取概率最高的词元；采样从分布中抽取一个；束搜索保留最好的几个部分译文。</translation>
+    </message>
+    <message>
+        <source>Decoding method</source>
+        <translation>解码方法</translation>
+    </message>
+    <message>
+        <source>Divides the scores before the softmax: below 1 sharpens the distribution (towards greedy), above 1 flattens it.</source>
+        <translation>在 softmax 之前用它去除分数：小于 1 使分布更尖锐（趋向贪心），大于 1 使其更平坦。</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Keep only the k most probable tokens (off: no top-k cut).</source>
+        <translation>只保留概率最高的 k 个词元（关闭：不做 top-k 截断）。</translation>
+    </message>
+    <message>
+        <source>Nucleus sampling: keep the smallest set of most probable tokens whose probability reaches p (1: no cut).</source>
+        <translation>核采样：保留概率之和达到 p 的最小一组高概率词元（1：不截断）。</translation>
+    </message>
+    <message>
+        <source>The first sample&apos;s seed; the others use the next seeds. The same seed draws the same sample.</source>
+        <translation>第一个样本的随机种子；其余样本依次使用后面的种子。相同的种子抽出相同的样本。</translation>
+    </message>
+    <message>
+        <source>Samples side by side, each with its own seed.</source>
+        <translation>并排显示的样本数，每个样本有自己的种子。</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Top-k:</source>
+        <translation>Top-k：</translation>
+    </message>
+    <message>
+        <source>Top-p:</source>
+        <translation>Top-p：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>Samples:</source>
+        <translation>样本数：</translation>
+    </message>
+    <message>
+        <source>How many partial translations each step keeps.</source>
+        <translation>每一步保留多少个部分译文。</translation>
+    </message>
+    <message>
+        <source>Beam width:</source>
+        <translation>束宽：</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Decoding step</source>
+        <translation>解码步</translation>
+    </message>
+    <message>
+        <source>Key/value cache (the first sample)</source>
+        <translation>键/值缓存（第一个样本）</translation>
+    </message>
+    <message>
+        <source>Cache layer</source>
+        <translation>缓存层</translation>
+    </message>
+    <message>
+        <source>Cache head</source>
+        <translation>缓存头</translation>
+    </message>
+    <message>
+        <source>Decoder layer:</source>
+        <translation>解码器层：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Train a model or open one, type a sentence and press Decode to watch each step choose its token.</source>
+        <translation>训练或打开一个模型，输入一个句子并按“解码”，观看每一步如何选出它的词元。</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>How a translation is chosen step by step: greedy, sampling with temperature, top-k and top-p, beam search as a tree, and the Transformer&apos;s key/value cache.</source>
+        <translation>译文如何一步步选出：贪心、带温度、top-k 和 top-p 的采样、以树形显示的束搜索，以及 Transformer 的键/值缓存。</translation>
+    </message>
+    <message>
+        <source>The model changed: press Decode to decode with it.</source>
+        <translation>模型已更改：按“解码”用新模型解码。</translation>
+    </message>
+    <message>
+        <source>Type a sentence to decode.</source>
+        <translation>请输入要解码的句子。</translation>
+    </message>
+    <message>
+        <source>There is no model yet: start training or open a model (File ▸ Open Model).</source>
+        <translation>还没有模型：请开始训练或打开一个模型（文件 ▸ 打开模型）。</translation>
+    </message>
+    <message>
+        <source>Decoding…</source>
+        <translation>正在解码…</translation>
+    </message>
+    <message>
+        <source>The sentence could not be decoded: %1</source>
+        <translation>无法解码该句子：%1</translation>
+    </message>
+    <message>
+        <source>Beam width %1: %2 hypotheses kept over %3 steps, %4 of them ended with &lt;/s&gt;. Finished hypotheses compete by their log-probability per token. Click a box to see its attention.</source>
+        <translation>束宽 %1：%3 步中共保留了 %2 个假设，其中 %4 个以 &lt;/s&gt; 结束。已结束的假设按每个词元的平均对数概率比较。点击一个方框可查看它的注意力。</translation>
+    </message>
+    <message>
+        <source>Greedy: every step keeps only the most probable token. Step through the translation with the arrows or the slider.</source>
+        <translation>贪心：每一步只保留概率最高的词元。用箭头或滑块逐步查看译文。</translation>
+    </message>
+    <message>
+        <source>Each sample draws from the same distributions with its own seed; the cut (top-k, then top-p) decides which tokens may be drawn.</source>
+        <translation>每个样本用自己的种子从同样的分布中抽取；截断（先 top-k，后 top-p）决定哪些词元可能被抽中。</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>Sample %1 · seed %2</source>
+        <translation>样本 %1 · 种子 %2</translation>
+    </message>
+    <message>
+        <source>No steps.</source>
+        <translation>没有步骤。</translation>
+    </message>
+    <message>
+        <source>Step %1: “%2” (%3)</source>
+        <translation>第 %1 步：“%2”（%3）</translation>
+    </message>
+    <message>
+        <source>Ended at step %1</source>
+        <translation>在第 %1 步结束</translation>
+    </message>
+    <message>
+        <source>The attention this step used over the source:</source>
+        <translation>这一步在源句上使用的注意力：</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>The step that ends the sentence keeps no attention row.</source>
+        <translation>结束句子的那一步不保留注意力行。</translation>
+    </message>
+    <message>
+        <source>Step %1 attends %2 cached keys. This step: &lt;b&gt;%3&lt;/b&gt; multiply-adds with the cache, &lt;b&gt;%4&lt;/b&gt; without (every earlier position recomputed in every layer), %5×. Steps 1–%1: %6 against %7 (%8×). The source&apos;s keys and values are computed once: %9.</source>
+        <translation>第 %1 步关注 %2 个已缓存的键。这一步：使用缓存 &lt;b&gt;%3&lt;/b&gt; 次乘加，不用缓存 &lt;b&gt;%4&lt;/b&gt; 次（每一层都重新计算之前的每个位置），%5×。第 1–%1 步合计：%6 对 %7（%8×）。源句的键和值只计算一次：%9。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · step %2 · p(token) %3 · log-probability %4%5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · 第 %2 步 · p(词元) %3 · 对数概率 %4%5</translation>
+    </message>
+    <message>
+        <source> · the translation returned</source>
+        <translation> · 返回的译文</translation>
+    </message>
+    <message>
+        <source>Decoding: %1</source>
+        <translation>解码：%1</translation>
+    </message>
+    <message>
+        <source>there is no decoding to export yet: press Decode first</source>
+        <translation>还没有可导出的解码：请先按“解码”</translation>
+    </message>
+    <message>
+        <source>the decoding lab exports pictures (PNG, SVG or PDF), not matrices</source>
+        <translation>解码实验导出的是图片（PNG、SVG 或 PDF），不是矩阵</translation>
     </message>
 </context>
 <context>

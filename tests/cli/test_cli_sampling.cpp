@@ -4,6 +4,7 @@
 #include "cli/CliSupport.h"
 
 #include <cmath>
+#include <map>
 
 namespace {
 
@@ -31,6 +32,9 @@ TEST_CASE("translate --sample: samples with their steps, repeatable, greedy at t
         {{"translate", "--model", model, "--sample", "--temperature", "0", sentence}, "--temperature must be above 0"},
         {{"translate", "--model", model, "--sample", "--top-p", "0", sentence}, "--top-p must be above 0"},
         {{"translate", "--model", model, "--sample", "--top-k", "-1", sentence}, "--top-k"},
+        {{"translate", "--model", model, "--beam", "3", "--beam-tree", sentence}, "--beam-tree needs --json"},
+        {{"translate", "--model", model, "--sample", "--json", "--beam-tree", sentence},
+         "--beam-tree cannot be combined with --sample"},
     };
     std::vector<Args> invocations;
     for (const auto& [args, text] : usage) invocations.push_back(args);
@@ -54,6 +58,7 @@ TEST_CASE("translate --sample: samples with their steps, repeatable, greedy at t
         {"translate", "--model", model, "--sample", "--top-k", "1", "--seed", "3", sentence},
         {"translate", "--model", model, sentence},
         {"translate", "--model", model, "--sample", "--seed", "7", "--samples", "2", sentence, "b c"},
+        {"translate", "--model", model, "--beam", "3", "--json", "--beam-tree", sentence},
     };
     const auto results = cliAll(runs);
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -118,4 +123,29 @@ TEST_CASE("translate --sample: samples with their steps, repeatable, greedy at t
     CHECK(results[2].out == results[3].out);
     // Without --json: one line per sample, per sentence.
     CHECK(lines(results[4].out).size() == 4);
+
+    // --beam-tree: every hypothesis kept, at most three per step, the "best" ones one path that
+    // spells the translation.
+    const Json beam = Json::parse(lines(results[5].out).at(0));
+    const Json& tree = beam["beam_tree"];
+    REQUIRE(tree.is_array());
+    REQUIRE(!tree.empty());
+    std::map<int, int> perStep;
+    std::vector<std::string> spelt;
+    int previous = -1;
+    for (std::size_t i = 0; i < tree.size(); ++i) {
+        const Json& n = tree[i];
+        INFO("node " << i);
+        ++perStep[n["step"].get<int>()];
+        CHECK(n["parent"].get<int>() < static_cast<int>(i));
+        CHECK(n["p"].get<double>() > 0.0);
+        CHECK(n["attention"].size() == beam["source_tokens"].size());
+        if (n["best"].get<bool>()) {
+            CHECK(n["parent"].get<int>() == previous);
+            previous = static_cast<int>(i);
+            if (!n["finished"].get<bool>()) spelt.push_back(n["token"].get<std::string>());
+        }
+    }
+    for (const auto& [step, count] : perStep) CHECK(count <= 3);
+    CHECK(spelt == beam["output_tokens"].get<std::vector<std::string>>());
 }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -357,4 +358,113 @@ TEST_CASE("sampling options out of range are ConfigErrors naming the flag", "[sa
     DecodeOptions greedy;
     greedy.topP = 2;
     CHECK_THROWS_AS(checkDecodeOptions(greedy), ConfigError);
+}
+
+// ---- the decoding lab's records: the key/value cache and the beam tree ------------------------------
+
+TEST_CASE("a sampled Transformer translation carries its decoder's key/value cache, one row per step",
+          "[sampling][kv-cache]") {
+    for (const Seq2SeqModel* model : {&models().transformer->model(), &models().transformerUntrained->model()}) {
+        const ModelConfig& config = model->config();
+        for (std::uint64_t seed : {0u, 3u}) {
+            INFO("seed " << seed);
+            DecodeOptions options = sampling(seed);
+            options.captureCache = true;
+            const Translation full = model->translate("b c d e f", options);
+            const KeyValueCache& cache = full.cache;
+            REQUIRE(!full.steps.empty());
+            CHECK(cache.layers == config.layers);
+            CHECK(cache.heads == config.heads);
+            CHECK(cache.headDim == config.hidden / config.heads);
+            // Step i's input is cached as row i: "<s>", then each token drawn (the step that drew
+            // </s> had the last output as its input).
+            REQUIRE(cache.rows() == static_cast<int>(full.steps.size()));
+            CHECK(cache.tokens[0] == "<s>");
+            for (int i = 1; i < cache.rows(); ++i) CHECK(cache.tokens[i] == full.steps[i - 1].chosen);
+            const std::size_t cells = static_cast<std::size_t>(cache.layers) * cache.heads * cache.rows() * cache.headDim;
+            REQUIRE(cache.keys.size() == cells);
+            REQUIRE(cache.values.size() == cells);
+            // A row, once written, never changes: stopping after two steps caches the same first rows.
+            if (cache.rows() > 2) {
+                DecodeOptions shorter = options;
+                shorter.maxOutput = 2;
+                const KeyValueCache early = model->translate("b c d e f", shorter).cache;
+                REQUIRE(early.rows() == 2);
+                for (int l = 0; l < cache.layers; ++l)
+                    for (int h = 0; h < cache.heads; ++h)
+                        for (int r = 0; r < 2; ++r)
+                            for (int c = 0; c < cache.headDim; ++c) {
+                                CHECK(early.key(l, h, r, c) == cache.key(l, h, r, c));
+                                CHECK(early.value(l, h, r, c) == cache.value(l, h, r, c));
+                            }
+            }
+            // Without the option there is no cache.
+            CHECK(model->translate("b c d e f", sampling(seed)).cache.empty());
+        }
+    }
+    // A GRU has no key/value cache: one hidden state carries the prefix.
+    DecodeOptions options = sampling(1);
+    options.captureCache = true;
+    CHECK(models().gru->model().translate("b c d", options).cache.empty());
+}
+
+TEST_CASE("beam search records every hypothesis it kept, and the marked path is the translation",
+          "[sampling][beam-tree]") {
+    for (const auto& group : {trained(), untrained()}) {
+        for (const auto& [name, model] : group) {
+            for (int beam : {1, 3}) {
+                for (const std::string& sentence : kSentences) {
+                    INFO(name << ", beam " << beam << ", \"" << sentence << "\"");
+                    DecodeOptions options;
+                    options.beam = beam;
+                    options.maxOutput = 12;
+                    options.recordBeam = true;
+                    const Translation t = model->translate(sentence, options);
+                    const std::vector<BeamNode>& tree = t.beamTree;
+                    REQUIRE(!tree.empty());
+                    std::map<int, int> perStep;
+                    std::vector<const BeamNode*> bestPath;
+                    for (std::size_t i = 0; i < tree.size(); ++i) {
+                        const BeamNode& node = tree[i];
+                        ++perStep[node.step];
+                        if (node.step == 0) {
+                            CHECK(node.parent == -1);
+                            CHECK(std::exp(node.score) == Approx(node.tokenProbability).epsilon(1e-4));
+                        } else {
+                            REQUIRE(node.parent >= 0);
+                            REQUIRE(node.parent < static_cast<int>(i));
+                            const BeamNode& parent = tree[static_cast<std::size_t>(node.parent)];
+                            CHECK(parent.step == node.step - 1);
+                            CHECK_FALSE(parent.finished);
+                            // The hypothesis' score is its prefix's plus the new token's log-probability.
+                            CHECK(node.score == Approx(parent.score + std::log(node.tokenProbability)).margin(1e-4));
+                        }
+                        CHECK(node.finished == (node.token == "</s>"));
+                        // Its attention over the source is a distribution.
+                        REQUIRE(node.attention.size() == t.sourceTokens.size());
+                        double sum = 0.0;
+                        for (float w : node.attention) sum += w;
+                        CHECK(sum == Approx(1.0).epsilon(1e-4));
+                        if (node.best) bestPath.push_back(&node);
+                    }
+                    for (const auto& [step, count] : perStep) CHECK(count <= beam);
+                    // The marked nodes are one path from the first step, spelling the translation.
+                    REQUIRE(!bestPath.empty());
+                    std::vector<std::string> spelt;
+                    for (std::size_t i = 0; i < bestPath.size(); ++i) {
+                        CHECK(bestPath[i]->step == static_cast<int>(i));
+                        if (i > 0) CHECK(&tree[static_cast<std::size_t>(bestPath[i]->parent)] == bestPath[i - 1]);
+                        if (!bestPath[i]->finished) spelt.push_back(bestPath[i]->token);
+                    }
+                    CHECK(spelt == t.outputTokens);
+                    CHECK(bestPath.back()->score == Approx(t.logProbability).margin(1e-5));
+                    // Recording changes nothing of the translation.
+                    options.recordBeam = false;
+                    const Translation plain = model->translate(sentence, options);
+                    CHECK(plain.beamTree.empty());
+                    requireSame(plain, t);
+                }
+            }
+        }
+    }
 }

@@ -56,7 +56,7 @@ TEST_CASE("the navigator groups every view and shows each by name", "[window]") 
     MainWindow& window = *f.window;
     const QStringList names = window.tabNames();
     CHECK(names == QStringList{"corpus", "translate", "probe", "heads", "projector", "curves", "timeline", "maths", "diagnostics",
-                               "head-importance", "positions", "compare", "attribution", "experiments"});
+                               "head-importance", "positions", "compare", "attribution", "experiments", "decoding"});
     CHECK(window.navigator()->groups()->count() == 4);
     for (const QString& name : names) {
         INFO(name.toStdString());

@@ -183,6 +183,12 @@ quint64 TrainingController::translateWords(const QStringList& words, int beam) {
     return id;
 }
 
+quint64 TrainingController::decode(const QString& sentence, const DecodeOptions& options) {
+    const quint64 id = nextRequestId();
+    thread_.post([id, sentence, options](TrainingWorker& w) { w.decode(id, sentence, options); });
+    return id;
+}
+
 quint64 TrainingController::translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off) {
     const quint64 id = nextRequestId();
     thread_.post([id, sentence, beam, off](TrainingWorker& w) { w.translateAblated(id, sentence, beam, off); });

@@ -53,6 +53,9 @@ public:
     quint64 translate(const QString& sentence, int beam = 1);
     // The source given as tokens (the Translate view's token edits); answered like translate().
     quint64 translateWords(const QStringList& words, int beam = 1);
+    // The decoding lab's request: any DecodeOptions (sampling, recordBeam, captureCache); answered
+    // like translate().
+    quint64 decode(const QString& sentence, const DecodeOptions& options);
     // The sentence translated with the heads in `off` switched off, beside the model's own
     // (Transformers only); answered by ablationTranslated or translationFailed with the returned id.
     quint64 translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off);

@@ -209,6 +209,18 @@ void TrainingWorker::translateWords(quint64 request, const QStringList& words, i
     }
 }
 
+void TrainingWorker::decode(quint64 request, const QString& sentence, const DecodeOptions& options) {
+    try {
+        const Seq2SeqModel* m = model();
+        if (!m) throw ConfigError(tr("there is no model yet: start training or open a model").toStdString());
+        Q_EMIT translated(request, m->translate(sentence.toStdString(), options));
+    } catch (const std::exception& e) {
+        Q_EMIT translationFailed(request, messageOf(e));
+    } catch (...) {
+        Q_EMIT translationFailed(request, unknownError());
+    }
+}
+
 void TrainingWorker::translateAblated(quint64 request, const QString& sentence, int beam,
                                       const std::vector<HeadId>& off) {
     try {

@@ -36,6 +36,9 @@ public:
     void translate(quint64 request, const QString& sentence, int beam);
     // The source given as tokens (token edits: DecodeOptions::sourceWords); answered by translated.
     void translateWords(quint64 request, const QStringList& words, int beam);
+    // The decoding lab: the sentence decoded with these options (sampling, a recorded beam tree, the
+    // key/value cache); answered by translated or translationFailed.
+    void decode(quint64 request, const QString& sentence, const DecodeOptions& options);
     // The translation with the heads in `off` switched off beside the model's own
     // (translateWithAblation, engine/translation/HeadImportance.h); fails like translate.
     void translateAblated(quint64 request, const QString& sentence, int beam, const std::vector<HeadId>& off);

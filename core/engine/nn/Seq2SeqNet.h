@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attnlab::nn {
 
@@ -45,6 +47,12 @@ public:
                                StepCapture* capture = nullptr) = 0;
     // Keeps rows `index` [B'] of the state (beam search reorders and grows beams).
     virtual void reorder(DecoderState& state, const torch::Tensor& index) = 0;
+    // The decoder self-attention's key/value cache so far, per layer {keys, values}, each
+    // [B, H, t, dk] (t = the steps taken); empty for a network without one (the GRU).
+    virtual std::vector<std::pair<torch::Tensor, torch::Tensor>> selfAttentionCache(const DecoderState& state) const {
+        (void)state;
+        return {};
+    }
 
     // The attribution methods' handle (TranslationExplanation.cpp): when set, forward() passes the
     // source token embeddings [B, S, E] (before positions and dropout) through it, so a caller can

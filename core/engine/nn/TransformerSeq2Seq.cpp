@@ -252,6 +252,15 @@ void TransformerSeq2Seq::clearHeadGates() {
         for (std::size_t l = 0; l < encoderLayers_.size(); ++l) attentionModule(kind, l)->setHeadGate({});
 }
 
+std::vector<std::pair<torch::Tensor, torch::Tensor>> TransformerSeq2Seq::selfAttentionCache(
+    const DecoderState& base) const {
+    const auto& s = static_cast<const TransformerState&>(base);
+    std::vector<std::pair<torch::Tensor, torch::Tensor>> cache;
+    for (std::size_t l = 0; l < s.selfKeys.size(); ++l)
+        if (s.selfKeys[l].defined()) cache.emplace_back(s.selfKeys[l], s.selfValues[l]);
+    return cache;
+}
+
 void TransformerSeq2Seq::reorder(DecoderState& base, const torch::Tensor& index) {
     auto& s = static_cast<TransformerState&>(base);
     auto pick = [&](torch::Tensor& x) {

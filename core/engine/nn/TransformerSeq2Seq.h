@@ -84,6 +84,7 @@ public:
                                         Captured* capture) override;
     torch::Tensor step(DecoderState& state, const torch::Tensor& prevTokens, StepCapture* capture) override;
     void reorder(DecoderState& state, const torch::Tensor& index) override;
+    std::vector<std::pair<torch::Tensor, torch::Tensor>> selfAttentionCache(const DecoderState& state) const override;
 
     // The intermediate numbers of one attention module (step-by-step maths view): replays
     // the teacher-forced pass over tgtIn [1, T] and returns the trace of `kind` in `layer`,

@@ -1,5 +1,6 @@
 // Greedy, beam-search and sampling decoding over the Seq2SeqNet step interface.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 
@@ -54,12 +55,28 @@ nn::Captured gatherSteps(const std::vector<nn::StepCapture>& steps, const std::v
 
 }  // namespace
 
+namespace {
+
+// Step `row`'s cross-attention over the source, the last layer's heads averaged (a StepCapture's
+// [alive, L, H, S]); empty without a capture.
+std::vector<float> crossRow(const nn::StepCapture& capture, int64_t row) {
+    auto found = capture.find(MapKind::Cross);
+    if (found == capture.end()) return {};
+    torch::Tensor w = found->second.select(0, row);  // [L, H, S]
+    w = w.select(0, w.size(0) - 1).mean(0).to(torch::kFloat).contiguous();
+    return std::vector<float>(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+}
+
+}  // namespace
+
 std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
-                                     int beam, int64_t maxSteps, double* logProbability, nn::Captured* capture) {
+                                     int beam, int64_t maxSteps, double* logProbability, nn::Captured* capture,
+                                     std::vector<BeamNode>* tree, const Vocabulary* target) {
     struct Hypothesis {
         std::vector<std::int64_t> tokens;
         double score = 0.0;
         std::vector<std::int64_t> rows;  // its row in each step's captured attention
+        int node = -1;                   // its last node in *tree
     };
     auto state = net.start(src, srcLen, capture);
     // Each step's attention stays a tensor [alive, L, H, Tk] until the best hypothesis
@@ -96,10 +113,22 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
         std::vector<std::int64_t> keepRows, nextTokens;
         for (int64_t i = 0; i < k; ++i) {
             const int64_t row = top[i] / V, token = top[i] % V;
-            Hypothesis h{alive[row].tokens, scores[top[i]], {}};
+            Hypothesis h{alive[row].tokens, scores[top[i]], {}, -1};
             if (capture) {
                 h.rows = alive[row].rows;
                 h.rows.push_back(row);
+            }
+            if (tree) {
+                BeamNode node;
+                node.parent = alive[row].node;
+                node.step = static_cast<int>(t);
+                node.token = target ? target->token(token) : std::to_string(token);
+                node.tokenProbability = std::exp(lp[row * V + token]);
+                node.score = scores[top[i]];
+                node.finished = token == Vocabulary::kEos;
+                if (capture) node.attention = crossRow(steps.back(), row);
+                h.node = static_cast<int>(tree->size());
+                tree->push_back(std::move(node));
             }
             if (token == Vocabulary::kEos) {
                 finished.push_back(std::move(h));
@@ -125,6 +154,9 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
     for (const auto& h : finished)
         if (!best || normalized(h) > normalized(*best)) best = &h;
     if (logProbability) *logProbability = best ? best->score : 0.0;
+    if (tree && best)
+        for (int n = best->node; n >= 0; n = (*tree)[static_cast<std::size_t>(n)].parent)
+            (*tree)[static_cast<std::size_t>(n)].best = true;
     if (capture && best) {
         // The step that produced </s> is not part of the output (forward over the
         // output has one query per output token).
@@ -137,7 +169,7 @@ std::vector<std::int64_t> beamSearch(nn::Seq2SeqNet& net, const torch::Tensor& s
 std::vector<std::int64_t> sampleDecode(nn::Seq2SeqNet& net, const torch::Tensor& src, const torch::Tensor& srcLen,
                                        const DecodeOptions& options, int64_t maxSteps, const Vocabulary& target,
                                        double* logProbability, std::vector<DecodingStep>* steps,
-                                       nn::Captured* capture) {
+                                       nn::Captured* capture, KeyValueCache* cache) {
     auto state = net.start(src, srcLen, capture);
     // One generator of our own per sample: the draws depend on the seed alone, not on LibTorch's
     // global generator or the number of threads.
@@ -176,12 +208,33 @@ std::vector<std::int64_t> sampleDecode(nn::Seq2SeqNet& net, const torch::Tensor&
         prev = torch::full({1}, static_cast<std::int64_t>(token), torch::kLong);
     }
     if (logProbability) *logProbability = score;
+    if (cache) *cache = keyValueCache(net.selfAttentionCache(*state), tokens, target);
     if (capture && !tokens.empty()) {
         // One row per step (batch 1); the step that drew </s> is not part of the output.
         const std::vector<std::int64_t> rows(tokens.size(), 0);
         for (auto& [kind, maps] : gatherSteps(stepCaptures, rows)) (*capture)[kind] = std::move(maps);
     }
     return tokens;
+}
+
+KeyValueCache keyValueCache(const std::vector<std::pair<torch::Tensor, torch::Tensor>>& layers,
+                            const std::vector<std::int64_t>& outputs, const Vocabulary& target) {
+    KeyValueCache cache;
+    if (layers.empty()) return cache;
+    const torch::Tensor& first = layers.front().first;  // [1, H, t, dk]
+    cache.layers = static_cast<int>(layers.size());
+    cache.heads = static_cast<int>(first.size(1));
+    cache.headDim = static_cast<int>(first.size(3));
+    const auto rows = first.size(2);
+    cache.tokens.push_back(target.token(Vocabulary::kBos));
+    for (int64_t i = 1; i < rows; ++i) cache.tokens.push_back(target.token(outputs.at(static_cast<std::size_t>(i - 1))));
+    for (const auto& [keys, values] : layers) {
+        const torch::Tensor k = keys.select(0, 0).to(torch::kFloat).contiguous();
+        const torch::Tensor v = values.select(0, 0).to(torch::kFloat).contiguous();
+        cache.keys.insert(cache.keys.end(), k.data_ptr<float>(), k.data_ptr<float>() + k.numel());
+        cache.values.insert(cache.values.end(), v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+    }
+    return cache;
 }
 
 AttentionMap toAttentionMap(const torch::Tensor& matrix) {

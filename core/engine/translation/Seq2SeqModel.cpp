@@ -105,9 +105,11 @@ Translation Seq2SeqModel::translate(const std::string& sentence, const DecodeOpt
 
     nn::Captured captured;
     nn::Captured* capture = options.captureAttention ? &captured : nullptr;
-    auto out = options.sample ? sampleDecode(net, src, srcLen, options, maxSteps, impl_->target,
-                                             &result.logProbability, &result.steps, capture)
-                              : beamSearch(net, src, srcLen, options.beam, maxSteps, &result.logProbability, capture);
+    auto out = options.sample
+                   ? sampleDecode(net, src, srcLen, options, maxSteps, impl_->target, &result.logProbability,
+                                  &result.steps, capture, options.captureCache ? &result.cache : nullptr)
+                   : beamSearch(net, src, srcLen, options.beam, maxSteps, &result.logProbability, capture,
+                                options.recordBeam ? &result.beamTree : nullptr, &impl_->target);
     for (auto id : out) result.outputTokens.push_back(impl_->target.token(id));
 
     if (options.captureAttention && !out.empty()) {

@@ -38,6 +38,11 @@ struct DecodeOptions {
     double topP = 1.0;         // in (0, 1]
     std::uint64_t seed = 0;
     int candidates = 10;  // >= 0
+    // The decoding lab's records: with recordBeam, Translation::beamTree holds every hypothesis
+    // beam search kept (any beam width; not with sample); with captureCache, a sampled
+    // Transformer translation carries its decoder's key/value cache (Translation::cache).
+    bool recordBeam = false;
+    bool captureCache = false;
 
     // Token edits: when not empty, the source is these tokens as they are (the sentence is not
     // tokenized): a word the vocabulary lacks, or "<unk>", is the unknown word. The Translate

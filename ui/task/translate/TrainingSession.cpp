@@ -9,6 +9,7 @@
 #include "setup/TrainingSettingsWidget.h"
 #include "views/View.h"
 #include "views/compare/CompareView.h"
+#include "views/decoding/DecodingView.h"
 #include "views/corpus/CorpusView.h"
 #include "views/curves/TrainingChartsView.h"
 #include "views/heads/HeadsView.h"
@@ -66,6 +67,7 @@ void TrainingSession::onCorpusLoaded(quint64 id, const LoadedCorpus& loaded) {
             if (p_.controller->hasModel()) translate(first, p_.translate->beam());
         }
         if (replaceable(p_.heads->sentence())) p_.heads->setSentence(first);
+        if (replaceable(p_.decoding->sentence())) p_.decoding->setSentence(first);
     }
     Q_EMIT titleChanged();
     Q_EMIT corpusLoaded();
@@ -196,6 +198,7 @@ bool TrainingSession::startLesson(const Lesson& lesson) {
     p_.translate->setSentence(lesson.translateSentence);
     p_.heads->setSentence(lesson.translateSentence);
     p_.compare->setSentence(lesson.translateSentence);
+    p_.decoding->setSentence(lesson.translateSentence);
     lesson_ = lesson.id;
     Q_EMIT lessonStarted(lesson.title, lesson.summary);
     p_.navigator->show(lesson.tab);

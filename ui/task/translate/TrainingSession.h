@@ -15,6 +15,7 @@
 namespace attnlab {
 
 class CompareView;
+class DecodingView;
 class CorpusView;
 class DataPanel;
 class HeadsView;
@@ -41,6 +42,7 @@ public:
         ProbeView* probe = nullptr;
         HeadsView* heads = nullptr;
         CompareView* compare = nullptr;
+        DecodingView* decoding = nullptr;
         TrainingChartsView* charts = nullptr;
     };
     using Ask = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,

@@ -14,6 +14,7 @@
 #include "widgets/WidgetStyle.h"
 #include "views/attribution/AttributionView.h"
 #include "views/compare/CompareView.h"
+#include "views/decoding/DecodingView.h"
 #include "views/corpus/CorpusView.h"
 #include "views/curves/TrainingChartsView.h"
 #include "views/diagnostics/DiagnosticsView.h"
@@ -117,6 +118,7 @@ TranslationTask::TranslationTask(const TaskContext& context) : Task(context) {
     parts.probe = probeView_;
     parts.heads = headsView_;
     parts.compare = compareView_;
+    parts.decoding = decodingView_;
     parts.charts = chartsView_;
     const TaskHooks& h = hooks();
     session_ = new TrainingSession(parts, h.ask, h.reportError, h.status, this);
@@ -207,6 +209,7 @@ void TranslationTask::createViews() {
     diagnosticsView_ = new DiagnosticsView;
     positionsView_ = new PositionalEncodingView;
     compareView_ = new CompareView(controller_);
+    decodingView_ = new DecodingView(controller_);
     experimentsView_ = new ExperimentsView;
     // The name is what --tab, lessons and showTab() accept.
     ViewNavigator* n = navigator();
@@ -226,6 +229,8 @@ void TranslationTask::createViews() {
     n->addView(ViewGroup::Explain, QStringLiteral("compare"), compareView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("attribution"), new AttributionView(controller_), task);
     n->addView(ViewGroup::Experiments, QStringLiteral("experiments"), experimentsView_, task);
+    // In Experiments: a seventh Explain tab would not fit 1024 px with large fonts.
+    n->addView(ViewGroup::Experiments, QStringLiteral("decoding"), decodingView_, task);
 }
 
 void TranslationTask::createStatusWidgets() {

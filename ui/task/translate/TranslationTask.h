@@ -20,6 +20,7 @@ class QToolBox;
 namespace attnlab {
 
 class CompareView;
+class DecodingView;
 class CorpusTableModel;
 class CorpusView;
 class DataPanel;
@@ -161,6 +162,7 @@ private:
     MathsView* mathsView_;
     TrainingChartsView* chartsView_;
     CompareView* compareView_;
+    DecodingView* decodingView_;
     DiagnosticsView* diagnosticsView_;
     PositionalEncodingView* positionsView_;
     TimelineView* timelineView_;
