@@ -45,6 +45,8 @@ std::string flagOf(Setting setting) {
     case Setting::DecoderLayers: return "--decoder-layers";
     case Setting::SeriesLength: return "--length";
     case Setting::EchoLag: return "--lag";
+    case Setting::CoveragePenalty: return "--coverage-penalty";
+    case Setting::GuidedAlignment: return "--guided-alignment";
     case Setting::SourceVocabulary:
     case Setting::TargetVocabulary: break;  // no flag: the corpus decides
     }

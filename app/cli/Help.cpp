@@ -166,6 +166,15 @@ Model:
 Training:
   --epochs N (10)  --batch N (32)  --lr F (0.001)  --clip F (1.0)
   --teacher-forcing F (1.0)  --seed N (1)  --threads N (1)
+  --coverage-penalty F  add F * sum over source tokens of (tau - the attention they
+                       received)^2 per sentence, tau = target length / source length (Xu et
+                       al. 2015's doubly stochastic attention): every word gets attended;
+                       a Transformer's last layer, heads averaged (default 0 = off)
+  --guided-alignment F  add F * the cross-entropy between each target token's gold links
+                       and its attention (Garg et al. 2019); needs word links (--alignments
+                       or a built-in dataset). "aer" then scores that head (default 0 = off)
+  --alignment-head L:H  the Transformer cross-attention head guided alignment pulls
+                       (default: the last layer's first head)
 
 Prints one JSON object per epoch on stdout; a progress bar on stderr when it is a
 terminal. The model is saved atomically after every epoch and at the end. Ctrl-C

@@ -80,7 +80,7 @@ int runTrain(const Args& argv) {
                        "--attention-pattern", "--chunk", "--positional",
                        "--dropout", "--batch", "--epochs", "--lr", "--clip", "--teacher-forcing", "--seed",
                        "--threads", "--val-fraction", "--max-len", "--min-freq", "--max-vocab", "--out",
-                       "--debug-nan-at-batch"});
+                       "--debug-nan-at-batch", "--coverage-penalty", "--guided-alignment", "--alignment-head"});
     std::set<std::string> switches = tokenizerSwitches();
     switches.insert({"--bidirectional", "--no-bidirectional"});
     ArgParser args(argv, valueFlags, switches);
@@ -128,6 +128,19 @@ int runTrain(const Args& argv) {
     TrainingOptions options;
     readSharedTrainingFlags(args, options);  // --lr defaults to TrainingOptions' 1e-3
     options.teacherForcing = args.real("--teacher-forcing", 1.0, 0.0, 1.0);
+    options.coveragePenalty = args.real("--coverage-penalty", 0.0, 0.0, 100.0);
+    options.guidedAlignment = args.real("--guided-alignment", 0.0, 0.0, 100.0);
+    if (auto head = args.value("--alignment-head")) {
+        if (!transformer) throw UsageError("--alignment-head applies to --arch transformer (a GRU has one map)");
+        if (!args.has("--guided-alignment")) throw UsageError("--alignment-head needs --guided-alignment");
+        int layer = 0, h = 0;
+        char colon = 0, extra = 0;
+        if (std::sscanf(head->c_str(), "%d%c%d%c", &layer, &colon, &h, &extra) != 3 || colon != ':' || layer < 1 ||
+            h < 1)
+            throw UsageError("--alignment-head must be LAYER:HEAD, both counted from 1 (e.g. 2:1), got '" + *head + "'");
+        options.alignmentLayer = layer - 1;
+        options.alignmentHead = h - 1;
+    }
     options.injectNonFiniteAtBatch = args.integer("--debug-nan-at-batch", 0, 0, 1LL << 62);
     checkConfig([&] {
         ModelConfig c = config;  // vocabulary sizes are not known yet
@@ -168,6 +181,7 @@ int runTrain(const Args& argv) {
                                                    {"val_exact", round4(m.exactMatch)},
                                                    {"val_bleu", round4(m.bleu)},
                                                    {"attention_entropy", number(round4(m.attentionEntropy))},
+                                                   {"uncovered", number(round4(m.uncoveredShare))},
                                                    {"aer", number(round4(m.alignmentErrorRate))},
                                                    {"align_precision", number(round4(m.alignmentPrecision))},
                                                    {"align_recall", number(round4(m.alignmentRecall))},

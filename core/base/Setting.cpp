@@ -29,6 +29,8 @@ const char* settingName(Setting setting) {
     case Setting::DecoderLayers: return "number of decoder layers";
     case Setting::SeriesLength: return "series length";
     case Setting::EchoLag: return "echo lag";
+    case Setting::CoveragePenalty: return "coverage penalty";
+    case Setting::GuidedAlignment: return "guided alignment weight";
     }
     return "setting";
 }

@@ -34,6 +34,8 @@ enum class Setting {
     DecoderLayers,   // forecasting: decoder layers (Layers is the encoder's)
     SeriesLength,    // forecasting: a generated series' length
     EchoLag,         // forecasting: the echo series' lag
+    CoveragePenalty,  // translation: the coverage (doubly stochastic) penalty's weight
+    GuidedAlignment,  // translation: guided alignment's weight
 };
 
 struct SettingProblem {

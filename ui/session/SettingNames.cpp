@@ -31,6 +31,8 @@ QString SettingNames::label(Setting setting) {
     case Setting::DecoderLayers: return tr("Decoder layers");
     case Setting::SeriesLength: return tr("Series length");
     case Setting::EchoLag: return tr("Echo lag");
+    case Setting::CoveragePenalty: return tr("Coverage penalty");
+    case Setting::GuidedAlignment: return tr("Guided alignment");
     }
     return QString::fromLatin1(settingName(setting));
 }

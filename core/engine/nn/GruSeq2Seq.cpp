@@ -156,6 +156,7 @@ bool GruSeq2Seq::fusedTrainingApplies() const {
 bool GruSeq2Seq::fusedDecoderApplies(double teacherForcing) const {
     if (!fusedTrainingApplies() || teacherForcing < 1.0 || config_.layers != 1) return false;
     if (queryAfter()) return true;  // any attention: it runs after the recurrence (forwardAfterFused)
+    if (differentiableAttention) return false;  // FusedAttentionDecoder's weights carry no gradient
     if (!attention_ || config_.dropout >= 1.0) return false;
     switch (attention_->kind()) {
     case AttentionKind::Additive:

@@ -66,7 +66,7 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
     }
     // Training and evaluation take the fused node; the maths view's trace needs every
     // intermediate, so it takes the operation-by-operation path below (same numbers).
-    if (!trace && canFuseHeadAttention(q, k, v)) {
+    if (!trace && !(weightsOut && differentiableWeights_) && canFuseHeadAttention(q, k, v)) {
         auto [heads, w] = fusedHeadAttention(q, k, v, keyPadMask, causal, heads_, dropout_, is_training());
         if (weightsOut) *weightsOut = w;
         return out_(gateMerged(heads));

@@ -62,12 +62,17 @@ public:
     const torch::Tensor& headGate() const { return gate_; }
     bool gated() const { return gate_.defined(); }
 
+    // Whether forward's weights must carry gradients (an attention loss in training): the fused
+    // node, whose weights do not, is then not used.
+    void setDifferentiableWeights(bool on) { differentiableWeights_ = on; }
+
 private:
     int dModel_, heads_, headDim_;
     double dropout_;
     PatternSpec pattern_;
     torch::nn::Linear q_{nullptr}, k_{nullptr}, v_{nullptr}, out_{nullptr};
     torch::Tensor gate_;  // see setHeadGate
+    bool differentiableWeights_ = false;
     // heads [B, H, T, dk] times the gates (unchanged when there are none).
     torch::Tensor gateHeads(const torch::Tensor& heads) const;
     // The same for heads merged as [B, T, D] (head h in columns h·dk..).

@@ -156,6 +156,7 @@ torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& tgtIn, const torch
 
 torch::Tensor TransformerSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor& srcLen,
                                           const torch::Tensor& tgtIn, Captured* capture, double) {
+    for (auto& layer : decoderLayers_) layer->crossAttention->setDifferentiableWeights(differentiableAttention);
     torch::Tensor srcPadMask = src.eq(0);
     std::vector<torch::Tensor> enc, self, cross;
     torch::Tensor memory = encode(src, srcPadMask, capture ? &enc : nullptr);

@@ -12,6 +12,7 @@
 #include <random>
 #include <thread>
 
+#include "engine/detail/AttentionLosses.h"
 #include "engine/detail/ModelAccess.h"
 #include "base/translation/Alignments.h"
 #include "base/translation/Batching.h"
@@ -72,6 +73,8 @@ void checkOptions(const TrainingOptions& o) {
     range(Setting::Threads, o.threads, 1, 64);
     range(Setting::ValidationFraction, o.validationFraction, 0, 0.9);
     range(Setting::MinFrequency, o.minFrequency, 1, 1000000);
+    range(Setting::CoveragePenalty, o.coveragePenalty, 0, 100);
+    range(Setting::GuidedAlignment, o.guidedAlignment, 0, 100);
 }
 
 // Rows [first, first + count) of a batch, their padding trimmed to the longest of them.
@@ -166,9 +169,50 @@ struct Trainer::Impl {
 
 namespace {
 
+// The gold rows of part [first, first + count) of a batch, trimmed as rowsOf trims the tensors.
+torch::Tensor goldRows(const torch::Tensor& gold, const BatchTensors& part, std::int64_t first, std::int64_t count) {
+    if (!gold.defined()) return gold;
+    return gold.narrow(0, first, count).narrow(1, 0, part.tgt.size(1)).narrow(2, 0, part.src.size(1));
+}
+
+// Sets the network's differentiableAttention for one training step (attention losses only).
+class DifferentiableAttention {
+public:
+    DifferentiableAttention(nn::Seq2SeqNet& net, bool on) : net_(net) { net_.differentiableAttention = on; }
+    ~DifferentiableAttention() { net_.differentiableAttention = false; }
+    DifferentiableAttention(const DifferentiableAttention&) = delete;
+    DifferentiableAttention& operator=(const DifferentiableAttention&) = delete;
+
+private:
+    nn::Seq2SeqNet& net_;
+};
+
+// Attention losses need an attention to pull (not `none`); guided alignment also needs gold links
+// among the training pairs, and on a Transformer a head that exists.
+void checkAttentionLosses(const TrainingOptions& o, const ModelConfig& c, const std::vector<SentenceAlignment>& gold,
+                          const std::vector<std::size_t>& train) {
+    if (!hasAttentionLoss(o)) return;
+    const char* flag = o.guidedAlignment > 0 ? "--guided-alignment" : "--coverage-penalty";
+    if (c.architecture == Architecture::Gru && c.attention == AttentionKind::None)
+        throw ConfigError(std::string(flag) + " needs an attention to act on: the model's attention is none");
+    if (o.guidedAlignment <= 0) return;
+    bool linked = false;
+    for (std::size_t i : train) linked = linked || !gold[i].sure.empty() || !gold[i].possible.empty();
+    if (!linked)
+        throw ConfigError("--guided-alignment needs gold word links: the training pairs have none (give --alignments "
+                          "FILE, or use a built-in dataset)");
+    const int layers = c.architecture == Architecture::Transformer ? c.layers : 1;
+    const int heads = c.architecture == Architecture::Transformer ? c.heads : 1;
+    if (o.alignmentLayer < -1 || o.alignmentLayer >= layers || o.alignmentHead < 0 || o.alignmentHead >= heads)
+        throw ConfigError("--alignment-head must name a cross-attention head of the model (layer 1-" +
+                          std::to_string(layers) + ", head 1-" + std::to_string(heads) + "), got layer " +
+                          std::to_string(o.alignmentLayer < 0 ? layers : o.alignmentLayer + 1) + ", head " + std::to_string(o.alignmentHead + 1));
+}
+
 // Forward and backward of a batch split into d.parts parts, each on its own thread; sets
 // the parameters' gradients to the sum of the parts' and returns the batch's loss.
-double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, bool injectNonFinite) {
+double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, bool injectNonFinite,
+                  const torch::Tensor& gold, const AttentionLossScale& scale) {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
     const auto params = net.parameters();
     const int parts = static_cast<int>(std::min<std::int64_t>(d.parts, batch.size));
@@ -185,7 +229,10 @@ double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, b
         nn::ScopedGenerator generator(generators[i]);
         const std::int64_t first = batch.size * p / parts, last = batch.size * (p + 1) / parts;
         BatchTensors part = rowsOf(batch, t, first, last - first);
-        torch::Tensor logits = net.forward(part.src, part.srcLen, part.tgtIn, nullptr, d.options.teacherForcing);
+        const bool attentionLosses = hasAttentionLoss(d.options);
+        nn::Captured captured;
+        torch::Tensor logits = net.forward(part.src, part.srcLen, part.tgtIn, attentionLosses ? &captured : nullptr,
+                                           d.options.teacherForcing);
         torch::Tensor loss = torch::nn::functional::cross_entropy(
                                  logits.reshape({-1, logits.size(2)}), part.tgt.reshape({-1}),
                                  torch::nn::functional::CrossEntropyFuncOptions()
@@ -193,8 +240,15 @@ double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, b
                                      .reduction(torch::kSum)) /
                              tokens;
         if (p == 0 && injectNonFinite) loss = loss * std::nan("");
-        losses[i] = loss.item<double>();
+        losses[i] = loss.item<double>();  // the cross-entropy: what the curves show
         if (!std::isfinite(losses[i])) return;
+        if (attentionLosses) {
+            loss = loss + attentionLoss(captured, part.tgt, part.src, goldRows(gold, part, first, last - first), d.options, scale);
+            if (!std::isfinite(loss.item<double>())) {
+                losses[i] = loss.item<double>();
+                return;
+            }
+        }
         grads[i] = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                          /*allow_unused=*/true);
     });
@@ -295,6 +349,7 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
     config.sourceVocab = static_cast<std::int64_t>(sourceVocab.size());
     config.targetVocab = static_cast<std::int64_t>(targetVocab.size());
     checkConfig(config);
+    checkAttentionLosses(options, config, d.gold, d.train);
     // Several threads split each batch between them rather than share BLAS calls: with
     // the fused GRU path BLAS is only half of a batch, and these matrices are too small
     // for two BLAS threads to help much. Each part draws from its own generator, except
@@ -368,17 +423,30 @@ BatchReport Trainer::trainBatch() {
     const bool injectNonFinite = d.globalBatch == d.options.injectNonFiniteAtBatch;
     auto params = net.parameters();
     double lossValue = 0.0;
+    // Attention losses: the batch's gold targets and what the losses are divided by.
+    const bool attentionLosses = hasAttentionLoss(d.options);
+    const DifferentiableAttention differentiable(net, attentionLosses);
+    torch::Tensor gold;
+    AttentionLossScale scale;
+    if (attentionLosses) {
+        scale.sentences = static_cast<double>(batch.size);
+        if (d.options.guidedAlignment > 0) gold = goldTargets(d.gold, batch, &scale.linkedRows);
+    }
     if (d.parts > 1 && batch.size > 1) {
-        lossValue = trainParts(d, batch, t, injectNonFinite);
+        lossValue = trainParts(d, batch, t, injectNonFinite, gold, scale);
         if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
     } else {
-        torch::Tensor logits = net.forward(t.src, t.srcLen, t.tgtIn, nullptr, d.options.teacherForcing);
+        nn::Captured captured;
+        torch::Tensor logits =
+            net.forward(t.src, t.srcLen, t.tgtIn, attentionLosses ? &captured : nullptr, d.options.teacherForcing);
         torch::Tensor loss = torch::nn::functional::cross_entropy(
             logits.reshape({-1, logits.size(2)}), t.tgt.reshape({-1}),
             torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
         if (injectNonFinite) loss = loss * std::nan("");
-        lossValue = loss.item<double>();
-        if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
+        lossValue = loss.item<double>();  // the cross-entropy: what the curves show
+        if (attentionLosses) loss = loss + attentionLoss(captured, t.tgt, t.src, gold, d.options, scale);
+        if (!std::isfinite(lossValue) || !std::isfinite(loss.item<double>()))
+            throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
         loss.backward();
     }
     // A parameter this batch did not reach gets a zero gradient, as optimizer->zero_grad()
@@ -418,7 +486,7 @@ EpochMetrics Trainer::evaluate() {
     const Vocabulary& tv = d.model->targetVocabulary();
 
     double lossSum = 0.0, entropySum = 0.0;
-    std::int64_t tokenCount = 0, entropyRows = 0, correct = 0, refTokens = 0, exact = 0;
+    std::int64_t tokenCount = 0, entropyRows = 0, correct = 0, refTokens = 0, exact = 0, sourceWords = 0, uncovered = 0;
     // Argmax attention links and gold of the validation pairs that have gold, for AER.
     std::vector<std::vector<AlignmentLink>> predictedLinks;
     std::vector<SentenceAlignment> goldLinks;
@@ -437,10 +505,21 @@ EpochMetrics Trainer::evaluate() {
 
         if (auto it = captured.find(MapKind::Cross); it != captured.end()) {
             torch::Tensor w = it->second.select(1, it->second.size(1) - 1).mean(1);  // last layer, mean of heads [B,T,S]
+            // With guided alignment, AER scores the head it pulls.
+            const torch::Tensor linked = d.options.guidedAlignment > 0 ? guidedMap(captured, d.options) : w;
             torch::Tensor rowEntropy = -(w * w.clamp_min(1e-12).log()).sum(-1);        // [B, T]
             torch::Tensor rowMask = t.tgt.ne(Vocabulary::kPad);
             entropySum += rowEntropy.masked_select(rowMask).sum().item<double>();
             entropyRows += rowMask.sum().item<int64_t>();
+            {
+                torch::Tensor received = (w * rowMask.unsqueeze(2).to(w.scalar_type())).sum(1);  // [B, S]
+                auto rec = received.accessor<float, 2>();
+                for (int64_t b = 0; b < batch.size; ++b)
+                    for (int64_t s = 0; s + 1 < batch.sourceLengths[static_cast<std::size_t>(b)]; ++s) {
+                        ++sourceWords;
+                        if (rec[b][s] < 0.1f) ++uncovered;
+                    }
+            }
             for (int64_t b = 0; b < batch.size; ++b) {
                 const SentenceAlignment& gold = d.gold[batch.indices[b]];
                 if (gold.sure.empty() && gold.possible.empty()) continue;
@@ -448,7 +527,7 @@ EpochMetrics Trainer::evaluate() {
                 const int cols = static_cast<int>(batch.sourceLengths[b]) - 1;
                 if (rows <= 0 || cols <= 0) continue;
                 using torch::indexing::Slice;
-                AttentionMap map = toAttentionMap(w[b].index({Slice(0, rows), Slice(0, cols)}));
+                AttentionMap map = toAttentionMap(linked[b].index({Slice(0, rows), Slice(0, cols)}));
                 predictedLinks.push_back(argmaxLinks(map, rows, cols));
                 goldLinks.push_back(gold);
             }
@@ -478,6 +557,7 @@ EpochMetrics Trainer::evaluate() {
     m.exactMatch = static_cast<double>(exact) / static_cast<double>(d.validation.size());
     m.bleu = corpusBleu(hypotheses, references);
     if (entropyRows) m.attentionEntropy = entropySum / static_cast<double>(entropyRows);
+    if (sourceWords) m.uncoveredShare = static_cast<double>(uncovered) / static_cast<double>(sourceWords);
     if (!goldLinks.empty()) {
         const AlignmentScore score = scoreAlignments(predictedLinks, goldLinks);  // over the whole set
         m.alignmentErrorRate = score.aer;

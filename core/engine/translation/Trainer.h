@@ -19,6 +19,20 @@ namespace attnlab {
 // TrainingRun.h's, as for every task.
 struct TrainingOptions : TextTrainingRunOptions {
     double teacherForcing = 1.0;  // probability of feeding the gold token (GRU)
+    // Attention losses added to the cross-entropy (0 = off; docs/teaching-lab.md, "Coverage and
+    // guided alignment"). coveragePenalty: the doubly stochastic regularisation of Xu et al. (2015,
+    // eq. 14), lambda * sum over source tokens j of (tau - sum over target steps i of a_ij)^2 per
+    // sentence, tau = target length / source length (1 when they match; </s> counted in both),
+    // averaged over the batch's sentences; on the cross-attention (a Transformer's last layer,
+    // heads averaged). guidedAlignment: Garg et al. (2019), lambda * the cross-entropy between each
+    // target token's gold links (sure and possible, normalised to sum to 1) and its attention
+    // row, averaged over the batch's target tokens that have links; on one cross-attention head
+    // of a Transformer (alignmentLayer, alignmentHead; 0-based, -1 = the last layer), the GRU's
+    // one map. Needs pairs with gold links (--alignments, or a built-in dataset).
+    double coveragePenalty = 0.0;
+    double guidedAlignment = 0.0;
+    int alignmentLayer = -1;
+    int alignmentHead = 0;
     // Testing aid: makes the loss of this (global, 1-based) batch NaN. 0 = off.
     std::int64_t injectNonFiniteAtBatch = 0;
 };
@@ -39,6 +53,10 @@ struct EpochMetrics {
     double exactMatch = 0.0;
     double bleu = 0.0;             // corpus BLEU-4, 0..100
     double attentionEntropy = std::numeric_limits<double>::quiet_NaN();   // nats, cross-attention rows
+    // The share of source words (</s> not counted) whose cross-attention, summed over the target
+    // steps (</s> included), is below 0.1: the coverage diagnostic's "never attended", over the
+    // validation set (last layer, heads averaged).
+    double uncoveredShare = std::numeric_limits<double>::quiet_NaN();
     // When the validation pairs have gold links (Alignments.h, Och & Ney over the whole validation
     // set): the argmax of each cross-attention row (last layer, heads averaged) as the predicted link.
     double alignmentErrorRate = std::numeric_limits<double>::quiet_NaN();
