@@ -8,9 +8,10 @@
 // off (heads-ablation.png), as lines (heads-lines.png) and measured (head-importance.png), and a
 // token edit in the Translate view (translate-edit.png). With
 // --only long-range, a short long-range experiment run to its end (long-range.png). With --only
-// decoding, the decoding lab on the heads lesson's Transformer (decoding-greedy, -sampling, -beam).
+// decoding, the decoding lab on the heads lesson's Transformer (decoding-greedy, -sampling, -beam);
+// with --only guided, the guided-alignment lesson's curves and its guided head (guided-alignment*).
 // Not a test; see bench/run-screenshots.sh.
-//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance|decoding]
+//   attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance|decoding|guided]
 #include "views/attribution/AttributionView.h"
 #include "views/experiments/LongRangePage.h"
 #include "views/heads/HeadsView.h"
@@ -81,9 +82,9 @@ void settle(int ms = 400) {
 int main(int argc, char* argv[]) {
     const std::string only = argc == 4 && std::string(argv[2]) == "--only" ? argv[3] : "";
     if (argc != 2 && only != "classify" && only != "attribution" && only != "image" && only != "heads" &&
-        only != "long-range" && only != "importance" && only != "decoding") {
+        only != "long-range" && only != "importance" && only != "decoding" && only != "guided") {
         std::fprintf(stderr,
-                     "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance|decoding]\n");
+                     "Usage: attnlab-screenshots OUTPUT_DIR [--only classify|attribution|image|heads|long-range|importance|decoding|guided]\n");
         return 2;
     }
     preferFastBlasKernels(argv);
@@ -203,6 +204,20 @@ int main(int argc, char* argv[]) {
         view->setMethod(DecodingView::Method::Beam);
         view->setBeamWidth(3);
         if (decode("a beam search")) shot("decoding-beam");
+        translation(window).controller()->shutdown();
+        return failures == 0 ? 0 : 1;
+    }
+    // Guided alignment: the lesson's curves (AER of the guided head), then that head's map.
+    if (only == "guided") {
+        if (!trainLesson("guided-alignment")) return 1;
+        window.showTab(QStringLiteral("curves"));
+        shot("guided-alignment");
+        window.showTab(QStringLiteral("heads"));
+        HeadsView* heads = translation(window).headsView();
+        heads->setKind(MapKind::Cross);
+        Q_EMIT heads->findChild<QLineEdit*>()->returnPressed();
+        must(waitFor([&] { return heads->showsTransformer(); }, 60000), "the heads");
+        shot("guided-alignment-heads");
         translation(window).controller()->shutdown();
         return failures == 0 ? 0 : 1;
     }

@@ -18,5 +18,5 @@ shoot() {
 }
 status=0
 shoot || status=1
-for only in heads image long-range importance decoding; do shoot --only "$only" || status=1; done
+for only in heads image long-range importance decoding guided; do shoot --only "$only" || status=1; done
 exit $status

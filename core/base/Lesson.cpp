@@ -261,7 +261,8 @@ void parseModel(const Reader& r, const Json& model, LessonFile& l) {
 void parseTraining(const Reader& r, const Json& t, LessonFile& l) {
     r.object(t, "training");
     std::vector<const char*> known = {"epochs", "batch_size", "learning_rate", "clip", "validation_fraction"};
-    if (l.task == tasks::kTranslate) known.push_back("teacher_forcing");
+    if (l.task == tasks::kTranslate)
+        for (const char* k : {"teacher_forcing", "coverage_penalty", "guided_alignment", "alignment_head"}) known.push_back(k);
     if (l.task == tasks::kImageClassify || l.task == tasks::kCaption) known.push_back("cosine");
     for (auto it = t.begin(); it != t.end(); ++it)
         if (std::find_if(known.begin(), known.end(), [&](const char* k) { return it.key() == k; }) == known.end())
@@ -274,6 +275,17 @@ void parseTraining(const Reader& r, const Json& t, LessonFile& l) {
     if (t.contains("validation_fraction"))
         o.validationFraction = r.number(t["validation_fraction"], "training.validation_fraction", 0.0, 0.9, true);
     if (t.contains("teacher_forcing")) o.teacherForcing = r.number(t["teacher_forcing"], "training.teacher_forcing", 0.0, 1.0);
+    if (t.contains("coverage_penalty"))
+        o.coveragePenalty = r.number(t["coverage_penalty"], "training.coverage_penalty", 0.0, 100.0);
+    if (t.contains("guided_alignment"))
+        o.guidedAlignment = r.number(t["guided_alignment"], "training.guided_alignment", 0.0, 100.0);
+    if (t.contains("alignment_head")) {
+        const Json& h = t["alignment_head"];
+        if (!h.is_array() || h.size() != 2)
+            r.fail("training.alignment_head", "must be [LAYER, HEAD], both counted from 1");
+        o.alignmentLayer = static_cast<int>(r.integer(h[0], "training.alignment_head[0]", 1, 64)) - 1;
+        o.alignmentHead = static_cast<int>(r.integer(h[1], "training.alignment_head[1]", 1, 64)) - 1;
+    }
     if (t.contains("cosine")) o.cosine = r.boolean(t["cosine"], "training.cosine");
 }
 
@@ -345,7 +357,9 @@ std::string LocalizedText::in(const std::string& language) const {
 
 bool LessonTraining::operator==(const LessonTraining& o) const {
     return epochs == o.epochs && batchSize == o.batchSize && learningRate == o.learningRate && clip == o.clip &&
-           validationFraction == o.validationFraction && teacherForcing == o.teacherForcing && cosine == o.cosine;
+           validationFraction == o.validationFraction && teacherForcing == o.teacherForcing && cosine == o.cosine &&
+           coveragePenalty == o.coveragePenalty && guidedAlignment == o.guidedAlignment &&
+           alignmentLayer == o.alignmentLayer && alignmentHead == o.alignmentHead;
 }
 
 bool LessonFile::operator==(const LessonFile& o) const {
@@ -382,7 +396,7 @@ const std::vector<std::string>& lessonControlNames(const std::string& task) {
         "dataset", "size", "data_seed", "max_length", "open_corpus", "architecture", "attention", "window",
         "bidirectional", "query", "hidden", "layers", "heads", "pattern", "chunk", "feed_forward", "dropout",
         "dropout_on", "model_max_length", "learning_rate", "batch_size", "epochs", "seed", "threads",
-        "validation_fraction", "clip", "teacher_forcing"};
+        "validation_fraction", "clip", "teacher_forcing", "coverage_penalty", "guided_alignment"};
     static const std::vector<std::string> classify = {
         "dataset", "size", "length", "data_seed", "architecture", "pooling", "hops", "hidden", "layers", "heads",
         "pattern", "window", "bidirectional", "units", "epochs", "learning_rate", "batch_size", "seed", "clip",
@@ -498,6 +512,9 @@ std::string lessonToJson(const LessonFile& l, const std::string& file) {
     if (t.clip) training["clip"] = *t.clip;
     if (t.validationFraction) training["validation_fraction"] = *t.validationFraction;
     if (t.teacherForcing) training["teacher_forcing"] = *t.teacherForcing;
+    if (t.coveragePenalty) training["coverage_penalty"] = *t.coveragePenalty;
+    if (t.guidedAlignment) training["guided_alignment"] = *t.guidedAlignment;
+    if (t.alignmentLayer && t.alignmentHead) training["alignment_head"] = Json::array({*t.alignmentLayer + 1, *t.alignmentHead + 1});
     if (t.cosine) training["cosine"] = *t.cosine;
     j["training"] = training;
     if (l.seed) j["seed"] = *l.seed;

@@ -5707,6 +5707,14 @@
         <source>Echo lag</source>
         <translation>回声滞后</translation>
     </message>
+    <message>
+        <source>Coverage penalty</source>
+        <translation>覆盖惩罚</translation>
+    </message>
+    <message>
+        <source>Guided alignment</source>
+        <translation>引导对齐</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Task</name>
@@ -6326,6 +6334,22 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>Teacher forcing:</source>
         <translation>教师强制：</translation>
+    </message>
+    <message>
+        <source>Adds a penalty when the source words&apos; shares of the attention are uneven (Xu et al. 2015): every word gets looked at. Its effect shows in Diagnostics&apos; coverage. Words with no counterpart (&quot;the&quot;) are then attended too.</source>
+        <translation>当各源词分到的注意力不均匀时加一项惩罚（Xu 等人，2015）：每个词都会被关注。其效果可在“诊断”的覆盖率中看到。没有对应词的词（如 “the”）也会因此被关注。</translation>
+    </message>
+    <message>
+        <source>Pulls the cross-attention toward the gold word links (Garg et al. 2019): a Transformer&apos;s last-layer first head, a GRU&apos;s one map. Needs word links (the built-in datasets have them). The AER curve then scores that head.</source>
+        <translation>把交叉注意力拉向标准词对齐（Garg 等人，2019）：Transformer 最后一层的第一个头，或 GRU 唯一的那张图。需要词对齐（内置数据集都有）。此时 AER 曲线衡量的就是这个头。</translation>
+    </message>
+    <message>
+        <source>Coverage penalty:</source>
+        <translation>覆盖惩罚：</translation>
+    </message>
+    <message>
+        <source>Guided alignment:</source>
+        <translation>引导对齐：</translation>
     </message>
 </context>
 <context>

@@ -284,3 +284,20 @@ TEST_CASE("the built-in lessons are looked for in a fixed order", "[lesson]") {
     CHECK_THAT(test::inputErrorOf([&] { readLessonDir(dir.file("two")); }),
                StartsWith(dir.file("two/b.json") + ": id: another lesson"));
 }
+
+TEST_CASE("a translation lesson's attention-loss fields are read, checked and written", "[lesson]") {
+    const std::string base = R"({"format": "attnlab-lesson", "version": 1, "id": "g", "task": "translate",
+        "title": {"en": "G"}, "card": {"en": "C"}, "data": {"dataset": "copy"}, "training": )";
+    const LessonFile l =
+        parseLesson(base + R"({"guided_alignment": 0.5, "coverage_penalty": 0.25, "alignment_head": [2, 3]}})", "g.json");
+    REQUIRE(l.training.guidedAlignment);
+    CHECK(*l.training.guidedAlignment == 0.5);
+    CHECK(*l.training.coveragePenalty == 0.25);
+    CHECK(*l.training.alignmentLayer == 1);
+    CHECK(*l.training.alignmentHead == 2);
+    CHECK(parseLesson(lessonToJson(l), "again.json").training == l.training);
+    CHECK_THAT(test::inputErrorOf([&] { parseLesson(base + R"({"alignment_head": 2}})", "bad.json"); }),
+               Contains("bad.json: training.alignment_head: must be [LAYER, HEAD]"));
+    CHECK_THAT(test::inputErrorOf([&] { parseLesson(base + R"({"guided_alignment": -1}})", "bad.json"); }),
+               Contains("bad.json: training.guided_alignment"));
+}

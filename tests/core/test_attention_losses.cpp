@@ -227,12 +227,12 @@ TEST_CASE("attention losses without what they need are ConfigErrors naming the f
     guided.guidedAlignment = 1.0;
     guided.epochs = 1;
     CHECK_THROWS_WITH(Trainer(noLinks, test::tinyGru(AttentionKind::Dot), guided),
-                      Contains("--guided-alignment needs gold word links"));
+                      Contains("guided alignment (--guided-alignment) needs gold word links"));
     CHECK_THROWS_WITH(Trainer(withLinks, test::tinyGru(AttentionKind::None), guided), Contains("--guided-alignment"));
     TrainingOptions head = guided;
     head.alignmentLayer = 2;
     CHECK_THROWS_WITH(Trainer(withLinks, test::tinyTransformer(2, 2), head),
-                      Contains("--alignment-head must name a cross-attention head of the model (layer 1-2, head 1-2)"));
+                      Contains("(--alignment-head) must be a cross-attention head of the model (layer 1-2, head 1-2)"));
     TrainingOptions negative;
     negative.coveragePenalty = -1;
     CHECK_THROWS_AS(Trainer(withLinks, test::tinyGru(AttentionKind::Dot), negative), ConfigError);

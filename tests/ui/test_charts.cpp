@@ -2,6 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <QChart>
+#include <QCoreApplication>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -102,4 +106,29 @@ TEST_CASE("the epoch axis grows in round steps and changes only when the run cro
         shortRun.addEpoch(m);
     }
     CHECK(shortRun.epochAxis()->max() == 37.0);
+}
+
+TEST_CASE("the alignment error line, once shown, has one legend entry", "[ui][charts]") {
+    TrainingChartsView charts;
+    charts.setPlannedEpochs(3);
+    auto visibleEntries = [&](const QString& name) {
+        QCoreApplication::processEvents();  // the legend follows the series through queued signals
+        int n = 0;
+        for (QLegendMarker* marker : charts.alignmentErrorSeries()->chart()->legend()->markers())
+            if (marker->isVisible() && marker->label() == name) ++n;
+        return n;
+    };
+    const QString name = charts.alignmentErrorSeries()->name();
+    CHECK(visibleEntries(name) == 0);  // no gold links: no line
+    for (int e = 1; e <= 3; ++e) {
+        EpochMetrics m;
+        m.epoch = e;
+        m.validationLoss = 1.0;
+        m.alignmentErrorRate = 0.3 / e;
+        charts.addEpoch(m);
+    }
+    CHECK(charts.alignmentErrorSeries()->isVisible());
+    CHECK(visibleEntries(name) == 1);
+    charts.clear();
+    CHECK(visibleEntries(name) == 0);
 }

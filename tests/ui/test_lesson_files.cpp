@@ -78,6 +78,10 @@ TEST_CASE("a setup saved as a lesson reopens to the same setup", "[ui][lessons]"
     options.learningRate = 0.004;
     options.batchSize = 16;
     options.seed = 7;
+    options.guidedAlignment = 0.5;  // the attention losses travel too (copy has gold links)
+    options.alignmentLayer = 0;
+    options.alignmentHead = 1;
+    options.coveragePenalty = 0.2;
     t.trainingSettings()->setOptions(options);
     t.probeView()->setSentence(QStringLiteral("a b c"));
     t.translateView()->setSentence(QStringLiteral("c b a"));
@@ -111,6 +115,11 @@ TEST_CASE("a setup saved as a lesson reopens to the same setup", "[ui][lessons]"
     CHECK(back.seed == savedOptions.seed);
     CHECK(back.clip == Approx(savedOptions.clip));
     CHECK(back.teacherForcing == Approx(savedOptions.teacherForcing));
+    CHECK(back.guidedAlignment == Approx(0.5));
+    CHECK(back.coveragePenalty == Approx(0.2));
+    CHECK(back.alignmentLayer == 0);
+    CHECK(back.alignmentHead == 1);
+    CHECK(written.training.guidedAlignment == Approx(0.5));
     CHECK(t.probeView()->sentence() == QLatin1String("a b c"));
     CHECK(t.translateView()->sentence() == QLatin1String("c b a"));
     CHECK(t.corpus().source.dataset == QLatin1String("copy"));

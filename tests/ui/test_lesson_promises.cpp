@@ -361,6 +361,25 @@ TEST_CASE("lesson 'heads': the Transformer translates, and a cross-attention hea
     CHECK(verbHeads >= 1);
 }
 
+TEST_CASE("lesson 'guided-alignment': the guided head's AER falls to about 0 while BLEU reaches 99",
+          "[ui][lessons][promise]") {
+    WindowFixture f;
+    TrainingController* c = translation(*f.window).controller();
+    std::vector<EpochMetrics> epochs;
+    QObject::connect(c, &TrainingController::epochFinished, [&](const EpochMetrics& m) { epochs.push_back(m); });
+    {
+        LessonClock clock("guided-alignment");
+        trainTranslationLesson(f, QStringLiteral("guided-alignment"));
+    }
+    REQUIRE(epochs.size() == 8);
+    const EpochMetrics& last = epochs.back();
+    INFO("AER " << last.alignmentErrorRate << ", BLEU " << last.bleu);
+    // "falls to about 0 within a few epochs while BLEU climbs to 99"
+    CHECK(last.alignmentErrorRate < 0.03);
+    CHECK(epochs[3].alignmentErrorRate < 0.05);
+    CHECK(last.bleu >= 97.0);
+}
+
 TEST_CASE("lesson 'vit': the ViT learns the glyphs and its rollout gathers on the mark",
           "[ui][lessons][promise][images][needs-full-lessons]") {
     NEEDS_FULL_LESSONS();

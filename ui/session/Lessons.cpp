@@ -28,6 +28,10 @@ Lesson lessonFromFile(const LessonFile& file) {
     if (t.clip) l.options.clip = *t.clip;
     if (t.validationFraction) l.options.validationFraction = *t.validationFraction;
     if (t.teacherForcing) l.options.teacherForcing = *t.teacherForcing;
+    if (t.coveragePenalty) l.options.coveragePenalty = *t.coveragePenalty;
+    if (t.guidedAlignment) l.options.guidedAlignment = *t.guidedAlignment;
+    if (t.alignmentLayer) l.options.alignmentLayer = *t.alignmentLayer;
+    if (t.alignmentHead) l.options.alignmentHead = *t.alignmentHead;
     if (file.seed) l.options.seed = *file.seed;
     if (const auto it = file.probe.find("sentence"); it != file.probe.end()) l.probeSentence = QString::fromStdString(it->second);
     if (const auto it = file.probe.find("translate"); it != file.probe.end())

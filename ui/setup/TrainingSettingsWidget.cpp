@@ -61,6 +61,23 @@ TrainingSettingsWidget::TrainingSettingsWidget(QWidget* parent) : QWidget(parent
     teacherForcing_->setToolTip(tr("GRU only: how often the decoder is fed the correct previous word instead of "
                                    "its own guess."));
 
+    coverage_ = new QDoubleSpinBox;
+    coverage_->setRange(0.0, 10.0);
+    coverage_->setSingleStep(0.1);
+    coverage_->setDecimals(2);
+    coverage_->setSpecialValueText(tr("off"));
+    coverage_->setToolTip(tr("Adds a penalty when the source words' shares of the attention are uneven (Xu et al. "
+                             "2015): every word gets looked at. Its effect shows in Diagnostics' coverage. Words "
+                             "with no counterpart (\"the\") are then attended too."));
+    guided_ = new QDoubleSpinBox;
+    guided_->setRange(0.0, 10.0);
+    guided_->setSingleStep(0.1);
+    guided_->setDecimals(2);
+    guided_->setSpecialValueText(tr("off"));
+    guided_->setToolTip(tr("Pulls the cross-attention toward the gold word links (Garg et al. 2019): a "
+                           "Transformer's last-layer first head, a GRU's one map. Needs word links (the built-in "
+                           "datasets have them). The AER curve then scores that head."));
+
     form->addRow(tr("Learning rate:"), learningRate_);
     form->addRow(tr("Batch size:"), batch_);
     form->addRow(tr("Epochs:"), epochs_);
@@ -69,12 +86,15 @@ TrainingSettingsWidget::TrainingSettingsWidget(QWidget* parent) : QWidget(parent
     form->addRow(tr("Validation share:"), validation_);
     form->addRow(tr("Gradient clip:"), clip_);
     form->addRow(tr("Teacher forcing:"), teacherForcing_);
+    form->addRow(tr("Coverage penalty:"), coverage_);
+    form->addRow(tr("Guided alignment:"), guided_);
     markLessonControls({{learningRate_, "learning_rate"}, {batch_, "batch_size"}, {epochs_, "epochs"}, {seed_, "seed"},
                         {threads_, "threads"}, {validation_, "validation_fraction"}, {clip_, "clip"},
-                        {teacherForcing_, "teacher_forcing"}});
+                        {teacherForcing_, "teacher_forcing"}, {coverage_, "coverage_penalty"},
+                        {guided_, "guided_alignment"}});
 
     auto notify = [this] { Q_EMIT changed(); };
-    for (QDoubleSpinBox* box : {learningRate_, validation_, clip_, teacherForcing_})
+    for (QDoubleSpinBox* box : {learningRate_, validation_, clip_, teacherForcing_, coverage_, guided_})
         connect(box, &QDoubleSpinBox::valueChanged, this, notify);
     for (QSpinBox* box : {batch_, epochs_, seed_, threads_}) connect(box, &QSpinBox::valueChanged, this, notify);
 }
@@ -89,6 +109,10 @@ TrainingOptions TrainingSettingsWidget::options() const {
     o.validationFraction = validation_->value();
     o.clip = clip_->value();
     o.teacherForcing = teacherForcing_->value();
+    o.coveragePenalty = coverage_->value();
+    o.guidedAlignment = guided_->value();
+    o.alignmentLayer = alignmentLayer_;
+    o.alignmentHead = alignmentHead_;
     return o;
 }
 
@@ -101,6 +125,10 @@ void TrainingSettingsWidget::setOptions(const TrainingOptions& o) {
     validation_->setValue(o.validationFraction);
     clip_->setValue(o.clip);
     teacherForcing_->setValue(o.teacherForcing);
+    coverage_->setValue(o.coveragePenalty);
+    guided_->setValue(o.guidedAlignment);
+    alignmentLayer_ = o.alignmentLayer;
+    alignmentHead_ = o.alignmentHead;
 }
 
 }  // namespace attnlab

@@ -30,6 +30,10 @@ private:
     QDoubleSpinBox* validation_;
     QDoubleSpinBox* clip_;
     QDoubleSpinBox* teacherForcing_;
+    QDoubleSpinBox* coverage_;
+    QDoubleSpinBox* guided_;
+    int alignmentLayer_ = -1;  // the guided head: kept from setOptions (a lesson's), not shown
+    int alignmentHead_ = 0;
 };
 
 }  // namespace attnlab

@@ -192,19 +192,20 @@ private:
 void checkAttentionLosses(const TrainingOptions& o, const ModelConfig& c, const std::vector<SentenceAlignment>& gold,
                           const std::vector<std::size_t>& train) {
     if (!hasAttentionLoss(o)) return;
-    const char* flag = o.guidedAlignment > 0 ? "--guided-alignment" : "--coverage-penalty";
+    const char* what = o.guidedAlignment > 0 ? "guided alignment (--guided-alignment)" : "the coverage penalty (--coverage-penalty)";
     if (c.architecture == Architecture::Gru && c.attention == AttentionKind::None)
-        throw ConfigError(std::string(flag) + " needs an attention to act on: the model's attention is none");
+        throw ConfigError(std::string(what) + " needs an attention to act on: the model's attention is none");
     if (o.guidedAlignment <= 0) return;
     bool linked = false;
     for (std::size_t i : train) linked = linked || !gold[i].sure.empty() || !gold[i].possible.empty();
     if (!linked)
-        throw ConfigError("--guided-alignment needs gold word links: the training pairs have none (give --alignments "
-                          "FILE, or use a built-in dataset)");
+        throw ConfigError("guided alignment (--guided-alignment) needs gold word links, and the training pairs have "
+                          "none: a built-in dataset has them; a corpus file gets them from Add Word Alignments… or "
+                          "--alignments FILE");
     const int layers = c.architecture == Architecture::Transformer ? c.layers : 1;
     const int heads = c.architecture == Architecture::Transformer ? c.heads : 1;
     if (o.alignmentLayer < -1 || o.alignmentLayer >= layers || o.alignmentHead < 0 || o.alignmentHead >= heads)
-        throw ConfigError("--alignment-head must name a cross-attention head of the model (layer 1-" +
+        throw ConfigError("the guided head (--alignment-head) must be a cross-attention head of the model (layer 1-" +
                           std::to_string(layers) + ", head 1-" + std::to_string(heads) + "), got layer " +
                           std::to_string(o.alignmentLayer < 0 ? layers : o.alignmentLayer + 1) + ", head " + std::to_string(o.alignmentHead + 1));
 }

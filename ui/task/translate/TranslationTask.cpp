@@ -458,6 +458,14 @@ bool TranslationTask::setupAsLesson(LessonFile& lesson, QString* why) const {
     lesson.training.clip = o.clip;
     lesson.training.validationFraction = o.validationFraction;
     lesson.training.teacherForcing = o.teacherForcing;
+    if (o.coveragePenalty > 0) lesson.training.coveragePenalty = o.coveragePenalty;
+    if (o.guidedAlignment > 0) {
+        lesson.training.guidedAlignment = o.guidedAlignment;
+        if (o.alignmentLayer >= 0) {
+            lesson.training.alignmentLayer = o.alignmentLayer;
+            lesson.training.alignmentHead = o.alignmentHead;
+        }
+    }
     lesson.seed = o.seed;
     if (!probeView_->sentence().isEmpty()) lesson.probe["sentence"] = probeView_->sentence().toStdString();
     if (!translateView_->sentence().isEmpty()) lesson.probe["translate"] = translateView_->sentence().toStdString();
@@ -724,6 +732,8 @@ void TranslationTask::restoreSettings(QSettings& settings) {
     o.validationFraction = settings.value(QStringLiteral("training/validation"), o.validationFraction).toDouble();
     o.clip = settings.value(QStringLiteral("training/clip"), o.clip).toDouble();
     o.teacherForcing = settings.value(QStringLiteral("training/teacherForcing"), o.teacherForcing).toDouble();
+    o.coveragePenalty = settings.value(QStringLiteral("training/coveragePenalty"), o.coveragePenalty).toDouble();
+    o.guidedAlignment = settings.value(QStringLiteral("training/guidedAlignment"), o.guidedAlignment).toDouble();
     trainingSettings_->setOptions(o);
     logScale_->setChecked(settings.value(QStringLiteral("view/logScale"), false).toBool());
     probeView_->setSentence(settings.value(QStringLiteral("probe/sentence")).toString());
@@ -749,6 +759,8 @@ void TranslationTask::saveSettings(QSettings& settings) const {
     settings.setValue(QStringLiteral("training/validation"), o.validationFraction);
     settings.setValue(QStringLiteral("training/clip"), o.clip);
     settings.setValue(QStringLiteral("training/teacherForcing"), o.teacherForcing);
+    settings.setValue(QStringLiteral("training/coveragePenalty"), o.coveragePenalty);
+    settings.setValue(QStringLiteral("training/guidedAlignment"), o.guidedAlignment);
     settings.setValue(QStringLiteral("view/logScale"), logScale_->isChecked());
     settings.setValue(QStringLiteral("probe/sentence"), probeView_->sentence());
     settings.setValue(QStringLiteral("probe/every"), probeView_->everyBatches());

@@ -243,6 +243,8 @@ void TrainingChartsView::setAlignmentShown(bool shown) {
     alignmentError_->setVisible(shown);
     markersOf(alignmentError_)->setVisible(shown);
     for (QLegendMarker* marker : qualityChart_->legend()->markers(alignmentError_)) marker->setVisible(shown);
+    // Showing a series shows its legend entry again: the dots' entry stays hidden (one entry per line).
+    for (QLegendMarker* marker : qualityChart_->legend()->markers(markersOf(alignmentError_))) marker->setVisible(false);
 }
 
 void TrainingChartsView::setPlannedEpochs(int epochs) {
