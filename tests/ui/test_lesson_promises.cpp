@@ -134,6 +134,18 @@ void waitForClassifierRun(WindowFixture& f) {
     CHECK(f.errors.isEmpty());
 }
 
+// Waits until the classifier run has finished `epochs` epochs, then stops it there (the model stays):
+// for promises made about the first epochs of a longer lesson.
+void stopClassifierAfter(WindowFixture& f, int epochs) {
+    ClassifierTask& task = classifier(*f.window);
+    REQUIRE(waitUntil([&] { return task.session()->runState() == ModelSession::RunState::Training; }, 60000));
+    REQUIRE(waitUntil([&] { return task.curvesView()->accuracySeries()->count() >= epochs || !task.session()->isBusy(); },
+                      kLessonTimeoutMs));
+    task.session()->stop();
+    REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, kLessonTimeoutMs));
+    CHECK(f.errors.isEmpty());
+}
+
 // The probe text classified by the model just trained.
 const Classification& classifyProbe(ClassifierTask& task) {
     const int before = task.classifyView()->classificationCount();
@@ -242,10 +254,11 @@ TEST_CASE("lesson 'long-inputs': full attention finds the colour word among 256 
     WindowFixture f;
     ClassifierTask* task = nullptr;
     {
+        // The card's promises are about the first two epochs: the run stops there (the lesson trains 4).
         LessonClock clock("long-inputs");
         REQUIRE(f.window->startLesson(QStringLiteral("long-inputs")));
         task = &classifier(*f.window);
-        waitForClassifierRun(f);
+        stopClassifierAfter(f, 2);
     }
     const ClassifierConfig config = task->panel()->config();
     CHECK(config.architecture == ClassifierArchitecture::Transformer);
@@ -253,7 +266,6 @@ TEST_CASE("lesson 'long-inputs': full attention finds the colour word among 256 
     CHECK(config.maxLength >= 256);
     REQUIRE(task->curvesView()->accuracySeries()->count() >= 2);
     CHECK(task->curvesView()->accuracySeries()->at(1).y() >= 0.95);  // within two epochs
-    CHECK(lastY(task->curvesView()->accuracySeries()) >= 0.95);
     const Classification& c = classifyProbe(*task);
     CHECK(c.label == "yellow");  // "golden", the probe's last word
     CHECK(attendedWord(c) == "golden");  // the rollout gathers on it
@@ -262,9 +274,14 @@ TEST_CASE("lesson 'long-inputs': full attention finds the colour word among 256 
     // enough to see it (the pattern cannot reach the word, however long it trains).
     {
         LessonClock clock("long-inputs, local");
-        retrainWith(f, [](ClassifierConfig& cfg) { cfg.pattern = AttentionPattern::Local; });
+        ClassifierConfig local = task->panel()->config();
+        local.pattern = AttentionPattern::Local;
+        task->panel()->setConfig(local);
+        task->train();
+        stopClassifierAfter(f, 2);
     }
     CHECK(task->panel()->config().window == 8);
+    REQUIRE(task->curvesView()->accuracySeries()->count() >= 2);
     CHECK(lastY(task->curvesView()->accuracySeries()) <= 0.4);
 }
 
@@ -362,7 +379,8 @@ TEST_CASE("lesson 'heads': the Transformer translates, and a cross-attention hea
 }
 
 TEST_CASE("lesson 'guided-alignment': the guided head's AER falls to about 0 while BLEU reaches 99",
-          "[ui][lessons][promise]") {
+          "[ui][lessons][promise][needs-full-lessons]") {
+    NEEDS_FULL_LESSONS();
     WindowFixture f;
     TrainingController* c = translation(*f.window).controller();
     std::vector<EpochMetrics> epochs;
