@@ -61,20 +61,20 @@ TrainingSettingsWidget::TrainingSettingsWidget(QWidget* parent) : QWidget(parent
     teacherForcing_->setToolTip(tr("GRU only: how often the decoder is fed the correct previous word instead of "
                                    "its own guess."));
 
-    coverage_ = new QDoubleSpinBox;
-    coverage_->setRange(0.0, 10.0);
-    coverage_->setSingleStep(0.1);
-    coverage_->setDecimals(2);
-    coverage_->setSpecialValueText(tr("off"));
-    coverage_->setToolTip(tr("Adds a penalty when the source words' shares of the attention are uneven (Xu et al. "
+    // The attention losses' weights: 0 (off) to 10.
+    auto lossWeight = [this](const QString& toolTip) {
+        auto* box = new QDoubleSpinBox;
+        box->setRange(0.0, 10.0);
+        box->setSingleStep(0.1);
+        box->setDecimals(2);
+        box->setSpecialValueText(tr("off"));
+        box->setToolTip(toolTip);
+        return box;
+    };
+    coverage_ = lossWeight(tr("Adds a penalty when the source words' shares of the attention are uneven (Xu et al. "
                              "2015): every word gets looked at. Its effect shows in Diagnostics' coverage. Words "
                              "with no counterpart (\"the\") are then attended too."));
-    guided_ = new QDoubleSpinBox;
-    guided_->setRange(0.0, 10.0);
-    guided_->setSingleStep(0.1);
-    guided_->setDecimals(2);
-    guided_->setSpecialValueText(tr("off"));
-    guided_->setToolTip(tr("Pulls the cross-attention toward the gold word links (Garg et al. 2019): a "
+    guided_ = lossWeight(tr("Pulls the cross-attention toward the gold word links (Garg et al. 2019): a "
                            "Transformer's last-layer first head, a GRU's one map. Needs word links (the built-in "
                            "datasets have them). The AER curve then scores that head."));
 

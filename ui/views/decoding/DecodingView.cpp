@@ -101,23 +101,22 @@ DecodingView::DecodingView(TrainingController* controller, QWidget* parent) : QW
     samplingControls_ = new QWidget;
     auto* sampling = new QHBoxLayout(samplingControls_);
     sampling->setContentsMargins(8, 0, 0, 0);
-    temperature_ = new QDoubleSpinBox;
-    temperature_->setRange(0.01, 5.0);
-    temperature_->setSingleStep(0.1);
-    temperature_->setDecimals(2);
-    temperature_->setValue(1.0);
-    temperature_->setToolTip(tr("Divides the scores before the softmax: below 1 sharpens the distribution "
+    auto realBox = [](double low, double high, double step, double value, const QString& toolTip) {
+        auto* box = new QDoubleSpinBox;
+        box->setRange(low, high);
+        box->setSingleStep(step);
+        box->setDecimals(2);
+        box->setValue(value);
+        box->setToolTip(toolTip);
+        return box;
+    };
+    temperature_ = realBox(0.01, 5.0, 0.1, 1.0, tr("Divides the scores before the softmax: below 1 sharpens the distribution "
                                 "(towards greedy), above 1 flattens it."));
     topK_ = new QSpinBox;
     topK_->setRange(0, 100);
     topK_->setSpecialValueText(tr("off"));
     topK_->setToolTip(tr("Keep only the k most probable tokens (off: no top-k cut)."));
-    topP_ = new QDoubleSpinBox;
-    topP_->setRange(0.05, 1.0);
-    topP_->setSingleStep(0.05);
-    topP_->setDecimals(2);
-    topP_->setValue(0.9);
-    topP_->setToolTip(tr("Nucleus sampling: keep the smallest set of most probable tokens whose probability "
+    topP_ = realBox(0.05, 1.0, 0.05, 0.9, tr("Nucleus sampling: keep the smallest set of most probable tokens whose probability "
                          "reaches p (1: no cut)."));
     seed_ = new QSpinBox;
     seed_->setRange(0, 999999);
