@@ -193,7 +193,7 @@ void BeamTreeWidget::setTree(const std::vector<BeamNode>& tree) {
     selected_ = -1;
     layoutNodes();
     updateGeometry();
-    resize(contentSize().expandedTo(size()));
+    resize(contentSize());  // a smaller tree after a larger one shrinks the scrolled area too
     update();
 }
 

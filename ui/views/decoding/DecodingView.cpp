@@ -489,6 +489,7 @@ void DecodingView::setStep(int step) {
 }
 
 void DecodingView::showStep() {
+    if (results_.empty() || resultMethod_ == Method::Beam) return;  // nothing stepped (a combo set early)
     const int steps = stepCount();
     previous_->setEnabled(step_ > 0);
     next_->setEnabled(step_ + 1 < steps);
