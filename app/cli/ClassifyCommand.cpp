@@ -9,6 +9,8 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "base/InputError.h"
+#include "base/TaskIds.h"
+#include "engine/vision/ImageModels.h"
 #include "engine/translation/Seq2SeqModel.h"
 #include "engine/text/TextClassifier.h"
 #include "engine/translation/TranslationExplanation.h"
@@ -33,6 +35,16 @@ std::vector<std::string> textsOf(const ArgParser& args) {
         if (texts.empty()) throw UsageError("give at least one TEXT (or lines on standard input)");
     }
     return texts;
+}
+
+// The file's vision task, or "" (also for a file that is no model: the text classifier's loader
+// then says what is wrong with it).
+std::string visionTaskOrNone(const std::string& path) {
+    try {
+        return visionTaskOf(path);
+    } catch (const ModelFileError&) {
+        return {};
+    }
 }
 
 // A translation model or any other file is refused with the reason (exit 4).
@@ -128,8 +140,14 @@ void printExplanation(const Explanation& ex, bool json, const nlohmann::json& ex
 }  // namespace
 
 int runExplain(const Args& argv) {
-    ArgParser args(argv, {"--model", "--class", "--steps", "--output-token"}, {"--json"});
+    ArgParser args(argv, {"--model", "--class", "--steps", "--output-token", "--boxes"}, {"--json"});
     const std::string path = args.required("--model");
+    const std::string vision = visionTaskOrNone(path);
+    if (vision == tasks::kImageClassify) return explainImage(args, path);
+    if (vision == tasks::kCaption)
+        throw ModelFileError(path, "holds a captioner; explain takes an image classifier (train --task image-classify), a text "
+                                   "classifier or a translation model");
+    if (args.has("--boxes")) throw UsageError("--boxes applies to an image classifier; " + path + " is not one");
     const bool json = args.has("--json");
     const int steps = static_cast<int>(args.integer("--steps", kDefaultIgSteps, 1, 10000));
     if (args.positionals().size() != 1) throw UsageError("give exactly one TEXT (quote it)");

@@ -21,6 +21,10 @@ int runExperiment(const Args& args);
 int runExport(const Args& args);
 int runClassify(const Args& args);
 int runExplain(const Args& args);
+class ArgParser;
+// explain --model VIT IMAGE (runExplain hands over), and experiment deletion.
+int explainImage(const ArgParser& args, const std::string& modelPath);
+int runDeletionExperiment(const Args& args);
 // `train --task classify` (runTrain hands over).
 int runTrainClassifier(const Args& args);
 // `train --task image-classify` and `train --task caption`.

@@ -10,6 +10,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
+#include "ImageSources.h"
 #include "SeriesSources.h"
 #include "base/forecast/Series.h"
 #include "base/TaskIds.h"
@@ -86,7 +87,9 @@ void printTable(bool json) {
               << pad("glyphs", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
               << "  32x32 grey: a 6x6 mark (plus, ring, slash, corner) among distractor dashes; the mark's box is known.\n"
               << pad("scenes", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
-              << "  48x48 RGB: two or three coloured shapes captioned left to right; each object's box is known.\n"
+              << "  48x48 RGB: two or three coloured shapes anywhere, each related to the one named before\n"
+              << pad("", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
+              << "  (left of, right of, above, below); each object's box is known.\n"
               << pad("fashion-mnist", nameWidth) << "  " << std::string(lenHeader.size(), ' ')
               << "  28x28 grey garments in 10 classes, from Debian's dataset-fashion-mnist.\n";
     std::cout << "\nTime series (train --task forecast --dataset NAME; --write NAME --out FILE.csv writes t,NAME):\n";
@@ -99,7 +102,7 @@ void printTable(bool json) {
 int runDatasets(const Args& args) {
     std::set<std::string> switches = splitCjkSwitches();
     switches.insert("--json");
-    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--max-len", "--alignments", "--length", "--split", "--period",
+    ArgParser p(args, {"--write", "--out", "--size", "--seed", "--objects", "--max-len", "--alignments", "--length", "--split", "--period",
                        "--second-period", "--lag", "--noise"},
                 switches);
     if (!p.positionals().empty()) throw UsageError("unexpected argument '" + p.positionals().front() + "'");
@@ -140,8 +143,9 @@ int runDatasets(const Args& args) {
                                                            : static_cast<long long>(kDefaultSceneCount);
         const auto size = static_cast<std::size_t>(p.integer("--size", fallback, 1, 1000000));
         const auto seed = static_cast<std::uint64_t>(p.integer("--seed", 1, 0, std::numeric_limits<long long>::max()));
+        if (p.has("--objects") && name != "scenes") throw UsageError("--objects applies to scenes");
         if (name == "scenes") {
-            const CaptionDataset d = makeScenes(size, seed);
+            const CaptionDataset d = makeScenes(size, seed, sceneOptionsOf(p));
             writeCaptionFolder(d, out);
             std::cerr << "wrote " << d.images.size() << " scenes to " << out << " (captions.tsv, objects.tsv, images/)\n";
             return kOk;

@@ -390,13 +390,14 @@ int runFaithfulness(const Args& argv) {
 }  // namespace
 
 int runExperiment(const Args& args) {
-    const char* names = "bottleneck, needle, faithfulness, complexity, long-range or positional";
+    const char* names = "bottleneck, needle, faithfulness, deletion, complexity, long-range or positional";
     if (args.empty()) throw UsageError(std::string("name an experiment: ") + names);
     const Args rest(args.begin() + 1, args.end());
     if (args.front() == "bottleneck") return runBottleneck(rest);
     if (args.front() == "complexity") return runComplexity(rest);
     if (args.front() == "needle") return runNeedle(rest);
     if (args.front() == "faithfulness") return runFaithfulness(rest);
+    if (args.front() == "deletion") return runDeletionExperiment(rest);
     if (args.front() == "long-range") return runLongRange(rest);
     if (args.front() == "positional") return runPositional(rest);
     throw UsageError("unknown experiment '" + args.front() + "' (expected " + names + ")");

@@ -19,8 +19,8 @@ Commands:
   train        train a GRU or Transformer model and save it (.safetensors)
   translate    translate sentences with a trained model, optionally with attention as JSON
   render       draw a model's attention for a sentence (PNG, SVG, PDF, CSV, NPY)
-  experiment   run a teaching experiment (bottleneck, needle, faithfulness, complexity,
-               long-range, positional)
+  experiment   run a teaching experiment (bottleneck, needle, faithfulness, deletion,
+               complexity, long-range, positional)
   export       write the model's PyTorch package (attnlab.py, train.py) into a directory
   classify     label texts with a trained classifier (train --task classify), with its attention
   explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
@@ -52,7 +52,8 @@ Without options, lists the built-in datasets. With --write, generates one.
                       DIR/CLASS/*.png)
   --length N          needle's words per text (default 50, 5..200)
   --out FILE          output TSV (source<TAB>target per line); written atomically
-  --size N            number of pairs or images (default 2000; glyphs 5000, scenes 4000)
+  --size N            number of pairs or images (default 2000; glyphs 5000, scenes 6000)
+  --objects N|MIN-MAX scenes: objects per scene, 1..4 (default 2-3)
   --seed S            random seed (default 1); the same seed gives the same file
   --max-len N         maximum source length in tokens (default per dataset, up to 200)
   --alignments FILE   also write gold alignments, one line of "i-j" links per pair,
@@ -97,7 +98,8 @@ skipped), MNIST's IDX files (--idx IMAGES LABELS, plain or .gz), Debian's datase
 pixel (0-1), has_boxes.
 With --task caption: a caption list (--captions F.tsv, lines image<TAB>caption, image paths
 relative to the TSV, several lines per image allowed; --channels 1|3, --image-size N, default 3
-and 48) or the generated scenes (--dataset scenes [--size N, default 4000] [--data-seed S]): images, captions,
+and 48) or the generated scenes (--dataset scenes [--size N, default 6000] [--data-seed S]
+[--objects N|MIN-MAX]): images, captions,
 vocabulary, the longest caption, has_boxes.
 With --task forecast: a series (--series FILE.csv --column NAME [--timestamp-column NAME], or
 --dataset seasonal|echo|regime with --length, --period, --second-period, --lag, --noise,
@@ -225,9 +227,17 @@ Captions: attnlab-cli train --task caption (--captions FILE.tsv | --dataset scen
   --attention additive|dot (additive)  --doubly-stochastic L (0: off; Xu et al.'s
   L * sum over cells of (1 - sum over words of alpha)^2)  --hidden N (128)  --embedding N (64)
   --features N (64)  --max-len N (16 words)  --epochs N (10)  --lr F (0.003)  --batch N (32)
+  --query current|previous (current: the decoder reads the word it just wrote, then asks over
+                       the cells; previous: it asks first, as Bahdanau et al. and Xu et al.)
+  --encoder image|cell (image: the convolutions see the whole image; cell: each 8x8 cell alone)
+  --initial-state mean|zero (the decoder's first state: tanh(W mean(features)), or zeros)
+  --gate               Xu et al.'s gate: the context scaled by sigmoid(w . h + b)
+  --sentinel           Lu et al.'s visual sentinel, one more key drawn from the state (additive)
+  --objects N|MIN-MAX  with --dataset scenes: objects per scene (1..4; default 2-3)
   Each epoch's JSON: epoch, train_loss, val_loss, val_bleu (0-100), val_exact, pairs_per_sec,
   seconds; with objects (scenes): objects_named (held-out images whose caption names every
-  object, "red disk") and peak_in_box (shape words whose attention peak is in that object).
+  object, "red disk"), peak_in_box (shape words whose attention peak cell has its centre in that
+  object's box or within half a cell of it) and peak_strictly_in_box (in the box itself).
 
 Forecasting: attnlab-cli train --task forecast (--series FILE.csv --column NAME | --dataset NAME)
                          --context C --horizon H --out MODEL.safetensors [options]
@@ -286,7 +296,7 @@ naive (the value one period back) and the training mean; with --json
  "period_point_share"}.
 A model of another task, or a file that is no model, is exit 4.
 )"},
-    {"look", R"(Usage: attnlab-cli look --model MODEL.safetensors [--json] [--beam K] IMAGE
+    {"look", R"(Usage: attnlab-cli look --model MODEL.safetensors [--json] [--beam K] [--objects F.tsv] IMAGE
 
 What a vision model makes of one image (PNG or JPEG, converted to the model's channels and
 size). A vision Transformer prints its label, the top probabilities and where the rollout
@@ -298,8 +308,14 @@ peaks; with --json:
 Abnar & Zuidema's: heads averaged, identity added, rows renormalised, layers multiplied; it sums
 to 1). A captioner prints its caption and where each word looked; with --json:
 {"caption_tokens": [...], "image_size", "grid", "attention": {"cross": [one row of rows*cols
-weights per caption token]}, "log_probability"}.
-  --beam K    beam search for a captioner (default 1 = greedy)
+weights per caption token]}, "log_probability"}; for a scene whose objects are known, also
+"objects": [{"colour", "shape", "box": [top, left, height, width], "box_share"}] (boxes at the
+model's size), "in_box": [per token: the share of its attention in each object's box],
+"peak_in_box" (per token and object: the peak cell's centre in the box or within half a cell of
+it) and "peak_strictly_in_box" (in the box itself).
+  --beam K          beam search for a captioner (default 1 = greedy)
+  --objects F.tsv   the objects of the image (the objects.tsv of `datasets --write scenes`);
+                    without it an IMAGE at DIR/images/NAME reads DIR/objects.tsv if there is one
 )"},
     {"classify", R"(Usage: attnlab-cli classify --model MODEL.safetensors [--json] TEXT...
 
@@ -334,6 +350,28 @@ greedy translation over the source tokens ("</s>" included): the attention is it
 cross-attention row (a Transformer's last layer, heads averaged), the gradients are of that
 token's logit with the earlier outputs fed in, leave-one-out drops one source token (never
 "</s>"). The JSON adds "output_tokens" and "output_token"; "label" is the token.
+
+       attnlab-cli explain --model VIT.safetensors [--json] [--class LABEL] [--steps N]
+                           [--boxes boxes.tsv] IMAGE
+
+With an image classifier (train --task image-classify), one number per patch from each
+method, each a distribution over the patches (row-major):
+  rollout                attention rollout, [CLS]'s row over the patches
+  gradient               L2 norm of d logit / d pixels over the patch
+  grad_x_input           |sum over the patch of pixel x d logit / d pixel|
+  integrated_gradients   the same along the path from the black image, N steps (64)
+  grad_rollout           gradient-weighted rollout (Chefer et al. 2021)
+Kendall's tau between every two methods; ig_completeness: the attributions' sum, logit(image) -
+logit(black) and the relative error |sum - difference| / |difference|; the deletion test: the patches
+replaced by the image's mean colour in each method's order (and 5 random orders), the
+probability of the class after each, and the area over each curve (AOPC: larger is more
+faithful). With the box of the image (--boxes, or the boxes.tsv beside its class folder
+that `datasets --write glyphs` writes): each method's mass in the box beside the box's
+share of the image. --json prints {"label", "class_index", "probability", "grid",
+"methods": {METHOD: [...]}, "tau": {METHOD: {METHOD: tau}}, "ig_completeness": {"attribution_sum",
+"output_difference", "steps", "relative_error"},
+"deletion": {"fractions", METHOD: [...], "random": [...], "area_over_curve"},
+"mass_in_box", "box_share"}.
 )"},
     {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--ablate SPEC]
                              [--json [--beam-tree]] SENTENCE...
@@ -485,6 +523,7 @@ Images: attnlab-cli render --model VISION-MODEL --image IMAGE --out FILE.(png|sv
                               [--split-cjk|--no-split-cjk]
        attnlab-cli experiment needle [--lengths 25,50,100] [options below]
        attnlab-cli experiment faithfulness --model M (--corpus F.tsv | --dataset NAME) [options below]
+       attnlab-cli experiment deletion --model VIT (--images DIR | --dataset NAME) [options below]
        attnlab-cli experiment complexity [--max-len N] [--dim D] [--window W] [--repeats R]
        attnlab-cli experiment long-range [--lengths 128,512,2048] [--memory-budget 2G] [options below]
        attnlab-cli experiment positional [--dataset reverse] [--lengths 8,16,32] [options below]
@@ -513,6 +552,15 @@ faithfulness --model M (--corpus F.tsv | --dataset NAME) [--texts 200] [--permut
             texts whose most attended word is a gold rationale word, the permutation test
             (attention shuffled: median change of the output distribution) and the accuracy
             of the same model with uniform weights trained the same way.
+deletion    --model VIT (--images DIR | --idx IMAGES LABELS | --dataset glyphs|fashion-mnist)
+            [--limit 200] [--steps 64] [the data flags of train --task image-classify]
+            the explanation lab over a set (Fashion-MNIST: the test split): each image
+            explained as `explain` does, then the mean deletion curve and AOPC per method
+            and for random orders, the mean Kendall tau per pair, integrated gradients'
+            mean and worst completeness and, with boxes (--dataset glyphs),
+            each method's mean mass in the box beside the box's mean share, as JSON:
+            {"images", "accuracy", "deletion", "tau", "ig_completeness", "mass_in_box",
+            "box_share"}.
 complexity  times full softmax attention and the Transformer's patterns: local (2W+1
             keys per query), strided (a band of s and every s-th key, s = sqrt(N)),
             chunked (chunks of sqrt(N) and a summary per chunk) and linear (kernelised)

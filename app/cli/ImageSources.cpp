@@ -58,14 +58,32 @@ ImageDataset loadImageDataset(const ArgParser& p, const IdxFiles& idx, const std
 }
 
 const std::set<std::string>& captionDataFlags() {
-    static const std::set<std::string> flags{"--captions", "--dataset", "--channels", "--image-size", "--size", "--data-seed"};
+    static const std::set<std::string> flags{"--captions", "--dataset", "--channels", "--image-size", "--size", "--data-seed",
+                                             "--objects"};
     return flags;
+}
+
+SceneOptions sceneOptionsOf(const ArgParser& p) {
+    SceneOptions o;
+    const auto text = p.value("--objects");
+    if (!text) return o;
+    const std::size_t dash = text->find('-');
+    auto number = [&](const std::string& part) {
+        if (part.size() != 1 || part[0] < '1' || part[0] > '4')
+            throw UsageError("--objects: expected N or MIN-MAX with numbers 1..4, got '" + *text + "'");
+        return part[0] - '0';
+    };
+    o.minObjects = number(text->substr(0, dash));
+    o.maxObjects = dash == std::string::npos ? o.minObjects : number(text->substr(dash + 1));
+    if (o.maxObjects < o.minObjects) throw UsageError("--objects: MIN is above MAX in '" + *text + "'");
+    return o;
 }
 
 CaptionDataset loadCaptionDataset(const ArgParser& p) {
     if (p.has("--captions") == p.has("--dataset")) throw UsageError("give either --captions F.tsv or --dataset scenes");
     if (p.has("--captions")) {
-        if (p.has("--size") || p.has("--data-seed")) throw UsageError("--size and --data-seed apply to --dataset scenes");
+        if (p.has("--size") || p.has("--data-seed") || p.has("--objects"))
+            throw UsageError("--size, --data-seed and --objects apply to --dataset scenes");
         const int channels = channelsFlag(p, 3);
         const int side = static_cast<int>(p.integer("--image-size", 48, 4, 1024));
         return readCaptionTsv(p.text("--captions", ""), channels, side, side);
@@ -74,7 +92,7 @@ CaptionDataset loadCaptionDataset(const ArgParser& p) {
         throw UsageError("--dataset: unknown caption dataset '" + p.text("--dataset", "") + "' (known: scenes)");
     if (p.has("--channels") || p.has("--image-size")) throw UsageError("--channels and --image-size apply to --captions");
     return makeScenes(static_cast<std::size_t>(p.integer("--size", static_cast<long long>(kDefaultSceneCount), 1, 1000000)),
-                      static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)));
+                      static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)), sceneOptionsOf(p));
 }
 
 }  // namespace attnlab::cli

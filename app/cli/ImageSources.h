@@ -31,6 +31,8 @@ ImageDataset loadImageDataset(const ArgParser& args, const IdxFiles& idx, const 
 
 const std::set<std::string>& captionDataFlags();
 CaptionDataset loadCaptionDataset(const ArgParser& args);
+// The scenes' --objects N or MIN-MAX (1..4; default 2-3); UsageError naming the flag.
+SceneOptions sceneOptionsOf(const ArgParser& args);
 
 }  // namespace attnlab::cli
 

@@ -1,7 +1,9 @@
 // attnlab-cli look --model M [--json] [--beam K] IMAGE: what a vision model makes of one image and
 // where it looked. A ViT: the label, the probabilities, every layer's and head's attention over
 // [CLS] + the patches and the rollout of [CLS] over the patches; a captioner: the caption and each
-// word's attention over the grid cells.
+// word's attention over the grid cells, and, for a scene whose objects are known (--objects
+// objects.tsv, or the objects.tsv beside the images/ folder that `datasets --write scenes` wrote),
+// each word's share of attention in each object's box and whether its peak lies there.
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -12,6 +14,8 @@
 #include "ImageSources.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
+#include "base/vision/Captions.h"
+#include "base/vision/ImageAttention.h"
 #include "engine/vision/ImageModels.h"
 
 namespace attnlab::cli {
@@ -61,9 +65,15 @@ int lookClassifier(const std::string& modelPath, const std::string& imagePath, b
     return kOk;
 }
 
-int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bool json, int beam) {
+int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bool json, int beam,
+                  const std::vector<SceneObject>& objects) {
     const ImageCaptioner model = ImageCaptioner::load(modelPath);
-    const Captioning c = model.caption(readImageFile(imagePath, model.config().channels), beam);
+    const Image image = readImageFile(imagePath, model.config().channels);
+    const Captioning c = model.caption(image, beam);
+    std::vector<Box> boxes;
+    for (const SceneObject& o : objects) boxes.push_back(scaleBox(o.box, image.height, image.width, c.imageHeight, c.imageWidth));
+    std::vector<std::vector<BoxAttention>> onBoxes;
+    for (const auto& a : c.attention) onBoxes.push_back(attentionOnBoxes(a, c.gridRows, c.gridCols, c.imageHeight, c.imageWidth, boxes));
     if (json) {
         nlohmann::ordered_json out;
         out["caption_tokens"] = c.tokens;
@@ -71,6 +81,30 @@ int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bo
         out["grid"] = {c.gridRows, c.gridCols};
         out["attention"] = {{"cross", c.attention}};
         out["log_probability"] = c.logProbability;
+        if (!objects.empty()) {
+            nlohmann::ordered_json list = nlohmann::ordered_json::array();
+            for (std::size_t k = 0; k < objects.size(); ++k)
+                list.push_back({{"colour", objects[k].colour},
+                                {"shape", objects[k].shape},
+                                {"box", {boxes[k].top, boxes[k].left, boxes[k].height, boxes[k].width}},
+                                {"box_share", boxShare(boxes[k], c.imageHeight, c.imageWidth)}});
+            out["objects"] = std::move(list);
+            nlohmann::json mass = nlohmann::json::array(), peak = nlohmann::json::array(), strict = nlohmann::json::array();
+            for (const auto& word : onBoxes) {
+                nlohmann::json m = nlohmann::json::array(), p = nlohmann::json::array(), q = nlohmann::json::array();
+                for (const BoxAttention& b : word) {
+                    m.push_back(b.mass);
+                    p.push_back(b.peakNear);
+                    q.push_back(b.peakInside);
+                }
+                mass.push_back(std::move(m));
+                peak.push_back(std::move(p));
+                strict.push_back(std::move(q));
+            }
+            out["in_box"] = std::move(mass);
+            out["peak_in_box"] = std::move(peak);
+            out["peak_strictly_in_box"] = std::move(strict);
+        }
         std::cout << out.dump() << "\n";
         return kOk;
     }
@@ -82,7 +116,11 @@ int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bo
         const auto peak = static_cast<int>(std::max_element(a.begin(), a.end()) - a.begin());
         std::cout << "  " << std::left << std::setw(10) << c.tokens[t] << " looks at cell row " << peak / c.gridCols
                   << ", column " << peak % c.gridCols << " (" << std::fixed << std::setprecision(3)
-                  << a[static_cast<std::size_t>(peak)] << ")\n";
+                  << a[static_cast<std::size_t>(peak)] << ")";
+        for (std::size_t k = 0; k < objects.size(); ++k)
+            std::cout << (k == 0 ? "; in " : ", ") << objects[k].colour << " " << objects[k].shape << " "
+                      << std::setprecision(2) << onBoxes[t][k].mass << (onBoxes[t][k].peakNear ? " (peak)" : "");
+        std::cout << "\n";
     }
     return kOk;
 }
@@ -90,7 +128,7 @@ int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bo
 }  // namespace
 
 int runLook(const Args& argv) {
-    ArgParser args(argv, {"--model", "--beam"}, {"--json"});
+    ArgParser args(argv, {"--model", "--beam", "--objects"}, {"--json"});
     if (args.positionals().size() != 1)
         throw UsageError(args.positionals().empty() ? "give one IMAGE file" : "give one IMAGE file, got " +
                                                                                    std::to_string(args.positionals().size()));
@@ -100,9 +138,22 @@ int runLook(const Args& argv) {
     if (task.empty()) throw ModelFileError(model, "holds no vision model (look reads image classifiers and captioners)");
     if (task == tasks::kImageClassify) {
         if (args.has("--beam")) throw UsageError("--beam applies to a captioner");
+        if (args.has("--objects")) throw UsageError("--objects applies to a captioner");
         return lookClassifier(model, args.positionals().front(), args.has("--json"));
     }
-    return lookCaptioner(model, args.positionals().front(), args.has("--json"), beam);
+    const std::string image = args.positionals().front();
+    std::vector<SceneObject> objects;
+    if (args.has("--objects")) {
+        // Rows for the image by its name under images/ (how writeCaptionFolder lists them), else as given.
+        const std::string tsv = args.text("--objects", "");
+        const auto guess = objectsFileFor(image);
+        const std::string file = guess.second.empty() ? image : guess.second;
+        objects = readSceneObjects(tsv, file);
+        if (objects.empty()) throw InputError(tsv, 0, "lists no object for " + file);
+    } else if (const auto found = objectsFileFor(image); !found.first.empty()) {
+        objects = readSceneObjects(found.first, found.second);
+    }
+    return lookCaptioner(model, image, args.has("--json"), beam, objects);
 }
 
 }  // namespace attnlab::cli

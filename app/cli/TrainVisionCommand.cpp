@@ -149,8 +149,8 @@ int runTrainCaptioner(const Args& argv) {
     std::set<std::string> flags = captionDataFlags();
     flags.insert(trainingFlags().begin(), trainingFlags().end());
     flags.insert({"--attention", "--doubly-stochastic", "--embedding", "--features", "--max-len", "--attention-pattern",
-                  "--window", "--chunk"});
-    ArgParser args(argv, flags, {});
+                  "--window", "--chunk", "--encoder", "--initial-state", "--query"});
+    ArgParser args(argv, flags, {"--sentinel", "--gate"});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     // The captioner's attention is its GRU's over the image grid: no self-attention pattern.
     refusePatternFlags(args, "--task image-classify --arch vit (the captioner's GRU attends over the image grid)");
@@ -163,6 +163,25 @@ int runTrainCaptioner(const Args& argv) {
     } catch (const ConfigError& e) {
         throw UsageError(std::string("--attention: ") + e.what());
     }
+    try {
+        config.query = parseCaptionQuery(args.text("--query", toString(defaults.query)));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--query: ") + e.what());
+    }
+    try {
+        config.encoder = parseCaptionEncoder(args.text("--encoder", toString(defaults.encoder)));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--encoder: ") + e.what());
+    }
+    try {
+        config.initialState = parseCaptionInitialState(args.text("--initial-state", toString(defaults.initialState)));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--initial-state: ") + e.what());
+    }
+    config.sentinel = args.has("--sentinel") || defaults.sentinel;
+    config.gate = args.has("--gate") || defaults.gate;
+    if (config.sentinel && config.attention != CaptionAttention::Additive)
+        throw UsageError("--sentinel needs --attention additive (the sentinel is one more additive key)");
     config.doublyStochastic = static_cast<float>(args.real("--doubly-stochastic", defaults.doublyStochastic, 0.0, 100.0));
     config.hidden = static_cast<int>(args.integer("--hidden", defaults.hidden, 1, 2048));
     config.embedding = static_cast<int>(args.integer("--embedding", defaults.embedding, 1, 2048));
@@ -182,6 +201,11 @@ int runTrainCaptioner(const Args& argv) {
     CaptionerTrainer trainer(training, CaptionDataset{}, config, options);
     std::cerr << "training a captioner (CNN " << gridSide(config) << "x" << gridSide(config) << " grid + GRU, "
               << toString(config.attention) << " attention"
+              << (config.query != defaults.query ? ", the " + toString(config.query) + " state asks" : "")
+              << (config.encoder != defaults.encoder ? ", " + toString(config.encoder) + " encoder" : "")
+              << (config.initialState != defaults.initialState ? ", " + toString(config.initialState) + " initial state" : "")
+              << (config.sentinel ? ", visual sentinel" : "")
+              << (config.gate ? ", gated context" : "")
               << (config.doublyStochastic > 0 ? ", doubly stochastic lambda " + shortNumber(config.doublyStochastic) : "")
               << "; " << trainer.model().parameterCount() << " parameters, " << trainer.model().vocabulary().size()
               << " words) on " << trainer.trainingExamples() << " images, validating on " << trainer.validationExamples()
@@ -196,6 +220,7 @@ int runTrainCaptioner(const Args& argv) {
         if (objects) {
             j["objects_named"] = rounded(m.objectsNamed);
             j["peak_in_box"] = rounded(m.peakInBox);
+            j["peak_strictly_in_box"] = rounded(m.peakStrictlyInBox);
         }
         return j;
     });

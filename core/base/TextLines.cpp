@@ -1,6 +1,7 @@
 #include "TextLines.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "InputError.h"
 #include "base/translation/Corpus.h"  // kMaxLineBytes
@@ -132,5 +133,36 @@ long readTwoColumns(const std::string& text, const std::string& name, const std:
     }
     return cursor.number();
 }
+
+std::vector<std::vector<std::string>> tsvRowsFor(const std::string& text, const std::string& name, std::size_t columns,
+                                                 const std::string& header, const std::vector<std::size_t>& numeric,
+                                                 const std::string& key) {
+    LineCursor lines(text, name);
+    std::vector<std::vector<std::string>> rows;
+    for (std::string line; lines.next(line);) {
+        if (isBlank(line)) continue;
+        std::vector<std::string> cells;
+        std::size_t start = 0;
+        for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+            cells.push_back(trim(line.substr(start, tab - start)));
+        cells.push_back(trim(line.substr(start)));
+        if (cells.size() != columns)
+            throw InputError(name, lines.number(),
+                             "expected " + std::to_string(columns) + " tab-separated columns (" + header + "), found " +
+                                 std::to_string(cells.size()));
+        for (std::size_t k : numeric) {
+            const std::string& cell = cells[k];
+            char* end = nullptr;
+            const long v = std::strtol(cell.c_str(), &end, 10);
+            if (cell.empty() || *end != '\0' || v < 0 || v > 1000000)
+                throw InputError(name, lines.number(),
+                                 "column " + std::to_string(k + 1) + ": '" + cell + "' is not a whole number >= 0");
+        }
+        if (cells[0] == key) rows.push_back(std::move(cells));
+    }
+    return rows;
+}
+
+int tsvNumber(const std::string& cell) { return static_cast<int>(std::strtol(cell.c_str(), nullptr, 10)); }
 
 }  // namespace attnlab

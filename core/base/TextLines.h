@@ -46,4 +46,14 @@ long readTwoColumns(const std::string& text, const std::string& name, const std:
                     const std::function<void(long, const std::string&, const std::string&)>& onRow,
                     std::vector<std::string>& warnings);
 
+// The rows of a TSV text with exactly `columns` tab-separated columns whose first cell (trimmed)
+// is `key`, each row's cells trimmed. Every line, kept or not, must have the columns and a whole
+// number in 0..1,000,000 in each of the `numeric` columns (0-based); otherwise InputError(name,
+// line, reason), the reason listing `header` (the columns' names).
+std::vector<std::vector<std::string>> tsvRowsFor(const std::string& text, const std::string& name, std::size_t columns,
+                                                 const std::string& header, const std::vector<std::size_t>& numeric,
+                                                 const std::string& key);
+// A cell that tsvRowsFor checked to be a whole number.
+int tsvNumber(const std::string& cell);
+
 }  // namespace attnlab

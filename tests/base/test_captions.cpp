@@ -2,8 +2,10 @@
 // the caption list TSV against files written here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <png.h>
 #include <sstream>
 
@@ -33,29 +35,54 @@ std::string greyPng(int side, std::uint8_t value) {
 
 }  // namespace
 
-TEST_CASE("scenes: each caption names the objects left to right, each object drawn in its box", "[captions]") {
-    const CaptionDataset d = makeScenes(200, 5);
-    REQUIRE(d.images.size() == 200);
-    int three = 0;
+TEST_CASE("scenes: each caption names the objects in order, each related truly to the one before", "[captions]") {
+    const CaptionDataset d = makeScenes(300, 5);
+    REQUIRE(d.images.size() == 300);
+    int three = 0, firstNotLeftmost = 0;
+    std::map<std::string, int> relations;
     for (std::size_t i = 0; i < d.images.size(); ++i) {
         const auto& objects = d.objects[i];
         REQUIRE((objects.size() == 2 || objects.size() == 3));
         three += objects.size() == 3;
         REQUIRE(d.captions[i].size() == 1);
-        std::string expected;
-        for (const SceneObject& o : objects) expected += (expected.empty() ? "a " : " left of a ") + o.colour + " " + o.shape;
-        CHECK(d.captions[i][0] == expected);
+        // "a C S" then "REL a C S" for each further object, REL one word ("above") or two ("left of").
+        const std::vector<std::string> words = captionWords(d.captions[i][0]);
+        std::size_t w = 0;
+        for (std::size_t k = 0; k < objects.size(); ++k) {
+            if (k > 0) {
+                std::string relation = words.at(w++);
+                if (relation == "left" || relation == "right") relation += " " + words.at(w++);
+                ++relations[relation];
+                const auto holds = relationsBetween(objects[k - 1].box, objects[k].box);
+                CHECK(std::find(holds.begin(), holds.end(), relation) != holds.end());
+            }
+            CHECK(words.at(w++) == "a");
+            CHECK(words.at(w++) == objects[k].colour);
+            CHECK(words.at(w++) == objects[k].shape);
+        }
+        CHECK(w == words.size());
+        int leftmost = 0;
         for (std::size_t k = 0; k < objects.size(); ++k) {
             const Box& b = objects[k].box;
+            if (b.left < objects[static_cast<std::size_t>(leftmost)].box.left) leftmost = static_cast<int>(k);
             REQUIRE((b.top >= 0 && b.left >= 0 && b.top + b.height <= 48 && b.left + b.width <= 48));
-            if (k > 0) CHECK(b.left >= objects[k - 1].box.left + objects[k - 1].box.width);  // strictly left of
             // The box's centre pixel is the object's colour (every shape covers its centre).
             const int y = b.top + b.height / 2, x = b.left + b.width / 2;
             const std::uint8_t* p = &d.images[i].pixels[(static_cast<std::size_t>(y) * 48 + x) * 3];
             CHECK(int(p[0]) + p[1] + p[2] > 200);
+            for (std::size_t j = 0; j < k; ++j) {  // apart, and no two alike
+                CHECK_FALSE(relationsBetween(b, objects[j].box).empty());
+                CHECK_FALSE((objects[j].colour == objects[k].colour && objects[j].shape == objects[k].shape));
+            }
         }
+        firstNotLeftmost += leftmost != 0;
     }
     CHECK(three > 50);
+    CHECK(firstNotLeftmost > 100);
+    for (const std::string& r : sceneRelations()) CHECK(relations[r] > 40);
+    CHECK(relationsBetween(Box{0, 0, 4, 4}, Box{0, 4, 4, 4}) == std::vector<std::string>{"left of"});
+    CHECK(relationsBetween(Box{10, 10, 4, 4}, Box{0, 0, 4, 4}) == std::vector<std::string>{"right of", "below"});
+    CHECK(relationsBetween(Box{0, 0, 4, 4}, Box{2, 2, 4, 4}).empty());
     CHECK(makeScenes(3, 5).images[2].pixels == makeScenes(3, 5).images[2].pixels);
     CHECK_THROWS_AS(makeScenes(3, 5, SceneOptions{16, 2, 3}), ConfigError);
 }

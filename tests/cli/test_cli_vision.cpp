@@ -170,3 +170,81 @@ TEST_CASE("vision commands refuse bad models, images and flags in one line", "[c
     CHECK_THAT(r[13].err, Contains("--head must be between 1 and 2"));
 #endif
 }
+
+TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion curves, the mark's box", "[cli]") {
+    const Trained& t = trained();
+    const std::string boxes = t.glyphs + "/boxes.tsv";
+    const auto r = cliAll({{"explain", "--model", t.vit, "--json", "--steps", "32", t.glyph},
+                           {"explain", "--model", t.vit, t.glyph},
+                           {"experiment", "deletion", "--model", t.vit, "--dataset", "glyphs", "--size", "6", "--data-seed", "3",
+                            "--steps", "8"},
+                           {"look", "--model", t.captioner, "--json", t.scenes + "/images/00001.png"}});
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        INFO(describe({"explain", std::to_string(i)}, r[i]));
+        REQUIRE(r[i].exitCode == 0);
+    }
+    const Json e = Json::parse(r[0].out);
+    CHECK(e["grid"] == Json::array({8, 8}));
+    for (const char* method : {"rollout", "gradient", "grad_x_input", "integrated_gradients", "grad_rollout"}) {
+        INFO(method);
+        REQUIRE(e["methods"][method].size() == 64);
+        CHECK_THAT(sum(e["methods"][method]), WithinAbs(1.0, 1e-6));
+        REQUIRE(e["deletion"][method].size() == 65);
+        CHECK(e["deletion"]["area_over_curve"].contains(method));
+        CHECK(e["mass_in_box"].contains(method));  // the boxes.tsv beside the class folder
+    }
+    REQUIRE(e["deletion"]["random"].size() == 65);
+    CHECK(e["deletion"]["fractions"].back() == 1.0);
+    for (const auto& [a, row] : e["tau"].items())
+        for (const auto& [b, tau] : row.items()) {
+            CHECK(a != b);
+            CHECK(std::abs(tau.get<double>()) <= 1.0);
+        }
+    CHECK(e["ig_completeness"]["steps"] == 32);
+    CHECK(e["ig_completeness"].contains("relative_error"));
+    CHECK_THAT(e["box_share"].get<double>(), WithinAbs(36.0 / 1024.0, 1e-9));
+    CHECK_THAT(r[1].out, Contains("AOPC") && Contains("integrated gradients (64 steps)"));
+    const Json d = Json::parse(r[2].out);
+    CHECK(d["images"] == 6);
+    CHECK(d["deletion"]["area_over_curve"].contains("random"));
+    CHECK(d.contains("mass_in_box"));
+    // A scene written by `datasets --write scenes`: its objects come from the objects.tsv beside images/.
+    const Json c = Json::parse(r[3].out);
+    REQUIRE(c["objects"].size() >= 2);
+    REQUIRE(c["in_box"].size() == c["caption_tokens"].size());
+    CHECK(c["in_box"][0].size() == c["objects"].size());
+    CHECK(c["peak_in_box"][0].size() == c["objects"].size());
+    CHECK(c["objects"][0]["box"].size() == 4);
+
+    // Mistakes: one line each, naming what is wrong.
+    const std::string badBoxes = scratch().file("bad-boxes.tsv"), badObjects = scratch().file("bad-objects.tsv");
+    writeBytes(badBoxes, "x.png\t1\t2\n");
+    writeBytes(badObjects, "images/00001.png\t0\tred\tdisk\t1\t2\tten\t4\n");
+    const std::vector<Args> runs{
+        {"explain", "--model", t.vit, "--boxes", badBoxes, t.glyph},                                // 3: the TSV's line
+        {"explain", "--model", t.vit, "--class", "nothing", t.glyph},                               // 2
+        {"explain", "--model", t.vit, "--output-token", "0", t.glyph},                              // 2
+        {"explain", "--model", t.captioner, t.glyph},                                               // 4: not a classifier
+        {"look", "--model", t.captioner, "--objects", badObjects, t.scenes + "/images/00001.png"},  // 3
+        {"look", "--model", t.vit, "--objects", badObjects, t.glyph},                               // 2
+        {"train", "--task", "caption", "--dataset", "scenes", "--objects", "5", "--arch", "cnn-gru", "--out",
+         scratch().file("o.safetensors")},                                                          // 2
+        {"train", "--task", "caption", "--dataset", "scenes", "--query", "later", "--arch", "cnn-gru", "--out",
+         scratch().file("o.safetensors")},                                                          // 2
+        {"train", "--task", "caption", "--dataset", "scenes", "--sentinel", "--attention", "dot", "--arch", "cnn-gru",
+         "--out", scratch().file("o.safetensors")},                                                 // 2
+    };
+    const auto bad = cliAll(runs);
+    const int expected[] = {3, 2, 2, 4, 3, 2, 2, 2, 2};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        INFO(describe(runs[i], bad[i]));
+        CHECK(bad[i].exitCode == expected[i]);
+        CHECK(isOneErrorLine(bad[i].err));
+    }
+    CHECK_THAT(bad[0].err, Contains("bad-boxes.tsv:1"));
+    CHECK_THAT(bad[1].err, Contains("no class 'nothing'"));
+    CHECK_THAT(bad[4].err, Contains("bad-objects.tsv:1") && Contains("'ten'"));
+    CHECK_THAT(bad[6].err, Contains("--objects"));
+    CHECK_THAT(bad[7].err, Contains("--query"));
+    CHECK_THAT(bad[8].err, Contains("--sentinel"));
+}

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "base/vision/Captions.h"
@@ -66,13 +67,54 @@ TEST_CASE("the weight count a checkpoint is checked against is the network's", "
     vit.channels = 3;
     vit.feedForward = 20;
     CHECK(ImageClassifier(vit, kFour, 1).parameterCount() == parameterCount(vit));
-    for (CaptionAttention a : {CaptionAttention::Additive, CaptionAttention::Dot}) {
-        CaptionerConfig c = tinyCaptioner();
-        c.attention = a;
-        const ImageCaptioner model(c, Vocabulary::build({{"a", "red", "disk"}}), 1);
-        c.vocabulary = static_cast<std::int64_t>(model.vocabulary().size());
-        CHECK(model.parameterCount() == parameterCount(c));
-    }
+    for (CaptionAttention a : {CaptionAttention::Additive, CaptionAttention::Dot})
+        for (int variant = 0; variant < 6; ++variant) {
+            CaptionerConfig c = tinyCaptioner();
+            c.attention = a;
+            c.query = variant == 1 ? CaptionQuery::Previous : CaptionQuery::Current;
+            c.encoder = variant == 2 ? CaptionEncoder::Cell : CaptionEncoder::Image;
+            c.initialState = variant == 3 ? CaptionInitialState::Zero : CaptionInitialState::Mean;
+            c.gate = variant == 4;
+            c.sentinel = variant == 5 && a == CaptionAttention::Additive;
+            INFO(toJson(c));
+            const ImageCaptioner model(c, Vocabulary::build({{"a", "red", "disk"}}), 1);
+            c.vocabulary = static_cast<std::int64_t>(model.vocabulary().size());
+            CHECK(model.parameterCount() == parameterCount(c));
+            const Captioning caption = model.caption(noise(48, 3, 2));  // every variant decodes
+            CHECK(caption.attention.size() == caption.tokens.size());
+        }
+}
+
+TEST_CASE("a captioner's choices go through its config; older checkpoints read as they were built", "[vision]") {
+    CaptionerConfig c = tinyCaptioner();
+    c.vocabulary = 9;
+    c.query = CaptionQuery::Previous;
+    c.encoder = CaptionEncoder::Cell;
+    c.initialState = CaptionInitialState::Zero;
+    c.sentinel = true;
+    c.gate = true;
+    const CaptionerConfig back = captionerConfigFromJson(toJson(c));
+    CHECK(toJson(back) == toJson(c));
+    // Written before the choices existed: the previous state asks, the whole-image encoder, the mean
+    // state, no sentinel, no gate.
+    nlohmann::json older = nlohmann::json::parse(toJson(CaptionerConfig{}));
+    for (const char* key : {"query", "encoder", "initial_state", "sentinel", "gate"}) older.erase(key);
+    older["vocabulary"] = 9;
+    const CaptionerConfig old = captionerConfigFromJson(older.dump());
+    CHECK(old.query == CaptionQuery::Previous);
+    CHECK(old.encoder == CaptionEncoder::Image);
+    CHECK(old.initialState == CaptionInitialState::Mean);
+    CHECK_FALSE(old.sentinel);
+    CHECK_FALSE(old.gate);
+    CHECK(CaptionerConfig{}.query == CaptionQuery::Current);  // new models: the current state asks
+    nlohmann::json wrong = nlohmann::json::parse(toJson(c));
+    wrong["query"] = "next";
+    CHECK_THROWS_WITH(captionerConfigFromJson(wrong.dump()), Contains("unknown query 'next'"));
+    wrong["query"] = "current";
+    wrong["sentinel"] = "yes";
+    CHECK_THROWS_WITH(captionerConfigFromJson(wrong.dump()), Contains("'sentinel' must be true or false"));
+    c.attention = CaptionAttention::Dot;
+    CHECK_THAT(validate(c), Contains("sentinel needs additive attention"));
 }
 
 TEST_CASE("a ViT's attention: rows that sum to 1, [CLS] first, and the rollout by hand", "[vision]") {
@@ -138,6 +180,19 @@ TEST_CASE("mass on a box: cells weighted by the share of them the box covers", "
     CHECK_THAT(massOnBox({0.25f, 0.25f, 0.25f, 0.25f}, 2, 2, 8, 8, {0, 0, 4, 8}), WithinAbs(0.5, 1e-6));  // uniform = share
     CHECK(peakInBox(w, 2, 2, 8, 8, {4, 4, 4, 4}));      // cell (1, 1), centre (6, 6)
     CHECK_FALSE(peakInBox(w, 2, 2, 8, 8, {0, 0, 4, 4}));
+    // Within half a cell (2 pixels): the peak cell's centre (6, 6) is 2 pixels off the box (0, 0, 4, 4)
+    // on each axis, 3 pixels off (0, 0, 3, 3); a 2x2 box between two centres holds none.
+    CHECK(peakInBox(w, 2, 2, 8, 8, {0, 0, 4, 4}, kPeakMarginCells));
+    CHECK_FALSE(peakInBox(w, 2, 2, 8, 8, {0, 0, 3, 3}, kPeakMarginCells));
+    CHECK_FALSE(peakInBox(w, 2, 2, 8, 8, {3, 3, 2, 2}));
+    CHECK(peakInBox(w, 2, 2, 8, 8, {3, 3, 2, 2}, kPeakMarginCells));
+    const std::vector<BoxAttention> on = attentionOnBoxes(w, 2, 2, 8, 8, {{4, 4, 4, 4}, {0, 0, 4, 8}});
+    REQUIRE(on.size() == 2);
+    CHECK_THAT(on[0].mass, WithinAbs(0.4, 1e-6));
+    CHECK_THAT(on[0].share, WithinAbs(0.25, 1e-12));
+    CHECK((on[0].peakInside && on[0].peakNear));
+    CHECK_THAT(on[1].mass, WithinAbs(0.3, 1e-6));
+    CHECK((!on[1].peakInside && on[1].peakNear));  // centre (6, 6) is 2 pixels below the box's bottom edge
     const Box scaled = scaleBox({7, 14, 7, 7}, 28, 28, 56, 56);
     CHECK(scaled.top == 14);
     CHECK(scaled.left == 28);

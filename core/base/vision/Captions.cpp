@@ -69,6 +69,20 @@ std::vector<std::string> captionWords(const std::string& caption) {
     return out;
 }
 
+const std::vector<std::string>& sceneRelations() {
+    static const std::vector<std::string> relations{"left of", "right of", "above", "below"};
+    return relations;
+}
+
+std::vector<std::string> relationsBetween(const Box& a, const Box& b) {
+    std::vector<std::string> out;
+    if (a.left + a.width <= b.left) out.emplace_back("left of");
+    if (b.left + b.width <= a.left) out.emplace_back("right of");
+    if (a.top + a.height <= b.top) out.emplace_back("above");
+    if (b.top + b.height <= a.top) out.emplace_back("below");
+    return out;
+}
+
 CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptions& o) {
     if (size < 1 || size > 1000000) throw ConfigError("scenes: the number of images must be between 1 and 1000000");
     if (o.imageSize < 32 || o.imageSize > 256) throw ConfigError("scenes: the image size must be between 32 and 256");
@@ -78,24 +92,35 @@ CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptio
     CaptionDataset d;
     d.name = "scenes";
     const int n = o.imageSize;
+    const int gap = std::max(2, n / 24);  // pixels between two objects' boxes, so that every relation is clear
     for (std::size_t i = 0; i < size; ++i) {
         const int count = rng.range(o.minObjects, o.maxObjects);
-        // One column per object, so "left of" is unambiguous; each shape at a random size and height in its column.
-        const int column = n / count;
+        // Sides from an eighth of the image to a third of it (a quarter with three or more objects),
+        // each object at a random spot that keeps `gap` pixels from the others; distinct colour-shape
+        // pairs, so that a caption's words name one object each.
+        const int largest = count >= 3 ? n / 4 : n / 3, smallest = std::max(6, n / 8);
         std::vector<SceneObject> objects;
         for (int k = 0; k < count; ++k) {
             SceneObject obj;
-            obj.colour = rng.pick(sceneColours());
-            obj.shape = rng.pick(sceneShapes());
-            const int side = rng.range(std::max(6, column / 3), std::max(7, column * 3 / 4));
-            obj.box = {rng.range(0, n - side), k * column + rng.range(0, column - side), side, side};
+            for (bool placed = false; !placed;) {
+                obj.colour = rng.pick(sceneColours());
+                obj.shape = rng.pick(sceneShapes());
+                const int side = rng.range(smallest, std::max(smallest, largest));
+                obj.box = {rng.range(0, n - side), rng.range(0, n - side), side, side};
+                placed = true;
+                for (const SceneObject& other : objects) {
+                    const Box& b = other.box;
+                    const bool apart = obj.box.left + obj.box.width + gap <= b.left || b.left + b.width + gap <= obj.box.left ||
+                                       obj.box.top + obj.box.height + gap <= b.top || b.top + b.height + gap <= obj.box.top;
+                    if (!apart || (other.colour == obj.colour && other.shape == obj.shape)) placed = false;
+                }
+            }
             objects.push_back(obj);
         }
         Image im;
         im.height = im.width = n;
         im.channels = 3;
         im.pixels.assign(static_cast<std::size_t>(n) * n * 3, 0);
-        std::string caption;
         for (const SceneObject& obj : objects) {
             const Rgb c = rgbOf(obj.colour);
             for (int y = obj.box.top; y < obj.box.top + obj.box.height; ++y)
@@ -106,8 +131,15 @@ CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptio
                         p[1] = c.g;
                         p[2] = c.b;
                     }
-            caption += (caption.empty() ? "a " : " left of a ") + obj.colour + " " + obj.shape;
         }
+        // The caption names the objects in a random order, each related to the one before by a
+        // relation that holds between their boxes (one of those that hold, at random): "a red disk
+        // above a blue box left of a green bar". Boxes kept apart always have one.
+        rng.shuffle(objects);
+        std::string caption = "a " + objects.front().colour + " " + objects.front().shape;
+        for (std::size_t k = 1; k < objects.size(); ++k)
+            caption += " " + rng.pick(relationsBetween(objects[k - 1].box, objects[k].box)) + " a " + objects[k].colour + " " +
+                       objects[k].shape;
         d.images.push_back(std::move(im));
         d.captions.push_back({caption});
         d.files.emplace_back();
@@ -182,6 +214,32 @@ void writeCaptionFolder(const CaptionDataset& d, const std::string& dir) {
     }
     writeFileAtomically((fs::path(dir) / "captions.tsv").string(), captions);
     if (!d.objects.empty()) writeFileAtomically((fs::path(dir) / "objects.tsv").string(), objects);
+}
+
+std::vector<SceneObject> readSceneObjects(const std::string& objectsTsv, const std::string& file) {
+    const std::string text = readFileLimited(objectsTsv, kMaxCorpusFileBytes);
+    auto rows = tsvRowsFor(text, objectsTsv, 8, "file, object, colour, shape, top, left, height, width", {1, 4, 5, 6, 7}, file);
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return tsvNumber(a[1]) < tsvNumber(b[1]); });
+    std::vector<SceneObject> out;
+    for (const auto& r : rows) {
+        SceneObject o;
+        o.colour = r[2];
+        o.shape = r[3];
+        o.box = {tsvNumber(r[4]), tsvNumber(r[5]), tsvNumber(r[6]), tsvNumber(r[7])};
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+std::pair<std::string, std::string> objectsFileFor(const std::string& imagePath) {
+    namespace fs = std::filesystem;
+    const fs::path image(imagePath);
+    const fs::path folder = image.parent_path();
+    if (folder.filename() != "images") return {};
+    const fs::path tsv = folder.parent_path() / "objects.tsv";
+    std::error_code ec;
+    if (!fs::is_regular_file(tsv, ec)) return {};
+    return {tsv.string(), "images/" + image.filename().string()};
 }
 
 }  // namespace attnlab

@@ -35,12 +35,30 @@ double boxShare(const Box& box, int height, int width) {
     return dy * dx / (static_cast<double>(height) * width);
 }
 
-bool peakInBox(const std::vector<float>& weights, int rows, int cols, int height, int width, const Box& box) {
+bool peakInBox(const std::vector<float>& weights, int rows, int cols, int height, int width, const Box& box,
+               double marginCells) {
     if (rows <= 0 || cols <= 0 || weights.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))
         return false;
     const auto peak = static_cast<int>(std::max_element(weights.begin(), weights.end()) - weights.begin());
-    const double y = (peak / cols + 0.5) * height / rows, x = (peak % cols + 0.5) * width / cols;
-    return y >= box.top && y < box.top + box.height && x >= box.left && x < box.left + box.width;
+    const double ch = static_cast<double>(height) / rows, cw = static_cast<double>(width) / cols;
+    const double y = (peak / cols + 0.5) * ch, x = (peak % cols + 0.5) * cw;
+    const double my = marginCells * ch, mx = marginCells * cw;
+    if (marginCells <= 0) return y >= box.top && y < box.top + box.height && x >= box.left && x < box.left + box.width;
+    return y >= box.top - my && y <= box.top + box.height + my && x >= box.left - mx && x <= box.left + box.width + mx;
+}
+
+std::vector<BoxAttention> attentionOnBoxes(const std::vector<float>& weights, int rows, int cols, int height, int width,
+                                           const std::vector<Box>& boxes) {
+    std::vector<BoxAttention> out;
+    for (const Box& b : boxes) {
+        BoxAttention a;
+        a.mass = massOnBox(weights, rows, cols, height, width, b);
+        a.share = boxShare(b, height, width);
+        a.peakInside = peakInBox(weights, rows, cols, height, width, b);
+        a.peakNear = peakInBox(weights, rows, cols, height, width, b, kPeakMarginCells);
+        out.push_back(a);
+    }
+    return out;
 }
 
 Box scaleBox(const Box& box, int fromHeight, int fromWidth, int toHeight, int toWidth) {

@@ -10,6 +10,7 @@
 
 #include "base/FileUtil.h"
 #include "base/InputError.h"
+#include "base/TextLines.h"
 
 namespace attnlab {
 
@@ -296,6 +297,25 @@ void writeImageFolder(const ImageDataset& d, const std::string& dir) {
         }
     }
     if (!d.boxes.empty()) writeFileAtomically((fs::path(dir) / "boxes.tsv").string(), boxes);
+}
+
+std::optional<Box> readImageBox(const std::string& boxesTsv, const std::string& file) {
+    const std::string text = readFileLimited(boxesTsv, kMaxImageFileBytes);
+    const auto rows = tsvRowsFor(text, boxesTsv, 5, "file, top, left, height, width", {1, 2, 3, 4}, file);
+    if (rows.empty()) return std::nullopt;
+    const auto& r = rows.front();
+    return Box{tsvNumber(r[1]), tsvNumber(r[2]), tsvNumber(r[3]), tsvNumber(r[4])};
+}
+
+std::pair<std::string, std::string> boxesFileFor(const std::string& imagePath) {
+    namespace fs = std::filesystem;
+    const fs::path image(imagePath);
+    const fs::path classDir = image.parent_path();
+    if (classDir.empty() || classDir.filename().empty()) return {};
+    const fs::path tsv = classDir.parent_path() / "boxes.tsv";
+    std::error_code ec;
+    if (!fs::is_regular_file(tsv, ec)) return {};
+    return {tsv.string(), classDir.filename().string() + "/" + image.filename().string()};
 }
 
 }  // namespace attnlab

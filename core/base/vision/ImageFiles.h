@@ -3,6 +3,7 @@
 // those libraries, converted to grey or RGB, resized to a model's input, and the common folder
 // layout DIR/CLASS/*.png|*.jpg (the class is the folder's name). The size in a file's header is
 // checked before any pixel is decoded, so a header claiming 60000x60000 pixels costs nothing.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,5 +44,14 @@ void writePng(const Image& image, const std::string& path);
 // PyTorch's ImageFolder too), and DIR/boxes.tsv (file, top, left, height, width) when it has boxes.
 // DIR is created; throws std::runtime_error("PATH: reason") for a failed write.
 void writeImageFolder(const ImageDataset& dataset, const std::string& dir);
+
+// The box of one image from a boxes.tsv that writeImageFolder wrote (file, top, left, height,
+// width; `file` as written there, e.g. "ring/00001.png"), or nothing if the file lists none for
+// it. Throws InputError naming the TSV's line for a line with other than five columns or a number
+// that is not one.
+std::optional<Box> readImageBox(const std::string& boxesTsv, const std::string& file);
+// The boxes.tsv that lists an image written by writeImageFolder (DIR/CLASS/NAME -> DIR/boxes.tsv,
+// "CLASS/NAME"), or an empty path if there is none.
+std::pair<std::string, std::string> boxesFileFor(const std::string& imagePath);
 
 }  // namespace attnlab

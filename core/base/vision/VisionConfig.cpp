@@ -37,6 +37,11 @@ struct Reader {
         if (!std::isfinite(x) || std::fabs(x) > 1e6) malformed(kind, std::string("'") + key + "' is out of range");
         return static_cast<float>(x);
     }
+    bool boolean(const char* key) const {
+        const Json& v = member(key);
+        if (!v.is_boolean()) malformed(kind, std::string("'") + key + "' must be true or false");
+        return v.get<bool>();
+    }
     // A string member parsed by `parse` (which throws ConfigError naming the accepted values).
     template <typename Parse>
     auto choice(const char* key, Parse parse) const {
@@ -87,6 +92,30 @@ CaptionAttention parseCaptionAttention(const std::string& s) {
     throw ConfigError("unknown attention '" + s + "' (expected one of: additive, dot)");
 }
 
+std::string toString(CaptionQuery q) { return q == CaptionQuery::Previous ? "previous" : "current"; }
+
+CaptionQuery parseCaptionQuery(const std::string& s) {
+    if (s == "previous") return CaptionQuery::Previous;
+    if (s == "current") return CaptionQuery::Current;
+    throw ConfigError("unknown query '" + s + "' (expected one of: previous, current)");
+}
+
+std::string toString(CaptionEncoder e) { return e == CaptionEncoder::Cell ? "cell" : "image"; }
+
+CaptionEncoder parseCaptionEncoder(const std::string& s) {
+    if (s == "image") return CaptionEncoder::Image;
+    if (s == "cell") return CaptionEncoder::Cell;
+    throw ConfigError("unknown encoder '" + s + "' (expected one of: image, cell)");
+}
+
+std::string toString(CaptionInitialState s) { return s == CaptionInitialState::Zero ? "zero" : "mean"; }
+
+CaptionInitialState parseCaptionInitialState(const std::string& s) {
+    if (s == "mean") return CaptionInitialState::Mean;
+    if (s == "zero") return CaptionInitialState::Zero;
+    throw ConfigError("unknown initial state '" + s + "' (expected one of: mean, zero)");
+}
+
 int gridSide(const VitConfig& c) { return c.patch > 0 ? c.imageSize / c.patch : 0; }
 int feedForwardSize(const VitConfig& c) { return c.feedForward > 0 ? c.feedForward : 4 * c.hidden; }
 int gridSide(const CaptionerConfig& c) { return c.imageSize / 8; }
@@ -132,6 +161,7 @@ std::string validate(const CaptionerConfig& c) {
     if (auto why = range("embedding size", c.embedding, 1, 2048); !why.empty()) return why;
     if (auto why = range("attention size", c.attentionSize, 1, 2048); !why.empty()) return why;
     if (!(c.doublyStochastic >= 0.0f && c.doublyStochastic <= 100.0f)) return "doubly stochastic lambda is not in 0..100";
+    if (c.sentinel && c.attention != CaptionAttention::Additive) return "the visual sentinel needs additive attention";
     if (!(c.dropout >= 0.0f && c.dropout < 1.0f)) return "dropout is not in [0, 1)";
     if (auto why = range("maximum length", c.maxLength, 2, 128); !why.empty()) return why;
     if (c.vocabulary < 5 || c.vocabulary > 1'000'000) return "vocabulary size " + std::to_string(c.vocabulary) + " is not in 5..1000000";
@@ -160,7 +190,9 @@ std::string toJson(const CaptionerConfig& c) {
     return Json{{"task", "caption"},           {"architecture", "cnn-gru"},  {"channels", c.channels},
                 {"image_size", c.imageSize},   {"features", c.features},     {"hidden", c.hidden},
                 {"embedding", c.embedding},    {"attention_size", c.attentionSize},
-                {"attention", toString(c.attention)}, {"doubly_stochastic", c.doublyStochastic},
+                {"attention", toString(c.attention)}, {"query", toString(c.query)}, {"encoder", toString(c.encoder)},
+                {"initial_state", toString(c.initialState)}, {"sentinel", c.sentinel}, {"gate", c.gate},
+                {"doubly_stochastic", c.doublyStochastic},
                 {"dropout", c.dropout},        {"max_length", c.maxLength},  {"vocabulary", c.vocabulary}}
         .dump();
 }
@@ -200,6 +232,13 @@ CaptionerConfig captionerConfigFromJson(const std::string& json) {
     c.embedding = r.integer("embedding", 1, 2048);
     c.attentionSize = r.integer("attention_size", 1, 2048);
     c.attention = r.choice("attention", parseCaptionAttention);
+    // Checkpoints from before these choices: the previous state asks, the whole-image encoder, the
+    // mean state, no sentinel, no gate.
+    c.query = j.contains("query") ? r.choice("query", parseCaptionQuery) : CaptionQuery::Previous;
+    if (j.contains("encoder")) c.encoder = r.choice("encoder", parseCaptionEncoder);
+    if (j.contains("initial_state")) c.initialState = r.choice("initial_state", parseCaptionInitialState);
+    if (j.contains("sentinel")) c.sentinel = r.boolean("sentinel");
+    if (j.contains("gate")) c.gate = r.boolean("gate");
     c.doublyStochastic = r.real("doubly_stochastic");
     c.dropout = r.real("dropout");
     c.maxLength = r.integer("max_length", 2, 128);
@@ -221,9 +260,12 @@ std::int64_t parameterCount(const CaptionerConfig& c) {
     const std::int64_t F = c.features, H = c.hidden, E = c.embedding, A = c.attentionSize, V = c.vocabulary;
     const std::int64_t conv1 = c.channels * 9 * 32 + 32, conv2 = 32 * 9 * 64 + 64, conv3 = 64 * 9 * F + F;
     const std::int64_t cells = static_cast<std::int64_t>(gridSide(c)) * gridSide(c);
-    const std::int64_t attention = c.attention == CaptionAttention::Additive ? (F * A + A) + (H * A) + A : H * F;
+    std::int64_t attention = c.attention == CaptionAttention::Additive ? (F * A + A) + (H * A) + A : H * F;
+    if (c.sentinel) attention += 2 * (H * F + F) /* gate, value */ + (F * A + A) /* key */;
+    if (c.gate) attention += H + 1;
     const std::int64_t gru = 3 * H * (E + F) + 3 * H * H + 2 * 3 * H;
-    return conv1 + conv2 + conv3 + cells * F /* cell embeddings */ + (F * H + H) /* initial state */ + V * E +
+    const std::int64_t initial = c.initialState == CaptionInitialState::Mean ? F * H + H : 0;
+    return conv1 + conv2 + conv3 + cells * F /* cell embeddings */ + initial /* initial state */ + V * E +
            attention + gru + (H + F) * V + V /* output */;
 }
 

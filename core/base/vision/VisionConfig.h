@@ -50,6 +50,27 @@ enum class CaptionAttention { Additive, Dot };
 std::string toString(CaptionAttention a);  // "additive", "dot"
 CaptionAttention parseCaptionAttention(const std::string& s);  // throws ConfigError
 
+// What a grid cell's feature sees. Image: the convolutions run over the whole image, so each 8x8
+// cell's feature sees 22x22 pixels (its neighbours' objects too). Cell: the same convolutions run
+// on each cell alone (zero-padded at its edges), so a cell's feature sees only its own pixels.
+enum class CaptionEncoder { Image, Cell };
+std::string toString(CaptionEncoder e);                    // "image", "cell"
+CaptionEncoder parseCaptionEncoder(const std::string& s);  // throws ConfigError
+// The decoder's first state. Mean: tanh(W mean(features)), a summary of the whole image. Zero:
+// nothing, so what the decoder knows of the image comes through its attention.
+enum class CaptionInitialState { Mean, Zero };
+std::string toString(CaptionInitialState s);                         // "mean", "zero"
+CaptionInitialState parseCaptionInitialState(const std::string& s);  // throws ConfigError
+
+// Which state asks over the cells for a word. Previous (Bahdanau et al. 2015, Xu et al. 2015): the
+// state before the decoder has read the word it just wrote, so the attention for "disk" in "a red
+// disk" is chosen before "red" is read; with objects named in a random order it cannot know which
+// object the caption took. Current (Luong et al. 2015, with input feeding): the decoder first reads
+// the previous word and the previous context, then its new state asks.
+enum class CaptionQuery { Previous, Current };
+std::string toString(CaptionQuery q);                    // "previous", "current"
+CaptionQuery parseCaptionQuery(const std::string& s);    // throws ConfigError
+
 struct CaptionerConfig {
     int channels = 3;
     int imageSize = 48;     // square input, a multiple of 8
@@ -58,6 +79,17 @@ struct CaptionerConfig {
     int embedding = 64;     // word embeddings
     int attentionSize = 64; // additive attention's inner size
     CaptionAttention attention = CaptionAttention::Additive;
+    CaptionQuery query = CaptionQuery::Current;
+    CaptionEncoder encoder = CaptionEncoder::Image;
+    CaptionInitialState initialState = CaptionInitialState::Mean;
+    // Adaptive attention's visual sentinel (Lu et al. 2017): besides the cells the decoder may
+    // attend to a sentinel s = sigmoid(W_g h) * tanh(W_s h) drawn from its own state, one more key
+    // in the same softmax; its weight is the word's share of "not looking", and the cells' weights
+    // then sum to 1 minus it. Additive attention only.
+    bool sentinel = false;
+    // Xu et al. (2015, section 4.2.1): the context scaled by a gate beta = sigmoid(w . h + b) drawn
+    // from the decoder's state, so that a word may take little from the image.
+    bool gate = false;
     float doublyStochastic = 0.0f;  // lambda of sum over cells (1 - sum over steps alpha)^2; 0 = off
     float dropout = 0.1f;
     int maxLength = 16;     // words generated at most (and captions cut to in training)

@@ -68,46 +68,95 @@ CaptionerNetImpl::CaptionerNetImpl(const CaptionerConfig& c) : config_(c) {
     conv3_ = register_module("conv3", conv(64, c.features));
     const int n = gridSide(c) * gridSide(c);
     cells_ = register_parameter("cells", torch::randn({n, c.features}) * 0.1);
-    init_ = register_module("init", torch::nn::Linear(c.features, c.hidden));
+    if (c.initialState == CaptionInitialState::Mean) init_ = register_module("init", torch::nn::Linear(c.features, c.hidden));
     embedding_ = register_module("embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(c.vocabulary, c.embedding).padding_idx(0)));
     if (c.attention == CaptionAttention::Additive) {
         featureKey_ = register_module("feature_key", torch::nn::Linear(c.features, c.attentionSize));
         stateKey_ = register_module("state_key", torch::nn::Linear(torch::nn::LinearOptions(c.hidden, c.attentionSize).bias(false)));
         score_ = register_module("score", torch::nn::Linear(torch::nn::LinearOptions(c.attentionSize, 1).bias(false)));
+        if (c.sentinel) {
+            sentinelGate_ = register_module("sentinel_gate", torch::nn::Linear(c.hidden, c.features));
+            sentinelValue_ = register_module("sentinel_value", torch::nn::Linear(c.hidden, c.features));
+            sentinelKey_ = register_module("sentinel_key", torch::nn::Linear(c.features, c.attentionSize));
+        }
     } else {
         query_ = register_module("query", torch::nn::Linear(torch::nn::LinearOptions(c.hidden, c.features).bias(false)));
     }
+    if (c.gate) gate_ = register_module("gate", torch::nn::Linear(c.hidden, 1));
     gru_ = register_module("gru", torch::nn::GRUCell(c.embedding + c.features, c.hidden));
     output_ = register_module("output", torch::nn::Linear(c.hidden + c.features, c.vocabulary));
 }
 
 torch::Tensor CaptionerNetImpl::encode(const torch::Tensor& images) {
     namespace F = torch::nn::functional;
-    torch::Tensor x = F::max_pool2d(torch::relu(conv1_(images)), F::MaxPool2dFuncOptions(2));
+    const int64_t batch = images.size(0), g = gridSide(config_);
+    torch::Tensor x = images;
+    if (config_.encoder == CaptionEncoder::Cell)  // [B, C, S, S] -> [B g g, C, 8, 8], cells row-major
+        x = images.unfold(2, 8, 8).unfold(3, 8, 8).permute({0, 2, 3, 1, 4, 5}).reshape({batch * g * g, images.size(1), 8, 8});
+    x = F::max_pool2d(torch::relu(conv1_(x)), F::MaxPool2dFuncOptions(2));
     x = F::max_pool2d(torch::relu(conv2_(x)), F::MaxPool2dFuncOptions(2));
-    x = F::max_pool2d(torch::relu(conv3_(x)), F::MaxPool2dFuncOptions(2));  // [B, F, g, g]
-    return x.flatten(2).transpose(1, 2) + cells_.unsqueeze(0);              // [B, N, F], cells row-major
+    x = F::max_pool2d(torch::relu(conv3_(x)), F::MaxPool2dFuncOptions(2));  // [B, F, g, g] or [B g g, F, 1, 1]
+    if (config_.encoder == CaptionEncoder::Cell)
+        x = x.reshape({batch, g * g, config_.features});
+    else
+        x = x.flatten(2).transpose(1, 2);
+    return x + cells_.unsqueeze(0);  // [B, N, F], cells row-major
 }
 
 torch::Tensor CaptionerNetImpl::keys(const torch::Tensor& features) {
     return config_.attention == CaptionAttention::Additive ? featureKey_(features) : features;
 }
 
-torch::Tensor CaptionerNetImpl::initialState(const torch::Tensor& features) { return torch::tanh(init_(features.mean(1))); }
+torch::Tensor CaptionerNetImpl::initialState(const torch::Tensor& features) {
+    torch::Tensor h = config_.initialState == CaptionInitialState::Zero
+                          ? torch::zeros({features.size(0), config_.hidden}, features.options())
+                          : torch::tanh(init_(features.mean(1)));
+    if (config_.query == CaptionQuery::Current) h = torch::cat({h, torch::zeros({features.size(0), config_.features}, features.options())}, 1);
+    return h;
+}
+
+// The weights over the cells (and the sentinel's) that `query` asks for, and the context read.
+CaptionStep CaptionerNetImpl::attend(const torch::Tensor& query, const torch::Tensor& features, const torch::Tensor& keys) {
+    torch::Tensor scores;
+    if (config_.attention == CaptionAttention::Additive)
+        scores = score_(torch::tanh(keys + stateKey_(query).unsqueeze(1))).squeeze(2);  // [B, N]
+    else
+        scores = torch::bmm(keys, query_(query).unsqueeze(2)).squeeze(2) / std::sqrt(static_cast<double>(config_.features));
+    CaptionStep s;
+    if (config_.sentinel) {
+        // The sentinel is one more key, drawn from the state, in the same softmax as the cells.
+        const torch::Tensor value = torch::sigmoid(sentinelGate_(query)) * torch::tanh(sentinelValue_(query));  // [B, F]
+        const torch::Tensor sentinelScore = score_(torch::tanh(sentinelKey_(value) + stateKey_(query)));        // [B, 1]
+        const torch::Tensor weights = torch::softmax(torch::cat({scores, sentinelScore}, 1), 1);               // [B, N+1]
+        const int64_t n = scores.size(1);
+        s.alpha = weights.narrow(1, 0, n);
+        s.beta = weights.select(1, n);
+        s.context = torch::bmm(s.alpha.unsqueeze(1), features).squeeze(1) + s.beta.unsqueeze(1) * value;
+    } else {
+        s.alpha = torch::softmax(scores, 1);
+        s.context = torch::bmm(s.alpha.unsqueeze(1), features).squeeze(1);  // [B, F]
+    }
+    if (config_.gate) s.context = torch::sigmoid(gate_(query)) * s.context;
+    return s;
+}
 
 CaptionStep CaptionerNetImpl::step(const torch::Tensor& previous, const torch::Tensor& state, const torch::Tensor& features,
                                    const torch::Tensor& keys) {
-    torch::Tensor scores;
-    if (config_.attention == CaptionAttention::Additive)
-        scores = score_(torch::tanh(keys + stateKey_(state).unsqueeze(1))).squeeze(2);  // [B, N]
-    else
-        scores = torch::bmm(keys, query_(state).unsqueeze(2)).squeeze(2) / std::sqrt(static_cast<double>(config_.features));
-    CaptionStep s;
-    s.alpha = torch::softmax(scores, 1);
-    torch::Tensor context = torch::bmm(s.alpha.unsqueeze(1), features).squeeze(1);  // [B, F]
-    torch::Tensor input = applyDropout(torch::cat({embedding_(previous), context}, 1), config_.dropout, is_training());
+    const bool training = is_training();
+    if (config_.query == CaptionQuery::Current) {
+        // Read the previous word and the previous context, then ask with the new state.
+        const torch::Tensor h = state.narrow(1, 0, config_.hidden), before = state.narrow(1, config_.hidden, config_.features);
+        const torch::Tensor input = applyDropout(torch::cat({embedding_(previous), before}, 1), config_.dropout, training);
+        const torch::Tensor next = gru_(input, h);
+        CaptionStep s = attend(next, features, keys);
+        s.logits = output_(applyDropout(torch::cat({next, s.context}, 1), config_.dropout, training));
+        s.state = torch::cat({next, s.context}, 1);
+        return s;
+    }
+    CaptionStep s = attend(state, features, keys);
+    const torch::Tensor input = applyDropout(torch::cat({embedding_(previous), s.context}, 1), config_.dropout, training);
     s.state = gru_(input, state);
-    s.logits = output_(applyDropout(torch::cat({s.state, context}, 1), config_.dropout, is_training()));
+    s.logits = output_(applyDropout(torch::cat({s.state, s.context}, 1), config_.dropout, training));
     return s;
 }
 

@@ -50,8 +50,10 @@ TORCH_MODULE(VitNet);
 
 struct CaptionStep {
     torch::Tensor logits;  // [B, V]
-    torch::Tensor state;   // [B, H]
-    torch::Tensor alpha;   // [B, N]
+    torch::Tensor state;   // [B, H], or [B, H + F] (the state and the context it read) when the current state asks
+    torch::Tensor alpha;   // [B, N]; sums to 1, or to 1 - beta with the sentinel
+    torch::Tensor beta;    // [B] the sentinel's weight ("not looking"); undefined without it
+    torch::Tensor context; // [B, F] what the word read of the image
 };
 
 class CaptionerNetImpl : public torch::nn::Module {
@@ -61,7 +63,7 @@ public:
     torch::Tensor encode(const torch::Tensor& images);
     // What attention needs of the features once per image: additive W_f f (+ b), or f itself.
     torch::Tensor keys(const torch::Tensor& features);
-    torch::Tensor initialState(const torch::Tensor& features);  // [B, H]
+    torch::Tensor initialState(const torch::Tensor& features);  // [B, H], or [B, H + F] (the context zero)
     // One word: the previous word (ids [B]) and state -> the next word's logits, the new state and
     // the weights over the cells that made it.
     CaptionStep step(const torch::Tensor& previous, const torch::Tensor& state, const torch::Tensor& features,
@@ -70,6 +72,8 @@ public:
     std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& images, const torch::Tensor& inputs);
 
 private:
+    CaptionStep attend(const torch::Tensor& query, const torch::Tensor& features, const torch::Tensor& keys);
+
     CaptionerConfig config_;
     torch::nn::Conv2d conv1_{nullptr}, conv2_{nullptr}, conv3_{nullptr};
     torch::Tensor cells_;  // [N, F]
@@ -77,6 +81,8 @@ private:
     torch::nn::Embedding embedding_{nullptr};
     torch::nn::Linear featureKey_{nullptr}, stateKey_{nullptr}, score_{nullptr};  // additive
     torch::nn::Linear query_{nullptr};                                            // dot
+    torch::nn::Linear sentinelGate_{nullptr}, sentinelValue_{nullptr}, sentinelKey_{nullptr};
+    torch::nn::Linear gate_{nullptr};
     torch::nn::GRUCell gru_{nullptr};
     torch::nn::Linear output_{nullptr};
 };

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/AttentionMap.h"
+#include "base/vision/ImageExplanation.h"
 #include "base/vision/ImageData.h"
 #include "base/vision/VisionConfig.h"
 #include "base/Vocabulary.h"
@@ -69,6 +70,12 @@ public:
     ImageClassification classify(const Image& image) const;
     // Predicted class of each image (batched; for accuracy over a test set).
     std::vector<int> predict(const std::vector<Image>& images) const;
+    // Each image's probability of class `classIndex` (batched; the deletion test's model).
+    std::vector<double> probabilityOf(const std::vector<Image>& images, int classIndex) const;
+    // The explanation lab (base/vision/ImageExplanation.h): the five maps for class `classIndex`
+    // (-1 = the predicted one), their agreement, integrated gradients over `igSteps` intervals and
+    // the deletion test. Throws ConfigError for an empty image, a class or steps out of range.
+    ImageExplanation explain(const Image& image, int classIndex = -1, int igSteps = 64) const;
 
     const VitConfig& config() const;
     const std::vector<std::string>& classes() const;

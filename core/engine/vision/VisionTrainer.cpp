@@ -337,7 +337,7 @@ CaptionEpochMetrics CaptionerTrainer::evaluate() const {
     const CaptionerConfig& c = model.config();
     std::vector<Tokens> hypotheses, references;
     double loss = 0;
-    std::size_t words = 0, exact = 0, withObjects = 0, named = 0, shapeWords = 0, peaks = 0;
+    std::size_t words = 0, exact = 0, withObjects = 0, named = 0, shapeWords = 0, peaks = 0, strictPeaks = 0;
     for (const HeldImage& h : impl_->held) {
         const Captioning captioning = model.caption(h.image);
         hypotheses.push_back(captioning.tokens);
@@ -369,7 +369,9 @@ CaptionEpochMetrics CaptionerTrainer::evaluate() const {
                     ++found;
                     ++shapeWords;
                     peaks += peakInBox(captioning.attention[t], captioning.gridRows, captioning.gridCols,
-                                       captioning.imageHeight, captioning.imageWidth, h.objects[k].box);
+                                       captioning.imageHeight, captioning.imageWidth, h.objects[k].box, kPeakMarginCells);
+                    strictPeaks += peakInBox(captioning.attention[t], captioning.gridRows, captioning.gridCols,
+                                             captioning.imageHeight, captioning.imageWidth, h.objects[k].box);
                     break;
                 }
         named += found == h.objects.size();
@@ -380,6 +382,7 @@ CaptionEpochMetrics CaptionerTrainer::evaluate() const {
     m.exact = n > 0 ? static_cast<double>(exact) / n : kNaN;
     m.objectsNamed = withObjects ? static_cast<double>(named) / static_cast<double>(withObjects) : kNaN;
     m.peakInBox = shapeWords ? static_cast<double>(peaks) / static_cast<double>(shapeWords) : kNaN;
+    m.peakStrictlyInBox = shapeWords ? static_cast<double>(strictPeaks) / static_cast<double>(shapeWords) : kNaN;
     return m;
 }
 

@@ -75,7 +75,11 @@ struct CaptionEpochMetrics {
     double bleu = 0;            // corpus BLEU (0..100) of greedy captions against each image's first caption
     double exact = 0;           // share of held-out images whose greedy caption is one of their captions
     double objectsNamed = 0;    // share of held-out images (with objects) whose caption names every object ("red disk")
-    double peakInBox = 0;       // share of shape words naming an object whose attention peak lies in its box
+    // Of the shape words that name an object (its colour then its shape), the share whose attention
+    // peak lies inside the object's box or within half a cell of it (peakInBox, kPeakMarginCells),
+    // and the share whose peak cell's centre lies inside the box itself.
+    double peakInBox = 0;
+    double peakStrictlyInBox = 0;
     double imagesPerSecond = 0;
     double seconds = 0;
 };

@@ -1,0 +1,200 @@
+// The explanation lab for images from the CLI: `explain --model VIT IMAGE` (the five maps, their
+// agreement, integrated gradients' completeness and the deletion test of one image) and
+// `experiment deletion --model VIT (--images DIR | --dataset NAME)` (the same over a set).
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "ArgParser.h"
+#include "Commands.h"
+#include "ImageSources.h"
+#include "base/InputError.h"
+#include "base/vision/ImageAttention.h"
+#include "base/vision/ImageExplanation.h"
+#include "base/vision/ImageFiles.h"
+#include "engine/vision/ImageModels.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+nlohmann::ordered_json finite(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); }
+
+nlohmann::ordered_json finiteList(const std::vector<double>& values) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (double v : values) out.push_back(finite(v));
+    return out;
+}
+
+int classOf(const ImageClassifier& model, const ArgParser& args) {
+    const auto label = args.value("--class");
+    if (!label) return -1;
+    const auto& classes = model.classes();
+    for (std::size_t k = 0; k < classes.size(); ++k)
+        if (classes[k] == *label) return static_cast<int>(k);
+    std::string list;
+    for (const auto& c : classes) list += (list.empty() ? "" : ", ") + c;
+    throw UsageError("--class: the model has no class '" + *label + "' (its classes: " + list + ")");
+}
+
+// The methods in their display order, then the random baseline.
+std::vector<std::string> curveNames(const DeletionCurves& d) {
+    std::vector<std::string> names;
+    for (const auto& m : imageExplanationMethods())
+        if (d.probability.count(m)) names.push_back(m);
+    if (d.probability.count("random")) names.push_back("random");
+    return names;
+}
+
+nlohmann::ordered_json deletionJson(const DeletionCurves& d) {
+    nlohmann::ordered_json curves;
+    curves["fractions"] = d.fractions;
+    for (const auto& name : curveNames(d)) curves[name] = finiteList(d.probability.at(name));
+    nlohmann::ordered_json area;
+    for (const auto& name : curveNames(d)) area[name] = finite(d.areaOverCurve.at(name));
+    curves["area_over_curve"] = std::move(area);
+    return curves;
+}
+
+nlohmann::ordered_json tauJson(const std::map<std::string, std::map<std::string, double>>& tau) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& a : imageExplanationMethods()) {
+        const auto row = tau.find(a);
+        if (row == tau.end()) continue;
+        nlohmann::ordered_json r = nlohmann::ordered_json::object();
+        for (const auto& b : imageExplanationMethods())
+            if (const auto v = row->second.find(b); v != row->second.end()) r[b] = finite(v->second);
+        out[a] = std::move(r);
+    }
+    return out;
+}
+
+void printText(const ImageExplanation& ex) {
+    std::printf("%s (p = %.3f), %dx%d patches of a %dx%d image\n", ex.label.c_str(), ex.probability, ex.gridRows, ex.gridCols,
+                ex.imageHeight, ex.imageWidth);
+    std::printf("\n%-22s %8s %10s %12s\n", "method", "AOPC", ex.hasBox ? "in box" : "", "tau/rollout");
+    for (const auto& name : curveNames(ex.deletion)) {
+        std::printf("%-22s %8.3f", name.c_str(), ex.deletion.areaOverCurve.at(name));
+        if (ex.hasBox && ex.massInBox.count(name)) std::printf(" %10.3f", ex.massInBox.at(name));
+        else std::printf(" %10s", "");
+        const auto row = ex.kendallTau.find("rollout");
+        if (row != ex.kendallTau.end() && row->second.count(name)) std::printf(" %12.3f", row->second.at(name));
+        std::printf("\n");
+    }
+    if (ex.hasBox) std::printf("(the box is %.3f of the image: uniform weights would put that on it)\n", ex.boxShare);
+    std::printf("\nintegrated gradients (%d steps): attributions sum to %.4f, logit difference %.4f (%.1f%% off)\n",
+                ex.igSteps, ex.igAttributionSum, ex.igOutputDifference, 100.0 * igCompletenessError(ex));
+}
+
+// The box of the image from --boxes, or from the boxes.tsv beside its class folder.
+std::optional<Box> boxOf(const ArgParser& args, const std::string& image) {
+    if (auto tsv = args.value("--boxes")) {
+        const auto guess = boxesFileFor(image);
+        const std::string file = guess.second.empty() ? std::filesystem::path(image).filename().string() : guess.second;
+        const auto box = readImageBox(*tsv, file);
+        if (!box) throw InputError(*tsv, 0, "lists no box for " + file);
+        return box;
+    }
+    if (const auto found = boxesFileFor(image); !found.first.empty()) return readImageBox(found.first, found.second);
+    return std::nullopt;
+}
+
+std::atomic<bool> gStop{false};
+void onInterrupt(int) { gStop.store(true); }
+
+}  // namespace
+
+int explainImage(const ArgParser& args, const std::string& modelPath) {
+    if (args.has("--output-token")) throw UsageError("--output-token applies to a translation model; " + modelPath + " is an image classifier");
+    if (args.positionals().size() != 1) throw UsageError("give exactly one IMAGE file");
+    const int steps = static_cast<int>(args.integer("--steps", 64, 1, 10000));
+    const ImageClassifier model = ImageClassifier::load(modelPath);
+    const std::string path = args.positionals().front();
+    const Image image = readImageFile(path, model.config().channels);
+    const std::optional<Box> box = boxOf(args, path);
+    ImageExplanation ex = model.explain(image, classOf(model, args), steps);
+    if (box) measureOnBox(ex, scaleBox(*box, image.height, image.width, ex.imageHeight, ex.imageWidth));
+    if (!args.has("--json")) {
+        printText(ex);
+        return kOk;
+    }
+    nlohmann::ordered_json out;
+    out["label"] = ex.label;
+    out["class_index"] = ex.classIndex;
+    out["probability"] = ex.probability;
+    out["grid"] = {ex.gridRows, ex.gridCols};
+    nlohmann::ordered_json methods;
+    for (const auto& m : imageExplanationMethods())
+        if (ex.maps.count(m)) methods[m] = finiteList(ex.maps.at(m));
+    out["methods"] = std::move(methods);
+    out["tau"] = tauJson(ex.kendallTau);
+    // As the text classifier's explain, with the relative error beside the two sums.
+    out["ig_completeness"] = {{"attribution_sum", finite(ex.igAttributionSum)},
+                              {"output_difference", finite(ex.igOutputDifference)},
+                              {"steps", ex.igSteps},
+                              {"relative_error", finite(igCompletenessError(ex))}};
+    out["deletion"] = deletionJson(ex.deletion);
+    if (ex.hasBox) {
+        nlohmann::ordered_json mass;
+        for (const auto& m : imageExplanationMethods())
+            if (ex.massInBox.count(m)) mass[m] = finite(ex.massInBox.at(m));
+        out["mass_in_box"] = std::move(mass);
+        out["box_share"] = ex.boxShare;
+    }
+    std::cout << out.dump() << std::endl;
+    return kOk;
+}
+
+int runDeletionExperiment(const Args& argv) {
+    IdxFiles idx;
+    const Args rest = takeIdxFlag(argv, &idx);
+    std::set<std::string> flags = imageDataFlags();
+    flags.insert({"--model", "--steps", "--limit"});
+    ArgParser args(rest, flags, {});
+    if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
+    const std::string modelPath = args.required("--model");
+    const int steps = static_cast<int>(args.integer("--steps", 64, 1, 10000));
+    const auto limit = static_cast<std::size_t>(args.integer("--limit", 200, 1, 100000));
+    const ImageClassifier model = ImageClassifier::load(modelPath);
+    const ImageDataset data = loadImageDataset(args, idx, "test", nullptr);
+    const std::size_t n = std::min(limit, data.images.size());
+    std::signal(SIGINT, onInterrupt);
+    std::cerr << "deletion: " << modelPath << " on " << n << " images of " << data.name << " (" << steps
+              << " integrated-gradient steps)\n";
+    std::vector<ImageExplanation> all;
+    int correct = 0;
+    for (std::size_t i = 0; i < n && !gStop.load(); ++i) {
+        ImageExplanation ex = model.explain(data.images[i], -1, steps);
+        if (i < data.boxes.size())
+            measureOnBox(ex, scaleBox(data.boxes[i], data.images[i].height, data.images[i].width, ex.imageHeight, ex.imageWidth));
+        correct += i < data.labels.size() && model.classes()[static_cast<std::size_t>(ex.classIndex)] ==
+                                                  data.classes[static_cast<std::size_t>(data.labels[i])];
+        all.push_back(std::move(ex));
+        if ((i + 1) % 20 == 0 || i + 1 == n) std::cerr << "[" << i + 1 << "/" << n << "]\n";
+    }
+    if (all.empty()) throw UsageError("no image was explained");
+    const ImageExplanationSummary s = summarise(all);
+    nlohmann::ordered_json out;
+    out["images"] = s.images;
+    out["accuracy"] = static_cast<double>(correct) / static_cast<double>(s.images);
+    out["deletion"] = deletionJson(s.deletion);
+    out["tau"] = tauJson(s.meanTau);
+    out["ig_completeness"] = {{"mean_relative_error", finite(s.meanIgError)}, {"max_relative_error", finite(s.maxIgError)}};
+    if (s.withBoxes > 0) {
+        nlohmann::ordered_json mass;
+        for (const auto& m : imageExplanationMethods())
+            if (s.meanMassInBox.count(m)) mass[m] = finite(s.meanMassInBox.at(m));
+        out["mass_in_box"] = std::move(mass);
+        out["box_share"] = s.meanBoxShare;
+    }
+    std::cout << out.dump() << std::endl;
+    return gStop.load() ? kInterrupted : kOk;
+}
+
+}  // namespace attnlab::cli
