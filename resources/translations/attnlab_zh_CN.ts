@@ -3458,6 +3458,164 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ImageExplainView</name>
+    <message>
+        <source>Explain</source>
+        <translation>解释</translation>
+    </message>
+    <message>
+        <source>Compare the ViT&apos;s attention with four attribution methods on the image the Image view shows, and test which of them finds what the model uses.</source>
+        <translation>在图像视图显示的图像上，把 ViT 的注意力与四种归因方法比较，并检验哪一种找到了模型真正使用的东西。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Do they agree?&lt;/b&gt; Kendall&apos;s tau between the patch rankings (1: the same order, 0: unrelated, −1: reversed)</source>
+        <translation>&lt;b&gt;它们一致吗？&lt;/b&gt;图像块排序之间的 Kendall tau（1：顺序相同，0：无关，−1：相反）</translation>
+    </message>
+    <message>
+        <source>Deletion test: patches removed, most important first</source>
+        <translation>删除测试：按重要性从高到低移除图像块</translation>
+    </message>
+    <message>
+        <source>share of patches replaced by the mean colour</source>
+        <translation>被替换为平均颜色的图像块比例</translation>
+    </message>
+    <message>
+        <source>probability of the class</source>
+        <translation>该类别的概率</translation>
+    </message>
+    <message>
+        <source>Is the ViT&apos;s attention an explanation? Its rollout beside gradient methods, and a deletion test of which one finds what the model uses.</source>
+        <translation>ViT 的注意力是一种解释吗？把它的注意力展开与梯度方法并排比较，并用删除测试检验哪一种找到了模型真正使用的东西。</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Gradient × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <source>Integrated gradients</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
+        <source>Gradient-weighted rollout</source>
+        <translation>梯度加权展开</translation>
+    </message>
+    <message>
+        <source>Random order</source>
+        <translation>随机顺序</translation>
+    </message>
+    <message>
+        <source>Explaining: five maps, then %1 deletion curves…</source>
+        <translation>正在解释：五张图，然后 %1 条删除曲线……</translation>
+    </message>
+    <message>
+        <source>Train or open a ViT: the explanation lab compares its attention with what its gradients say, on the image the Image view shows.</source>
+        <translation>请训练或打开一个 ViT：解释实验室会在图像视图显示的图像上，把它的注意力与梯度给出的结果进行比较。</translation>
+    </message>
+    <message>
+        <source>The explanation lab explains a ViT&apos;s class; this model is a captioner. Its words&apos; attention is in the Image view.</source>
+        <translation>解释实验室解释的是 ViT 的类别；当前模型是描述生成器。它每个词的注意力在图像视图中。</translation>
+    </message>
+    <message>
+        <source>Choose an image in the Image view first.</source>
+        <translation>请先在图像视图中选择一张图像。</translation>
+    </message>
+    <message>
+        <source>The image: %1</source>
+        <translation>图像：%1</translation>
+    </message>
+    <message>
+        <source>%1, p = %2. Larger area over the deletion curve: removing what the method ranks first hurts the model more, so the method finds what the model uses.</source>
+        <translation>%1，p = %2。删除曲线上方的面积越大：移除该方法排在最前的部分对模型伤害越大，说明该方法找到了模型真正使用的东西。</translation>
+    </message>
+    <message>
+        <source>area over curve %1</source>
+        <translation>曲线上方面积 %1</translation>
+    </message>
+    <message>
+        <source>in the box %1</source>
+        <translation>方框内 %1</translation>
+    </message>
+    <message>
+        <source>Random order: area over curve %1.</source>
+        <translation>随机顺序：曲线上方面积 %1。</translation>
+    </message>
+    <message>
+        <source>The box is %1 of the image: uniform weights would put that much in it.</source>
+        <translation>方框占图像的 %1：均匀权重会在其中放这么多。</translation>
+    </message>
+    <message>
+        <source>Integrated gradients (%1 steps from the black image): the attributions sum to %2, the logit changes by %3 (%4% apart).</source>
+        <translation>积分梯度（从黑色图像出发，%1 步）：归因之和为 %2，logit 变化 %3（相差 %4%）。</translation>
+    </message>
+    <message>
+        <source>Deletion test: the probability of %1 as patches are removed, most important first</source>
+        <translation>删除测试：按重要性从高到低移除图像块时 %1 的概率</translation>
+    </message>
+    <message>
+        <source>Explain an image first</source>
+        <translation>请先解释一张图像</translation>
+    </message>
+    <message>
+        <source>The explanation is exported as PNG, SVG or PDF</source>
+        <translation>解释可导出为 PNG、SVG 或 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ImageHeadsView</name>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s and head&apos;s attention from the class token over the patches of the image shown.</source>
+        <translation>当前图像上，每一层每个头从类别标记到各图像块的注意力。</translation>
+    </message>
+    <message>
+        <source>Train or open a ViT and look at an image: each of its heads appears here.</source>
+        <translation>训练或打开一个 ViT 并查看一张图像：它的每个头都会显示在这里。</translation>
+    </message>
+    <message>
+        <source>%1 (p = %2): each head&apos;s attention from the class token over the patches, rows = layers, columns = heads. Click one to enlarge it.</source>
+        <translation>%1（p = %2）：每个头从类别标记到各图像块的注意力，行 = 层，列 = 头。点击其中一个可放大。</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2: click to enlarge</source>
+        <translation>第 %1 层，头 %2：点击放大</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Layer %1, head %2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;第 %1 层，头 %2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Look at an image with a ViT first</source>
+        <translation>请先用 ViT 查看一张图像</translation>
+    </message>
+    <message>
+        <source>The heads are exported as PNG, SVG or PDF</source>
+        <translation>注意力头可导出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>layer %1, head %2</source>
+        <translation>第 %1 层，头 %2</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ImageSession</name>
     <message>
         <source>no model yet</source>
@@ -3482,6 +3640,10 @@
     <message>
         <source>choose the images to measure the heads on first</source>
         <translation>请先选择用于测量注意力头的图像</translation>
+    </message>
+    <message>
+        <source>the explanation lab explains a ViT; this model is a captioner</source>
+        <translation>解释实验室解释的是 ViT；当前模型是描述生成器</translation>
     </message>
 </context>
 <context>
@@ -3733,6 +3895,10 @@
         <source>A setup saved from AttnLab: say here what the class should look for.</source>
         <translation>AttnLab 保存的设置：请在此说明课堂上应当关注什么。</translation>
     </message>
+    <message>
+        <source>A captioner has no self-attention heads: its words&apos; attention over the image is in the Image view.</source>
+        <translation>描述生成器没有自注意力头：它每个词在图像上的注意力在图像视图中。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImageView</name>
@@ -3863,6 +4029,34 @@
     <message>
         <source>%1 (p = %2) · %3</source>
         <translation>%1（p = %2）· %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;In the objects&apos; boxes&lt;/b&gt;: each word&apos;s share of attention; ● its peak</source>
+        <translation>&lt;b&gt;在物体的方框内&lt;/b&gt;：每个词的注意力份额；● 表示峰值所在</translation>
+    </message>
+    <message>
+        <source>The share of a word&apos;s attention that falls inside each object&apos;s box (uniform attention would give the box&apos;s share of the image). ● marks the object where the word&apos;s attention peaks: the peak cell&apos;s centre inside the box or within half a cell of it.</source>
+        <translation>一个词的注意力落在每个物体方框内的份额（均匀注意力会给出方框占图像的比例）。● 标出该词注意力峰值所在的物体：峰值格子的中心在方框内，或距方框不到半个格子。</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>词</translation>
+    </message>
+    <message>
+        <source>%1 of the attention of &quot;%2&quot; is in the box of the %3 (uniform: %4)%5</source>
+        <translation>“%2”的注意力有 %1 落在 %3 的方框内（均匀：%4）%5</translation>
+    </message>
+    <message>
+        <source>; its peak is there</source>
+        <translation>；其峰值就在那里</translation>
+    </message>
+    <message>
+        <source>The caption names none of the objects.</source>
+        <translation>描述没有说出任何物体。</translation>
+    </message>
+    <message>
+        <source>Shape words whose attention peaks on the object they name: %1 of %2</source>
+        <translation>注意力峰值落在所指物体上的形状词：%2 个中有 %1 个</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,8 @@
 #include "setup/ImageSetupPanel.h"
 #include "views/image/ImageCanvas.h"
 #include "views/image/ImageCurvesView.h"
+#include "views/image/ImageExplainView.h"
+#include "views/image/ImageHeadsView.h"
 #include "views/image/ImageView.h"
 #include "task/TaskSupport.h"
 #include "task/images/ImageTask.h"
@@ -19,9 +21,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QMouseEvent>
+#include <QChart>
 #include <QPushButton>
+#include <QTableWidget>
 #include <numeric>
 
 using namespace attnlab;
@@ -92,7 +97,7 @@ TEST_CASE("the Task box switches to Images and back", "[ui][images]") {
     const QStringList translation = w.tabNames();
     CHECK(w.taskChooser()->count() == static_cast<int>(builtinTasks().size()));
     chooseTask(w, QStringLiteral("images"));
-    CHECK(w.tabNames() == QStringList({"image", "image-curves", "image-importance"}));
+    CHECK(w.tabNames() == QStringList({"image", "image-heads", "image-curves", "image-explain", "image-importance"}));
     ImageTask& task = *w.task<ImageTask>();
     CHECK(task.panel()->isVisibleTo(&w));
     // The glyphs are made when the task is first chosen, and the browser shows the first of them.
@@ -168,6 +173,40 @@ TEST_CASE("a ViT trains on glyphs while the probe shows its rollout; hovering a 
     REQUIRE(w.showTab(QStringLiteral("image-curves")));
     CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("curves.png")), 1.0, &error));
 
+    // Every head at once: a 2 x 2 grid of [CLS] rows; a click enlarges one.
+    ImageHeadsView* heads = task.headsView();
+    REQUIRE(waitUntil([&] { return heads->layers() == 2; }));
+    CHECK(heads->headsPerLayer() == 2);
+    REQUIRE(heads->cells().size() == 4);
+    CHECK(heads->cells()[3]->hasPicture());
+    CHECK(sum(ImageHeadsView::clsRow(c.encoder[1][0])) == Approx(1.0).epsilon(1e-4));
+    Q_EMIT heads->cells()[2]->clicked(0);  // layer 2, head 1
+    CHECK(heads->enlargedLayer() == 1);
+    CHECK(heads->enlargedHead() == 0);
+    CHECK(heads->enlarged()->hasPicture());
+    REQUIRE(w.showTab(QStringLiteral("image-heads")));
+    CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("heads.png")), 1.0, &error));
+
+    // The explanation lab on the glyph shown, whose mark's box is known: five maps, the taus, the
+    // deletion curves (five methods and random) and each method's mass in the box.
+    ImageExplainView* explain = task.explainView();
+    REQUIRE(w.showTab(QStringLiteral("image-explain")));
+    REQUIRE(task.imageView()->box().has_value());
+    REQUIRE(explain->explainButton()->isEnabled());
+    explain->explainButton()->click();
+    REQUIRE(waitUntil([&] { return explain->explanation() != nullptr; }, 60000));
+    const ImageExplanation& e = *explain->explanation();
+    CHECK(e.maps.size() == 5);
+    CHECK(e.hasBox);
+    CHECK(e.massInBox.size() == 5);
+    CHECK(explain->deletionChart()->series().size() == 6);
+    CHECK(explain->tauTable()->item(0, 1) != nullptr);
+    for (ImageCanvas* map : explain->canvases()) CHECK(map->hasPicture());
+    CHECK(explain->figureLabel(0)->text().contains(QStringLiteral("in the box")));
+    CHECK(explain->completenessText().contains(QStringLiteral("Integrated gradients")));
+    CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("explain.png")), 1.0, &error));
+    CHECK_FALSE(w.exportCurrentView(f.dir.filePath(QStringLiteral("explain.csv")), 1.0, &error));
+
     // Importance: the ViT's heads (2 layers x 2) switched off in turn over the held-out images.
     measureImportance(w, QStringLiteral("image-importance"), task.importanceView(), 4, "accuracy", f.dir);
     CHECK(task.importanceView()->report().items == std::min<std::size_t>(200, task.session()->model().validationImages));
@@ -217,6 +256,16 @@ TEST_CASE("a captioner on a few scenes shows one attention row per word", "[ui][
     REQUIRE(w.showTab(QStringLiteral("image")));
     QString error;
     CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("caption.svg")), 1.0, &error));
+
+    // A generated scene's objects are known: a row per word, a column per object, and the count of
+    // shape words whose peak is on the object they name.
+    REQUIRE(!view->objects().empty());
+    CHECK(view->inBoxTable()->rowCount() == view->wordCount());
+    CHECK(view->inBoxTable()->columnCount() == 1 + static_cast<int>(view->objects().size()));  // the word, then each object
+    CHECK_FALSE(view->inBoxSummary().isEmpty());
+    // A captioner has no heads to show and no class to explain.
+    CHECK(task.headsView()->messageText().contains(QStringLiteral("no self-attention heads")));
+    CHECK_FALSE(task.explainView()->explainButton()->isEnabled());
 }
 
 TEST_CASE("an image model is saved, reset and opened again; a broken or foreign file is reported", "[ui][images]") {

@@ -14,6 +14,7 @@
 #include "views/forecast/ForecastCurvesView.h"
 #include "views/forecast/LagProfileView.h"
 #include "views/image/ImageCurvesView.h"
+#include "views/image/ImageExplainView.h"
 #include "views/image/ImageView.h"
 
 #include <functional>
@@ -21,6 +22,7 @@
 #include <catch2/catch.hpp>
 
 #include <QElapsedTimer>
+#include <QChart>
 #include <QLineSeries>
 
 #include <algorithm>
@@ -439,6 +441,30 @@ TEST_CASE("lesson 'captioner': the captioner names the objects and attends per w
     const double peaks = lastY(curves->peakInBoxSeries());
     INFO("shape words whose peak is inside their object: " << peaks);
     CHECK(peaks >= 0.3);
+}
+
+TEST_CASE("lesson 'evidence': the run ends in the Explain view, whose best method beats random deletion",
+          "[ui][lessons][promise][images][needs-full-lessons]") {
+    NEEDS_FULL_LESSONS();
+    WindowFixture f;
+    ImageTask* task = nullptr;
+    {
+        LessonClock clock("evidence");
+        REQUIRE(f.window->startLesson(QStringLiteral("evidence")));
+        task = f.window->task<ImageTask>();
+        REQUIRE(waitUntil([&] { return task->session()->isTraining(); }, 60000));
+        REQUIRE(waitUntil([&] { return !task->session()->isBusy(); }, kLessonTimeoutMs));
+        REQUIRE(waitUntil([&] { return task->explainView()->explanation() != nullptr; }, 120000));
+    }
+    CHECK(f.errors.isEmpty());
+    CHECK(f.window->currentTabName() == QStringLiteral("image-explain"));
+    const ImageExplanation& e = *task->explainView()->explanation();
+    double best = 0;
+    for (const auto& [method, area] : e.deletion.areaOverCurve)
+        if (method != "random") best = std::max(best, area);
+    INFO("best AOPC " << best << ", random " << e.deletion.areaOverCurve.at("random"));
+    CHECK(best > e.deletion.areaOverCurve.at("random"));
+    CHECK(task->explainView()->deletionChart()->series().size() == 6);
 }
 
 TEST_CASE("lesson 'lookback': the forecaster's attention looks back by whole periods",

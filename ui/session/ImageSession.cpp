@@ -1,5 +1,6 @@
 #include "session/ImageSession.h"
 #include "base/InputError.h"
+#include "base/vision/ImageAttention.h"
 #include "engine/HeadStudy.h"
 #include <QCoreApplication>
 #include <optional>
@@ -105,6 +106,21 @@ public:
             } else {
                 throw std::runtime_error(noModel());
             }
+        });
+    }
+
+    void explain(quint64 id, const Image& image, std::optional<Box> box) {
+        answer(id, [&] {
+            const ImageClassifier* m = classifier();
+            if (m == nullptr)
+                throw std::runtime_error(captioner() ? QCoreApplication::translate("attnlab::ImageSession",
+                                                                                   "the explanation lab explains a ViT; "
+                                                                                   "this model is a captioner")
+                                                           .toStdString()
+                                                     : noModel());
+            ImageExplanation e = m->explain(image);
+            if (box) measureOnBox(e, scaleBox(*box, image.height, image.width, e.imageHeight, e.imageWidth));
+            toSession([id, e](ImageSession* s) { Q_EMIT s->explained(id, e); });
         });
     }
 
@@ -228,6 +244,12 @@ bool ImageSession::train(const ImageTrainRequest& request) {
 quint64 ImageSession::look(const Image& image) {
     const quint64 id = nextRequestId();
     post([id, image](ImageWorker& w) { w.look(id, image); });
+    return id;
+}
+
+quint64 ImageSession::explain(const Image& image, std::optional<Box> box) {
+    const quint64 id = nextRequestId();
+    post([id, image, box](ImageWorker& w) { w.explain(id, image, box); });
     return id;
 }
 

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace attnlab {
 
@@ -62,6 +63,9 @@ public:
     // Classified (a ViT) or captioned (a captioner): answered by classified / captioned or
     // requestFailed, carrying the returned id.
     quint64 look(const Image& image);
+    // The explanation lab (ImageClassifier::explain) on the image, measured on its box when known
+    // (in the image's pixels): explained or requestFailed (a captioner is refused), with the id.
+    quint64 explain(const Image& image, std::optional<Box> box);
     // Every head of a ViT switched off in turn and ranked (engine/HeadStudy.h) on the run's held-out
     // images (its test set, or the share its trainer held out), or on `images` for a ViT opened from a
     // file: headStudyProgress, then headStudyMeasured or requestFailed, carrying the returned id.
@@ -77,6 +81,7 @@ Q_SIGNALS:
     void captionerEpochFinished(const attnlab::CaptionEpochMetrics& metrics);
     void classified(quint64 id, const attnlab::ImageClassification& result);
     void captioned(quint64 id, const attnlab::Captioning& result);
+    void explained(quint64 id, const attnlab::ImageExplanation& result);
     void probedClassification(const attnlab::ImageClassification& result);
     void probedCaption(const attnlab::Captioning& result);
 };

@@ -7,12 +7,15 @@
 #include "session/ImageLessons.h"
 #include "session/SettingNames.h"
 #include "views/image/ImageCurvesView.h"
+#include "views/image/ImageExplainView.h"
+#include "views/image/ImageHeadsView.h"
 #include "views/image/ImageView.h"
 #include "base/vision/Captions.h"
 #include "base/vision/ImageDatasets.h"
 #include "base/vision/ImageFiles.h"
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <cmath>
 
@@ -103,9 +106,13 @@ ImageTask::ImageTask(const TaskContext& context)
     image_ = new ImageView;
     curves_ = new ImageCurvesView;
     importance_ = new ImportanceView(ImportanceView::Items::Images);
+    explain_ = new ImageExplainView;
+    heads_ = new ImageHeadsView;
     const QString task = id();
     navigator()->addView(ViewGroup::Watch, QStringLiteral("image"), image_, task);
+    navigator()->addView(ViewGroup::Watch, QStringLiteral("image-heads"), heads_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("image-curves"), curves_, task);
+    navigator()->addView(ViewGroup::Explain, QStringLiteral("image-explain"), explain_, task);
     navigator()->addView(ViewGroup::Explain, QStringLiteral("image-importance"), importance_, task);
     TaskSupport::setModelAvailable(navigator(), task, false);
     connectSession();
@@ -121,6 +128,10 @@ void ImageTask::connectSession() {
     connect(s, &ImageSession::modelReady, this, [this](const ImageModelInfo& info) {
         image_->setClasses(info.classes);
         importance_->setModelHasHeads(!info.isCaptioner());
+        explain_->setModelIsClassifier(!info.isCaptioner());
+        if (info.isCaptioner())
+            heads_->setNoHeads(tr("A captioner has no self-attention heads: its words' attention over the image is in "
+                                  "the Image view."));
         TaskSupport::setModelAvailable(navigator(), id(), true);
         if (!session_->isTraining()) {  // opened from a file: look at the image shown
             curves_->runStarted();
@@ -156,10 +167,15 @@ void ImageTask::connectSession() {
     TaskSupport::connectReports(this, s, &hooks());
     connect(s, &ImageSession::trainingFinished, this, [this] {
         look();
+        // A run that ends while the Explain view is open (the lesson 'evidence') is explained at once.
+        if (navigator()->currentName() == QLatin1String("image-explain") && session_->hasModel() &&
+            !session_->model().isCaptioner() && explain_->explainButton()->isEnabled())
+            explain_->explainButton()->click();
     });
     connect(s, &ImageSession::probedClassification, this, [this](const ImageClassification& c) {
         if (!session_->hasModel()) return;  // answered before a reset
         image_->setClassification(c);
+        heads_->setClassification(image_->image(), c);
         if (snapshotEpoch_ > 0) curves_->addSnapshot(snapshotEpoch_, image_->image(), c.rollout, c.gridRows, c.gridCols);
         snapshotEpoch_ = 0;
     });
@@ -171,13 +187,20 @@ void ImageTask::connectSession() {
         snapshotEpoch_ = 0;
     });
     connect(s, &ImageSession::classified, this, [this](quint64 id, const ImageClassification& c) {
-        if (id == lookRequest_) image_->setClassification(c);
+        if (id == lookRequest_) {
+            image_->setClassification(c);
+            heads_->setClassification(image_->image(), c);
+        }
     });
     connect(s, &ImageSession::captioned, this, [this](quint64 id, const Captioning& c) {
         if (id == lookRequest_) image_->setCaptioning(c);
     });
     connect(s, &ImageSession::requestFailed, this, [this](quint64 id, const QString& message) {
         if (id == lookRequest_) image_->setFailed(message);
+        if (id == explainRequest_) explain_->setFailed(message);
+    });
+    connect(s, &ImageSession::explained, this, [this](quint64 id, const ImageExplanation& e) {
+        if (id == explainRequest_) explain_->setExplanation(explainedImage_, e);
     });
 }
 
@@ -209,7 +232,12 @@ void ImageTask::connectViews() {
     });
     connect(image_, &ImageView::imageChosen, this, [this](const Image& image) {
         session_->setProbe(image);
+        explain_->setImage(image, image_->imageName());
         look();
+    });
+    connect(explain_, &ImageExplainView::explainRequested, this, [this](const Image& image) {
+        explainedImage_ = image;
+        explainRequest_ = session_->explain(image, image.pixels == image_->image().pixels ? image_->box() : std::nullopt);
     });
 }
 

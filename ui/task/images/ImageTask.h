@@ -15,6 +15,8 @@ class QWidget;
 namespace attnlab {
 
 class ImageCurvesView;
+class ImageExplainView;
+class ImageHeadsView;
 class ImportanceView;
 class ImageView;
 class ViewNavigator;
@@ -44,6 +46,8 @@ public:
     ImageView* imageView() const { return image_; }
     ImageCurvesView* curvesView() const { return curves_; }
     ImportanceView* importanceView() const { return importance_; }
+    ImageExplainView* explainView() const { return explain_; }
+    ImageHeadsView* headsView() const { return heads_; }
 
     bool hasData() const override { return images_ || captions_; }
     std::shared_ptr<const ImageDataset> images() const { return images_; }
@@ -69,6 +73,10 @@ private:
     ImageView* image_;
     ImageCurvesView* curves_;
     ImportanceView* importance_;
+    ImageExplainView* explain_;
+    ImageHeadsView* heads_;
+    Image explainedImage_;
+    quint64 explainRequest_ = 0;
     std::shared_ptr<const ImageDataset> images_;
     std::shared_ptr<const ImageDataset> testImages_;
     std::shared_ptr<const CaptionDataset> captions_;

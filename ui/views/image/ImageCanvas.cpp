@@ -1,5 +1,6 @@
 #include "views/image/ImageCanvas.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPaintEvent>
@@ -48,6 +49,12 @@ int ImageCanvas::cellAt(const QPointF& point) const {
     return row * cols_ + col;
 }
 
+void ImageCanvas::setOutlines(std::vector<Outline> outlines, int highlighted) {
+    outlines_ = std::move(outlines);
+    highlighted_ = highlighted;
+    update();
+}
+
 void ImageCanvas::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     const QRectF r = pictureRect();
@@ -58,6 +65,25 @@ void ImageCanvas::paintEvent(QPaintEvent*) {
         return;
     }
     painter.drawImage(r, picture_);  // no smoothing: the pixels and the cells stay crisp
+    for (std::size_t i = 0; i < outlines_.size(); ++i) {
+        const QRectF& f = outlines_[i].box;
+        const QRectF box(r.left() + f.left() * r.width(), r.top() + f.top() * r.height(), f.width() * r.width(),
+                         f.height() * r.height());
+        const bool bold = static_cast<int>(i) == highlighted_;
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(Qt::black, bold ? 4 : 3, Qt::SolidLine));
+        painter.drawRect(box);
+        painter.setPen(QPen(QColor(0x7c, 0xff, 0x6b), bold ? 2.5 : 1.2, bold ? Qt::SolidLine : Qt::DashLine));
+        painter.drawRect(box);
+        if (!outlines_[i].label.isEmpty()) {
+            const QFontMetrics metrics(font());
+            const QRectF tag(box.left(), std::max(r.top(), box.top() - metrics.height() - 2),
+                             metrics.horizontalAdvance(outlines_[i].label) + 6, metrics.height() + 2);
+            painter.fillRect(tag, QColor(0, 0, 0, 170));
+            painter.setPen(Qt::white);
+            painter.drawText(tag, Qt::AlignCenter, outlines_[i].label);
+        }
+    }
     if (marked_ >= 0 && rows_ > 0 && cols_ > 0) {
         const qreal cw = r.width() / cols_, ch = r.height() / rows_;
         const QRectF cell(r.left() + (marked_ % cols_) * cw, r.top() + (marked_ / cols_) * ch, cw, ch);

@@ -6,7 +6,9 @@
 #include "render/FigureWriter.h"
 
 #include <QImage>
+#include <QRectF>
 #include <QWidget>
+#include <vector>
 
 namespace attnlab {
 
@@ -22,6 +24,14 @@ public:
     const QImage& picture() const { return picture_; }
     void setMarked(int cell);  // outlined; -1: none
     int marked() const { return marked_; }
+    // Boxes outlined over the picture (a scene's objects), in fractions of the image (0..1), with a
+    // short label each; the one at `highlighted` drawn bolder (-1: none).
+    struct Outline {
+        QRectF box;
+        QString label;
+    };
+    void setOutlines(std::vector<Outline> outlines, int highlighted = -1);
+    const std::vector<Outline>& outlines() const { return outlines_; }
     int rows() const { return rows_; }
     int cols() const { return cols_; }
     // The cell under a point of the widget, or -1.
@@ -47,6 +57,8 @@ private:
     int rows_ = 0, cols_ = 0;
     int marked_ = -1;
     int hovered_ = -1;
+    std::vector<Outline> outlines_;
+    int highlighted_ = -1;
 };
 
 class FigureCanvas : public QWidget {

@@ -2,7 +2,9 @@
 #include "views/image/ImageCanvas.h"
 #include "widgets/ProbabilityTable.h"
 #include "widgets/WidgetStyle.h"
+#include "base/vision/ImageAttention.h"
 #include "base/vision/ImageFiles.h"
+#include <QHeaderView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDragEnterEvent>
@@ -87,6 +89,26 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     probabilities_ = ProbabilityTable::make();
     probabilities_->setMaximumWidth(340);
     side->addWidget(probabilities_);
+    inBoxTitle_ = new QLabel(tr("<b>In the objects' boxes</b>: each word's share of attention; ● its peak"));
+    inBoxTitle_->setWordWrap(true);
+    inBoxTitle_->setToolTip(tr("The share of a word's attention that falls inside each object's box (uniform "
+                               "attention would give the box's share of the image). ● marks the object where the "
+                               "word's attention peaks: the peak cell's centre inside the box or within half a cell "
+                               "of it."));
+    side->addWidget(inBoxTitle_);
+    inBox_ = new QTableWidget;
+    inBox_->setObjectName(QStringLiteral("inBoxTable"));
+    inBox_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    inBox_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    inBox_->setSelectionMode(QAbstractItemView::SingleSelection);
+    inBox_->verticalHeader()->setVisible(false);
+    inBox_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    inBox_->setMaximumWidth(340);
+    side->addWidget(inBox_);
+    inBoxSummary_ = new QLabel;
+    inBoxSummary_->setObjectName(QStringLiteral("inBoxSummary"));
+    inBoxSummary_->setWordWrap(true);
+    side->addWidget(inBoxSummary_);
     auto* controls = new QHBoxLayout;
     selector_ = new QComboBox;
     selector_->setObjectName(QStringLiteral("imageSelection"));
@@ -154,6 +176,7 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     connect(colormap_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
     connect(canvas_, &ImageCanvas::hovered, this, &ImageView::hoverCell);
     connect(browser_, &QListWidget::currentRowChanged, this, &ImageView::selectDatasetImage);
+    connect(inBox_, &QTableWidget::cellClicked, this, [this](int row, int) { selectWord(row); });
     clearView();
 }
 
@@ -197,8 +220,11 @@ void ImageView::applyColormap(ColormapId id) {
     if (index >= 0) colormap_->setCurrentIndex(index);
 }
 
-void ImageView::setImage(const Image& image, const QString& name) {
+void ImageView::setImage(const Image& image, const QString& name, std::vector<SceneObject> objects,
+                         std::optional<Box> box) {
     image_ = image;
+    objects_ = std::move(objects);
+    box_ = box;
     imageName_ = name;
     name_->setText(name);
     error_->hide();
@@ -297,7 +323,12 @@ void ImageView::selectDatasetImage(int index) {
         browser_->setCurrentRow(index);
     }
     const QString source = QString::fromStdString(images_ ? images_->name : captions_->name);
-    setImage((*list)[static_cast<std::size_t>(index)], tr("%1, image %2").arg(source).arg(index + 1));
+    std::vector<SceneObject> objects;
+    if (captions_ && index < static_cast<int>(captions_->objects.size())) objects = captions_->objects[static_cast<std::size_t>(index)];
+    std::optional<Box> box;
+    if (images_ && index < static_cast<int>(images_->boxes.size())) box = images_->boxes[static_cast<std::size_t>(index)];
+    setImage((*list)[static_cast<std::size_t>(index)], tr("%1, image %2").arg(source).arg(index + 1), std::move(objects),
+             box);
 }
 
 void ImageView::setFailed(const QString& message) {
@@ -347,6 +378,7 @@ void ImageView::rebuildWords() {
     auto* layout = static_cast<QHBoxLayout*>(wordsRow_->layout());
     while (layout->count() > 0) delete layout->takeAt(0);
     wordsRow_->setVisible(captioning_.has_value());
+    rebuildInBox();
     if (!captioning_) return;
     for (int i = 0; i < static_cast<int>(captioning_->tokens.size()); ++i) {
         auto* b = new QToolButton;
@@ -361,6 +393,76 @@ void ImageView::rebuildWords() {
     }
     layout->addStretch(1);
 }
+
+namespace {
+
+// The object word t of the caption names: a shape word after its colour, or a colour word before
+// its shape; -1 for any other word.
+int namedObject(const std::vector<std::string>& tokens, std::size_t t, const std::vector<SceneObject>& objects) {
+    for (std::size_t k = 0; k < objects.size(); ++k) {
+        const SceneObject& o = objects[k];
+        if (t > 0 && tokens[t - 1] == o.colour && tokens[t] == o.shape) return static_cast<int>(k);
+        if (t + 1 < tokens.size() && tokens[t] == o.colour && tokens[t + 1] == o.shape) return static_cast<int>(k);
+    }
+    return -1;
+}
+
+}  // namespace
+
+void ImageView::rebuildInBox() {
+    const bool show = captioning_.has_value() && !objects_.empty();
+    inBoxTitle_->setVisible(show);
+    inBox_->setVisible(show);
+    inBoxSummary_->setVisible(show);
+    inBox_->clear();
+    inBox_->setRowCount(0);
+    inBox_->setColumnCount(0);
+    inBoxSummary_->clear();
+    if (!show) return;
+    const Captioning& c = *captioning_;
+    std::vector<Box> boxes;
+    QStringList headers{tr("Word")};
+    for (const SceneObject& o : objects_) {
+        boxes.push_back(scaleBox(o.box, image_.height, image_.width, c.imageHeight, c.imageWidth));
+        headers << QString::fromStdString(o.colour + " " + o.shape);
+    }
+    inBox_->setColumnCount(static_cast<int>(headers.size()));
+    inBox_->setHorizontalHeaderLabels(headers);
+    inBox_->setRowCount(static_cast<int>(c.tokens.size()));
+    int shapeWords = 0, looking = 0;
+    for (std::size_t t = 0; t < c.tokens.size() && t < c.attention.size(); ++t) {
+        const std::vector<BoxAttention> on =
+            attentionOnBoxes(c.attention[t], c.gridRows, c.gridCols, c.imageHeight, c.imageWidth, boxes);
+        const int row = static_cast<int>(t);
+        inBox_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(c.tokens[t])));
+        for (std::size_t k = 0; k < on.size(); ++k) {
+            auto* item = new QTableWidgetItem((on[k].peakNear ? QStringLiteral("● ") : QString()) +
+                                              QString::number(on[k].mass, 'f', 2));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(tr("%1 of the attention of \"%2\" is in the box of the %3 (uniform: %4)%5")
+                                 .arg(QString::number(on[k].mass, 'f', 3), QString::fromStdString(c.tokens[t]),
+                                      headers[static_cast<int>(k) + 1], QString::number(on[k].share, 'f', 3),
+                                      on[k].peakNear ? tr("; its peak is there") : QString()));
+            if (on[k].peakNear) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            inBox_->setItem(row, static_cast<int>(k) + 1, item);
+            const SceneObject& o = objects_[k];
+            if (t > 0 && c.tokens[t - 1] == o.colour && c.tokens[t] == o.shape) {
+                ++shapeWords;
+                looking += on[k].peakNear;
+            }
+        }
+    }
+    inBoxSummary_->setText(shapeWords == 0 ? tr("The caption names none of the objects.")
+                                           : tr("Shape words whose attention peaks on the object they name: %1 of %2")
+                                                 .arg(looking)
+                                                 .arg(shapeWords));
+}
+
+QString ImageView::inBoxSummary() const { return inBoxSummary_->isHidden() ? QString() : inBoxSummary_->text(); }
 
 void ImageView::selectWord(int index) {
     if (!captioning_ || index < 0 || index >= wordCount()) return;
@@ -478,6 +580,20 @@ void ImageView::redraw() {
         strip_->setFigure(imageAttentionStrip(image_, c.attention, words, rows, cols, style(), 120));
     }
     if (!captioning_) strip_->clear();
+    std::vector<ImageCanvas::Outline> outlines;
+    int highlighted = -1;
+    if (captioning_ && !objects_.empty() && image_.height > 0 && image_.width > 0) {
+        for (const SceneObject& o : objects_)
+            outlines.push_back({QRectF(static_cast<double>(o.box.left) / image_.width, static_cast<double>(o.box.top) / image_.height,
+                                       static_cast<double>(o.box.width) / image_.width, static_cast<double>(o.box.height) / image_.height),
+                                QString::fromStdString(o.colour + " " + o.shape)});
+        if (word_ >= 0 && word_ < wordCount()) highlighted = namedObject(captioning_->tokens, static_cast<std::size_t>(word_), objects_);
+        if (word_ < inBox_->rowCount() && inBox_->currentRow() != word_) {
+            const QSignalBlocker quiet(inBox_);
+            inBox_->selectRow(word_);
+        }
+    }
+    canvas_->setOutlines(std::move(outlines), highlighted);
     if (hasImage)
         canvas_->setPicture(overlayImage(image_, shown_, rows, cols, style(), kCanvasSide), rows, cols);
     else

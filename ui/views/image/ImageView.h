@@ -44,8 +44,13 @@ public:
     bool exportsFigure() const override { return classification_.has_value() || captioning_.has_value(); }
     bool exportView(const QString& path, double scale, QString* error) const override;
 
-    // The image shown (and looked at: imageChosen).
-    void setImage(const Image& image, const QString& name);
+    // The image shown (and looked at: imageChosen), with the objects whose boxes are known (a
+    // generated scene's; none for a file): a captioner's words are then scored against each box.
+    void setImage(const Image& image, const QString& name, std::vector<SceneObject> objects = {},
+                  std::optional<Box> box = std::nullopt);
+    const std::vector<SceneObject>& objects() const { return objects_; }
+    // Where the class is decided in the image shown (a glyph's mark, in its pixels), if known.
+    const std::optional<Box>& box() const { return box_; }
     const Image& image() const { return image_; }
     QString imageName() const { return imageName_; }
     // Decodes a PNG or JPEG file and shows it; false with a one-line message naming the file.
@@ -75,6 +80,12 @@ public:
     int wordCount() const;
     // The weights drawn now over the picture (rows * cols), empty if none.
     const std::vector<float>& shownWeights() const { return shown_; }
+    // A captioner on an image with objects: one row per word, one column per object, each cell the
+    // share of the word's attention inside the object's box, marked where the word's peak lies (in
+    // the box or within half a cell of it); under it, how many shape words look at the object they
+    // name.
+    QTableWidget* inBoxTable() const { return inBox_; }
+    QString inBoxSummary() const;
     OverlayStyle style() const;
 
     const ImageClassification* classification() const { return classification_ ? &*classification_ : nullptr; }
@@ -102,6 +113,7 @@ private:
     void fillBrowser();
     void rebuildSelector();
     void rebuildWords();
+    void rebuildInBox();
     void redraw();  // the picture, the hover panel, the strip
     void updateHoverStatus();
     std::vector<float> selectedMap(int* size) const;  // (1+N)^2 of the chosen layer (heads averaged or one)
@@ -114,6 +126,9 @@ private:
     ImageCanvas* canvas_;
     QLabel* label_;
     QTableWidget* probabilities_;
+    QLabel* inBoxTitle_;
+    QTableWidget* inBox_;
+    QLabel* inBoxSummary_;
     QLabel* showLabel_;
     QComboBox* selector_;
     QSlider* opacity_;
@@ -133,6 +148,8 @@ private:
     std::shared_ptr<const CaptionDataset> captions_;
     std::optional<ImageClassification> classification_;
     std::optional<Captioning> captioning_;
+    std::vector<SceneObject> objects_;
+    std::optional<Box> box_;
     std::vector<float> shown_;
     std::vector<float> hoverRow_, hoverColumn_;
     int hovered_ = -1;
