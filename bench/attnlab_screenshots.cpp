@@ -3,7 +3,8 @@
 // is the main window grabbed at 1400 x 900. Then the text-classification task: the lesson "Is attention
 // an explanation?", its Classify, Explain (with the permutation test and the uniform baseline), Texts
 // and Curves views, and the needle experiment. With --only image, the Images task's two lessons: a ViT
-// on glyphs (image-vit.png, its curves image-curves.png) and a captioner on scenes (image-caption.png).
+// on glyphs (image-vit.png, its curves image-curves.png, its heads image-heads.png, the explanation
+// lab on the glyph shown image-explain.png) and a captioner on scenes (image-caption.png).
 // With --only heads, the heads lesson's Transformer with its second layer's cross heads switched
 // off (heads-ablation.png), as lines (heads-lines.png) and measured (head-importance.png), and a
 // token edit in the Translate view (translate-edit.png). With
@@ -26,6 +27,7 @@
 #include "widgets/WordStrip.h"
 #include "task/classify/ClassifierTask.h"
 #include "task/images/ImageTask.h"
+#include "views/image/ImageExplainView.h"
 #include "views/image/ImageView.h"
 #include "views/experiments/ExperimentsView.h"
 #include "task/translate/TranslationTask.h"
@@ -300,6 +302,13 @@ int main(int argc, char* argv[]) {
             shot("image-vit");
             window.showTab(QStringLiteral("image-curves"));
             shot("image-curves");
+            window.showTab(QStringLiteral("image-heads"));
+            shot("image-heads");
+            // The explanation lab on the glyph shown: the five maps, the taus, the deletion chart.
+            window.showTab(QStringLiteral("image-explain"));
+            images->explainView()->explainButton()->click();
+            if (must(waitFor([&] { return images->explainView()->explanation() != nullptr; }, 120000), "an explanation"))
+                shot("image-explain");
         }
         window.startLesson(QStringLiteral("captioner"));
         if (must(waitFor([&] { return images->session()->isTraining(); }, 60000) && waitFor(trained, 10 * 60 * 1000),

@@ -3472,14 +3472,6 @@
         <translation>&lt;b&gt;它们一致吗？&lt;/b&gt;图像块排序之间的 Kendall tau（1：顺序相同，0：无关，−1：相反）</translation>
     </message>
     <message>
-        <source>Deletion test: patches removed, most important first</source>
-        <translation>删除测试：按重要性从高到低移除图像块</translation>
-    </message>
-    <message>
-        <source>share of patches replaced by the mean colour</source>
-        <translation>被替换为平均颜色的图像块比例</translation>
-    </message>
-    <message>
         <source>probability of the class</source>
         <translation>该类别的概率</translation>
     </message>
@@ -3556,16 +3548,48 @@
         <translation>积分梯度（从黑色图像出发，%1 步）：归因之和为 %2，logit 变化 %3（相差 %4%）。</translation>
     </message>
     <message>
-        <source>Deletion test: the probability of %1 as patches are removed, most important first</source>
-        <translation>删除测试：按重要性从高到低移除图像块时 %1 的概率</translation>
-    </message>
-    <message>
         <source>Explain an image first</source>
         <translation>请先解释一张图像</translation>
     </message>
     <message>
         <source>The explanation is exported as PNG, SVG or PDF</source>
         <translation>解释可导出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Deletion test</source>
+        <translation>删除测试</translation>
+    </message>
+    <message>
+        <source>share of patches replaced by the mean colour, most important first</source>
+        <translation>被替换为平均颜色的图像块比例（最重要的在前）</translation>
+    </message>
+    <message>
+        <source>Rollout</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>Grad.</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Grad. × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <source>IG</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
+        <source>Grad. rollout</source>
+        <translation>梯度展开</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>Deletion test: the probability of %1</source>
+        <translation>删除测试：%1 的概率</translation>
     </message>
 </context>
 <context>

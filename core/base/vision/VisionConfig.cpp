@@ -76,45 +76,40 @@ std::string range(const char* what, int value, int low, int high) {
 
 }  // namespace
 
-std::string toString(PatchPositions p) { return p == PatchPositions::Sinusoidal ? "sinusoidal" : "learned"; }
+// The two-valued choices of the configs: their names in JSON and on the command line.
+template <typename E>
+struct TwoNames {
+    const char* what;  // in messages
+    E first;
+    const char* firstName;
+    E second;
+    const char* secondName;
+    std::string name(E e) const { return e == second ? secondName : firstName; }
+    E parse(const std::string& s) const {
+        if (s == firstName) return first;
+        if (s == secondName) return second;
+        throw ConfigError("unknown " + std::string(what) + " '" + s + "' (expected one of: " + firstName + ", " + secondName + ")");
+    }
+};
 
-PatchPositions parsePatchPositions(const std::string& s) {
-    if (s == "learned") return PatchPositions::Learned;
-    if (s == "sinusoidal") return PatchPositions::Sinusoidal;
-    throw ConfigError("unknown positions '" + s + "' (expected one of: learned, sinusoidal)");
-}
+constexpr TwoNames<PatchPositions> kPositions{"positions", PatchPositions::Learned, "learned", PatchPositions::Sinusoidal,
+                                              "sinusoidal"};
+constexpr TwoNames<CaptionAttention> kAttention{"attention", CaptionAttention::Additive, "additive", CaptionAttention::Dot, "dot"};
+constexpr TwoNames<CaptionQuery> kQuery{"query", CaptionQuery::Previous, "previous", CaptionQuery::Current, "current"};
+constexpr TwoNames<CaptionEncoder> kEncoder{"encoder", CaptionEncoder::Image, "image", CaptionEncoder::Cell, "cell"};
+constexpr TwoNames<CaptionInitialState> kInitialState{"initial state", CaptionInitialState::Mean, "mean",
+                                                      CaptionInitialState::Zero, "zero"};
 
-std::string toString(CaptionAttention a) { return a == CaptionAttention::Dot ? "dot" : "additive"; }
-
-CaptionAttention parseCaptionAttention(const std::string& s) {
-    if (s == "additive") return CaptionAttention::Additive;
-    if (s == "dot") return CaptionAttention::Dot;
-    throw ConfigError("unknown attention '" + s + "' (expected one of: additive, dot)");
-}
-
-std::string toString(CaptionQuery q) { return q == CaptionQuery::Previous ? "previous" : "current"; }
-
-CaptionQuery parseCaptionQuery(const std::string& s) {
-    if (s == "previous") return CaptionQuery::Previous;
-    if (s == "current") return CaptionQuery::Current;
-    throw ConfigError("unknown query '" + s + "' (expected one of: previous, current)");
-}
-
-std::string toString(CaptionEncoder e) { return e == CaptionEncoder::Cell ? "cell" : "image"; }
-
-CaptionEncoder parseCaptionEncoder(const std::string& s) {
-    if (s == "image") return CaptionEncoder::Image;
-    if (s == "cell") return CaptionEncoder::Cell;
-    throw ConfigError("unknown encoder '" + s + "' (expected one of: image, cell)");
-}
-
-std::string toString(CaptionInitialState s) { return s == CaptionInitialState::Zero ? "zero" : "mean"; }
-
-CaptionInitialState parseCaptionInitialState(const std::string& s) {
-    if (s == "mean") return CaptionInitialState::Mean;
-    if (s == "zero") return CaptionInitialState::Zero;
-    throw ConfigError("unknown initial state '" + s + "' (expected one of: mean, zero)");
-}
+std::string toString(PatchPositions p) { return kPositions.name(p); }
+PatchPositions parsePatchPositions(const std::string& s) { return kPositions.parse(s); }
+std::string toString(CaptionAttention a) { return kAttention.name(a); }
+CaptionAttention parseCaptionAttention(const std::string& s) { return kAttention.parse(s); }
+std::string toString(CaptionQuery q) { return kQuery.name(q); }
+CaptionQuery parseCaptionQuery(const std::string& s) { return kQuery.parse(s); }
+std::string toString(CaptionEncoder e) { return kEncoder.name(e); }
+CaptionEncoder parseCaptionEncoder(const std::string& s) { return kEncoder.parse(s); }
+std::string toString(CaptionInitialState s) { return kInitialState.name(s); }
+CaptionInitialState parseCaptionInitialState(const std::string& s) { return kInitialState.parse(s); }
 
 int gridSide(const VitConfig& c) { return c.patch > 0 ? c.imageSize / c.patch : 0; }
 int feedForwardSize(const VitConfig& c) { return c.feedForward > 0 ? c.feedForward : 4 * c.hidden; }

@@ -38,25 +38,6 @@ private:
 
 }  // namespace
 
-std::vector<double> ImageClassifier::probabilityOf(const std::vector<Image>& images, int classIndex) const {
-    const VitConfig& c = impl_->config;
-    if (classIndex < 0 || classIndex >= static_cast<int>(impl_->classes.size())) throw ConfigError("class index out of range");
-    std::vector<double> out;
-    c10::InferenceMode inference;
-    const EvalModeGuard evalMode(*impl_->net);
-    const std::size_t batch = 256;
-    for (std::size_t start = 0; start < images.size(); start += batch) {
-        std::vector<Image> converted;
-        std::vector<const Image*> members;
-        for (std::size_t i = start; i < std::min(images.size(), start + batch); ++i)
-            converted.push_back(toModelInput(images[i], c.channels, c.imageSize));
-        for (const auto& im : converted) members.push_back(&im);
-        const torch::Tensor p = torch::softmax(impl_->net->forward(imagesTensor(members)).logits, 1).select(1, classIndex);
-        for (double v : doubles(p)) out.push_back(v);
-    }
-    return out;
-}
-
 ImageExplanation ImageClassifier::explain(const Image& image, int classIndex, int igSteps) const {
     if (igSteps < 1 || igSteps > 10000) throw ConfigError("the integrated-gradients steps must be in 1..10000");
     const VitConfig& c = impl_->config;

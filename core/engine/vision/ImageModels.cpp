@@ -154,11 +154,16 @@ ImageClassification ImageClassifier::classify(const Image& image) const {
     return result;
 }
 
-std::vector<int> ImageClassifier::predict(const std::vector<Image>& images) const {
-    const VitConfig& c = impl_->config;
-    std::vector<int> labels;
+namespace {
+
+// The ViT's logits for the images, 256 at a time (converted to its input first), each batch handed
+// to `use` with the index of its first image.
+template <typename Use>
+void batchedLogits(const ImageClassifier::Impl& impl, const std::vector<Image>& images, Use use) {
+    const VitConfig& c = impl.config;
+    nn::VitNet net = impl.net;  // the holder shares the module
     c10::InferenceMode inference;
-    const EvalModeGuard evalMode(*impl_->net);
+    const EvalModeGuard evalMode(*net);
     const std::size_t batch = 256;
     for (std::size_t start = 0; start < images.size(); start += batch) {
         std::vector<Image> converted;
@@ -166,10 +171,29 @@ std::vector<int> ImageClassifier::predict(const std::vector<Image>& images) cons
         for (std::size_t i = start; i < std::min(images.size(), start + batch); ++i)
             converted.push_back(toModelInput(images[i], c.channels, c.imageSize));
         for (const auto& im : converted) members.push_back(&im);
-        const torch::Tensor argmax = impl_->net->forward(imagesTensor(members)).logits.argmax(1).contiguous();
-        for (int64_t i = 0; i < argmax.numel(); ++i) labels.push_back(static_cast<int>(argmax.data_ptr<int64_t>()[i]));
+        use(net->forward(imagesTensor(members)).logits);
     }
+}
+
+}  // namespace
+
+std::vector<int> ImageClassifier::predict(const std::vector<Image>& images) const {
+    std::vector<int> labels;
+    batchedLogits(*impl_, images, [&](const torch::Tensor& logits) {
+        const torch::Tensor argmax = logits.argmax(1).contiguous();
+        for (int64_t i = 0; i < argmax.numel(); ++i) labels.push_back(static_cast<int>(argmax.data_ptr<int64_t>()[i]));
+    });
     return labels;
+}
+
+std::vector<double> ImageClassifier::probabilityOf(const std::vector<Image>& images, int classIndex) const {
+    if (classIndex < 0 || classIndex >= static_cast<int>(impl_->classes.size())) throw ConfigError("class index out of range");
+    std::vector<double> out;
+    batchedLogits(*impl_, images, [&](const torch::Tensor& logits) {
+        const torch::Tensor p = torch::softmax(logits, 1).select(1, classIndex).to(torch::kDouble).contiguous();
+        out.insert(out.end(), p.data_ptr<double>(), p.data_ptr<double>() + p.numel());
+    });
+    return out;
 }
 
 void ImageClassifier::save(const std::string& path, const std::map<std::string, std::string>& extraMetadata) const {

@@ -103,14 +103,20 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     left->addWidget(tauTitle);
     tau_ = new QTableWidget(static_cast<int>(methods.size()), static_cast<int>(methods.size()));
     tau_->setObjectName(QStringLiteral("imageTauTable"));
-    QStringList names;
-    for (const auto& m : methods) names << methodTitle(m);
-    tau_->setHorizontalHeaderLabels(names);
+    QStringList names, shortNames;
+    for (const auto& m : methods) {
+        names << methodTitle(m);
+        shortNames << shortTitle(m);
+    }
+    tau_->setHorizontalHeaderLabels(shortNames);
     tau_->setVerticalHeaderLabels(names);
+    for (int i = 0; i < tau_->columnCount(); ++i) tau_->horizontalHeaderItem(i)->setToolTip(names[i]);
     tau_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tau_->setSelectionMode(QAbstractItemView::NoSelection);
-    tau_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tau_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    tau_->horizontalHeader()->setMinimumSectionSize(48);
     tau_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    tau_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     left->addWidget(tau_);
     completeness_ = new QLabel;
     completeness_->setWordWrap(true);
@@ -118,11 +124,11 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     left->addStretch(1);
     lower->addLayout(left, 2);
 
-    chart_ = makeChart(tr("Deletion test: patches removed, most important first"));
+    chart_ = makeChart(tr("Deletion test"));
     chart_->setObjectName(QStringLiteral("deletionChart"));
     x_ = new QValueAxis;
     y_ = new QValueAxis;
-    styleAxis(x_, tr("share of patches replaced by the mean colour"));
+    styleAxis(x_, tr("share of patches replaced by the mean colour, most important first"));
     styleAxis(y_, tr("probability of the class"));
     x_->setRange(0, 1);
     y_->setRange(0, 1);
@@ -147,6 +153,16 @@ QString ImageExplainView::viewTitle() const { return tr("Explain"); }
 QString ImageExplainView::viewToolTip() const {
     return tr("Is the ViT's attention an explanation? Its rollout beside gradient methods, and a deletion test of "
               "which one finds what the model uses.");
+}
+
+QString ImageExplainView::shortTitle(const std::string& key) {
+    if (key == "rollout") return tr("Rollout");
+    if (key == "gradient") return tr("Grad.");
+    if (key == "grad_x_input") return tr("Grad. × input");
+    if (key == "integrated_gradients") return tr("IG");
+    if (key == "grad_rollout") return tr("Grad. rollout");
+    if (key == "random") return tr("Random");
+    return QString::fromStdString(key);
 }
 
 QString ImageExplainView::methodTitle(const std::string& key) {
@@ -242,7 +258,7 @@ void ImageExplainView::setExplanation(const Image& image, const ImageExplanation
     }
     const double random = e.deletion.areaOverCurve.count("random") ? e.deletion.areaOverCurve.at("random") : kNaN;
     QString note = tr("Random order: area over curve %1.").arg(number(random));
-    if (e.hasBox) note += QLatin1Char(' ') + tr("The box is %1 of the image: uniform weights would put that much in it.").arg(number(e.boxShare));
+    if (e.hasBox) note += QLatin1Char(' ') + tr("The box is %1 of the image: uniform weights would put that much in it.").arg(number(e.boxShare, 3));
     boxNote_->setText(note);
     fillTau(e);
     completeness_->setText(completenessText());
@@ -294,7 +310,7 @@ void ImageExplainView::fillChart(const ImageExplanation& e) {
         const auto found = e.deletion.probability.find(name);
         if (found == e.deletion.probability.end()) continue;
         auto* line = new QLineSeries;
-        line->setName(methodTitle(name));
+        line->setName(shortTitle(name));
         QPen pen(methodColor(name));
         pen.setWidthF(name == "random" ? 2.0 : 2.5);
         if (name == "random") pen.setStyle(Qt::DashLine);
@@ -305,8 +321,7 @@ void ImageExplainView::fillChart(const ImageExplanation& e) {
         line->attachAxis(x_);
         line->attachAxis(y_);
     }
-    chart_->setTitle(tr("Deletion test: the probability of %1 as patches are removed, most important first")
-                         .arg(QString::fromStdString(e.label)));
+    chart_->setTitle(tr("Deletion test: the probability of %1").arg(QString::fromStdString(e.label)));
 }
 
 void ImageExplainView::redraw() {

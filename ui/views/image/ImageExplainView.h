@@ -55,6 +55,7 @@ public:
     const ImageExplanation* explanation() const { return explanation_ ? &*explanation_ : nullptr; }
 
     static QString methodTitle(const std::string& key);
+    static QString shortTitle(const std::string& key);  // the tau table's columns, the chart's legend
     QString statusText() const;
     QString completenessText() const;
     QPushButton* explainButton() const { return explain_; }

@@ -36,8 +36,8 @@ ImageHeadsView::ImageHeadsView(QWidget* parent) : QWidget(parent) {
     large_ = new ImageCanvas(kLargeSide);
     large_->setObjectName(QStringLiteral("imageHeadLarge"));
     right->addWidget(largeTitle_);
-    right->addWidget(large_, 1);
-    right->addStretch(0);
+    right->addWidget(large_, 0, Qt::AlignTop | Qt::AlignLeft);
+    right->addStretch(1);
     row->addLayout(right, 1);
     layout->addLayout(row, 1);
     clearView();
