@@ -113,7 +113,7 @@ void onInterrupt(int) { gStop.store(true); }
 int explainImage(const ArgParser& args, const std::string& modelPath) {
     if (args.has("--output-token")) throw UsageError("--output-token applies to a translation model; " + modelPath + " is an image classifier");
     if (args.positionals().size() != 1) throw UsageError("give exactly one IMAGE file");
-    const int steps = static_cast<int>(args.integer("--steps", 64, 1, 10000));
+    const int steps = static_cast<int>(args.integer("--steps", kDefaultImageIgSteps, 1, 10000));
     const ImageClassifier model = ImageClassifier::load(modelPath);
     const std::string path = args.positionals().front();
     const Image image = readImageFile(path, model.config().channels);
@@ -159,7 +159,7 @@ int runDeletionExperiment(const Args& argv) {
     ArgParser args(rest, flags, {});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     const std::string modelPath = args.required("--model");
-    const int steps = static_cast<int>(args.integer("--steps", 64, 1, 10000));
+    const int steps = static_cast<int>(args.integer("--steps", kDefaultImageIgSteps, 1, 10000));
     const auto limit = static_cast<std::size_t>(args.integer("--limit", 200, 1, 100000));
     const ImageClassifier model = ImageClassifier::load(modelPath);
     const ImageDataset data = loadImageDataset(args, idx, "test", nullptr);

@@ -359,7 +359,7 @@ method, each a distribution over the patches (row-major):
   rollout                attention rollout, [CLS]'s row over the patches
   gradient               L2 norm of d logit / d pixels over the patch
   grad_x_input           |sum over the patch of pixel x d logit / d pixel|
-  integrated_gradients   the same along the path from the black image, N steps (64)
+  integrated_gradients   the same along the path from the black image, N steps (128)
   grad_rollout           gradient-weighted rollout (Chefer et al. 2021)
 Kendall's tau between every two methods; ig_completeness: the attributions' sum, logit(image) -
 logit(black) and the relative error |sum - difference| / |difference|; the deletion test: the patches
@@ -553,7 +553,7 @@ faithfulness --model M (--corpus F.tsv | --dataset NAME) [--texts 200] [--permut
             (attention shuffled: median change of the output distribution) and the accuracy
             of the same model with uniform weights trained the same way.
 deletion    --model VIT (--images DIR | --idx IMAGES LABELS | --dataset glyphs|fashion-mnist)
-            [--limit 200] [--steps 64] [the data flags of train --task image-classify]
+            [--limit 200] [--steps 128] [the data flags of train --task image-classify]
             the explanation lab over a set (Fashion-MNIST: the test split): each image
             explained as `explain` does, then the mean deletion curve and AOPC per method
             and for random orders, the mean Kendall tau per pair, integrated gradients'

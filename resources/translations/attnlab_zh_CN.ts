@@ -3572,16 +3572,8 @@
         <translation>梯度</translation>
     </message>
     <message>
-        <source>Grad. × input</source>
-        <translation>梯度 × 输入</translation>
-    </message>
-    <message>
         <source>IG</source>
         <translation>积分梯度</translation>
-    </message>
-    <message>
-        <source>Grad. rollout</source>
-        <translation>梯度展开</translation>
     </message>
     <message>
         <source>Random</source>
@@ -3590,6 +3582,14 @@
     <message>
         <source>Deletion test: the probability of %1</source>
         <translation>删除测试：%1 的概率</translation>
+    </message>
+    <message>
+        <source>Grad. × in</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <source>Grad. roll.</source>
+        <translation>梯度展开</translation>
     </message>
 </context>
 <context>

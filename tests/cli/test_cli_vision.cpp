@@ -203,7 +203,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     CHECK(e["ig_completeness"]["steps"] == 32);
     CHECK(e["ig_completeness"].contains("relative_error"));
     CHECK_THAT(e["box_share"].get<double>(), WithinAbs(36.0 / 1024.0, 1e-9));
-    CHECK_THAT(r[1].out, Contains("AOPC") && Contains("integrated gradients (64 steps)"));
+    CHECK_THAT(r[1].out, Contains("AOPC") && Contains("integrated gradients (128 steps)"));
     const Json d = Json::parse(r[2].out);
     CHECK(d["images"] == 6);
     CHECK(d["deletion"]["area_over_curve"].contains("random"));

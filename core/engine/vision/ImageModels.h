@@ -53,6 +53,11 @@ std::string visionTaskOf(const std::string& path);
 // repeated for RGB) and resized to its input size.
 Image toModelInput(const Image& image, int channels, int size);
 
+// Integrated gradients' steps for an image unless told: with 64 the attributions of 200 glyphs were
+// within 5.3% of the logit difference (0.1% on average), with 128 the trapezoid rule's error is a
+// quarter of that (docs/vision.md).
+inline constexpr int kDefaultImageIgSteps = 128;
+
 class ImageClassifier {
 public:
     // Throws ConfigError if the config is invalid; the class count is taken from `classes`.
@@ -75,7 +80,7 @@ public:
     // The explanation lab (base/vision/ImageExplanation.h): the five maps for class `classIndex`
     // (-1 = the predicted one), their agreement, integrated gradients over `igSteps` intervals and
     // the deletion test. Throws ConfigError for an empty image, a class or steps out of range.
-    ImageExplanation explain(const Image& image, int classIndex = -1, int igSteps = 64) const;
+    ImageExplanation explain(const Image& image, int classIndex = -1, int igSteps = kDefaultImageIgSteps) const;
 
     const VitConfig& config() const;
     const std::vector<std::string>& classes() const;

@@ -200,7 +200,9 @@ void ImageTask::connectSession() {
         if (id == explainRequest_) explain_->setFailed(message);
     });
     connect(s, &ImageSession::explained, this, [this](quint64 id, const ImageExplanation& e) {
-        if (id == explainRequest_) explain_->setExplanation(explainedImage_, e);
+        if (id != explainRequest_) return;
+        explain_->setExplanation(explainedImage_, e);
+        Q_EMIT actionsChanged();  // Export Image now has a figure
     });
 }
 

@@ -122,7 +122,7 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     completeness_->setWordWrap(true);
     left->addWidget(completeness_);
     left->addStretch(1);
-    lower->addLayout(left, 2);
+    lower->addLayout(left, 1);
 
     chart_ = makeChart(tr("Deletion test"));
     chart_->setObjectName(QStringLiteral("deletionChart"));
@@ -136,7 +136,7 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     chart_->addAxis(y_, Qt::AlignLeft);
     QChartView* chartView = makeChartView(chart_);
     chartView->setMinimumHeight(300);
-    lower->addWidget(chartView, 3);
+    lower->addWidget(chartView, 1);
     results->addLayout(lower, 1);
     layout->addWidget(result_, 1);
 
@@ -158,9 +158,9 @@ QString ImageExplainView::viewToolTip() const {
 QString ImageExplainView::shortTitle(const std::string& key) {
     if (key == "rollout") return tr("Rollout");
     if (key == "gradient") return tr("Grad.");
-    if (key == "grad_x_input") return tr("Grad. × input");
+    if (key == "grad_x_input") return tr("Grad. × in");
     if (key == "integrated_gradients") return tr("IG");
-    if (key == "grad_rollout") return tr("Grad. rollout");
+    if (key == "grad_rollout") return tr("Grad. roll.");
     if (key == "random") return tr("Random");
     return QString::fromStdString(key);
 }
