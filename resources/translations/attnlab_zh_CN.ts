@@ -3560,10 +3560,6 @@
         <translation>删除测试</translation>
     </message>
     <message>
-        <source>share of patches replaced by the mean colour, most important first</source>
-        <translation>被替换为平均颜色的图像块比例（最重要的在前）</translation>
-    </message>
-    <message>
         <source>Rollout</source>
         <translation>展开</translation>
     </message>
@@ -3590,6 +3586,10 @@
     <message>
         <source>Grad. roll.</source>
         <translation>梯度展开</translation>
+    </message>
+    <message>
+        <source>share of patches removed, most important first</source>
+        <translation>移除的图像块比例（最重要的在前）</translation>
     </message>
 </context>
 <context>

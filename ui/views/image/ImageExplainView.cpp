@@ -128,7 +128,7 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     chart_->setObjectName(QStringLiteral("deletionChart"));
     x_ = new QValueAxis;
     y_ = new QValueAxis;
-    styleAxis(x_, tr("share of patches replaced by the mean colour, most important first"));
+    styleAxis(x_, tr("share of patches removed, most important first"));
     styleAxis(y_, tr("probability of the class"));
     x_->setRange(0, 1);
     y_->setRange(0, 1);
