@@ -110,3 +110,17 @@ TEST_CASE("explain: five distributions over the patches, taus in [-1, 1], comple
     CHECK_THROWS_AS(model.explain(pattern(16, 1), 3), ConfigError);
     CHECK_THROWS_AS(model.explain(pattern(16, 1), -1, 0), ConfigError);
 }
+
+TEST_CASE("explain: a ViT with a local attention pattern still gives its maps", "[explain-image]") {
+    VitConfig c = smallVit();
+    c.pattern = AttentionPattern::Local;
+    c.window = 2;
+    const ImageClassifier model(c, {"a", "b", "c"}, 2);
+    const ImageExplanation ex = model.explain(pattern(16, 3), -1, 8);
+    CHECK(ex.maps.size() >= 4);  // gradient-weighted rollout when the pattern's maps are in the graph
+    for (const auto& [method, map] : ex.maps) {
+        INFO(method);
+        CHECK_THAT(std::accumulate(map.begin(), map.end(), 0.0), WithinAbs(1.0, 1e-9));
+    }
+    CHECK(ex.deletion.probability.count("random"));
+}

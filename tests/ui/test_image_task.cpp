@@ -206,6 +206,9 @@ TEST_CASE("a ViT trains on glyphs while the probe shows its rollout; hovering a 
     CHECK(explain->completenessText().contains(QStringLiteral("Integrated gradients")));
     CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("explain.png")), 1.0, &error));
     CHECK_FALSE(w.exportCurrentView(f.dir.filePath(QStringLiteral("explain.csv")), 1.0, &error));
+    task.imageView()->selectDatasetImage(5);  // another image: the maps of the old one go
+    CHECK(explain->explanation() == nullptr);
+    CHECK(explain->explainButton()->isEnabled());
 
     // Importance: the ViT's heads (2 layers x 2) switched off in turn over the held-out images.
     measureImportance(w, QStringLiteral("image-importance"), task.importanceView(), 4, "accuracy", f.dir);

@@ -65,15 +65,19 @@ ImageExplanation ImageClassifier::explain(const Image& image, int classIndex, in
         const DifferentiableAttention differentiable(net);
         torch::Tensor pixels = x.clone().requires_grad_(true);
         const nn::VitOutput out = net.forward(pixels);
+        // Every layer's map is in the graph with full attention; a pattern's may not be, and then
+        // there is no gradient-weighted rollout.
+        bool complete = !out.attention.empty();
+        for (const auto& a : out.attention) complete = complete && a.defined() && a.requires_grad();
         std::vector<torch::Tensor> wrt{pixels};
-        for (const auto& a : out.attention) wrt.push_back(a);
+        if (complete)
+            for (const auto& a : out.attention) wrt.push_back(a);
         const auto grads = torch::autograd::grad({out.logits[0][k]}, wrt, {}, false, false, /*allow_unused=*/true);
         const torch::Tensor g = grads[0][0];  // [C, S, S]
         ex.raw["gradient"] = doubles(perPatchSum(g * g, c.patch).sqrt().flatten());
         ex.raw["grad_x_input"] = doubles(perPatchSum(g * x[0], c.patch).flatten());
         // Chefer et al. 2021: R = I; R += mean over heads of (grad * A)^+, times R, layer by layer.
-        bool complete = !out.attention.empty();
-        for (std::size_t l = 0; l < out.attention.size(); ++l) complete = complete && grads[l + 1].defined();
+        for (std::size_t l = 1; complete && l < grads.size(); ++l) complete = grads[l].defined();
         if (complete) {
             torch::NoGradGuard noGrad;
             const int64_t tokens = out.attention.front().size(2);

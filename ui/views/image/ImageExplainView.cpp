@@ -205,6 +205,11 @@ void ImageExplainView::setImage(const Image& image, const QString& name) {
     if (image.pixels == image_.pixels && name == name_) return;
     image_ = image;
     name_ = name;
+    if (explanation_ && explainedImage_.pixels != image.pixels) {  // the maps were of another image
+        explanation_.reset();
+        result_->hide();
+        showStatus(QString(), false);
+    }
     updateButton();
 }
 
