@@ -558,7 +558,8 @@ deletion    --model VIT (--images DIR | --idx IMAGES LABELS | --dataset glyphs|f
             explained as `explain` does, then the mean deletion curve and AOPC per method
             and for random orders, the mean Kendall tau per pair, integrated gradients'
             mean and worst completeness and, with boxes (--dataset glyphs),
-            each method's mean mass in the box beside the box's mean share, as JSON:
+            each method's mean mass in the box beside the box's mean share (accuracy is null
+            when the data's classes are not the model's), as JSON:
             {"images", "accuracy", "deletion", "tau", "ig_completeness", "mass_in_box",
             "box_share"}.
 complexity  times full softmax attention and the Transformer's patterns: local (2W+1

@@ -206,6 +206,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     CHECK_THAT(r[1].out, Contains("AOPC") && Contains("integrated gradients (128 steps)"));
     const Json d = Json::parse(r[2].out);
     CHECK(d["images"] == 6);
+    CHECK(d["accuracy"].is_number());  // the glyphs' classes are the model's
     CHECK(d["deletion"]["area_over_curve"].contains("random"));
     CHECK(d.contains("mass_in_box"));
     // A scene written by `datasets --write scenes`: its objects come from the objects.tsv beside images/.
