@@ -140,14 +140,12 @@ void printExplanation(const Explanation& ex, bool json, const nlohmann::json& ex
 }  // namespace
 
 int runExplain(const Args& argv) {
-    ArgParser args(argv, {"--model", "--class", "--steps", "--output-token", "--boxes"}, {"--json"});
+    ArgParser args(argv, {"--model", "--class", "--steps", "--output-token", "--boxes", "--word", "--objects"}, {"--json"});
     const std::string path = args.required("--model");
     const std::string vision = visionTaskOrNone(path);
-    if (vision == tasks::kImageClassify) return explainImage(args, path);
-    if (vision == tasks::kCaption)
-        throw ModelFileError(path, "holds a captioner; explain takes an image classifier (train --task image-classify), a text "
-                                   "classifier or a translation model");
-    if (args.has("--boxes")) throw UsageError("--boxes applies to an image classifier; " + path + " is not one");
+    if (!vision.empty()) return explainImage(args, path, vision == tasks::kCaption);
+    for (const char* flag : {"--boxes", "--word", "--objects"})
+        if (args.has(flag)) throw UsageError(std::string(flag) + " applies to a vision model; " + path + " is not one");
     const bool json = args.has("--json");
     const int steps = static_cast<int>(args.integer("--steps", kDefaultIgSteps, 1, 10000));
     if (args.positionals().size() != 1) throw UsageError("give exactly one TEXT (quote it)");

@@ -22,8 +22,9 @@ int runExport(const Args& args);
 int runClassify(const Args& args);
 int runExplain(const Args& args);
 class ArgParser;
-// explain --model VIT IMAGE (runExplain hands over), and experiment deletion.
-int explainImage(const ArgParser& args, const std::string& modelPath);
+// explain --model VIT IMAGE and explain --model CAPTIONER --word I IMAGE (runExplain hands over),
+// and experiment deletion.
+int explainImage(const ArgParser& args, const std::string& modelPath, bool captioner);
 int runDeletionExperiment(const Args& args);
 // `train --task classify` (runTrain hands over).
 int runTrainClassifier(const Args& args);

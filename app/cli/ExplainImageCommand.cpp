@@ -15,6 +15,7 @@
 #include "Commands.h"
 #include "ImageSources.h"
 #include "base/InputError.h"
+#include "base/vision/Captions.h"
 #include "base/vision/ImageAttention.h"
 #include "base/vision/ImageExplanation.h"
 #include "base/vision/ImageFiles.h"
@@ -43,10 +44,17 @@ int classOf(const ImageClassifier& model, const ArgParser& args) {
     throw UsageError("--class: the model has no class '" + *label + "' (its classes: " + list + ")");
 }
 
+// Every method either model has, in display order.
+const std::vector<std::string>& knownMethods() {
+    static const std::vector<std::string> all{"rollout", "attention", "gradient", "grad_x_input", "integrated_gradients",
+                                              "grad_rollout"};
+    return all;
+}
+
 // The methods in their display order, then the random baseline.
 std::vector<std::string> curveNames(const DeletionCurves& d) {
     std::vector<std::string> names;
-    for (const auto& m : imageExplanationMethods())
+    for (const auto& m : knownMethods())
         if (d.probability.count(m)) names.push_back(m);
     if (d.probability.count("random")) names.push_back("random");
     return names;
@@ -64,11 +72,11 @@ nlohmann::ordered_json deletionJson(const DeletionCurves& d) {
 
 nlohmann::ordered_json tauJson(const std::map<std::string, std::map<std::string, double>>& tau) {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
-    for (const auto& a : imageExplanationMethods()) {
+    for (const auto& a : knownMethods()) {
         const auto row = tau.find(a);
         if (row == tau.end()) continue;
         nlohmann::ordered_json r = nlohmann::ordered_json::object();
-        for (const auto& b : imageExplanationMethods())
+        for (const auto& b : knownMethods())
             if (const auto v = row->second.find(b); v != row->second.end()) r[b] = finite(v->second);
         out[a] = std::move(r);
     }
@@ -76,14 +84,23 @@ nlohmann::ordered_json tauJson(const std::map<std::string, std::map<std::string,
 }
 
 void printText(const ImageExplanation& ex) {
-    std::printf("%s (p = %.3f), %dx%d patches of a %dx%d image\n", ex.label.c_str(), ex.probability, ex.gridRows, ex.gridCols,
-                ex.imageHeight, ex.imageWidth);
-    std::printf("\n%-22s %8s %10s %12s\n", "method", "AOPC", ex.hasBox ? "in box" : "", "tau/rollout");
+    if (ex.caption.empty())
+        std::printf("%s (p = %.3f), %dx%d patches of a %dx%d image\n", ex.label.c_str(), ex.probability, ex.gridRows,
+                    ex.gridCols, ex.imageHeight, ex.imageWidth);
+    else {
+        std::string caption;
+        for (std::size_t i = 0; i < ex.caption.size(); ++i)
+            caption += (i ? " " : "") + (static_cast<int>(i) == ex.wordIndex ? "[" + ex.caption[i] + "]" : ex.caption[i]);
+        std::printf("%s: word %d \"%s\" (p = %.3f), %dx%d cells of a %dx%d image\n", caption.c_str(), ex.wordIndex,
+                    ex.label.c_str(), ex.probability, ex.gridRows, ex.gridCols, ex.imageHeight, ex.imageWidth);
+    }
+    const std::string reference = ex.caption.empty() ? "rollout" : "attention";
+    std::printf("\n%-22s %8s %10s %12s\n", "method", "AOPC", ex.hasBox ? "in box" : "", ("tau/" + reference).c_str());
     for (const auto& name : curveNames(ex.deletion)) {
         std::printf("%-22s %8.3f", name.c_str(), ex.deletion.areaOverCurve.at(name));
         if (ex.hasBox && ex.massInBox.count(name)) std::printf(" %10.3f", ex.massInBox.at(name));
         else std::printf(" %10s", "");
-        const auto row = ex.kendallTau.find("rollout");
+        const auto row = ex.kendallTau.find(reference);
         if (row != ex.kendallTau.end() && row->second.count(name)) std::printf(" %12.3f", row->second.at(name));
         std::printf("\n");
     }
@@ -110,28 +127,83 @@ void onInterrupt(int) { gStop.store(true); }
 
 }  // namespace
 
-int explainImage(const ArgParser& args, const std::string& modelPath) {
-    if (args.has("--output-token")) throw UsageError("--output-token applies to a translation model; " + modelPath + " is an image classifier");
+namespace {
+
+// The object a caption's word names (its shape after its colour, or its colour before its shape).
+std::optional<Box> namedObjectBox(const ImageExplanation& ex, const std::vector<SceneObject>& objects) {
+    const auto i = static_cast<std::size_t>(ex.wordIndex);
+    for (const SceneObject& o : objects) {
+        const bool shape = ex.label == o.shape && i > 0 && ex.caption[i - 1] == o.colour;
+        const bool colour = ex.label == o.colour && i + 1 < ex.caption.size() && ex.caption[i + 1] == o.shape;
+        if (shape || colour) return o.box;
+    }
+    return std::nullopt;
+}
+
+// A captioner's word: the explanation, measured on the box of the object the word names when the
+// scene's objects are known (--objects, or the objects.tsv beside images/).
+ImageExplanation explainCaptionWord(const ArgParser& args, const std::string& modelPath, const std::string& path, int steps) {
+    if (!args.has("--word"))
+        throw UsageError(modelPath + " is a captioner: say which word of its caption to explain with --word I (0 = the first)");
+    if (args.has("--class")) throw UsageError("--class applies to an image classifier; a captioner takes --word");
+    if (args.has("--boxes")) throw UsageError("--boxes applies to an image classifier; a captioner reads --objects");
+    const ImageCaptioner model = ImageCaptioner::load(modelPath);
+    const Image image = readImageFile(path, model.config().channels);
+    ImageExplanation ex;
+    try {
+        ex = model.explainWord(image, static_cast<int>(args.integer("--word", 0, 0, 1000)), steps);
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--word: ") + e.what());
+    }
+    std::vector<SceneObject> objects;
+    if (auto tsv = args.value("--objects")) {
+        const auto guess = objectsFileFor(path);
+        objects = readSceneObjects(*tsv, guess.second.empty() ? "images/" + std::filesystem::path(path).filename().string()
+                                                              : guess.second);
+    } else if (const auto found = objectsFileFor(path); !found.first.empty()) {
+        objects = readSceneObjects(found.first, found.second);
+    }
+    if (const auto box = namedObjectBox(ex, objects))
+        measureOnBox(ex, scaleBox(*box, image.height, image.width, ex.imageHeight, ex.imageWidth));
+    return ex;
+}
+
+}  // namespace
+
+int explainImage(const ArgParser& args, const std::string& modelPath, bool captioner) {
+    const char* kind = captioner ? " is a captioner" : " is an image classifier";
+    if (args.has("--output-token")) throw UsageError("--output-token applies to a translation model; " + modelPath + kind);
     if (args.positionals().size() != 1) throw UsageError("give exactly one IMAGE file");
     const int steps = static_cast<int>(args.integer("--steps", kDefaultImageIgSteps, 1, 10000));
-    const ImageClassifier model = ImageClassifier::load(modelPath);
     const std::string path = args.positionals().front();
-    const Image image = readImageFile(path, model.config().channels);
-    const std::optional<Box> box = boxOf(args, path);
-    ImageExplanation ex = model.explain(image, classOf(model, args), steps);
-    if (box) measureOnBox(ex, scaleBox(*box, image.height, image.width, ex.imageHeight, ex.imageWidth));
+    ImageExplanation ex;
+    if (captioner) {
+        ex = explainCaptionWord(args, modelPath, path, steps);
+    } else {
+        if (args.has("--word")) throw UsageError("--word applies to a captioner; " + modelPath + kind);
+        if (args.has("--objects")) throw UsageError("--objects applies to a captioner; " + modelPath + kind);
+        const ImageClassifier model = ImageClassifier::load(modelPath);
+        const Image image = readImageFile(path, model.config().channels);
+        const std::optional<Box> box = boxOf(args, path);
+        ex = model.explain(image, classOf(model, args), steps);
+        if (box) measureOnBox(ex, scaleBox(*box, image.height, image.width, ex.imageHeight, ex.imageWidth));
+    }
     if (!args.has("--json")) {
         printText(ex);
         return kOk;
     }
     nlohmann::ordered_json out;
     out["label"] = ex.label;
-    out["class_index"] = ex.classIndex;
+    if (captioner) {
+        out["caption"] = ex.caption;
+        out["word"] = ex.wordIndex;
+    } else {
+        out["class_index"] = ex.classIndex;
+    }
     out["probability"] = ex.probability;
     out["grid"] = {ex.gridRows, ex.gridCols};
     nlohmann::ordered_json methods;
-    for (const auto& m : imageExplanationMethods())
-        if (ex.maps.count(m)) methods[m] = finiteList(ex.maps.at(m));
+    for (const auto& m : methodsOf(ex)) methods[m] = finiteList(ex.maps.at(m));
     out["methods"] = std::move(methods);
     out["tau"] = tauJson(ex.kendallTau);
     // As the text classifier's explain, with the relative error beside the two sums.
@@ -142,7 +214,7 @@ int explainImage(const ArgParser& args, const std::string& modelPath) {
     out["deletion"] = deletionJson(ex.deletion);
     if (ex.hasBox) {
         nlohmann::ordered_json mass;
-        for (const auto& m : imageExplanationMethods())
+        for (const auto& m : methodsOf(ex))
             if (ex.massInBox.count(m)) mass[m] = finite(ex.massInBox.at(m));
         out["mass_in_box"] = std::move(mass);
         out["box_share"] = ex.boxShare;
@@ -192,7 +264,7 @@ int runDeletionExperiment(const Args& argv) {
     out["ig_completeness"] = {{"mean_relative_error", finite(s.meanIgError)}, {"max_relative_error", finite(s.maxIgError)}};
     if (s.withBoxes > 0) {
         nlohmann::ordered_json mass;
-        for (const auto& m : imageExplanationMethods())
+        for (const auto& m : knownMethods())
             if (s.meanMassInBox.count(m)) mass[m] = finite(s.meanMassInBox.at(m));
         out["mass_in_box"] = std::move(mass);
         out["box_share"] = s.meanBoxShare;

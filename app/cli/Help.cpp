@@ -372,6 +372,15 @@ share of the image. --json prints {"label", "class_index", "probability", "grid"
 "output_difference", "steps", "relative_error"},
 "deletion": {"fractions", METHOD: [...], "random": [...], "area_over_curve"},
 "mass_in_box", "box_share"}.
+
+       attnlab-cli explain --model CAPTIONER.safetensors --word I [--json] [--steps N]
+                           [--objects objects.tsv] IMAGE
+
+With a captioner, word I (0 = the first) of its greedy caption, explained per grid cell: its
+attention over the cells beside gradient, grad_x_input and integrated_gradients of its logit
+(the words before it fed in), the taus, and the deletion test on the word's probability. For a
+scene whose objects are known (--objects, or the objects.tsv beside images/), a colour or shape
+word is measured on the box of the object it names. The JSON adds "caption" and "word".
 )"},
     {"translate", R"(Usage: attnlab-cli translate --model MODEL.safetensors [--beam K] [--max-output N] [--ablate SPEC]
                              [--json [--beam-tree]] SENTENCE...

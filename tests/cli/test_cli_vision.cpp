@@ -178,8 +178,11 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
                            {"explain", "--model", t.vit, t.glyph},
                            {"experiment", "deletion", "--model", t.vit, "--dataset", "glyphs", "--size", "6", "--data-seed", "3",
                             "--steps", "8"},
-                           {"look", "--model", t.captioner, "--json", t.scenes + "/images/00001.png"}});
-    for (std::size_t i = 0; i < r.size(); ++i) {
+                           {"look", "--model", t.captioner, "--json", t.scenes + "/images/00001.png"},
+                           {"explain", "--model", t.captioner, "--word", "0", "--json", "--steps", "16",
+                            t.scenes + "/images/00001.png"},
+                           {"explain", "--model", t.captioner, "--word", "99", t.scenes + "/images/00001.png"}});
+    for (std::size_t i = 0; i + 1 < r.size(); ++i) {
         INFO(describe({"explain", std::to_string(i)}, r[i]));
         REQUIRE(r[i].exitCode == 0);
     }
@@ -216,6 +219,22 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     CHECK(c["in_box"][0].size() == c["objects"].size());
     CHECK(c["peak_in_box"][0].size() == c["objects"].size());
     CHECK(c["objects"][0]["box"].size() == 4);
+    // A captioner's word: its attention over the 6x6 cells beside the gradient methods.
+    const Json w = Json::parse(r[4].out);
+    CHECK(w["word"] == 0);
+    CHECK(w["caption"] == c["caption_tokens"]);
+    CHECK(w["label"] == c["caption_tokens"][0]);
+    CHECK(w["grid"] == Json::array({6, 6}));
+    for (const char* method : {"attention", "gradient", "grad_x_input", "integrated_gradients"}) {
+        INFO(method);
+        REQUIRE(w["methods"][method].size() == 36);
+        CHECK_THAT(sum(w["methods"][method]), WithinAbs(1.0, 1e-6));
+        CHECK(w["deletion"][method].size() == 37);
+    }
+    CHECK_FALSE(w["methods"].contains("rollout"));
+    INFO(describe({"explain", "--word", "99"}, r[5]));
+    CHECK(r[5].exitCode == 2);
+    CHECK_THAT(r[5].err, Contains("--word: word 99 is not in the caption"));
 
     // Mistakes: one line each, naming what is wrong.
     const std::string badBoxes = scratch().file("bad-boxes.tsv"), badObjects = scratch().file("bad-objects.tsv");
@@ -225,7 +244,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
         {"explain", "--model", t.vit, "--boxes", badBoxes, t.glyph},                                // 3: the TSV's line
         {"explain", "--model", t.vit, "--class", "nothing", t.glyph},                               // 2
         {"explain", "--model", t.vit, "--output-token", "0", t.glyph},                              // 2
-        {"explain", "--model", t.captioner, t.glyph},                                               // 4: not a classifier
+        {"explain", "--model", t.captioner, t.glyph},                                               // 2: which word?
         {"look", "--model", t.captioner, "--objects", badObjects, t.scenes + "/images/00001.png"},  // 3
         {"look", "--model", t.vit, "--objects", badObjects, t.glyph},                               // 2
         {"train", "--task", "caption", "--dataset", "scenes", "--objects", "5", "--arch", "cnn-gru", "--out",
@@ -236,7 +255,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
          "--out", scratch().file("o.safetensors")},                                                 // 2
     };
     const auto bad = cliAll(runs);
-    const int expected[] = {3, 2, 2, 4, 3, 2, 2, 2, 2};
+    const int expected[] = {3, 2, 2, 2, 3, 2, 2, 2, 2};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         INFO(describe(runs[i], bad[i]));
         CHECK(bad[i].exitCode == expected[i]);
@@ -244,6 +263,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     }
     CHECK_THAT(bad[0].err, Contains("bad-boxes.tsv:1"));
     CHECK_THAT(bad[1].err, Contains("no class 'nothing'"));
+    CHECK_THAT(bad[3].err, Contains("--word I"));
     CHECK_THAT(bad[4].err, Contains("bad-objects.tsv:1") && Contains("'ten'"));
     CHECK_THAT(bad[6].err, Contains("--objects"));
     CHECK_THAT(bad[7].err, Contains("--query"));

@@ -9,6 +9,7 @@
 #include "base/InputError.h"
 #include "base/vision/ImageExplanation.h"
 #include "engine/detail/ModelAccess.h"
+#include "base/Vocabulary.h"
 #include "engine/vision/ImageModels.h"
 
 using namespace attnlab;
@@ -123,4 +124,34 @@ TEST_CASE("explain: a ViT with a local attention pattern still gives its maps", 
         CHECK_THAT(std::accumulate(map.begin(), map.end(), 0.0), WithinAbs(1.0, 1e-9));
     }
     CHECK(ex.deletion.probability.count("random"));
+}
+
+TEST_CASE("explain a caption's word: its attention beside the gradient methods, per cell; complete IG", "[explain-image]") {
+    CaptionerConfig c;
+    c.features = 16;
+    c.hidden = 24;
+    c.embedding = 12;
+    c.attentionSize = 10;
+    c.maxLength = 4;
+    const ImageCaptioner model(c, Vocabulary::build({{"a", "red", "disk", "left", "of"}}), 3);
+    Image scene = pattern(48, 5);
+    scene.channels = 1;  // read as RGB by the model
+    const Captioning caption = model.caption(scene);
+    REQUIRE(!caption.tokens.empty());
+    const int last = static_cast<int>(caption.tokens.size()) - 1;
+    const ImageExplanation ex = model.explainWord(scene, last, 64);
+    CHECK(ex.caption == caption.tokens);
+    CHECK(ex.label == caption.tokens.back());
+    CHECK(ex.gridRows == 6);
+    CHECK(methodsOf(ex) == captionExplanationMethods());
+    for (const auto& [method, map] : ex.maps) {
+        INFO(method);
+        REQUIRE(map.size() == 36);
+        CHECK_THAT(std::accumulate(map.begin(), map.end(), 0.0), WithinAbs(1.0, 1e-9));
+    }
+    // The attention is the caption's own row for the word.
+    for (std::size_t i = 0; i < 36; ++i) CHECK_THAT(ex.maps.at("attention")[i], WithinAbs(caption.attention.back()[i], 1e-6));
+    CHECK(igCompletenessError(ex) < 0.05);
+    CHECK_THAT(ex.deletion.probability.at("attention").front(), WithinAbs(ex.probability, 1e-5));
+    CHECK_THROWS_AS(model.explainWord(scene, last + 1), ConfigError);
 }

@@ -17,6 +17,20 @@ const std::vector<std::string>& imageExplanationMethods() {
     return methods;
 }
 
+const std::vector<std::string>& captionExplanationMethods() {
+    static const std::vector<std::string> methods{"attention", "gradient", "grad_x_input", "integrated_gradients"};
+    return methods;
+}
+
+std::vector<std::string> methodsOf(const ImageExplanation& ex) {
+    static const std::vector<std::string> order{"rollout", "attention", "gradient", "grad_x_input", "integrated_gradients",
+                                                "grad_rollout"};
+    std::vector<std::string> out;
+    for (const auto& m : order)
+        if (ex.maps.count(m)) out.push_back(m);
+    return out;
+}
+
 double igCompletenessError(const ImageExplanation& ex) {
     return std::abs(ex.igAttributionSum - ex.igOutputDifference) / std::max(std::abs(ex.igOutputDifference), 1e-6);
 }

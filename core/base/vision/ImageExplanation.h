@@ -28,8 +28,11 @@
 
 namespace attnlab {
 
-// The five methods, in the order the views and the CLI show them.
+// The ViT's five methods, in the order the views and the CLI show them.
 const std::vector<std::string>& imageExplanationMethods();
+// A captioner's word (ImageCaptioner::explainWord): "attention" (the word's weights over the grid
+// cells), "gradient", "grad_x_input", "integrated_gradients", each per cell instead of per patch.
+const std::vector<std::string>& captionExplanationMethods();
 
 struct DeletionCurves {
     std::vector<double> fractions;                        // k / N for k = 0..N patches removed
@@ -38,11 +41,13 @@ struct DeletionCurves {
 };
 
 struct ImageExplanation {
-    int classIndex = 0;
-    std::string label;
-    double probability = 0;                // of the class
+    int classIndex = 0;                    // a captioner's word: its id in the vocabulary
+    std::string label;                     // the class, or the word
+    double probability = 0;                // of the class, or of the word given the image and the words before it
+    std::vector<std::string> caption;      // a captioner's greedy caption (empty for a ViT)
+    int wordIndex = -1;                    // the word explained, an index into caption
     int imageHeight = 0, imageWidth = 0;   // the model's input size
-    int gridRows = 0, gridCols = 0;        // patches
+    int gridRows = 0, gridCols = 0;        // patches (a captioner's grid cells)
     std::map<std::string, std::vector<double>> maps;  // method -> distribution over the patches
     std::map<std::string, std::vector<double>> raw;   // method -> the signed per-patch numbers before it
     // Kendall's tau-b between every two methods' maps, both ways round (tau[a][b] == tau[b][a]).
@@ -56,6 +61,9 @@ struct ImageExplanation {
     double boxShare = 0;
     bool hasBox = false;
 };
+
+// The methods `ex` has, in display order (rollout, attention, the gradient methods, grad_rollout).
+std::vector<std::string> methodsOf(const ImageExplanation& ex);
 
 // |igAttributionSum - igOutputDifference| / max(|igOutputDifference|, 1e-6): how far integrated
 // gradients are from complete (0 = exactly).

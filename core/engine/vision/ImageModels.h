@@ -109,6 +109,11 @@ public:
     // Greedy (beam 1) or beam search (1..16) up to the config's maxLength. Throws ConfigError for an
     // empty image or a beam out of range.
     Captioning caption(const Image& image, int beam = 1) const;
+    // The explanation lab for one word of the greedy caption (0 = the first): the word's attention
+    // over the cells beside the gradient methods of its logit (the words before it fed in), per
+    // cell, and the deletion test on the word's probability (base/vision/ImageExplanation.h). Throws
+    // ConfigError for an empty image, a word or steps out of range.
+    ImageExplanation explainWord(const Image& image, int wordIndex, int igSteps = kDefaultImageIgSteps) const;
 
     const CaptionerConfig& config() const;
     const Vocabulary& vocabulary() const;
