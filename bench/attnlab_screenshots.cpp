@@ -4,7 +4,8 @@
 // an explanation?", its Classify, Explain (with the permutation test and the uniform baseline), Texts
 // and Curves views, and the needle experiment. With --only image, the Images task's two lessons: a ViT
 // on glyphs (image-vit.png, its curves image-curves.png, its heads image-heads.png, the explanation
-// lab on the glyph shown image-explain.png) and a captioner on scenes (image-caption.png).
+// lab on the glyph shown image-explain.png) and a captioner on scenes (image-caption.png, the
+// explanation lab on its third word image-explain-word.png).
 // With --only heads, the heads lesson's Transformer with its second layer's cross heads switched
 // off (heads-ablation.png), as lines (heads-lines.png) and measured (head-importance.png), and a
 // token edit in the Translate view (translate-edit.png). With
@@ -321,6 +322,14 @@ int main(int argc, char* argv[]) {
             window.showTab(QStringLiteral("image"));
             images->imageView()->selectWord(std::min(2, images->imageView()->wordCount() - 1));  // "a red disk": disk
             shot("image-caption");
+            // The explanation lab on a word of the caption: its attention beside the gradient maps.
+            window.showTab(QStringLiteral("image-explain"));
+            ImageExplainView* explain = images->explainView();
+            if (must(waitFor([&] { return explain->explainButton()->isEnabled(); }, 60000), "a caption to explain")) {
+                explain->explainButton()->click();
+                if (must(waitFor([&] { return explain->explanation() != nullptr; }, 120000), "a word's explanation"))
+                    shot("image-explain-word");
+            }
         }
         images->shutdown();
         translation(window).controller()->shutdown();

@@ -129,17 +129,6 @@ void onInterrupt(int) { gStop.store(true); }
 
 namespace {
 
-// The object a caption's word names (its shape after its colour, or its colour before its shape).
-std::optional<Box> namedObjectBox(const ImageExplanation& ex, const std::vector<SceneObject>& objects) {
-    const auto i = static_cast<std::size_t>(ex.wordIndex);
-    for (const SceneObject& o : objects) {
-        const bool shape = ex.label == o.shape && i > 0 && ex.caption[i - 1] == o.colour;
-        const bool colour = ex.label == o.colour && i + 1 < ex.caption.size() && ex.caption[i + 1] == o.shape;
-        if (shape || colour) return o.box;
-    }
-    return std::nullopt;
-}
-
 // A captioner's word: the explanation, measured on the box of the object the word names when the
 // scene's objects are known (--objects, or the objects.tsv beside images/).
 ImageExplanation explainCaptionWord(const ArgParser& args, const std::string& modelPath, const std::string& path, int steps) {

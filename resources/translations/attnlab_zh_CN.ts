@@ -3504,18 +3504,6 @@
         <translation>随机顺序</translation>
     </message>
     <message>
-        <source>Explaining: five maps, then %1 deletion curves…</source>
-        <translation>正在解释：五张图，然后 %1 条删除曲线……</translation>
-    </message>
-    <message>
-        <source>Train or open a ViT: the explanation lab compares its attention with what its gradients say, on the image the Image view shows.</source>
-        <translation>请训练或打开一个 ViT：解释实验室会在图像视图显示的图像上，把它的注意力与梯度给出的结果进行比较。</translation>
-    </message>
-    <message>
-        <source>The explanation lab explains a ViT&apos;s class; this model is a captioner. Its words&apos; attention is in the Image view.</source>
-        <translation>解释实验室解释的是 ViT 的类别；当前模型是描述生成器。它每个词的注意力在图像视图中。</translation>
-    </message>
-    <message>
         <source>Choose an image in the Image view first.</source>
         <translation>请先在图像视图中选择一张图像。</translation>
     </message>
@@ -3590,6 +3578,46 @@
     <message>
         <source>share of patches removed, most important first</source>
         <translation>移除的图像块比例（最重要的在前）</translation>
+    </message>
+    <message>
+        <source>The word of the caption to explain.</source>
+        <translation>要解释的描述中的词。</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>The word&apos;s attention</source>
+        <translation>该词的注意力</translation>
+    </message>
+    <message>
+        <source>Explaining: the maps, then their deletion curves…</source>
+        <translation>正在解释：先计算各张图，再计算它们的删除曲线……</translation>
+    </message>
+    <message>
+        <source>Train or open a ViT or a captioner: the explanation lab compares its attention with what its gradients say, on the image the Image view shows.</source>
+        <translation>请训练或打开一个 ViT 或描述生成器：解释实验室会在图像视图显示的图像上，把它的注意力与梯度给出的结果进行比较。</translation>
+    </message>
+    <message>
+        <source>The image: %1. Waiting for its caption…</source>
+        <translation>图像：%1。正在等待它的描述……</translation>
+    </message>
+    <message>
+        <source>The image: %1. Choose a word of its caption:</source>
+        <translation>图像：%1。请选择描述中的一个词：</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; (word %2 of the caption)</source>
+        <translation>“%1”（描述中的第 %2 个词）</translation>
+    </message>
+    <message>
+        <source>share of grid cells removed, most important first</source>
+        <translation>移除的网格单元比例（最重要的在前）</translation>
+    </message>
+    <message>
+        <source>probability of the word</source>
+        <translation>该词的概率</translation>
     </message>
 </context>
 <context>
@@ -3666,8 +3694,8 @@
         <translation>请先选择用于测量注意力头的图像</translation>
     </message>
     <message>
-        <source>the explanation lab explains a ViT; this model is a captioner</source>
-        <translation>解释实验室解释的是 ViT；当前模型是描述生成器</translation>
+        <source>choose a word of the caption to explain</source>
+        <translation>请选择描述中要解释的词</translation>
     </message>
 </context>
 <context>

@@ -266,9 +266,26 @@ TEST_CASE("a captioner on a few scenes shows one attention row per word", "[ui][
     CHECK(view->inBoxTable()->rowCount() == view->wordCount());
     CHECK(view->inBoxTable()->columnCount() == 1 + static_cast<int>(view->objects().size()));  // the word, then each object
     CHECK_FALSE(view->inBoxSummary().isEmpty());
-    // A captioner has no heads to show and no class to explain.
+    // A captioner has no heads to show; its words are explained one at a time, per grid cell.
     CHECK(task.headsView()->messageText().contains(QStringLiteral("no self-attention heads")));
-    CHECK_FALSE(task.explainView()->explainButton()->isEnabled());
+    ImageExplainView* explain = task.explainView();
+    REQUIRE(w.showTab(QStringLiteral("image-explain")));
+    REQUIRE(waitUntil([&] { return explain->wordChooser()->count() == view->wordCount(); }));
+    CHECK(explain->wordChooser()->isVisibleTo(explain));
+    explain->wordChooser()->setCurrentIndex(last);
+    REQUIRE(explain->explainButton()->isEnabled());
+    explain->explainButton()->click();
+    REQUIRE(waitUntil([&] { return explain->explanation() != nullptr; }, 60000));
+    const ImageExplanation& e = *explain->explanation();
+    CHECK(e.wordIndex == last);
+    CHECK(e.label == c.tokens.back());
+    CHECK(methodsOf(e) == captionExplanationMethods());
+    CHECK(e.gridRows == c.gridRows);
+    CHECK(explain->deletionChart()->series().size() == 5);  // four methods and random
+    CHECK(explain->tauTable()->rowCount() == 4);
+    CHECK(explain->canvases()[3]->hasPicture());
+    CHECK_FALSE(explain->canvases()[4]->isVisibleTo(explain));
+    CHECK(f.errors.isEmpty());
 }
 
 TEST_CASE("an image model is saved, reset and opened again; a broken or foreign file is reported", "[ui][images]") {

@@ -109,16 +109,20 @@ public:
         });
     }
 
-    void explain(quint64 id, const Image& image, std::optional<Box> box) {
+    void explain(quint64 id, const Image& image, std::optional<Box> box, int word, const std::vector<SceneObject>& objects) {
         answer(id, [&] {
-            const ImageClassifier* m = classifier();
-            if (m == nullptr)
-                throw std::runtime_error(captioner() ? QCoreApplication::translate("attnlab::ImageSession",
-                                                                                   "the explanation lab explains a ViT; "
-                                                                                   "this model is a captioner")
-                                                           .toStdString()
-                                                     : noModel());
-            ImageExplanation e = m->explain(image);
+            ImageExplanation e;
+            if (const ImageClassifier* m = classifier()) {
+                e = m->explain(image);
+            } else if (const ImageCaptioner* m2 = captioner()) {
+                if (word < 0)
+                    throw std::runtime_error(
+                        QCoreApplication::translate("attnlab::ImageSession", "choose a word of the caption to explain").toStdString());
+                e = m2->explainWord(image, word);
+                box = namedObjectBox(e, objects);
+            } else {
+                throw std::runtime_error(noModel());
+            }
             if (box) measureOnBox(e, scaleBox(*box, image.height, image.width, e.imageHeight, e.imageWidth));
             toSession([id, e](ImageSession* s) { Q_EMIT s->explained(id, e); });
         });
@@ -247,9 +251,9 @@ quint64 ImageSession::look(const Image& image) {
     return id;
 }
 
-quint64 ImageSession::explain(const Image& image, std::optional<Box> box) {
+quint64 ImageSession::explain(const Image& image, std::optional<Box> box, int word, std::vector<SceneObject> objects) {
     const quint64 id = nextRequestId();
-    post([id, image, box](ImageWorker& w) { w.explain(id, image, box); });
+    post([id, image, box, word, objects = std::move(objects)](ImageWorker& w) { w.explain(id, image, box, word, objects); });
     return id;
 }
 

@@ -63,9 +63,11 @@ public:
     // Classified (a ViT) or captioned (a captioner): answered by classified / captioned or
     // requestFailed, carrying the returned id.
     quint64 look(const Image& image);
-    // The explanation lab (ImageClassifier::explain) on the image, measured on its box when known
-    // (in the image's pixels): explained or requestFailed (a captioner is refused), with the id.
-    quint64 explain(const Image& image, std::optional<Box> box);
+    // The explanation lab on the image: a ViT's class (ImageClassifier::explain), measured on `box`
+    // when known (in the image's pixels), or a captioner's word `word` of its greedy caption
+    // (ImageCaptioner::explainWord), measured on the box of the object among `objects` it names:
+    // explained or requestFailed, with the id.
+    quint64 explain(const Image& image, std::optional<Box> box, int word = -1, std::vector<SceneObject> objects = {});
     // Every head of a ViT switched off in turn and ranked (engine/HeadStudy.h) on the run's held-out
     // images (its test set, or the share its trainer held out), or on `images` for a ViT opened from a
     // file: headStudyProgress, then headStudyMeasured or requestFailed, carrying the returned id.

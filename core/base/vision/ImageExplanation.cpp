@@ -57,6 +57,17 @@ void imageRankAgreement(ImageExplanation& ex) {
         }
 }
 
+std::optional<Box> namedObjectBox(const ImageExplanation& ex, const std::vector<SceneObject>& objects) {
+    if (ex.wordIndex < 0 || static_cast<std::size_t>(ex.wordIndex) >= ex.caption.size()) return std::nullopt;
+    const auto i = static_cast<std::size_t>(ex.wordIndex);
+    for (const SceneObject& o : objects) {
+        const bool shape = ex.label == o.shape && i > 0 && ex.caption[i - 1] == o.colour;
+        const bool colour = ex.label == o.colour && i + 1 < ex.caption.size() && ex.caption[i + 1] == o.shape;
+        if (shape || colour) return o.box;
+    }
+    return std::nullopt;
+}
+
 void measureOnBox(ImageExplanation& ex, const Box& box) {
     ex.massInBox.clear();
     for (const auto& [method, map] : ex.maps) {

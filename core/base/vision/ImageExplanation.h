@@ -21,9 +21,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "Captions.h"  // SceneObject
 #include "ImageData.h"
 
 namespace attnlab {
@@ -74,6 +76,10 @@ std::vector<double> magnitudeDistribution(const std::vector<double>& values);
 
 // Fills kendallTau over every pair of maps present.
 void imageRankAgreement(ImageExplanation& ex);
+
+// The box of the object a captioner's explained word names (its shape after its colour, or its
+// colour before its shape), in the objects' pixels; nothing for another word.
+std::optional<Box> namedObjectBox(const ImageExplanation& ex, const std::vector<SceneObject>& objects);
 
 // Fills massInBox, boxShare and hasBox for a box at the model's input size.
 void measureOnBox(ImageExplanation& ex, const Box& box);

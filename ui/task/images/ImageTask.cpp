@@ -169,7 +169,7 @@ void ImageTask::connectSession() {
         look();
         // A run that ends while the Explain view is open (the lesson 'evidence') is explained at once.
         if (navigator()->currentName() == QLatin1String("image-explain") && session_->hasModel() &&
-            !session_->model().isCaptioner() && explain_->explainButton()->isEnabled())
+            explain_->explainButton()->isEnabled())
             explain_->explainButton()->click();
     });
     connect(s, &ImageSession::probedClassification, this, [this](const ImageClassification& c) {
@@ -182,6 +182,7 @@ void ImageTask::connectSession() {
     connect(s, &ImageSession::probedCaption, this, [this](const Captioning& c) {
         if (!session_->hasModel()) return;  // answered before a reset
         image_->setCaptioning(c);
+        explain_->setCaption(c.tokens);
         if (snapshotEpoch_ > 0)
             curves_->addSnapshot(snapshotEpoch_, image_->image(), meanOverWords(c), c.gridRows, c.gridCols);
         snapshotEpoch_ = 0;
@@ -193,7 +194,10 @@ void ImageTask::connectSession() {
         }
     });
     connect(s, &ImageSession::captioned, this, [this](quint64 id, const Captioning& c) {
-        if (id == lookRequest_) image_->setCaptioning(c);
+        if (id == lookRequest_) {
+            image_->setCaptioning(c);
+            explain_->setCaption(c.tokens);
+        }
     });
     connect(s, &ImageSession::requestFailed, this, [this](quint64 id, const QString& message) {
         if (id == lookRequest_) image_->setFailed(message);
@@ -237,9 +241,11 @@ void ImageTask::connectViews() {
         explain_->setImage(image, image_->imageName());
         look();
     });
-    connect(explain_, &ImageExplainView::explainRequested, this, [this](const Image& image) {
+    connect(explain_, &ImageExplainView::explainRequested, this, [this](const Image& image, int word) {
         explainedImage_ = image;
-        explainRequest_ = session_->explain(image, image.pixels == image_->image().pixels ? image_->box() : std::nullopt);
+        const bool shown = image.pixels == image_->image().pixels;
+        explainRequest_ = session_->explain(image, shown ? image_->box() : std::nullopt, word,
+                                            shown ? image_->objects() : std::vector<SceneObject>{});
     });
 }
 

@@ -6,6 +6,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,10 +15,12 @@
 #include <QLineSeries>
 #include <QPen>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -29,7 +32,7 @@ constexpr int kMapSide = 170;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 QColor methodColor(const std::string& key) {
-    if (key == "rollout") return QColor(0x7f, 0x7f, 0x7f);
+    if (key == "rollout" || key == "attention") return QColor(0x7f, 0x7f, 0x7f);
     if (key == "gradient") return QColor(0xff, 0x7f, 0x0e);
     if (key == "grad_x_input") return QColor(0x2c, 0xa0, 0x2c);
     if (key == "integrated_gradients") return QColor(0x1f, 0x77, 0xb4);
@@ -60,7 +63,12 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     explain_->setObjectName(QStringLiteral("imageExplainButton"));
     explain_->setToolTip(tr("Compare the ViT's attention with four attribution methods on the image the Image view "
                             "shows, and test which of them finds what the model uses."));
+    word_ = new QComboBox;
+    word_->setObjectName(QStringLiteral("explainWord"));
+    word_->setToolTip(tr("The word of the caption to explain."));
+    word_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(header_, 1);
+    top->addWidget(word_);
     top->addWidget(explain_);
     layout->addLayout(top);
     status_ = new QLabel;
@@ -72,12 +80,12 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     results->setContentsMargins(0, 0, 0, 0);
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(10);
-    const auto& methods = imageExplanationMethods();
+    const auto& methods = imageExplanationMethods();  // the most columns an explanation has
     for (std::size_t i = 0; i < methods.size(); ++i) {
         auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(methodTitle(methods[i])));
         title->setAlignment(Qt::AlignCenter);
         auto* canvas = new ImageCanvas(kMapSide);
-        canvas->setObjectName(QStringLiteral("explainMap_%1").arg(QString::fromStdString(methods[i])));
+        canvas->setObjectName(QStringLiteral("explainMap_%1").arg(i));
         auto* figure = new QLabel;
         figure->setAlignment(Qt::AlignCenter);
         figure->setWordWrap(true);
@@ -143,7 +151,7 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
     connect(explain_, &QPushButton::clicked, this, [this] {
         if (image_.pixels.empty()) return;
         setBusy(true);
-        Q_EMIT explainRequested(image_);
+        Q_EMIT explainRequested(image_, classifier_ ? -1 : word_->currentIndex());
     });
     clearView();
 }
@@ -157,6 +165,7 @@ QString ImageExplainView::viewToolTip() const {
 
 QString ImageExplainView::shortTitle(const std::string& key) {
     if (key == "rollout") return tr("Rollout");
+    if (key == "attention") return tr("Attention");
     if (key == "gradient") return tr("Grad.");
     if (key == "grad_x_input") return tr("Grad. × in");
     if (key == "integrated_gradients") return tr("IG");
@@ -167,6 +176,7 @@ QString ImageExplainView::shortTitle(const std::string& key) {
 
 QString ImageExplainView::methodTitle(const std::string& key) {
     if (key == "rollout") return tr("Attention rollout");
+    if (key == "attention") return tr("The word's attention");
     if (key == "gradient") return tr("Gradient");
     if (key == "grad_x_input") return tr("Gradient × input");
     if (key == "integrated_gradients") return tr("Integrated gradients");
@@ -205,6 +215,10 @@ void ImageExplainView::setImage(const Image& image, const QString& name) {
     if (image.pixels == image_.pixels && name == name_) return;
     image_ = image;
     name_ = name;
+    if (image.pixels != explainedImage_.pixels) {
+        const QSignalBlocker quiet(word_);
+        word_->clear();  // its caption comes with the Image view's
+    }
     if (explanation_ && explainedImage_.pixels != image.pixels) {  // the maps were of another image
         explanation_.reset();
         result_->hide();
@@ -213,9 +227,25 @@ void ImageExplainView::setImage(const Image& image, const QString& name) {
     updateButton();
 }
 
+void ImageExplainView::setCaption(const std::vector<std::string>& words) {
+    QStringList items;
+    for (std::size_t i = 0; i < words.size(); ++i) items << QStringLiteral("%1. %2").arg(i + 1).arg(QString::fromStdString(words[i]));
+    QStringList before;
+    for (int i = 0; i < word_->count(); ++i) before << word_->itemText(i);
+    if (items != before) {
+        const int keep = word_->currentIndex();
+        const QSignalBlocker quiet(word_);
+        word_->clear();
+        word_->addItems(items);
+        // The same place if it is still there, else the first shape word ("a red disk": 3).
+        word_->setCurrentIndex(keep >= 0 && keep < word_->count() ? keep : std::min(2, word_->count() - 1));
+    }
+    updateButton();
+}
+
 void ImageExplainView::setBusy(bool busy) {
     busy_ = busy;
-    if (busy) showStatus(tr("Explaining: five maps, then %1 deletion curves…").arg(imageExplanationMethods().size() + 1), false);
+    if (busy) showStatus(tr("Explaining: the maps, then their deletion curves…"), false);
     updateButton();
 }
 
@@ -228,14 +258,15 @@ QString ImageExplainView::statusText() const { return status_->text(); }
 
 void ImageExplainView::updateButton() {
     QString header;
-    if (!available_) header = tr("Train or open a ViT: the explanation lab compares its attention with what its "
-                                 "gradients say, on the image the Image view shows.");
-    else if (!classifier_) header = tr("The explanation lab explains a ViT's class; this model is a captioner. Its "
-                                       "words' attention is in the Image view.");
+    if (!available_) header = tr("Train or open a ViT or a captioner: the explanation lab compares its attention with "
+                                 "what its gradients say, on the image the Image view shows.");
     else if (image_.pixels.empty()) header = tr("Choose an image in the Image view first.");
+    else if (!classifier_ && word_->count() == 0) header = tr("The image: %1. Waiting for its caption…").arg(name_);
+    else if (!classifier_) header = tr("The image: %1. Choose a word of its caption:").arg(name_);
     else header = tr("The image: %1").arg(name_);
     header_->setText(header);
-    explain_->setEnabled(available_ && classifier_ && !image_.pixels.empty() && !busy_);
+    word_->setVisible(available_ && !classifier_);
+    explain_->setEnabled(available_ && !image_.pixels.empty() && !busy_ && (classifier_ || word_->count() > 0));
 }
 
 void ImageExplainView::setFailed(const QString& message) {
@@ -248,13 +279,21 @@ void ImageExplainView::setExplanation(const Image& image, const ImageExplanation
     busy_ = false;
     explainedImage_ = image;
     explanation_ = e;
+    const QString what = e.caption.empty() ? QString::fromStdString(e.label)
+                                           : tr("\"%1\" (word %2 of the caption)").arg(QString::fromStdString(e.label)).arg(e.wordIndex + 1);
     showStatus(tr("%1, p = %2. Larger area over the deletion curve: removing what the method ranks first hurts "
                   "the model more, so the method finds what the model uses.")
-                   .arg(QString::fromStdString(e.label))
+                   .arg(what)
                    .arg(e.probability, 0, 'f', 3),
                false);
-    const auto& methods = imageExplanationMethods();
-    for (std::size_t i = 0; i < methods.size(); ++i) {
+    const std::vector<std::string> methods = methodsOf(e);
+    for (std::size_t i = 0; i < canvases_.size(); ++i) {
+        const bool used = i < methods.size();
+        titles_[i]->setVisible(used);
+        canvases_[i]->setVisible(used);
+        figures_[i]->setVisible(used);
+        if (!used) continue;
+        titles_[i]->setText(QStringLiteral("<b>%1</b>").arg(methodTitle(methods[i])));
         const auto& area = e.deletion.areaOverCurve;
         QString text = tr("area over curve %1").arg(number(area.count(methods[i]) ? area.at(methods[i]) : kNaN));
         if (e.hasBox && e.massInBox.count(methods[i]))
@@ -283,7 +322,18 @@ QString ImageExplainView::completenessText() const {
 }
 
 void ImageExplainView::fillTau(const ImageExplanation& e) {
-    const auto& methods = imageExplanationMethods();
+    const std::vector<std::string> methods = methodsOf(e);
+    const auto n = static_cast<int>(methods.size());
+    tau_->setRowCount(n);
+    tau_->setColumnCount(n);
+    QStringList names, shortNames;
+    for (const auto& m : methods) {
+        names << methodTitle(m);
+        shortNames << shortTitle(m);
+    }
+    tau_->setHorizontalHeaderLabels(shortNames);
+    tau_->setVerticalHeaderLabels(names);
+    for (int i = 0; i < n; ++i) tau_->horizontalHeaderItem(i)->setToolTip(names[i]);
     for (std::size_t a = 0; a < methods.size(); ++a)
         for (std::size_t b = 0; b < methods.size(); ++b) {
             QString text = a == b ? QStringLiteral("1") : QStringLiteral("–");
@@ -309,7 +359,7 @@ void ImageExplainView::clearChart() {
 
 void ImageExplainView::fillChart(const ImageExplanation& e) {
     clearChart();
-    std::vector<std::string> names = imageExplanationMethods();
+    std::vector<std::string> names = methodsOf(e);
     names.push_back("random");
     for (const auto& name : names) {
         const auto found = e.deletion.probability.find(name);
@@ -327,14 +377,18 @@ void ImageExplainView::fillChart(const ImageExplanation& e) {
         line->attachAxis(y_);
     }
     chart_->setTitle(tr("Deletion test: the probability of %1").arg(QString::fromStdString(e.label)));
+    const bool word = !e.caption.empty();
+    styleAxis(x_, word ? tr("share of grid cells removed, most important first")
+                       : tr("share of patches removed, most important first"));
+    styleAxis(y_, word ? tr("probability of the word") : tr("probability of the class"));
 }
 
 void ImageExplainView::redraw() {
     if (!explanation_) return;
     const ImageExplanation& e = *explanation_;
-    const auto& methods = imageExplanationMethods();
-    for (std::size_t i = 0; i < methods.size(); ++i) {
-        const auto found = e.maps.find(methods[i]);
+    const std::vector<std::string> methods = methodsOf(e);
+    for (std::size_t i = 0; i < canvases_.size(); ++i) {
+        const auto found = i < methods.size() ? e.maps.find(methods[i]) : e.maps.end();
         if (found == e.maps.end()) {
             canvases_[i]->clear();
             continue;
@@ -350,7 +404,7 @@ bool ImageExplainView::exportView(const QString& path, double scale, QString* er
     const ImageExplanation& e = *explanation_;
     std::vector<std::vector<float>> maps;
     QStringList labels;
-    for (const auto& m : imageExplanationMethods())
+    for (const auto& m : methodsOf(e))
         if (const auto found = e.maps.find(m); found != e.maps.end()) {
             maps.push_back(floatsOf(found->second));
             labels << methodTitle(m);

@@ -1,7 +1,8 @@
 #pragma once
-// The Images task's explanation lab: does the ViT's attention explain its decision? For the image
-// the Image view shows, the five maps of base/vision/ImageExplanation.h (rollout, gradient,
-// gradient x input, integrated gradients, gradient-weighted rollout) side by side over the image,
+// The Images task's explanation lab: does the attention explain the decision? For the image the
+// Image view shows, a ViT's five maps of base/vision/ImageExplanation.h (rollout, gradient,
+// gradient x input, integrated gradients, gradient-weighted rollout), or for a captioner one chosen
+// word's attention beside the three gradient maps per grid cell, side by side over the image,
 // each with its area over the deletion curve and, when the image's box is known (a glyph's mark),
 // its mass in the box beside the box's share; Kendall's tau between every two methods; integrated
 // gradients' completeness; and the deletion chart: the probability of the class as each method's
@@ -19,6 +20,7 @@
 #include <vector>
 
 class QChart;
+class QComboBox;
 class QLabel;
 class QLineSeries;
 class QPushButton;
@@ -45,8 +47,11 @@ public:
     // .png / .svg / .pdf: the five maps over the image, labelled; refuses .csv / .npy.
     bool exportView(const QString& path, double scale, QString* error) const override;
 
-    // Whether the model is a ViT (the lab explains a classifier; a captioner is refused in words).
+    // Whether the model is a ViT (its class is explained) or a captioner (one word of its caption).
     void setModelIsClassifier(bool classifier);
+    // A captioner's caption of the image shown: the words to choose from.
+    void setCaption(const std::vector<std::string>& words);
+    QComboBox* wordChooser() const { return word_; }
     // The image to explain (the Image view's); a new one forgets the explanation shown.
     void setImage(const Image& image, const QString& name);
     void setExplanation(const Image& image, const ImageExplanation& e);
@@ -65,7 +70,7 @@ public:
     QLabel* figureLabel(std::size_t i) const { return figures_.at(i); }
 
 Q_SIGNALS:
-    void explainRequested(const attnlab::Image& image);
+    void explainRequested(const attnlab::Image& image, int word);  // word -1 for a ViT
 
 private:
     void updateButton();
@@ -82,6 +87,7 @@ private:
     OverlayStyle style_;
 
     QPushButton* explain_;
+    QComboBox* word_;
     QLabel* status_;
     QLabel* header_;
     std::vector<ImageCanvas*> canvases_;
