@@ -3476,10 +3476,6 @@
         <translation>该类别的概率</translation>
     </message>
     <message>
-        <source>Is the ViT&apos;s attention an explanation? Its rollout beside gradient methods, and a deletion test of which one finds what the model uses.</source>
-        <translation>ViT 的注意力是一种解释吗？把它的注意力展开与梯度方法并排比较，并用删除测试检验哪一种找到了模型真正使用的东西。</translation>
-    </message>
-    <message>
         <source>Attention rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -3618,6 +3614,10 @@
     <message>
         <source>probability of the word</source>
         <translation>该词的概率</translation>
+    </message>
+    <message>
+        <source>Is the attention an explanation? A ViT&apos;s rollout, or a caption word&apos;s attention, beside gradient methods, and a deletion test of which one finds what the model uses.</source>
+        <translation>注意力是一种解释吗？把 ViT 的注意力展开或描述中某个词的注意力与梯度方法并排比较，并用删除测试检验哪一种找到了模型真正使用的东西。</translation>
     </message>
 </context>
 <context>

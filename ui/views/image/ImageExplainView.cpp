@@ -159,30 +159,51 @@ ImageExplainView::ImageExplainView(QWidget* parent) : QWidget(parent) {
 QString ImageExplainView::viewTitle() const { return tr("Explain"); }
 
 QString ImageExplainView::viewToolTip() const {
-    return tr("Is the ViT's attention an explanation? Its rollout beside gradient methods, and a deletion test of "
-              "which one finds what the model uses.");
+    return tr("Is the attention an explanation? A ViT's rollout, or a caption word's attention, beside gradient "
+              "methods, and a deletion test of which one finds what the model uses.");
 }
 
+namespace {
+
+struct MethodNames {
+    const char* key;
+    const char* title;  // the maps' titles, the tau table's rows
+    const char* brief;  // the tau table's columns, the chart's legend
+};
+
+constexpr MethodNames kMethodNames[] = {
+    {"rollout", QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Attention rollout"),
+     QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Rollout")},
+    {"attention", QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "The word's attention"),
+     QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Attention")},
+    {"gradient", QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Gradient"),
+     QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Grad.")},
+    {"grad_x_input", QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Gradient × input"),
+     QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Grad. × in")},
+    {"integrated_gradients", QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Integrated gradients"),
+     QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "IG")},
+    {"grad_rollout", QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Gradient-weighted rollout"),
+     QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Grad. roll.")},
+    {"random", QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Random order"),
+     QT_TRANSLATE_NOOP("attnlab::ImageExplainView", "Random")},
+};
+
+const MethodNames* namesOf(const std::string& key) {
+    for (const MethodNames& n : kMethodNames)
+        if (key == n.key) return &n;
+    return nullptr;
+}
+
+}  // namespace
+
 QString ImageExplainView::shortTitle(const std::string& key) {
-    if (key == "rollout") return tr("Rollout");
-    if (key == "attention") return tr("Attention");
-    if (key == "gradient") return tr("Grad.");
-    if (key == "grad_x_input") return tr("Grad. × in");
-    if (key == "integrated_gradients") return tr("IG");
-    if (key == "grad_rollout") return tr("Grad. roll.");
-    if (key == "random") return tr("Random");
-    return QString::fromStdString(key);
+    const MethodNames* n = namesOf(key);
+    return n ? tr(n->brief) : QString::fromStdString(key);
 }
 
 QString ImageExplainView::methodTitle(const std::string& key) {
-    if (key == "rollout") return tr("Attention rollout");
-    if (key == "attention") return tr("The word's attention");
-    if (key == "gradient") return tr("Gradient");
-    if (key == "grad_x_input") return tr("Gradient × input");
-    if (key == "integrated_gradients") return tr("Integrated gradients");
-    if (key == "grad_rollout") return tr("Gradient-weighted rollout");
-    if (key == "random") return tr("Random order");
-    return QString::fromStdString(key);
+    const MethodNames* n = namesOf(key);
+    return n ? tr(n->title) : QString::fromStdString(key);
 }
 
 void ImageExplainView::clearView() {
