@@ -25,6 +25,7 @@
 #include "base/translation/Datasets.h"
 #include "engine/Runtime.h"
 #include "engine/translation/Trainer.h"
+#include "engine/vision/ImageModels.h"
 
 using namespace attnlab;
 
@@ -82,6 +83,54 @@ double translateLatencyMs(const ModelConfig& config, double* cpuMs) {
     }
     *cpuMs = median(cpu);
     return median(ms);
+}
+
+// Median wall time of `f` over `repeats` calls after one warm-up; *cpuMs as translateLatencyMs.
+template <typename F>
+double latencyMs(int repeats, F f, double* cpuMs) {
+    f();
+    std::vector<double> ms, cpu;
+    for (int i = 0; i < repeats; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const double cpuStart = threadCpuMs();
+        f();
+        cpu.push_back(threadCpuMs() - cpuStart);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    *cpuMs = median(cpu);
+    return median(ms);
+}
+
+// The vision models' answers for one image at their default sizes (untrained weights: the same
+// arithmetic): a ViT's classification with every head's map and the rollout, a captioner's
+// greedy caption, and the explanation lab on one image.
+void visionRows() {
+    Image glyph;
+    glyph.height = glyph.width = 28;
+    glyph.pixels.assign(28 * 28, 0);
+    for (std::size_t i = 0; i < glyph.pixels.size(); i += 7) glyph.pixels[i] = 255;
+    VitConfig vit;
+    vit.classes = 10;
+    const ImageClassifier classifier(vit, {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, 1);
+    double cpu = 0;
+    char label[96];
+    const double lookMs = latencyMs(30, [&] { (void)classifier.classify(glyph); }, &cpu);
+    std::snprintf(label, sizeof label, "look, ViT 28x28 with rollout (CPU %.1f ms)", cpu);
+    row(label, lookMs, "ms", "<= 5 ms");
+    const double explainMs = latencyMs(3, [&] { (void)classifier.explain(glyph); }, &cpu);
+    std::snprintf(label, sizeof label, "explain, ViT 28x28, 5 maps + deletion (CPU %.0f ms)", cpu);
+    row(label, explainMs, "ms", "");
+    Image scene;
+    scene.height = scene.width = 48;
+    scene.channels = 3;
+    scene.pixels.assign(48 * 48 * 3, 0);
+    for (std::size_t i = 0; i < scene.pixels.size(); i += 5) scene.pixels[i] = 200;
+    CaptionerConfig captioner;
+    captioner.maxLength = 13;  // a three-object caption
+    const ImageCaptioner model(captioner, Vocabulary::build({{"a", "red", "disk", "left", "of", "blue", "box"}}), 1);
+    const double captionMs = latencyMs(30, [&] { (void)model.caption(scene); }, &cpu);
+    std::snprintf(label, sizeof label, "caption, 48x48, up to 13 words (CPU %.1f ms)", cpu);
+    row(label, captionMs, "ms", "<= 5 ms");
 }
 
 template <typename Widget>
@@ -293,6 +342,7 @@ int main(int argc, char* argv[]) {
     const double transformerMs = translateLatencyMs(transformer, &cpu);
     std::snprintf(label, sizeof label, "translate + capture, Transformer 2+2 (CPU %.1f ms)", cpu);
     row(label, transformerMs, "ms", "<= 10 ms");
+    visionRows();
     if (translateOnly) return 0;
 
     std::mt19937 rng(1);
