@@ -17,8 +17,9 @@ namespace attnlab {
 // the one before; the default captioner, 12 epochs (docs/vision.md): in the CLI every object named in
 // 0.93 of the held-out scenes at epoch 10 (seeds 1 and 2), the attention peak on the named object
 // (within half a cell) for 0.94-0.95 of the shape words; in the window at epoch 10 it was 0.89, hence
-// two more epochs (the promise test passed; 188 s beside other work). With 4,000 scenes, 0.83. With the doubly stochastic term (lambda 1) the peaks leave the objects: it spreads each
-// word's attention over the grid, so the lesson leaves it off.
+// two more epochs (the promise test passed; 188 s beside other work). With 4,000 scenes, 0.83.
+// With the doubly stochastic term (lambda 1) the peaks leave the objects: it spreads each word's
+// attention over the grid, so the lesson leaves it off.
 // "evidence": the ViT lesson's glyphs and model, ending in the Explain view, which explains the
 // glyph shown once the run ends: over 200 fresh glyphs the rollout put 0.21 of its mass on the mark
 // (5.9x its share), integrated gradients 0.53 (15x), and every method's deletion curve fell faster
