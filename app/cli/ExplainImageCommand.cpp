@@ -144,14 +144,7 @@ ImageExplanation explainCaptionWord(const ArgParser& args, const std::string& mo
     } catch (const ConfigError& e) {
         throw UsageError(std::string("--word: ") + e.what());
     }
-    std::vector<SceneObject> objects;
-    if (auto tsv = args.value("--objects")) {
-        const auto guess = objectsFileFor(path);
-        objects = readSceneObjects(*tsv, guess.second.empty() ? "images/" + std::filesystem::path(path).filename().string()
-                                                              : guess.second);
-    } else if (const auto found = objectsFileFor(path); !found.first.empty()) {
-        objects = readSceneObjects(found.first, found.second);
-    }
+    const std::vector<SceneObject> objects = sceneObjectsOf(args, path);
     if (const auto box = namedObjectBox(ex, objects))
         measureOnBox(ex, scaleBox(*box, image.height, image.width, ex.imageHeight, ex.imageWidth));
     return ex;

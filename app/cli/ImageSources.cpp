@@ -1,5 +1,7 @@
 #include "ImageSources.h"
 
+#include "base/InputError.h"
+
 #include "ArgParser.h"
 #include "base/vision/ImageDatasets.h"
 
@@ -61,6 +63,18 @@ const std::set<std::string>& captionDataFlags() {
     static const std::set<std::string> flags{"--captions", "--dataset", "--channels", "--image-size", "--size", "--data-seed",
                                              "--objects"};
     return flags;
+}
+
+std::vector<SceneObject> sceneObjectsOf(const ArgParser& args, const std::string& image) {
+    if (const auto tsv = args.value("--objects")) {
+        const auto guess = objectsFileFor(image);
+        const std::string file = guess.second.empty() ? image : guess.second;
+        std::vector<SceneObject> objects = readSceneObjects(*tsv, file);
+        if (objects.empty()) throw InputError(*tsv, 0, "lists no object for " + file);
+        return objects;
+    }
+    if (const auto found = objectsFileFor(image); !found.first.empty()) return readSceneObjects(found.first, found.second);
+    return {};
 }
 
 SceneOptions sceneOptionsOf(const ArgParser& p) {

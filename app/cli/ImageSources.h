@@ -31,6 +31,10 @@ ImageDataset loadImageDataset(const ArgParser& args, const IdxFiles& idx, const 
 
 const std::set<std::string>& captionDataFlags();
 CaptionDataset loadCaptionDataset(const ArgParser& args);
+// The objects of a scene image for look and explain: from --objects F.tsv (the image's rows by its
+// name under images/, as writeCaptionFolder lists them, else as given; InputError if it lists none),
+// or from the objects.tsv beside DIR/images/ when there is one; else none.
+std::vector<SceneObject> sceneObjectsOf(const ArgParser& args, const std::string& image);
 // The scenes' --objects N or MIN-MAX (1..4; default 2-3); UsageError naming the flag.
 SceneOptions sceneOptionsOf(const ArgParser& args);
 

@@ -142,18 +142,7 @@ int runLook(const Args& argv) {
         return lookClassifier(model, args.positionals().front(), args.has("--json"));
     }
     const std::string image = args.positionals().front();
-    std::vector<SceneObject> objects;
-    if (args.has("--objects")) {
-        // Rows for the image by its name under images/ (how writeCaptionFolder lists them), else as given.
-        const std::string tsv = args.text("--objects", "");
-        const auto guess = objectsFileFor(image);
-        const std::string file = guess.second.empty() ? image : guess.second;
-        objects = readSceneObjects(tsv, file);
-        if (objects.empty()) throw InputError(tsv, 0, "lists no object for " + file);
-    } else if (const auto found = objectsFileFor(image); !found.first.empty()) {
-        objects = readSceneObjects(found.first, found.second);
-    }
-    return lookCaptioner(model, image, args.has("--json"), beam, objects);
+    return lookCaptioner(model, image, args.has("--json"), beam, sceneObjectsOf(args, image));
 }
 
 }  // namespace attnlab::cli

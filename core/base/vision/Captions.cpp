@@ -216,6 +216,16 @@ void writeCaptionFolder(const CaptionDataset& d, const std::string& dir) {
     if (!d.objects.empty()) writeFileAtomically((fs::path(dir) / "objects.tsv").string(), objects);
 }
 
+int namedObject(const std::vector<std::string>& words, std::size_t t, const std::vector<SceneObject>& objects) {
+    if (t >= words.size()) return -1;
+    for (std::size_t k = 0; k < objects.size(); ++k) {
+        const SceneObject& o = objects[k];
+        if (t > 0 && words[t - 1] == o.colour && words[t] == o.shape) return static_cast<int>(k);
+        if (t + 1 < words.size() && words[t] == o.colour && words[t + 1] == o.shape) return static_cast<int>(k);
+    }
+    return -1;
+}
+
 std::vector<SceneObject> readSceneObjects(const std::string& objectsTsv, const std::string& file) {
     const std::string text = readFileLimited(objectsTsv, kMaxCorpusFileBytes);
     auto rows = tsvRowsFor(text, objectsTsv, 8, "file, object, colour, shape, top, left, height, width", {1, 4, 5, 6, 7}, file);

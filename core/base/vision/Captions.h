@@ -65,6 +65,10 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
 // Throws std::runtime_error("PATH: reason") for a failed write.
 void writeCaptionFolder(const CaptionDataset& dataset, const std::string& dir);
 
+// The object (an index into `objects`) that caption word `t` names: a shape after its colour, or a
+// colour before its shape; -1 for another word.
+int namedObject(const std::vector<std::string>& words, std::size_t t, const std::vector<SceneObject>& objects);
+
 // The objects of one image from an objects.tsv that writeCaptionFolder wrote (file, object,
 // colour, shape, top, left, height, width; `file` as written there, e.g. "images/00001.png"), in
 // the object column's order; empty if the file lists none for it. Throws InputError naming the

@@ -58,14 +58,10 @@ void imageRankAgreement(ImageExplanation& ex) {
 }
 
 std::optional<Box> namedObjectBox(const ImageExplanation& ex, const std::vector<SceneObject>& objects) {
-    if (ex.wordIndex < 0 || static_cast<std::size_t>(ex.wordIndex) >= ex.caption.size()) return std::nullopt;
-    const auto i = static_cast<std::size_t>(ex.wordIndex);
-    for (const SceneObject& o : objects) {
-        const bool shape = ex.label == o.shape && i > 0 && ex.caption[i - 1] == o.colour;
-        const bool colour = ex.label == o.colour && i + 1 < ex.caption.size() && ex.caption[i + 1] == o.shape;
-        if (shape || colour) return o.box;
-    }
-    return std::nullopt;
+    if (ex.wordIndex < 0) return std::nullopt;
+    const int k = namedObject(ex.caption, static_cast<std::size_t>(ex.wordIndex), objects);
+    if (k < 0) return std::nullopt;
+    return objects[static_cast<std::size_t>(k)].box;
 }
 
 void measureOnBox(ImageExplanation& ex, const Box& box) {

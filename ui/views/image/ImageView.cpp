@@ -394,20 +394,6 @@ void ImageView::rebuildWords() {
     layout->addStretch(1);
 }
 
-namespace {
-
-// The object word t of the caption names: a shape word after its colour, or a colour word before
-// its shape; -1 for any other word.
-int namedObject(const std::vector<std::string>& tokens, std::size_t t, const std::vector<SceneObject>& objects) {
-    for (std::size_t k = 0; k < objects.size(); ++k) {
-        const SceneObject& o = objects[k];
-        if (t > 0 && tokens[t - 1] == o.colour && tokens[t] == o.shape) return static_cast<int>(k);
-        if (t + 1 < tokens.size() && tokens[t] == o.colour && tokens[t + 1] == o.shape) return static_cast<int>(k);
-    }
-    return -1;
-}
-
-}  // namespace
 
 void ImageView::rebuildInBox() {
     const bool show = captioning_.has_value() && !objects_.empty();
