@@ -2,8 +2,10 @@
 // The tiny models the core and GUI tests train or build: small enough that a batch takes a few
 // milliseconds. Each function fixes only what makes the model tiny; a test whose assertions depend
 // on another value (dropout, maxLength, a particular hidden size) sets it explicitly after the call.
+#include "base/forecast/ForecastConfig.h"
 #include "base/translation/Datasets.h"
 #include "base/translation/ModelConfig.h"
+#include "base/vision/VisionConfig.h"
 #include "engine/translation/Trainer.h"
 #include <memory>
 
@@ -59,6 +61,40 @@ inline std::unique_ptr<Trainer> trainedOnReverse(const ModelConfig& config, std:
     auto trainer = std::make_unique<Trainer>(generateDataset("reverse", data), config, o);
     if (epochs > 0) trainer->run(nullptr, nullptr);
     return trainer;
+}
+
+// A ViT over 32 x 32 images: 8 x 8 patches, d_model 16, 2 heads, 2 layers.
+inline VitConfig tinyVit() {
+    VitConfig c;
+    c.imageSize = 32;
+    c.patch = 8;
+    c.hidden = 16;
+    c.heads = 2;
+    c.layers = 2;
+    return c;
+}
+
+// A captioner: 16 features, hidden 24, embeddings of 12, attention size 10.
+inline CaptionerConfig tinyCaptioner() {
+    CaptionerConfig c;
+    c.features = 16;
+    c.hidden = 24;
+    c.embedding = 12;
+    c.attentionSize = 10;
+    return c;
+}
+
+// A forecaster: d_model 16, 2 heads, one encoder and one decoder layer, context 24, horizon 4.
+inline ForecastConfig tinyForecast() {
+    ForecastConfig c;
+    c.context = 24;
+    c.horizon = 4;
+    c.dModel = 16;
+    c.heads = 2;
+    c.encoderLayers = 1;
+    c.decoderLayers = 1;
+    c.feedForward = 32;
+    return c;
 }
 
 }  // namespace attnlab::test

@@ -21,26 +21,16 @@
 #include "engine/text/ClassifierTrainer.h"
 
 #include "TempDir.h"
+#include "TinyModels.h"
 
 using namespace attnlab;
+using attnlab::test::tinyForecast;
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
 namespace {
 
-// d_model 16, 2 heads, one encoder and one decoder layer, context 24, horizon 4.
-ForecastConfig tinyForecast() {
-    ForecastConfig c;
-    c.context = 24;
-    c.horizon = 4;
-    c.dModel = 16;
-    c.heads = 2;
-    c.encoderLayers = 1;
-    c.decoderLayers = 1;
-    c.feedForward = 32;
-    return c;
-}
 
 // A clean seasonal series (period 7, little noise, no trend), 400 points.
 Series cleanSeasonal() {

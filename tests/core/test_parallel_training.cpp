@@ -7,12 +7,20 @@
 #undef CHECK
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "base/forecast/Series.h"
+#include "base/text/ClassifyDatasets.h"
 #include "base/translation/Datasets.h"
+#include "base/vision/Captions.h"
+#include "base/vision/ImageDatasets.h"
 #include "engine/detail/ModelAccess.h"
+#include "engine/forecast/ForecastTrainer.h"
+#include "engine/text/ClassifierTrainer.h"
 #include "engine/translation/Trainer.h"
+#include "engine/vision/VisionTrainer.h"
 #include "engine/nn/Random.h"
 
 #include "TinyModels.h"
@@ -160,4 +168,113 @@ TEST_CASE("dropout masks: 0 with probability p, else 1 / (1 - p), repeatable fro
     torch::Tensor d = torch::empty({1001}, torch::kDouble);
     nn::fillDropoutMask(d, p);
     CHECK(torch::equal(f.eq(0), d.eq(0)));
+}
+
+// ---- the other tasks' trainers (ParallelBatchTrainer) ------------------------------------------
+
+namespace {
+
+// One epoch's training loss and what the trained model computes on a fixed input.
+struct Trained {
+    double loss = 0;
+    std::vector<double> outputs;
+};
+
+// Trains a task with `threads` threads and `dropout`, torch's global seed fixed (the parts'
+// generators are seeded from it).
+using TrainTask = std::function<Trained(int threads, float dropout)>;
+
+std::vector<std::pair<std::string, TrainTask>> tasks() {
+    std::vector<std::pair<std::string, TrainTask>> out;
+    out.emplace_back("ViT", [](int threads, float dropout) {
+        static const ImageDataset glyphs = makeGlyphs(100, 3);
+        VitConfig config = test::tinyVit();
+        config.dropout = dropout;
+        VisionTrainingOptions o;
+        o.epochs = 1;
+        o.batchSize = 31;  // odd: unequal parts
+        o.threads = threads;
+        ImageClassifierTrainer trainer(glyphs, ImageDataset{}, config, o);
+        Trained t;
+        trainer.run([&](const ImageEpochMetrics& m) { t.loss = m.trainLoss; });
+        t.outputs = trainer.model().probabilityOf({glyphs.images[0], glyphs.images[1]}, 0);
+        return t;
+    });
+    out.emplace_back("captioner", [](int threads, float dropout) {
+        static const CaptionDataset scenes = makeScenes(100, 4);
+        CaptionerConfig config = test::tinyCaptioner();
+        config.dropout = dropout;
+        VisionTrainingOptions o;
+        o.epochs = 1;
+        o.batchSize = 31;
+        o.learningRate = 3e-3;
+        o.threads = threads;
+        CaptionerTrainer trainer(scenes, CaptionDataset{}, config, o);
+        Trained t;
+        trainer.run([&](const CaptionEpochMetrics& m) { t.loss = m.trainLoss; });
+        for (const auto& row : trainer.model().caption(scenes.images[0]).attention) t.outputs.insert(t.outputs.end(), row.begin(), row.end());
+        return t;
+    });
+    out.emplace_back("classifier", [](int threads, float dropout) {
+        static const ClassificationCorpus corpus = makeClassificationDataset("sentiment", 100, 3);
+        ClassifierConfig config;
+        config.hidden = 16;
+        config.embedding = 16;
+        config.penalty = 0.1;  // the redundancy penalty's share of each part too
+        config.hops = 2;
+        config.dropout = dropout;
+        ClassifierTrainingOptions o;
+        o.epochs = 1;
+        o.batchSize = 31;
+        o.threads = threads;
+        ClassifierTrainer trainer(corpus, config, o);
+        Trained t;
+        trainer.run([&](const ClassifierEpochMetrics& m) { t.loss = m.trainLoss; });
+        t.outputs = trainer.model().classify(corpus.examples[0].text).probabilities;
+        return t;
+    });
+    out.emplace_back("forecaster", [](int threads, float dropout) {
+        GeneratedSeriesOptions g;
+        g.length = 300;
+        g.period = 7;
+        g.seed = 5;
+        static const Series series = generateSeries(g);
+        ForecastConfig config = test::tinyForecast();
+        config.dropout = dropout;
+        ForecastTrainingOptions o;
+        o.epochs = 1;
+        o.batchSize = 31;
+        o.threads = threads;
+        ForecastTrainer trainer(series, config, o);
+        Trained t;
+        trainer.run([&](const ForecastEpochMetrics& m) { t.loss = m.trainLoss; });
+        t.outputs = trainer.model().forecast(std::vector<double>(series.values.begin(), series.values.begin() + 24)).forecast;
+        return t;
+    });
+    return out;
+}
+
+Trained seeded(const TrainTask& train, int threads, float dropout) {
+    torch::manual_seed(99);
+    return train(threads, dropout);
+}
+
+}  // namespace
+
+TEST_CASE("every task's trainer on two threads: the whole batch's loss, and runs that repeat exactly", "[parallel]") {
+    for (const auto& [name, train] : tasks()) {
+        INFO(name);
+        // Without dropout two threads compute one thread's numbers up to the order of the sums
+        // (a part's share scaled wrongly would show as a different loss).
+        const Trained one = seeded(train, 1, 0.0f), two = seeded(train, 2, 0.0f);
+        CHECK(one.loss > 0);
+        CHECK(std::abs(one.loss - two.loss) <= 1e-3 * one.loss);
+        REQUIRE(one.outputs.size() == two.outputs.size());
+        REQUIRE(!one.outputs.empty());
+        for (std::size_t i = 0; i < one.outputs.size(); ++i) CHECK(std::abs(one.outputs[i] - two.outputs[i]) < 1e-2);
+        // With dropout, each part draws from its own generator: the same run twice is the same.
+        const Trained a = seeded(train, 2, 0.2f), b = seeded(train, 2, 0.2f);
+        CHECK(a.loss == b.loss);
+        CHECK(a.outputs == b.outputs);
+    }
 }

@@ -18,31 +18,17 @@
 #include "engine/vision/VisionTrainer.h"
 
 #include "TempDir.h"
+#include "TinyModels.h"
 
 using namespace attnlab;
+using attnlab::test::tinyCaptioner;
+using attnlab::test::tinyVit;
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
 
 namespace {
 
-VitConfig tinyVit() {
-    VitConfig c;
-    c.imageSize = 32;
-    c.patch = 8;
-    c.hidden = 16;
-    c.heads = 2;
-    c.layers = 2;
-    return c;
-}
 
-CaptionerConfig tinyCaptioner() {
-    CaptionerConfig c;
-    c.features = 16;
-    c.hidden = 24;
-    c.embedding = 12;
-    c.attentionSize = 10;
-    return c;
-}
 
 Image noise(int side, int channels, unsigned seed) {
     Image im;

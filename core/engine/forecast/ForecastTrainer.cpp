@@ -11,6 +11,7 @@
 #include "base/InputError.h"
 #include "base/Memory.h"
 #include "engine/detail/ForecastImpl.h"
+#include "engine/detail/ParallelBatch.h"
 #include "engine/Runtime.h"
 
 namespace attnlab {
@@ -98,7 +99,7 @@ struct ForecastTrainer::Impl {
     std::vector<float> z;      // the standardised series
     std::vector<long> starts;  // training windows: history z[s, s + C), target z[s + C, s + C + H)
     std::unique_ptr<Forecaster> model;
-    std::unique_ptr<torch::optim::Adam> optimizer;
+    std::unique_ptr<detail::ParallelBatchTrainer> trainer;
     std::mt19937_64 rng;
     int completed = 0;
 
@@ -133,8 +134,8 @@ ForecastTrainer::ForecastTrainer(const Series& series, ForecastConfig config, Fo
     impl_->model = std::make_unique<Forecaster>(config, standardizer, options.seed);
     if (config.period <= 0)
         impl_->modelImpl().setPeriod(estimatedPeriod(series.values, impl_->split.trainEnd, config.context));
-    impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->modelImpl().net->parameters(),
-                                                            torch::optim::AdamOptions(options.learningRate));
+    impl_->trainer = std::make_unique<detail::ParallelBatchTrainer>(impl_->modelImpl().net->parameters(),
+                                                                   options.threads, options.learningRate);
     long heldOut = 0;
     for (long at = std::max<long>(impl_->split.trainEnd, C); at + H <= impl_->split.length; ++at) ++heldOut;
     setModel(impl_->model.get(), impl_->starts.size(), static_cast<std::size_t>(heldOut));
@@ -186,20 +187,24 @@ ForecastTrainer::Outcome ForecastTrainer::run(const EpochReport& onEpoch, const 
                 for (int c = 0; c < C; ++c) hs[static_cast<int64_t>(r)][c] = w[c];
                 for (int h = 0; h < H; ++h) ts[static_cast<int64_t>(r)][h] = w[C + h];
             }
-            const torch::Tensor prediction = net.forward(history, false).prediction;
-            const torch::Tensor loss = mae ? torch::l1_loss(prediction, target) : torch::mse_loss(prediction, target);
-            const double value = loss.item<double>();
+            // Each part's share: its summed error over the batch's B x H values.
+            const double value = impl_->trainer->backward(
+                static_cast<int64_t>(B), [&](const detail::BatchPart& part, double& reported) {
+                    const auto mine = [&](const torch::Tensor& t) { return t.slice(0, part.first, part.first + part.count); };
+                    const torch::Tensor prediction = net.forward(mine(history), false).prediction;
+                    const torch::Tensor loss =
+                        (mae ? torch::l1_loss(prediction, mine(target), at::Reduction::Sum)
+                             : torch::mse_loss(prediction, mine(target), at::Reduction::Sum)) /
+                        static_cast<double>(B * static_cast<std::size_t>(H));
+                    reported = loss.item<double>();
+                    return loss;
+                });
             if (!std::isfinite(value))
                 throw TrainingDiverged(impl_->completed + 1, batchIndex, "the loss became " + std::to_string(value));
-            impl_->optimizer->zero_grad();
-            loss.backward();
-            const double norm = torch::nn::utils::clip_grad_norm_(
-                net.parameters(), impl_->options.clip > 0 ? impl_->options.clip : std::numeric_limits<double>::infinity());
-            if (!std::isfinite(norm)) {
-                impl_->optimizer->zero_grad();
+            const double norm = impl_->trainer->clipGradNorm(impl_->options.clip);
+            if (!std::isfinite(norm))
                 throw TrainingDiverged(impl_->completed + 1, batchIndex, "the gradient norm became " + std::to_string(norm));
-            }
-            impl_->optimizer->step();
+            impl_->trainer->step();
             lossSum += value * static_cast<double>(B);
             seen += B;
             if (afterBatch) {

@@ -11,6 +11,7 @@
 #include "base/Memory.h"
 #include "base/RankCorrelation.h"
 #include "engine/detail/ClassifierImpl.h"
+#include "engine/detail/ParallelBatch.h"
 #include "engine/Runtime.h"
 
 namespace attnlab {
@@ -84,7 +85,7 @@ struct ClassifierTrainer::Impl {
     std::vector<Example> examples;
     std::vector<std::size_t> train, validation;
     std::unique_ptr<TextClassifier> model;
-    std::unique_ptr<torch::optim::Adam> optimizer;
+    std::unique_ptr<detail::ParallelBatchTrainer> trainer;
     std::mt19937_64 rng;
     int completed = 0;
     bool hasRationales = false;
@@ -136,8 +137,8 @@ ClassifierTrainer::ClassifierTrainer(const ClassificationCorpus& corpus, Classif
     impl_->model = std::make_unique<TextClassifier>(config, std::move(vocabulary), corpus.labels, options.tokenizer,
                                                     options.seed);
     impl_->network = impl_->model->impl_->net.get();
-    impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net().parameters(),
-                                                            torch::optim::AdamOptions(options.learningRate));
+    impl_->trainer = std::make_unique<detail::ParallelBatchTrainer>(impl_->net().parameters(), options.threads,
+                                                                   options.learningRate);
     setModel(impl_->model.get(), impl_->train.size(), impl_->validation.size());
 }
 
@@ -230,18 +231,25 @@ ClassifierTrainer::Outcome ClassifierTrainer::run(const std::function<void(const
             if (stop && stop->load()) return Outcome::Stopped;
             ++batchIndex;  // 1-based, for TrainingDiverged
             const TextBatch b = makeBatch(impl_->examples, members);
-            const nn::ClassifierOutput out = net.forward(b.ids, b.lengths);
-            torch::Tensor loss = torch::nn::functional::cross_entropy(out.logits, b.labels);
-            torch::Tensor objective = penalised ? loss + config.penalty * nn::GruClassifierNetImpl::redundancyPenalty(out.attention)
-                                                : loss;
-            const double value = loss.item<double>();
+            const auto rows = static_cast<std::int64_t>(members.size());
+            // Each part's share: its summed cross-entropy (and its rows' penalty) over the batch's size.
+            const double value = impl_->trainer->backward(rows, [&](const detail::BatchPart& part, double& reported) {
+                const auto mine = [&](const torch::Tensor& t) { return t.slice(0, part.first, part.first + part.count); };
+                const nn::ClassifierOutput out = net.forward(mine(b.ids), mine(b.lengths));
+                const torch::Tensor loss = torch::nn::functional::cross_entropy(
+                                               out.logits, mine(b.labels),
+                                               torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum)) /
+                                           static_cast<double>(rows);
+                reported = loss.item<double>();
+                if (!penalised) return loss;
+                return loss + config.penalty * nn::GruClassifierNetImpl::redundancyPenalty(out.attention) *
+                                  (static_cast<double>(part.count) / static_cast<double>(rows));
+            });
             if (!std::isfinite(value))
                 throw TrainingDiverged(impl_->completed + 1, static_cast<int>(batchIndex),
                                        "the loss became " + std::to_string(value));
-            impl_->optimizer->zero_grad();
-            objective.backward();
-            if (impl_->options.clip > 0) torch::nn::utils::clip_grad_norm_(net.parameters(), impl_->options.clip);
-            impl_->optimizer->step();
+            if (impl_->options.clip > 0) impl_->trainer->clipGradNorm(impl_->options.clip);
+            impl_->trainer->step();
             lossSum += value * static_cast<double>(members.size());
             seen += members.size();
             if (afterBatch) {

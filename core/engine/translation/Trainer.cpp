@@ -14,6 +14,7 @@
 
 #include "engine/detail/AttentionLosses.h"
 #include "engine/detail/ModelAccess.h"
+#include "engine/detail/ParallelBatch.h"
 #include "base/translation/Alignments.h"
 #include "base/translation/Batching.h"
 #include "base/InputError.h"
@@ -92,33 +93,6 @@ BatchTensors rowsOf(const Batch& b, const BatchTensors& t, std::int64_t first, s
     return part;
 }
 
-// A seed for a part's generator, from LibTorch's global generator (so torch::manual_seed
-// and the model's seed still decide every draw).
-std::uint64_t drawSeed() {
-    at::Generator global = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(global.mutex());
-    return global.get<at::CPUGeneratorImpl>()->random64();
-}
-
-// Runs work(0) .. work(n - 1), work(0) on the calling thread and the others on threads
-// of their own; rethrows the first exception once all have finished.
-void runInParallel(int n, const std::function<void(int)>& work) {
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
-    auto guarded = [&](int i) {
-        try {
-            work(i);
-        } catch (...) {
-            errors[static_cast<std::size_t>(i)] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int i = 1; i < n; ++i) threads.emplace_back(guarded, i);
-    guarded(0);
-    for (auto& thread : threads) thread.join();
-    for (const auto& error : errors)
-        if (error) std::rethrow_exception(error);
-}
-
 std::string humanBytes(std::int64_t bytes) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
@@ -130,10 +104,8 @@ std::string humanBytes(std::int64_t bytes) {
 struct Trainer::Impl {
     TrainingOptions options;
     std::unique_ptr<Seq2SeqModel> model;
-    // One Adam per part, over disjoint parameters (about equal sizes), stepped on parallel
-    // threads: Adam updates every parameter on its own, so this changes no number.
-    std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
-    std::vector<std::vector<std::size_t>> parameterGroups;  // each optimizer's, as indices into parameters()
+    // Adam, and each batch's forward and backward split into `parts` parts on threads of their own.
+    std::unique_ptr<detail::ParallelBatchTrainer> trainer;
     std::vector<EncodedPair> pairs;
     std::vector<SentenceAlignment> gold;  // per pair, over its tokens; empty if none
     std::vector<std::vector<std::string>> targetTokens;
@@ -142,8 +114,7 @@ struct Trainer::Impl {
     std::size_t skippedTooLong = 0;
     std::int64_t estimatedBytes = 0;
     std::mt19937_64 rng;
-    // Parts each batch is split into, each part's forward and backward on a thread of its
-    // own (trainParts); 1 = the whole batch on the calling thread.
+    // Parts each batch is split into; 1 = the whole batch on the calling thread.
     int parts = 1;
 
     int completedEpochs = 0;
@@ -208,88 +179,6 @@ void checkAttentionLosses(const TrainingOptions& o, const ModelConfig& c, const 
         throw ConfigError("the guided head (--alignment-head) must be a cross-attention head of the model (layer 1-" +
                           std::to_string(layers) + ", head 1-" + std::to_string(heads) + "), got layer " +
                           std::to_string(o.alignmentLayer < 0 ? layers : o.alignmentLayer + 1) + ", head " + std::to_string(o.alignmentHead + 1));
-}
-
-// Forward and backward of a batch split into d.parts parts, each on its own thread; sets
-// the parameters' gradients to the sum of the parts' and returns the batch's loss.
-double trainParts(Trainer::Impl& d, const Batch& batch, const BatchTensors& t, bool injectNonFinite,
-                  const torch::Tensor& gold, const AttentionLossScale& scale) {
-    nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
-    const auto params = net.parameters();
-    const int parts = static_cast<int>(std::min<std::int64_t>(d.parts, batch.size));
-    // Each part's loss is its share of the batch's mean token loss (its summed token
-    // losses over the batch's token count), so the parts' losses and gradients add up
-    // to the whole batch's.
-    const double tokens = static_cast<double>(t.tgt.ne(Vocabulary::kPad).sum().item<std::int64_t>());
-    std::vector<at::Generator> generators;
-    for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
-    std::vector<double> losses(static_cast<std::size_t>(parts), 0.0);
-    std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
-    runInParallel(parts, [&](int p) {
-        const auto i = static_cast<std::size_t>(p);
-        nn::ScopedGenerator generator(generators[i]);
-        const std::int64_t first = batch.size * p / parts, last = batch.size * (p + 1) / parts;
-        BatchTensors part = rowsOf(batch, t, first, last - first);
-        const bool attentionLosses = hasAttentionLoss(d.options);
-        nn::Captured captured;
-        torch::Tensor logits = net.forward(part.src, part.srcLen, part.tgtIn, attentionLosses ? &captured : nullptr,
-                                           d.options.teacherForcing);
-        torch::Tensor loss = torch::nn::functional::cross_entropy(
-                                 logits.reshape({-1, logits.size(2)}), part.tgt.reshape({-1}),
-                                 torch::nn::functional::CrossEntropyFuncOptions()
-                                     .ignore_index(Vocabulary::kPad)
-                                     .reduction(torch::kSum)) /
-                             tokens;
-        if (p == 0 && injectNonFinite) loss = loss * std::nan("");
-        losses[i] = loss.item<double>();  // the cross-entropy: what the curves show
-        if (!std::isfinite(losses[i])) return;
-        if (attentionLosses) {
-            loss = loss + attentionLoss(captured, part.tgt, part.src, goldRows(gold, part, first, last - first), d.options, scale);
-            if (!std::isfinite(loss.item<double>())) {
-                losses[i] = loss.item<double>();
-                return;
-            }
-        }
-        grads[i] = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
-                                         /*allow_unused=*/true);
-    });
-
-    double loss = 0.0;
-    for (double l : losses) loss += l;
-    if (!std::isfinite(loss)) return loss;
-    // Summed in part order (the same gradients for the same thread count, whatever the
-    // timing), each parameter group on its own thread.
-    runInParallel(static_cast<int>(d.parameterGroups.size()), [&](int group) {
-        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)]) {
-            torch::Tensor sum;
-            for (const auto& g : grads)
-                if (g[k].defined()) sum = sum.defined() ? sum + g[k] : g[k];
-            if (sum.defined()) params[k].mutable_grad() = sum;
-        }
-    });
-    return loss;
-}
-
-// torch::nn::utils::clip_grad_norm_ (LibTorch 1.13, 2-norm) with the per-parameter norms
-// and the scaling spread over the parameter groups' threads: the same numbers.
-double clipGradNormParallel(Trainer::Impl& d, const std::vector<torch::Tensor>& params, double maxNorm) {
-    const int groups = static_cast<int>(d.parameterGroups.size());
-    std::vector<torch::Tensor> norms(params.size());
-    runInParallel(groups, [&](int group) {
-        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
-            if (params[k].grad().defined()) norms[k] = params[k].grad().norm(2);
-    });
-    std::vector<torch::Tensor> defined;
-    for (const auto& n : norms)
-        if (n.defined()) defined.push_back(n);
-    if (defined.empty()) return 0.0;
-    torch::Tensor total = defined.size() == 1 ? defined[0] : torch::stack(defined).norm(2);
-    torch::Tensor coefficient = torch::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
-    runInParallel(groups, [&](int group) {
-        for (std::size_t k : d.parameterGroups[static_cast<std::size_t>(group)])
-            if (params[k].grad().defined()) params[k].mutable_grad().mul_(coefficient);
-    });
-    return total.item<double>();
 }
 
 }  // namespace
@@ -367,22 +256,8 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
 
     d.model = std::make_unique<Seq2SeqModel>(config, std::move(sourceVocab), std::move(targetVocab),
                                              options.tokenizer, options.seed);
-    const auto params = detail::ModelAccess::impl(*d.model).net->parameters();
-    std::int64_t total = 0, seen = 0;
-    for (const auto& p : params) total += p.numel();
-    std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(d.parts));
-    for (std::size_t k = 0; k < params.size(); ++k) {
-        groups[static_cast<std::size_t>(std::min<std::int64_t>(d.parts - 1, seen * d.parts / total))].push_back(k);
-        seen += params[k].numel();
-    }
-    for (auto& group : groups) {
-        if (group.empty()) continue;
-        std::vector<torch::Tensor> tensors;
-        for (auto k : group) tensors.push_back(params[k]);
-        d.optimizers.push_back(
-            std::make_unique<torch::optim::Adam>(tensors, torch::optim::AdamOptions(options.learningRate)));
-        d.parameterGroups.push_back(std::move(group));
-    }
+    d.trainer = std::make_unique<detail::ParallelBatchTrainer>(detail::ModelAccess::impl(*d.model).net->parameters(),
+                                                              d.parts, options.learningRate);
     d.startEpoch();
 }
 
@@ -417,13 +292,8 @@ BatchReport Trainer::trainBatch() {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
     net.train();
     BatchTensors t = toTensors(batch);
-    // Gradients start undefined: the backward then stores each parameter's gradient
-    // instead of adding it to a zero-filled one (a fill and an add per parameter saved).
-    net.zero_grad(/*set_to_none=*/true);
     ++d.globalBatch;
     const bool injectNonFinite = d.globalBatch == d.options.injectNonFiniteAtBatch;
-    auto params = net.parameters();
-    double lossValue = 0.0;
     // Attention losses: the batch's gold targets and what the losses are divided by.
     const bool attentionLosses = hasAttentionLoss(d.options);
     const DifferentiableAttention differentiable(net, attentionLosses);
@@ -433,41 +303,32 @@ BatchReport Trainer::trainBatch() {
         scale.sentences = static_cast<double>(batch.size);
         if (d.options.guidedAlignment > 0) gold = goldTargets(d.gold, batch, &scale.linkedRows);
     }
-    if (d.parts > 1 && batch.size > 1) {
-        lossValue = trainParts(d, batch, t, injectNonFinite, gold, scale);
-        if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
-    } else {
+    // Each part's loss is its share of the batch's mean token loss (its summed token losses over
+    // the batch's token count), so the parts' losses and gradients add up to the whole batch's.
+    const double tokens = static_cast<double>(t.tgt.ne(Vocabulary::kPad).sum().item<std::int64_t>());
+    const double lossValue = d.trainer->backward(batch.size, [&](const detail::BatchPart& part, double& reported) {
+        const bool whole = part.count == batch.size;
+        const BatchTensors mine = whole ? t : rowsOf(batch, t, part.first, part.count);
         nn::Captured captured;
-        torch::Tensor logits =
-            net.forward(t.src, t.srcLen, t.tgtIn, attentionLosses ? &captured : nullptr, d.options.teacherForcing);
+        torch::Tensor logits = net.forward(mine.src, mine.srcLen, mine.tgtIn, attentionLosses ? &captured : nullptr,
+                                           d.options.teacherForcing);
         torch::Tensor loss = torch::nn::functional::cross_entropy(
-            logits.reshape({-1, logits.size(2)}), t.tgt.reshape({-1}),
-            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
-        if (injectNonFinite) loss = loss * std::nan("");
-        lossValue = loss.item<double>();  // the cross-entropy: what the curves show
-        if (attentionLosses) loss = loss + attentionLoss(captured, t.tgt, t.src, gold, d.options, scale);
-        if (!std::isfinite(lossValue) || !std::isfinite(loss.item<double>()))
-            throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
-        loss.backward();
-    }
-    // A parameter this batch did not reach gets a zero gradient, as optimizer->zero_grad()
-    // left it before: Adam still decays its moments and moves it.
-    for (auto& p : params)
-        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-    double norm = 0.0;
-    if (d.options.clip > 0) {
-        norm = d.parameterGroups.size() > 1 ? clipGradNormParallel(d, params, d.options.clip)
-                                            : torch::nn::utils::clip_grad_norm_(params, d.options.clip);
-    } else {
-        for (auto& p : params)
-            if (p.grad().defined()) norm += p.grad().pow(2).sum().item<double>();
-    }
-    if (!std::isfinite(norm)) {
-        for (auto& optimizer : d.optimizers) optimizer->zero_grad();
-        throw TrainingDiverged(report.epoch, report.batch, "a gradient is not finite");
-    }
-    runInParallel(static_cast<int>(d.optimizers.size()),
-                  [&](int i) { d.optimizers[static_cast<std::size_t>(i)]->step(); });
+                                 logits.reshape({-1, logits.size(2)}), mine.tgt.reshape({-1}),
+                                 torch::nn::functional::CrossEntropyFuncOptions()
+                                     .ignore_index(Vocabulary::kPad)
+                                     .reduction(torch::kSum)) /
+                             tokens;
+        if (part.index == 0 && injectNonFinite) loss = loss * std::nan("");
+        reported = loss.item<double>();  // the cross-entropy: what the curves show
+        if (!attentionLosses || !std::isfinite(reported)) return loss;
+        return loss + attentionLoss(captured, mine.tgt, mine.src,
+                                    whole ? gold : goldRows(gold, mine, part.first, part.count), d.options, scale);
+    });
+    if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
+    // A non-finite attention loss shows in the gradient's norm.
+    const double norm = d.trainer->clipGradNorm(d.options.clip);
+    if (!std::isfinite(norm)) throw TrainingDiverged(report.epoch, report.batch, "a gradient is not finite");
+    d.trainer->step();
     ++d.cursor;
     d.lossSum += lossValue;
     d.epochPairs += batch.size;

@@ -12,6 +12,7 @@
 #include "base/InputError.h"
 #include "base/Memory.h"
 #include "base/Metrics.h"
+#include "engine/detail/ParallelBatch.h"
 #include "engine/detail/VisionImpl.h"
 #include "engine/nn/TransformerClassifierNet.h"  // attentionRollout
 #include "engine/Runtime.h"
@@ -83,26 +84,29 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 // The learning rate of the batch `done` of `total` (VisionTrainingOptions::cosine).
-void scheduleLearningRate(torch::optim::Adam& optimizer, const VisionTrainingOptions& o, std::size_t done, std::size_t total) {
+void scheduleLearningRate(detail::ParallelBatchTrainer& trainer, const VisionTrainingOptions& o, std::size_t done,
+                          std::size_t total) {
     if (!o.cosine || total == 0) return;
-    const double lr = o.learningRate * 0.5 * (1.0 + std::cos(M_PI * static_cast<double>(done) / static_cast<double>(total)));
-    for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+    trainer.setLearningRate(o.learningRate * 0.5 *
+                            (1.0 + std::cos(M_PI * static_cast<double>(done) / static_cast<double>(total))));
 }
 
-// One update from a batch's loss (`value` its number): refuses a non-finite loss, steps the
-// optimiser on the objective with the gradient clipped, then lets the caller's afterBatch run (which
-// may leave the network in eval mode, so training mode is set again).
-void trainStep(double value, torch::Tensor& objective, torch::optim::Adam& optimizer, torch::nn::Module& net,
-               double clip, int epoch, int batch, const std::function<void()>& afterBatch) {
+// One update from a batch of `rows` rows, split into the trainer's parts (objective as
+// ParallelBatchTrainer::backward): refuses a non-finite loss, steps with the gradient clipped, then
+// lets the caller's afterBatch run (which may leave the network in eval mode, so training mode is
+// set again). Returns the batch's loss.
+double trainStep(detail::ParallelBatchTrainer& trainer, torch::nn::Module& net, std::int64_t rows,
+                 const detail::ParallelBatchTrainer::Objective& objective, double clip, int epoch, int batch,
+                 const std::function<void()>& afterBatch) {
+    const double value = trainer.backward(rows, objective);
     if (!std::isfinite(value)) throw TrainingDiverged(epoch, batch, "the loss became " + std::to_string(value));
-    optimizer.zero_grad();
-    objective.backward();
-    if (clip > 0) torch::nn::utils::clip_grad_norm_(net.parameters(), clip);
-    optimizer.step();
+    if (clip > 0) trainer.clipGradNorm(clip);
+    trainer.step();
     if (afterBatch) {
         afterBatch();
         net.train();
     }
+    return value;
 }
 
 // The figures every epoch reports beside its held-out ones.
@@ -121,7 +125,7 @@ void addTrainingFigures(Metrics& m, double lossSum, std::size_t lossCount, std::
 struct ImageClassifierTrainer::Impl {
     VisionTrainingOptions options;
     std::unique_ptr<ImageClassifier> model;
-    std::unique_ptr<torch::optim::Adam> optimizer;
+    std::unique_ptr<detail::ParallelBatchTrainer> trainer;
     std::mt19937_64 rng;
     torch::Tensor trainImages, trainLabels, heldImages, heldLabels;
     std::vector<Box> heldBoxes;  // at the model's size; empty when the data has none
@@ -164,8 +168,8 @@ ImageClassifierTrainer::ImageClassifierTrainer(const ImageDataset& training, con
             impl_->heldBoxes.push_back(scaleBox(heldSet.boxes[i], heldSet.images[i].height, heldSet.images[i].width, S, S));
 
     impl_->model = std::make_unique<ImageClassifier>(config, training.classes, options.seed);
-    impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net()->parameters(),
-                                                            torch::optim::AdamOptions(options.learningRate));
+    impl_->trainer = std::make_unique<detail::ParallelBatchTrainer>(impl_->net()->parameters(), options.threads,
+                                                                   options.learningRate);
     setModel(impl_->model.get(), static_cast<std::size_t>(impl_->trainImages.size(0)),
              static_cast<std::size_t>(impl_->heldImages.size(0)));
 }
@@ -230,15 +234,26 @@ ImageClassifierTrainer::Outcome ImageClassifierTrainer::run(const std::function<
         std::size_t seen = 0;
         for (const auto& members : shuffledBatches(trainingExamples(), impl_->options.batchSize, impl_->rng)) {
             if (stop && stop->load()) return Outcome::Stopped;
-            scheduleLearningRate(*impl_->optimizer, impl_->options, batch++, total);
+            scheduleLearningRate(*impl_->trainer, impl_->options, batch++, total);
             const torch::Tensor index = indexTensor(members);
-            const nn::VitOutput out = net->forward(impl_->trainImages.index_select(0, index));
-            torch::Tensor loss = torch::nn::functional::cross_entropy(out.logits, impl_->trainLabels.index_select(0, index));
-            const double value = loss.item<double>();
+            const auto rows = static_cast<std::int64_t>(members.size());
+            // Each part's share: its summed cross-entropy over the batch's size.
+            const double value = trainStep(
+                *impl_->trainer, *net, rows,
+                [&](const detail::BatchPart& part, double& reported) {
+                    const torch::Tensor mine = index.slice(0, part.first, part.first + part.count);
+                    const nn::VitOutput out = net->forward(impl_->trainImages.index_select(0, mine));
+                    torch::Tensor loss = torch::nn::functional::cross_entropy(
+                                             out.logits, impl_->trainLabels.index_select(0, mine),
+                                             torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum)) /
+                                         static_cast<double>(rows);
+                    reported = loss.item<double>();
+                    return loss;
+                },
+                impl_->options.clip, impl_->completed + 1,
+                static_cast<int>(batch - perEpoch * static_cast<std::size_t>(impl_->completed)), afterBatch);
             lossSum += value * static_cast<double>(members.size());
             seen += members.size();
-            trainStep(value, loss, *impl_->optimizer, *net, impl_->options.clip, impl_->completed + 1,
-                      static_cast<int>(batch - perEpoch * static_cast<std::size_t>(impl_->completed)), afterBatch);
         }
         const double seconds = secondsSince(start);
         epochDone(++impl_->completed);
@@ -270,7 +285,7 @@ struct HeldImage {
 struct CaptionerTrainer::Impl {
     VisionTrainingOptions options;
     std::unique_ptr<ImageCaptioner> model;
-    std::unique_ptr<torch::optim::Adam> optimizer;
+    std::unique_ptr<detail::ParallelBatchTrainer> trainer;
     std::mt19937_64 rng;
     torch::Tensor trainImages;
     std::vector<CaptionExample> examples;
@@ -321,8 +336,8 @@ CaptionerTrainer::CaptionerTrainer(const CaptionDataset& training, const Caption
         impl_->held.push_back(std::move(h));
     }
     impl_->model = std::make_unique<ImageCaptioner>(config, std::move(vocabulary), options.seed);
-    impl_->optimizer = std::make_unique<torch::optim::Adam>(impl_->net()->parameters(),
-                                                            torch::optim::AdamOptions(options.learningRate));
+    impl_->trainer = std::make_unique<detail::ParallelBatchTrainer>(impl_->net()->parameters(), options.threads,
+                                                                   options.learningRate);
     setModel(impl_->model.get(), static_cast<std::size_t>(impl_->trainImages.size(0)), impl_->held.size());
 }
 
@@ -401,7 +416,7 @@ CaptionerTrainer::Outcome CaptionerTrainer::run(const std::function<void(const C
         std::size_t seenWords = 0, seenImages = 0;
         for (const auto& members : shuffledBatches(impl_->examples.size(), impl_->options.batchSize, impl_->rng)) {
             if (stop && stop->load()) return Outcome::Stopped;
-            scheduleLearningRate(*impl_->optimizer, impl_->options, batch++, total);
+            scheduleLearningRate(*impl_->trainer, impl_->options, batch++, total);
             std::size_t longest = 0;
             std::vector<std::size_t> images;
             for (auto m : members) {
@@ -421,22 +436,33 @@ CaptionerTrainer::Outcome CaptionerTrainer::run(const std::function<void(const C
                 }
                 out[b][static_cast<int64_t>(ids.size())] = Vocabulary::kEos;
             }
-            const auto [logits, alphas] = net->forward(impl_->trainImages.index_select(0, indexTensor(images)), inputs);
-            torch::Tensor loss = torch::nn::functional::cross_entropy(
-                logits.reshape({B * T, -1}), targets.reshape({B * T}),
-                torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
-            torch::Tensor objective = loss;
-            if (lambda > 0) {
-                const torch::Tensor real = targets.ne(Vocabulary::kPad).to(torch::kFloat).unsqueeze(2);  // [B, T, 1]
-                objective = loss + lambda * (1 - (alphas * real).sum(1)).pow(2).sum(1).mean();
-            }
-            const double value = loss.item<double>();
+            const torch::Tensor imageIndex = indexTensor(images);
             const auto count = static_cast<std::size_t>(targets.ne(Vocabulary::kPad).sum().item<int64_t>());
+            // Each part's share: its summed cross-entropy over the batch's word count, and its rows'
+            // doubly stochastic penalty over the batch's size.
+            const double value = trainStep(
+                *impl_->trainer, *net, B,
+                [&](const detail::BatchPart& part, double& reported) {
+                    const torch::Tensor partTargets = targets.slice(0, part.first, part.first + part.count);
+                    const auto [logits, alphas] = net->forward(
+                        impl_->trainImages.index_select(0, imageIndex.slice(0, part.first, part.first + part.count)),
+                        inputs.slice(0, part.first, part.first + part.count));
+                    torch::Tensor loss = torch::nn::functional::cross_entropy(
+                                             logits.reshape({part.count * T, -1}), partTargets.reshape({part.count * T}),
+                                             torch::nn::functional::CrossEntropyFuncOptions()
+                                                 .ignore_index(Vocabulary::kPad)
+                                                 .reduction(torch::kSum)) /
+                                         static_cast<double>(count);
+                    reported = loss.item<double>();
+                    if (lambda <= 0) return loss;
+                    const torch::Tensor real = partTargets.ne(Vocabulary::kPad).to(torch::kFloat).unsqueeze(2);  // [b, T, 1]
+                    return loss + lambda * (1 - (alphas * real).sum(1)).pow(2).sum() / static_cast<double>(B);
+                },
+                impl_->options.clip, impl_->completed + 1,
+                static_cast<int>(batch - perEpoch * static_cast<std::size_t>(impl_->completed)), afterBatch);
             lossSum += value * static_cast<double>(count);
             seenWords += count;
             seenImages += members.size();
-            trainStep(value, objective, *impl_->optimizer, *net, impl_->options.clip, impl_->completed + 1,
-                      static_cast<int>(batch - perEpoch * static_cast<std::size_t>(impl_->completed)), afterBatch);
         }
         const double seconds = secondsSince(start);
         epochDone(++impl_->completed);

@@ -1,0 +1,61 @@
+#pragma once
+// Engine-internal: training one batch on several threads, shared by every task's trainer. A batch
+// is split into parts of consecutive rows, each part's forward and backward runs on a thread of its
+// own with its own dropout generator, the parts' gradients are summed in part order, and Adam steps
+// one group of the parameters per thread. The loss and gradients equal the whole batch's (each part
+// returns its share of the batch's objective), and a run repeats exactly for a given thread count.
+// Includes LibTorch; only engine .cpp files include it.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace attnlab::detail {
+
+// Runs work(0) .. work(n - 1), work(0) on the calling thread and the others on threads of their
+// own; rethrows the first exception once all have finished.
+void runInParallel(int n, const std::function<void(int)>& work);
+
+// A seed for a part's generator, from LibTorch's global generator (so torch::manual_seed and the
+// model's seed still decide every draw).
+std::uint64_t drawSeed();
+
+// The rows [first, first + count) of a batch that part `index` trains on.
+struct BatchPart {
+    int index = 0;
+    std::int64_t first = 0, count = 0;
+};
+
+// Adam over a network's parameters, trained on `threads` parts per batch. One thread (or a batch of
+// one row) is exactly the single-threaded loop: one forward, backward and Adam step.
+class ParallelBatchTrainer {
+public:
+    ParallelBatchTrainer(std::vector<torch::Tensor> parameters, int threads, double learningRate);
+    ~ParallelBatchTrainer();
+
+    // The number of parts a batch of `rows` rows is split into.
+    int partsFor(std::int64_t rows) const;
+
+    // Forward and backward of a batch of `rows` rows. objective(part, reported) runs the part's
+    // forward and returns its share of the batch's objective (the parts' shares add up to the
+    // batch's: a sum over the part's rows divided by the batch's count), and sets `reported` to its
+    // share of the figure the curves show (the loss without penalties). Returns the reported shares
+    // summed. Afterwards every parameter's gradient is the batch's (zero for a parameter the batch
+    // did not reach, as zero_grad() leaves it).
+    using Objective = std::function<torch::Tensor(const BatchPart& part, double& reported)>;
+    double backward(std::int64_t rows, const Objective& objective);
+
+    // The gradients' 2-norm, clipped to maxNorm when maxNorm > 0 (clip_grad_norm_'s numbers).
+    double clipGradNorm(double maxNorm);
+
+    void step();
+    void setLearningRate(double learningRate);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnlab::detail
