@@ -10,14 +10,19 @@
 
 #include "core/AutogradGraph.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "engine/nn/FusedHeadAttention.h"
 #include "engine/nn/MultiHeadAttention.h"
+#include "engine/nn/SoftmaxKernels.h"
 
 using torch::Tensor;
+namespace nn = attnlab::nn;
 using attnlab::test::graphContains;
 using attnlab::nn::HeadTrace;
 using attnlab::nn::MultiHeadAttention;
@@ -121,4 +126,45 @@ TEST_CASE("fused attention: hand-computed weights and output for one head", "[fu
     CHECK(weights[0][0][0][1].item<float>() == Approx(1 - a).epsilon(1e-6));
     CHECK(heads[0][0][0].item<float>() == Approx(2 * a).epsilon(1e-6));
     CHECK(heads[0][0][1].item<float>() == Approx(4 * (1 - a)).epsilon(1e-6));
+}
+
+TEST_CASE("the heads' softmax kernel: its exponential against std::exp, rows against double precision", "[attention]") {
+    double worst = 0;
+    for (int i = 0; i <= 200000; ++i) {
+        const float x = -87.0f * static_cast<float>(i) / 200000.0f;
+        const double exact = std::exp(static_cast<double>(x));
+        worst = std::max(worst, std::abs(nn::kernels::expNonPositive(x) - exact) / exact);
+    }
+    INFO("largest relative error " << worst);
+    CHECK(worst < 2e-7);
+    CHECK(nn::kernels::expNonPositive(0.0f) == 1.0f);
+    CHECK(nn::kernels::expNonPositive(-std::numeric_limits<float>::infinity()) < 1e-37f);
+
+    const std::int64_t rows = 5, n = 19;  // not a multiple of the eight lanes
+    std::vector<float> scores(rows * n);
+    for (std::size_t i = 0; i < scores.size(); ++i) scores[i] = static_cast<float>(std::sin(1.7 * static_cast<double>(i)) * 6);
+    bool pad[n] = {};
+    pad[3] = pad[17] = true;
+    for (bool causal : {false, true}) {
+        INFO("causal " << causal);
+        std::vector<float> w = scores;
+        nn::kernels::softmaxRows(w.data(), rows, n, pad, causal);
+        for (std::int64_t i = 0; i < rows; ++i) {
+            const std::int64_t visible = causal ? std::min(i + 1, n) : n;
+            double max = -1e300, sum = 0;
+            for (std::int64_t j = 0; j < visible; ++j)
+                if (!pad[j]) max = std::max(max, static_cast<double>(scores[i * n + j]));
+            for (std::int64_t j = 0; j < visible; ++j)
+                if (!pad[j]) sum += std::exp(scores[i * n + j] - max);
+            for (std::int64_t j = 0; j < n; ++j) {
+                const double expected = j < visible && !pad[j] ? std::exp(scores[i * n + j] - max) / sum : 0.0;
+                CHECK(std::abs(w[i * n + j] - expected) < 1e-6);
+            }
+        }
+    }
+    // Row 0 under the causal mask sees key 0 only; with key 0 padded it sees none: all 0.
+    pad[0] = true;
+    std::vector<float> w(scores.begin(), scores.begin() + n);
+    nn::kernels::softmaxRows(w.data(), 1, n, pad, true);
+    CHECK(std::all_of(w.begin(), w.end(), [](float x) { return x == 0.0f; }));
 }

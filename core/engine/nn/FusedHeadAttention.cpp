@@ -8,6 +8,7 @@
 
 #include "DecodeKernels.h"
 #include "Random.h"
+#include "SoftmaxKernels.h"
 
 namespace attnlab::nn {
 
@@ -39,13 +40,6 @@ HeadMatrix headMatrix(const Tensor& x) {
 
 Tensor unitLastStride(const Tensor& x) { return x.stride(2) == 1 ? x : x.contiguous(); }
 
-// Masked softmax of one row of scores in place: keys from visibleEnd on (the future, under
-// the causal mask) and padded keys get 0; a row with no visible key becomes 0.
-void softmaxRow(float* row, int64_t tk, const bool* pad, int64_t visibleEnd) {
-    decode::maskedSoftmax(row, visibleEnd, pad);
-    std::fill(row + visibleEnd, row + tk, 0.0f);
-}
-
 class HeadAttentionFunction : public torch::autograd::Function<HeadAttentionFunction> {
 public:
     static variable_list forward(AutogradContext* ctx, Tensor q, Tensor k, Tensor v,
@@ -75,12 +69,10 @@ public:
                 float* w = weights.data_ptr<float>() + (b * heads + h) * Tq * Tk;
                 gemm(false, true, Tq, Tk, dk, scale, Q.at(b, h, dk), Q.rowStride, K.at(b, h, dk), K.rowStride, 0.0f, w,
                      Tk);
-                for (int64_t i = 0; i < Tq; ++i)
-                    softmaxRow(w + i * Tk, Tk, padRow, causal ? std::min<int64_t>(i + 1, Tk) : Tk);
+                kernels::softmaxRows(w, Tq, Tk, padRow, causal);
                 const float* p = w;
                 if (mask.defined()) {
-                    const float* m = mask.data_ptr<float>() + (b * heads + h) * Tq * Tk;
-                    for (int64_t i = 0; i < Tq * Tk; ++i) dropped[i] = w[i] * m[i];
+                    kernels::multiply(dropped.data(), w, mask.data_ptr<float>() + (b * heads + h) * Tq * Tk, Tq * Tk);
                     p = dropped.data();
                 }
                 gemm(false, false, Tq, dk, Tk, 1.0f, p, Tk, V.at(b, h, dk), V.rowStride, 0.0f, O.at(b, h, dk),
@@ -117,7 +109,7 @@ public:
                 const float* m = mask.defined() ? mask.data_ptr<float>() + (b * heads + h) * Tq * Tk : nullptr;
                 const float* p = w;
                 if (m) {
-                    for (int64_t i = 0; i < Tq * Tk; ++i) dropped[i] = w[i] * m[i];
+                    kernels::multiply(dropped.data(), w, m, Tq * Tk);
                     p = dropped.data();
                 }
                 // dV = Pᵀ dO; dP = dO Vᵀ
@@ -127,15 +119,7 @@ public:
                 gemm(false, true, Tq, Tk, dk, 1.0f, dO.at(b, h, dk), dO.rowStride, V.at(b, h, dk), V.rowStride, 0.0f,
                      g, Tk);
                 // Through the dropout mask, then the softmax: dS = W ∘ (dW - Σ_j dW ∘ W).
-                for (int64_t i = 0; i < Tq; ++i) {
-                    float* gr = g + i * Tk;
-                    const float* wr = w + i * Tk;
-                    if (m)
-                        for (int64_t j = 0; j < Tk; ++j) gr[j] *= m[i * Tk + j];
-                    float dot = 0.0f;
-                    for (int64_t j = 0; j < Tk; ++j) dot += gr[j] * wr[j];
-                    for (int64_t j = 0; j < Tk; ++j) gr[j] = wr[j] * (gr[j] - dot);
-                }
+                kernels::softmaxBackwardRows(g, w, m, Tq, Tk);
                 // Scores were scale · Q Kᵀ: dQ = scale · dS K, dK = scale · dSᵀ Q.
                 gemm(false, false, Tq, dk, Tk, scale, g, Tk, K.at(b, h, dk), K.rowStride, 0.0f, dQ.at(b, h, dk),
                      dQ.rowStride);

@@ -1,0 +1,127 @@
+#include "SoftmaxKernels.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace attnlab::nn::kernels {
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define ATTNLAB_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define ATTNLAB_VECTOR_CLONES
+#endif
+
+namespace {
+
+// Cephes' expf: e^x = 2^n · e^r with n = round(x / ln 2) and |r| <= ln 2 / 2, e^r a degree-6
+// polynomial. n is rounded by adding 1.5 · 2^23 (no call, so the loop vectorises), and 2^n is
+// built from its exponent bits. x is first raised to -87, where 2^n is still a normal number
+// (this file compiles with -fno-trapping-math, without which GCC keeps that comparison a branch).
+inline float expClamped(float x) {
+    x = x > -87.0f ? x : -87.0f;
+    const float shifted = x * 1.44269504088896341f + 12582912.0f;
+    const float n = shifted - 12582912.0f;
+    const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const float er = p * r * r + r + 1.0f;
+    std::int32_t bits;
+    std::memcpy(&bits, &shifted, sizeof bits);
+    const std::int32_t pow2 = (bits - 0x4B400000 + 127) << 23;
+    float scale;
+    std::memcpy(&scale, &pow2, sizeof scale);
+    return er * scale;
+}
+
+// Sums and maxima in eight lanes, so that they vectorise (floating-point adds are not reordered
+// otherwise); the lanes then combine in a fixed order.
+constexpr int kLanes = 8;
+
+inline float laneSum(const float* lanes) {
+    float s = 0.0f;
+    for (int k = 0; k < kLanes; ++k) s += lanes[k];
+    return s;
+}
+
+inline float sumOf(const float* x, std::int64_t n) {
+    float lanes[kLanes] = {};
+    std::int64_t j = 0;
+    for (; j + kLanes <= n; j += kLanes)
+        for (int k = 0; k < kLanes; ++k) lanes[k] += x[j + k];
+    float s = laneSum(lanes);
+    for (; j < n; ++j) s += x[j];
+    return s;
+}
+
+inline float dotOf(const float* a, const float* b, std::int64_t n) {
+    float lanes[kLanes] = {};
+    std::int64_t j = 0;
+    for (; j + kLanes <= n; j += kLanes)
+        for (int k = 0; k < kLanes; ++k) lanes[k] += a[j + k] * b[j + k];
+    float s = laneSum(lanes);
+    for (; j < n; ++j) s += a[j] * b[j];
+    return s;
+}
+
+inline float maxOf(const float* x, std::int64_t n, const bool* pad) {
+    constexpr float kNone = -std::numeric_limits<float>::infinity();
+    float lanes[kLanes] = {kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
+    std::int64_t j = 0;
+    for (; j + kLanes <= n; j += kLanes)
+        for (int k = 0; k < kLanes; ++k) {
+            const float v = pad && pad[j + k] ? kNone : x[j + k];
+            lanes[k] = lanes[k] > v ? lanes[k] : v;
+        }
+    float m = kNone;
+    for (int k = 0; k < kLanes; ++k) m = m > lanes[k] ? m : lanes[k];
+    for (; j < n; ++j)
+        if (!(pad && pad[j])) m = m > x[j] ? m : x[j];
+    return m;
+}
+
+ATTNLAB_VECTOR_CLONES
+void softmaxRow(float* row, std::int64_t n, std::int64_t visible, const bool* pad) {
+    const float max = maxOf(row, visible, pad);
+    if (max == -std::numeric_limits<float>::infinity()) {
+        std::fill(row, row + n, 0.0f);
+        return;
+    }
+    for (std::int64_t j = 0; j < visible; ++j) row[j] = expClamped(row[j] - max);
+    if (pad)
+        for (std::int64_t j = 0; j < visible; ++j) row[j] = pad[j] ? 0.0f : row[j];
+    const float inverse = 1.0f / sumOf(row, visible);
+    for (std::int64_t j = 0; j < visible; ++j) row[j] *= inverse;
+    std::fill(row + visible, row + n, 0.0f);
+}
+
+ATTNLAB_VECTOR_CLONES
+void softmaxBackwardRow(float* g, const float* w, const float* m, std::int64_t n) {
+    if (m)
+        for (std::int64_t j = 0; j < n; ++j) g[j] *= m[j];
+    const float dot = dotOf(g, w, n);
+    for (std::int64_t j = 0; j < n; ++j) g[j] = w[j] * (g[j] - dot);
+}
+
+}  // namespace
+
+float expNonPositive(float x) { return expClamped(x); }
+
+void softmaxRows(float* scores, std::int64_t rows, std::int64_t n, const bool* pad, bool causal) {
+    for (std::int64_t i = 0; i < rows; ++i) softmaxRow(scores + i * n, n, causal ? std::min(i + 1, n) : n, pad);
+}
+
+void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64_t rows, std::int64_t n) {
+    for (std::int64_t i = 0; i < rows; ++i) softmaxBackwardRow(g + i * n, w + i * n, mask ? mask + i * n : nullptr, n);
+}
+
+ATTNLAB_VECTOR_CLONES
+void multiply(float* out, const float* a, const float* b, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+}
+
+}  // namespace attnlab::nn::kernels

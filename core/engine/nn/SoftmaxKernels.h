@@ -1,0 +1,26 @@
+#pragma once
+// The attention heads' softmax, forward and backward, over rows of scores in place, written as
+// plain loops that the compiler vectorises (an AVX2 clone next to the baseline one). The
+// exponential is a polynomial (Cephes' expf: a relative error within 2e-7 of std::exp over the
+// range a softmax uses), because libm's expf is called element by element and was a third of a
+// forecaster's attention. Torch-free.
+#include <cstdint>
+
+namespace attnlab::nn::kernels {
+
+// e^x for x <= 0 (-inf included, which gives e^-87); what the softmax computes.
+float expNonPositive(float x);
+
+// Softmax of each of `rows` rows of n scores in place. Row i sees keys [0, visible) with
+// visible = causal ? min(i + 1, n) : n, less those with pad[j] (pad may be null); the others get
+// 0, and a row that sees no key becomes all 0.
+void softmaxRows(float* scores, std::int64_t rows, std::int64_t n, const bool* pad, bool causal);
+
+// Back through the dropout mask (null for none) and the softmax, each of `rows` rows of n in
+// place: g := w ∘ (g ∘ m − Σ_j (g ∘ m)_j w_j).
+void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64_t rows, std::int64_t n);
+
+// out[i] = a[i] · b[i].
+void multiply(float* out, const float* a, const float* b, std::int64_t n);
+
+}  // namespace attnlab::nn::kernels
