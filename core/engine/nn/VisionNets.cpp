@@ -93,6 +93,7 @@ torch::Tensor CaptionerNetImpl::encode(const torch::Tensor& images) {
     torch::Tensor x = images;
     if (config_.encoder == CaptionEncoder::Cell)  // [B, C, S, S] -> [B g g, C, 8, 8], cells row-major
         x = images.unfold(2, 8, 8).unfold(3, 8, 8).permute({0, 2, 3, 1, 4, 5}).reshape({batch * g * g, images.size(1), 8, 8});
+    x = x.contiguous(at::MemoryFormat::ChannelsLast);
     x = F::max_pool2d(torch::relu(conv1_(x)), F::MaxPool2dFuncOptions(2));
     x = F::max_pool2d(torch::relu(conv2_(x)), F::MaxPool2dFuncOptions(2));
     x = F::max_pool2d(torch::relu(conv3_(x)), F::MaxPool2dFuncOptions(2));  // [B, F, g, g] or [B g g, F, 1, 1]
@@ -163,6 +164,25 @@ CaptionStep CaptionerNetImpl::step(const torch::Tensor& previous, const torch::T
 std::pair<torch::Tensor, torch::Tensor> CaptionerNetImpl::forward(const torch::Tensor& images, const torch::Tensor& inputs) {
     const torch::Tensor features = encode(images), k = keys(features);
     torch::Tensor state = initialState(features);
+    if (config_.query == CaptionQuery::Current) {
+        // step()'s numbers with the known inputs' embeddings looked up at once, and the output layer
+        // (with its dropout) run once over every step's [state; context] after the loop: the
+        // recurrence needs neither.
+        const bool training = is_training();
+        const torch::Tensor embedded = embedding_(inputs);  // [B, T, E]
+        torch::Tensor h = state.narrow(1, 0, config_.hidden), before = state.narrow(1, config_.hidden, config_.features);
+        std::vector<torch::Tensor> states, contexts, alphas;
+        for (int64_t t = 0; t < inputs.size(1); ++t) {
+            h = gru_(applyDropout(torch::cat({embedded.select(1, t), before}, 1), config_.dropout, training), h);
+            CaptionStep s = attend(h, features, k);
+            states.push_back(h);
+            contexts.push_back(s.context);
+            alphas.push_back(s.alpha);
+            before = s.context;
+        }
+        const torch::Tensor read = torch::cat({torch::stack(states, 1), torch::stack(contexts, 1)}, 2);  // [B, T, H + F]
+        return {output_(applyDropout(read, config_.dropout, training)), torch::stack(alphas, 1)};
+    }
     std::vector<torch::Tensor> logits, alphas;
     for (int64_t t = 0; t < inputs.size(1); ++t) {
         CaptionStep s = step(inputs.select(1, t), state, features, k);
