@@ -14,10 +14,6 @@
 
 namespace attnlab::detail {
 
-// Runs work(0) .. work(n - 1), work(0) on the calling thread and the others on threads of their
-// own; rethrows the first exception once all have finished.
-void runInParallel(int n, const std::function<void(int)>& work);
-
 // A seed for a part's generator, from LibTorch's global generator (so torch::manual_seed and the
 // model's seed still decide every draw).
 std::uint64_t drawSeed();
