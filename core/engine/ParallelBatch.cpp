@@ -3,6 +3,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -10,6 +11,7 @@
 
 #include "engine/Runtime.h"
 #include "engine/nn/Random.h"
+#include "engine/nn/VectorKernels.h"
 
 namespace attnlab::detail {
 
@@ -106,7 +108,12 @@ struct ParallelBatchTrainer::Impl {
     // Parameter groups of about equal size, one per part: each group's gradient sums, norms and
     // Adam step run on a thread of their own.
     std::vector<std::vector<std::size_t>> groups;
-    std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
+    // Adam (torch::optim::Adam's defaults: β = (0.9, 0.999), ε = 1e-8, no weight decay): each
+    // parameter's moments, and the steps taken. Every parameter steps every batch (each has a
+    // gradient), so one count serves them all.
+    std::vector<torch::Tensor> firstMoments, secondMoments;
+    double learningRate = 1e-3;
+    std::int64_t steps = 0;
     std::unique_ptr<WorkerPool> pool;  // parts - 1 threads beside the caller's
     void runInParallel(int n, const std::function<void(int)>& work) { pool->run(n, work); }
 };
@@ -128,12 +135,13 @@ ParallelBatchTrainer::ParallelBatchTrainer(std::vector<torch::Tensor> parameters
         groups[static_cast<std::size_t>(g)].push_back(k);
         seen += d.parameters[k].numel();
     }
-    for (auto& group : groups) {
-        if (group.empty()) continue;
-        std::vector<torch::Tensor> tensors;
-        for (auto k : group) tensors.push_back(d.parameters[k]);
-        d.optimizers.push_back(std::make_unique<torch::optim::Adam>(tensors, torch::optim::AdamOptions(learningRate)));
-        d.groups.push_back(std::move(group));
+    for (auto& group : groups)
+        if (!group.empty()) d.groups.push_back(std::move(group));
+    d.learningRate = learningRate;
+    torch::NoGradGuard noGrad;
+    for (const auto& p : d.parameters) {
+        d.firstMoments.push_back(torch::zeros_like(p, at::MemoryFormat::Contiguous));
+        d.secondMoments.push_back(torch::zeros_like(p, at::MemoryFormat::Contiguous));
     }
 }
 
@@ -210,14 +218,33 @@ double ParallelBatchTrainer::clipGradNorm(double maxNorm) {
 }
 
 void ParallelBatchTrainer::step() {
-    impl_->runInParallel(static_cast<int>(impl_->optimizers.size()),
-                  [&](int i) { impl_->optimizers[static_cast<std::size_t>(i)]->step(); });
+    // One pass over each parameter (nn::kernels::adamStep) instead of torch::optim::Adam's eight
+    // LibTorch operations on it: the same update, up to the order of float operations.
+    Impl& d = *impl_;
+    constexpr double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+    const double t = static_cast<double>(++d.steps);
+    const double correction1 = 1.0 - std::pow(beta1, t), correction2 = 1.0 - std::pow(beta2, t);
+    const double stepSize = d.learningRate / correction1, inverseRoot2 = 1.0 / std::sqrt(correction2);
+    torch::NoGradGuard noGrad;
+    d.runInParallel(static_cast<int>(d.groups.size()), [&](int group) {
+        for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
+            torch::Tensor& p = d.parameters[k];
+            const torch::Tensor g = p.grad().contiguous();
+            torch::Tensor &m = d.firstMoments[k], &v = d.secondMoments[k];
+            if (p.scalar_type() == torch::kFloat && p.is_contiguous()) {
+                nn::kernels::adamStep(p.data_ptr<float>(), g.data_ptr<float>(), m.data_ptr<float>(), v.data_ptr<float>(),
+                                      p.numel(), static_cast<float>(beta1), static_cast<float>(beta2),
+                                      static_cast<float>(stepSize), static_cast<float>(inverseRoot2),
+                                      static_cast<float>(eps));
+            } else {  // torch::optim::Adam's operations
+                m.mul_(beta1).add_(g, 1 - beta1);
+                v.mul_(beta2).addcmul_(g, g, 1 - beta2);
+                p.addcdiv_(m, (v.sqrt() * inverseRoot2).add_(eps), -stepSize);
+            }
+        }
+    });
 }
 
-void ParallelBatchTrainer::setLearningRate(double learningRate) {
-    for (auto& optimizer : impl_->optimizers)
-        for (auto& group : optimizer->param_groups())
-            static_cast<torch::optim::AdamOptions&>(group.options()).lr(learningRate);
-}
+void ParallelBatchTrainer::setLearningRate(double learningRate) { impl_->learningRate = learningRate; }
 
 }  // namespace attnlab::detail

@@ -19,7 +19,7 @@
 
 #include "engine/nn/FusedHeadAttention.h"
 #include "engine/nn/MultiHeadAttention.h"
-#include "engine/nn/SoftmaxKernels.h"
+#include "engine/nn/VectorKernels.h"
 
 using torch::Tensor;
 namespace nn = attnlab::nn;

@@ -17,6 +17,7 @@
 #include "base/vision/Captions.h"
 #include "base/vision/ImageDatasets.h"
 #include "engine/detail/ModelAccess.h"
+#include "engine/detail/ParallelBatch.h"
 #include "engine/forecast/ForecastTrainer.h"
 #include "engine/text/ClassifierTrainer.h"
 #include "engine/translation/Trainer.h"
@@ -277,4 +278,35 @@ TEST_CASE("every task's trainer on two threads: the whole batch's loss, and runs
         CHECK(a.loss == b.loss);
         CHECK(a.outputs == b.outputs);
     }
+}
+
+TEST_CASE("the batch trainer's Adam is torch::optim::Adam's update, learning rate changes included", "[parallel]") {
+    torch::manual_seed(3);
+    torch::nn::Linear ours(torch::nn::LinearOptions(37, 11)), theirs(torch::nn::LinearOptions(37, 11));
+    {
+        torch::NoGradGuard noGrad;
+        theirs->weight.copy_(ours->weight);
+        theirs->bias.copy_(ours->bias);
+    }
+    attnlab::detail::ParallelBatchTrainer trainer(ours->parameters(), 1, 3e-3);
+    torch::optim::Adam adam(theirs->parameters(), torch::optim::AdamOptions(3e-3));
+    const torch::Tensor x = torch::randn({20, 37}), y = torch::randn({20, 11});
+    for (int step = 0; step < 25; ++step) {
+        if (step == 10) {  // as the vision trainers' cosine schedule does
+            trainer.setLearningRate(1e-3);
+            for (auto& group : adam.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(1e-3);
+        }
+        trainer.backward(20, [&](const attnlab::detail::BatchPart&, double& reported) {
+            torch::Tensor loss = torch::mse_loss(ours(x), y);
+            reported = loss.item<double>();
+            return loss;
+        });
+        trainer.step();
+        adam.zero_grad();
+        torch::mse_loss(theirs(x), y).backward();
+        adam.step();
+    }
+    CHECK(torch::allclose(ours->weight, theirs->weight, 1e-5, 1e-6));
+    CHECK(torch::allclose(ours->bias, theirs->bias, 1e-5, 1e-6));
+    CHECK(!torch::equal(ours->weight, torch::zeros_like(ours->weight)));
 }

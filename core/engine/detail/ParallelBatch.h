@@ -2,7 +2,7 @@
 // Engine-internal: training one batch on several threads, shared by every task's trainer. A batch
 // is split into parts of consecutive rows, each part's forward and backward runs on a thread of its
 // own with its own dropout generator, the parts' gradients are summed in part order, and Adam steps
-// one group of the parameters per thread. The loss and gradients equal the whole batch's (each part
+// one group of the parameters per thread, one pass over each parameter. The loss and gradients equal the whole batch's (each part
 // returns its share of the batch's objective), and a run repeats exactly for a given thread count.
 // Includes LibTorch; only engine .cpp files include it.
 #include <torch/torch.h>
@@ -24,7 +24,8 @@ struct BatchPart {
     std::int64_t first = 0, count = 0;
 };
 
-// Adam over a network's parameters, trained on `threads` parts per batch. One thread (or a batch of
+// Adam (torch::optim::Adam's update and defaults) over a network's parameters, trained on
+// `threads` parts per batch. One thread (or a batch of
 // one row) is exactly the single-threaded loop: one forward, backward and Adam step.
 class ParallelBatchTrainer {
 public:

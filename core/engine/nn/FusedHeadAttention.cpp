@@ -8,7 +8,7 @@
 
 #include "DecodeKernels.h"
 #include "Random.h"
-#include "SoftmaxKernels.h"
+#include "VectorKernels.h"
 
 namespace attnlab::nn {
 

@@ -1,6 +1,7 @@
-#include "SoftmaxKernels.h"
+#include "VectorKernels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -117,6 +118,20 @@ void softmaxRows(float* scores, std::int64_t rows, std::int64_t n, const bool* p
 
 void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64_t rows, std::int64_t n) {
     for (std::int64_t i = 0; i < rows; ++i) softmaxBackwardRow(g + i * n, w + i * n, mask ? mask + i * n : nullptr, n);
+}
+
+ATTNLAB_VECTOR_CLONES
+void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float beta1, float beta2, float stepSize,
+              float inverseRootCorrection2, float eps) {
+    const float keep1 = 1.0f - beta1, keep2 = 1.0f - beta2;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float gi = g[i];
+        const float mi = beta1 * m[i] + keep1 * gi;
+        const float vi = beta2 * v[i] + keep2 * gi * gi;
+        m[i] = mi;
+        v[i] = vi;
+        p[i] -= stepSize * mi / (std::sqrt(vi) * inverseRootCorrection2 + eps);
+    }
 }
 
 ATTNLAB_VECTOR_CLONES

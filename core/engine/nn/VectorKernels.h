@@ -1,6 +1,7 @@
 #pragma once
-// The attention heads' softmax, forward and backward, over rows of scores in place, written as
-// plain loops that the compiler vectorises (an AVX2 clone next to the baseline one). The
+// Training's vector kernels, written as plain loops that the compiler vectorises (an AVX2 clone next
+// to the baseline one): the attention heads' softmax, forward and backward, over rows of scores in
+// place, and Adam's update of one parameter in one pass. The
 // exponential is a polynomial (Cephes' expf: a relative error within 2e-7 of std::exp over the
 // range a softmax uses), because libm's expf is called element by element and was a third of a
 // forecaster's attention. Torch-free.
@@ -19,6 +20,12 @@ void softmaxRows(float* scores, std::int64_t rows, std::int64_t n, const bool* p
 // Back through the dropout mask (null for none) and the softmax, each of `rows` rows of n in
 // place: g := w ∘ (g ∘ m − Σ_j (g ∘ m)_j w_j).
 void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64_t rows, std::int64_t n);
+
+// One Adam step (torch::optim::Adam's, no weight decay) of n parameters in one pass over p, its
+// gradient g and its moments m and v: m = β1 m + (1 − β1) g, v = β2 v + (1 − β2) g²,
+// p −= stepSize · m / (√v / √(1 − β2^t) + ε), with stepSize = lr / (1 − β1^t).
+void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float beta1, float beta2, float stepSize,
+              float inverseRootCorrection2, float eps);
 
 // out[i] = a[i] · b[i].
 void multiply(float* out, const float* a, const float* b, std::int64_t n);
