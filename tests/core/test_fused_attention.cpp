@@ -12,11 +12,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "engine/nn/BatchMatmul.h"
 #include "engine/nn/FusedHeadAttention.h"
 #include "engine/nn/MultiHeadAttention.h"
 #include "engine/nn/VectorKernels.h"
@@ -167,4 +169,40 @@ TEST_CASE("the heads' softmax kernel: its exponential against std::exp, rows aga
     std::vector<float> w(scores.begin(), scores.begin() + n);
     nn::kernels::softmaxRows(w.data(), 1, n, pad, true);
     CHECK(std::all_of(w.begin(), w.end(), [](float x) { return x == 0.0f; }));
+}
+
+TEST_CASE("batchMatmul: torch::bmm's product and gradients, transposed and sliced operands included", "[attention]") {
+    torch::manual_seed(8);
+    using View = std::function<torch::Tensor(const torch::Tensor&)>;
+    const View same = [](const torch::Tensor& t) { return t; };
+    const View transposed = [](const torch::Tensor& t) { return t.transpose(1, 2); };
+    const View sliced = [](const torch::Tensor& t) { return t.narrow(1, 1, 7).narrow(2, 2, 4); };
+    struct Case {
+        std::string name;
+        torch::Tensor a, b;  // the leaves
+        View viewA, viewB;   // what the product reads of them
+    };
+    const std::vector<Case> cases = {
+        {"contiguous", torch::randn({5, 3, 7}), torch::randn({5, 7, 4}), same, same},
+        {"a row per item (a captioner's step)", torch::randn({5, 1, 7}), torch::randn({5, 7, 6}), same, same},
+        {"b transposed", torch::randn({5, 3, 7}), torch::randn({5, 4, 7}), same, transposed},
+        {"a transposed, b sliced", torch::randn({5, 7, 3}), torch::randn({5, 9, 7}), transposed, sliced},
+        {"an empty inner dimension", torch::randn({5, 3, 0}), torch::randn({5, 0, 4}), same, same},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        const torch::Tensor a1 = c.a.clone().requires_grad_(), b1 = c.b.clone().requires_grad_();
+        const torch::Tensor a2 = c.a.clone().requires_grad_(), b2 = c.b.clone().requires_grad_();
+        const torch::Tensor out = nn::batchMatmul(c.viewA(a1), c.viewB(b1)), expected = torch::bmm(c.viewA(a2), c.viewB(b2));
+        REQUIRE(out.sizes() == expected.sizes());
+        CHECK(torch::allclose(out, expected, 1e-5, 1e-6));
+        const torch::Tensor weights = torch::randn(expected.sizes());
+        (out * weights).sum().backward();
+        (expected * weights).sum().backward();
+        CHECK(torch::allclose(a1.grad(), a2.grad(), 1e-5, 1e-6));
+        CHECK(torch::allclose(b1.grad(), b2.grad(), 1e-5, 1e-6));
+    }
+    // Double precision takes torch::bmm's path and its numbers.
+    const torch::Tensor a = torch::randn({2, 3, 4}, torch::kDouble), b = torch::randn({2, 4, 5}, torch::kDouble);
+    CHECK(torch::equal(nn::batchMatmul(a, b), torch::bmm(a, b)));
 }

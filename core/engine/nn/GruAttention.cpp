@@ -1,5 +1,6 @@
 #include "GruAttention.h"
 
+#include "BatchMatmul.h"
 #include "RowLinear.h"
 
 namespace attnlab::nn {
@@ -126,13 +127,13 @@ torch::Tensor GruAttentionImpl::weightsAll(const torch::Tensor& queries, const A
     torch::Tensor scores;  // [B, T, S]
     switch (kind_) {
     case AttentionKind::Dot:
-        scores = torch::bmm(queries, k.keys.transpose(1, 2));
+        scores = batchMatmul(queries, k.keys.transpose(1, 2));
         break;
     case AttentionKind::ScaledDot:
-        scores = torch::bmm(queries, k.keys.transpose(1, 2)) / std::sqrt(static_cast<double>(hidden_));
+        scores = batchMatmul(queries, k.keys.transpose(1, 2)) / std::sqrt(static_cast<double>(hidden_));
         break;
     case AttentionKind::General:
-        scores = torch::bmm(queries, k.projected.transpose(1, 2));
+        scores = batchMatmul(queries, k.projected.transpose(1, 2));
         break;
     case AttentionKind::Additive:
         // [B, 1, S, H] + [B, T, 1, H] -> tanh -> v -> [B, T, S]

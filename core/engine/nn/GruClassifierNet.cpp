@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "BatchMatmul.h"
 #include "FusedGruEncoder.h"
 #include "Random.h"
 
@@ -58,7 +59,7 @@ ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embe
         scores = scores.transpose(1, 2).masked_fill(valid.logical_not().unsqueeze(1),
                                                     -std::numeric_limits<float>::infinity());  // [B, R, S]
         out.attention = pooling.defined() ? pooling : torch::softmax(scores, 2);
-        pooled = torch::bmm(out.attention, states).reshape({embedded.size(0), -1});  // [B, R * D]
+        pooled = batchMatmul(out.attention, states).reshape({embedded.size(0), -1});  // [B, R * D]
     }
     }
     out.logits = output_(pooled);
@@ -67,7 +68,7 @@ ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embe
 
 torch::Tensor GruClassifierNetImpl::redundancyPenalty(const torch::Tensor& attention) {
     const int64_t R = attention.size(1);
-    torch::Tensor gram = torch::bmm(attention, attention.transpose(1, 2)) - torch::eye(R, attention.options());
+    torch::Tensor gram = batchMatmul(attention, attention.transpose(1, 2)) - torch::eye(R, attention.options());
     return gram.pow(2).sum({1, 2}).mean();
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "BatchMatmul.h"
 #include "FusedAttentionDecoder.h"
 #include "FusedGruEncoder.h"
 #include "RowLinear.h"
@@ -206,7 +207,7 @@ torch::Tensor GruSeq2Seq::forwardAfterFused(const Encoded& enc, const torch::Ten
     if (attention_ && attention_->hasWeightsAll() && !dropsWeights) {
         // Every step's attention at once: a few batched products instead of T rounds of them.
         weights = attention_->weightsAll(states, enc.keys);
-        contexts = torch::bmm(weights, enc.keys.keys);
+        contexts = batchMatmul(weights, enc.keys.keys);
     } else {
         // Step by step: local windows move with t, and dropout on the weights draws its masks
         // step by step as decodeStep does (same numbers, same random draws).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "BatchMatmul.h"
 #include "Random.h"
 #include "TransformerClassifierNet.h"  // attentionRollout
 #include "TransformerSeq2Seq.h"        // sinusoidalPositions
@@ -122,7 +123,7 @@ CaptionStep CaptionerNetImpl::attend(const torch::Tensor& query, const torch::Te
     if (config_.attention == CaptionAttention::Additive)
         scores = score_(torch::tanh(keys + stateKey_(query).unsqueeze(1))).squeeze(2);  // [B, N]
     else
-        scores = torch::bmm(keys, query_(query).unsqueeze(2)).squeeze(2) / std::sqrt(static_cast<double>(config_.features));
+        scores = batchMatmul(keys, query_(query).unsqueeze(2)).squeeze(2) / std::sqrt(static_cast<double>(config_.features));
     CaptionStep s;
     if (config_.sentinel) {
         // The sentinel is one more key, drawn from the state, in the same softmax as the cells.
@@ -132,10 +133,10 @@ CaptionStep CaptionerNetImpl::attend(const torch::Tensor& query, const torch::Te
         const int64_t n = scores.size(1);
         s.alpha = weights.narrow(1, 0, n);
         s.beta = weights.select(1, n);
-        s.context = torch::bmm(s.alpha.unsqueeze(1), features).squeeze(1) + s.beta.unsqueeze(1) * value;
+        s.context = batchMatmul(s.alpha.unsqueeze(1), features).squeeze(1) + s.beta.unsqueeze(1) * value;
     } else {
         s.alpha = torch::softmax(scores, 1);
-        s.context = torch::bmm(s.alpha.unsqueeze(1), features).squeeze(1);  // [B, F]
+        s.context = batchMatmul(s.alpha.unsqueeze(1), features).squeeze(1);  // [B, F]
     }
     if (config_.gate) s.context = torch::sigmoid(gate_(query)) * s.context;
     return s;
