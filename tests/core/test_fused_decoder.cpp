@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/nn/FusedAttentionDecoder.h"
+#include "engine/nn/FusedGruCell.h"
 #include "engine/nn/GruSeq2Seq.h"
 
 #include "TinyModels.h"
@@ -249,3 +250,29 @@ TEST_CASE("fused GRU training: training with dropout lowers the loss", "[fused]"
 }
 
 }  // namespace
+
+TEST_CASE("the fused GRU cell: torch::nn::GRUCell's step and every gradient, in double precision", "[fused]") {
+    torch::manual_seed(4);
+    torch::nn::GRUCell library(torch::nn::GRUCellOptions(7, 5)), fused(torch::nn::GRUCellOptions(7, 5));
+    library->to(torch::kDouble);
+    fused->to(torch::kDouble);
+    {
+        torch::NoGradGuard noGrad;
+        for (std::size_t i = 0; i < library->parameters().size(); ++i) fused->parameters()[i].copy_(library->parameters()[i]);
+    }
+    const torch::Tensor x = torch::randn({4, 7}, torch::kDouble), h0 = torch::randn({4, 5}, torch::kDouble);
+    const torch::Tensor x1 = x.clone().requires_grad_(), h1 = h0.clone().requires_grad_();
+    const torch::Tensor x2 = x.clone().requires_grad_(), h2 = h0.clone().requires_grad_();
+    // Two steps, so that the gradient flows through a state the cell made.
+    const torch::Tensor a = library(x1, library(x1, h1)), b = nn::fusedGruCell(x2, nn::fusedGruCell(x2, h2, fused), fused);
+    CHECK(torch::allclose(a, b, 1e-12, 1e-12));
+    const torch::Tensor weights = torch::randn({4, 5}, torch::kDouble);
+    (a * weights).sum().backward();
+    (b * weights).sum().backward();
+    CHECK(torch::allclose(x1.grad(), x2.grad(), 1e-12, 1e-12));
+    CHECK(torch::allclose(h1.grad(), h2.grad(), 1e-12, 1e-12));
+    for (std::size_t i = 0; i < library->parameters().size(); ++i) {
+        INFO("parameter " << i);
+        CHECK(torch::allclose(library->parameters()[i].grad(), fused->parameters()[i].grad(), 1e-12, 1e-12));
+    }
+}

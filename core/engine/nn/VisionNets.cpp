@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "BatchMatmul.h"
+#include "FusedGruCell.h"
 #include "Random.h"
 #include "TransformerClassifierNet.h"  // attentionRollout
 #include "TransformerSeq2Seq.h"        // sinusoidalPositions
@@ -166,15 +167,15 @@ std::pair<torch::Tensor, torch::Tensor> CaptionerNetImpl::forward(const torch::T
     const torch::Tensor features = encode(images), k = keys(features);
     torch::Tensor state = initialState(features);
     if (config_.query == CaptionQuery::Current) {
-        // step()'s numbers with the known inputs' embeddings looked up at once, and the output layer
-        // (with its dropout) run once over every step's [state; context] after the loop: the
-        // recurrence needs neither.
+        // step()'s numbers with the known inputs' embeddings looked up at once, the GRU cell as one
+        // autograd node (fusedGruCell), and the output layer (with its dropout) run once over every
+        // step's [state; context] after the loop: the recurrence needs neither.
         const bool training = is_training();
         const torch::Tensor embedded = embedding_(inputs);  // [B, T, E]
         torch::Tensor h = state.narrow(1, 0, config_.hidden), before = state.narrow(1, config_.hidden, config_.features);
         std::vector<torch::Tensor> states, contexts, alphas;
         for (int64_t t = 0; t < inputs.size(1); ++t) {
-            h = gru_(applyDropout(torch::cat({embedded.select(1, t), before}, 1), config_.dropout, training), h);
+            h = fusedGruCell(applyDropout(torch::cat({embedded.select(1, t), before}, 1), config_.dropout, training), h, gru_);
             CaptionStep s = attend(h, features, k);
             states.push_back(h);
             contexts.push_back(s.context);
