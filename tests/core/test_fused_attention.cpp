@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/nn/AdditiveScores.h"
 #include "engine/nn/BatchMatmul.h"
 #include "engine/nn/FusedHeadAttention.h"
 #include "engine/nn/MultiHeadAttention.h"
@@ -205,4 +206,33 @@ TEST_CASE("batchMatmul: torch::bmm's product and gradients, transposed and slice
     // Double precision takes torch::bmm's path and its numbers.
     const torch::Tensor a = torch::randn({2, 3, 4}, torch::kDouble), b = torch::randn({2, 4, 5}, torch::kDouble);
     CHECK(torch::equal(nn::batchMatmul(a, b), torch::bmm(a, b)));
+}
+
+TEST_CASE("additiveScores: LibTorch's v . tanh(q + k) and its gradients, in one node", "[attention]") {
+    double worst = 0;
+    for (int i = -100000; i <= 100000; ++i) {
+        const float x = static_cast<float>(i) * 1e-4f;
+        worst = std::max(worst, std::abs(static_cast<double>(nn::kernels::tanhFast(x)) - std::tanh(static_cast<double>(x))));
+    }
+    INFO("largest absolute error of tanhFast " << worst);
+    CHECK(worst < 2e-7);
+    CHECK(nn::kernels::tanhFast(50.0f) == 1.0f);
+    CHECK(nn::kernels::tanhFast(-50.0f) == -1.0f);
+
+    torch::manual_seed(12);
+    const torch::Tensor q = torch::randn({3, 4, 19}), k = torch::randn({3, 5, 19}), v = torch::randn({19});
+    const torch::Tensor q1 = q.clone().requires_grad_(), k1 = k.clone().requires_grad_(), v1 = v.clone().requires_grad_();
+    const torch::Tensor q2 = q.clone().requires_grad_(), k2 = k.clone().requires_grad_(), v2 = v.clone().requires_grad_();
+    const torch::Tensor ours = nn::additiveScores(q1, k1, v1);
+    const torch::Tensor expected = torch::matmul(torch::tanh(k2.unsqueeze(1) + q2.unsqueeze(2)), v2);
+    REQUIRE(ours.sizes() == expected.sizes());
+    CHECK(torch::allclose(ours, expected, 1e-5, 1e-5));
+    // Through a masked softmax, as attention uses them: masked keys get no gradient.
+    const torch::Tensor mask = torch::zeros({3, 1, 5}, torch::kBool).index_fill_(2, torch::tensor({4}), true);
+    const torch::Tensor weights = torch::randn({3, 4, 5});
+    (torch::softmax(ours.masked_fill(mask, -INFINITY), 2) * weights).sum().backward();
+    (torch::softmax(expected.masked_fill(mask, -INFINITY), 2) * weights).sum().backward();
+    CHECK(torch::allclose(q1.grad(), q2.grad(), 1e-5, 1e-5));
+    CHECK(torch::allclose(k1.grad(), k2.grad(), 1e-5, 1e-5));
+    CHECK(torch::allclose(v1.grad(), v2.grad(), 1e-5, 1e-5));
 }

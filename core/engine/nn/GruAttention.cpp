@@ -1,5 +1,6 @@
 #include "GruAttention.h"
 
+#include "AdditiveScores.h"
 #include "BatchMatmul.h"
 #include "RowLinear.h"
 
@@ -136,9 +137,8 @@ torch::Tensor GruAttentionImpl::weightsAll(const torch::Tensor& queries, const A
         scores = batchMatmul(queries, k.projected.transpose(1, 2));
         break;
     case AttentionKind::Additive:
-        // [B, 1, S, H] + [B, T, 1, H] -> tanh -> v -> [B, T, S]
-        scores = torch::matmul(torch::tanh(k.projected.unsqueeze(1) + queryProj_->forward(queries).unsqueeze(2)),
-                               v_->weight.view({hidden_}));
+        // v · tanh(U k_s + W q_t) -> [B, T, S], one autograd node (additiveScores)
+        scores = additiveScores(queryProj_->forward(queries), k.projected, v_->weight.view({hidden_}));
         break;
     default:
         throw std::logic_error("weightsAll: attention '" + toString(kind_) + "' scores step by step");

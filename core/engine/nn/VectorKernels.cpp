@@ -108,9 +108,46 @@ void softmaxBackwardRow(float* g, const float* w, const float* m, std::int64_t n
     for (std::int64_t j = 0; j < n; ++j) g[j] = w[j] * (g[j] - dot);
 }
 
+inline float tanhOf(float x) {
+    const float a = x < 0.0f ? -x : x;
+    const float e = expClamped(-2.0f * a);
+    const float t = (1.0f - e) / (1.0f + e);
+    return x < 0.0f ? -t : t;
+}
+
 }  // namespace
 
 float expNonPositive(float x) { return expClamped(x); }
+
+float tanhFast(float x) { return tanhOf(x); }
+
+ATTNLAB_VECTOR_CLONES
+void additiveScoresRow(const float* q, const float* k, const float* v, float* y, float* scores, std::int64_t S,
+                       std::int64_t A) {
+    for (std::int64_t s = 0; s < S; ++s) {
+        const float* ks = k + s * A;
+        float* ys = y + s * A;
+        for (std::int64_t a = 0; a < A; ++a) ys[a] = tanhOf(q[a] + ks[a]);
+        scores[s] = dotOf(ys, v, A);
+    }
+}
+
+ATTNLAB_VECTOR_CLONES
+void additiveScoresBackwardRow(const float* g, const float* v, const float* y, float* dq, float* dk, float* dv,
+                               std::int64_t S, std::int64_t A) {
+    for (std::int64_t s = 0; s < S; ++s) {
+        const float gs = g[s];
+        if (gs == 0.0f) continue;  // a padded key's score
+        const float* ys = y + s * A;
+        float* dks = dk + s * A;
+        for (std::int64_t a = 0; a < A; ++a) {
+            const float pre = gs * v[a] * (1.0f - ys[a] * ys[a]);
+            dq[a] += pre;
+            dks[a] += pre;
+            dv[a] += gs * ys[a];
+        }
+    }
+}
 
 void softmaxRows(float* scores, std::int64_t rows, std::int64_t n, const bool* pad, bool causal) {
     for (std::int64_t i = 0; i < rows; ++i) softmaxRow(scores + i * n, n, causal ? std::min(i + 1, n) : n, pad);

@@ -21,6 +21,20 @@ void softmaxRows(float* scores, std::int64_t rows, std::int64_t n, const bool* p
 // place: g := w ∘ (g ∘ m − Σ_j (g ∘ m)_j w_j).
 void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64_t rows, std::int64_t n);
 
+// tanh(x) from the polynomial exponential: (1 − e^−2|x|) / (1 + e^−2|x|) with x's sign; within
+// 2e-7 of std::tanh absolutely.
+float tanhFast(float x);
+
+// Additive attention's scores for one query row: scores[s] = Σ_a v[a] tanh(q[a] + k[s A + a]) for
+// s < S, keeping the tanh values in y [S, A] for the backward.
+void additiveScoresRow(const float* q, const float* k, const float* v, float* y, float* scores, std::int64_t S,
+                       std::int64_t A);
+
+// Their backward for that row, from the scores' gradient g [S]: adds to dq [A], dk [S, A] and
+// dv [A] (the pre-activation's gradient is g[s] v[a] (1 − y²)).
+void additiveScoresBackwardRow(const float* g, const float* v, const float* y, float* dq, float* dk, float* dv,
+                               std::int64_t S, std::int64_t A);
+
 // One Adam step (torch::optim::Adam's, no weight decay) of n parameters in one pass over p, its
 // gradient g and its moments m and v: m = β1 m + (1 − β1) g, v = β2 v + (1 − β2) g²,
 // p −= stepSize · m / (√v / √(1 − β2^t) + ε), with stepSize = lr / (1 − β1^t).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "AdditiveScores.h"
 #include "BatchMatmul.h"
 #include "FusedGruCell.h"
 #include "Random.h"
@@ -122,7 +123,7 @@ torch::Tensor CaptionerNetImpl::initialState(const torch::Tensor& features) {
 CaptionStep CaptionerNetImpl::attend(const torch::Tensor& query, const torch::Tensor& features, const torch::Tensor& keys) {
     torch::Tensor scores;
     if (config_.attention == CaptionAttention::Additive)
-        scores = score_(torch::tanh(keys + stateKey_(query).unsqueeze(1))).squeeze(2);  // [B, N]
+        scores = additiveScores(stateKey_(query).unsqueeze(1), keys, score_->weight.view({-1})).squeeze(1);  // [B, N]
     else
         scores = batchMatmul(keys, query_(query).unsqueeze(2)).squeeze(2) / std::sqrt(static_cast<double>(config_.features));
     CaptionStep s;
