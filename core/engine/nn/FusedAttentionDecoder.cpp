@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "FusedGruKernels.h"
+#include "VectorKernels.h"
 #include "Random.h"
 
 namespace attnlab::nn {
@@ -186,7 +187,7 @@ void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor
         if (additive) {
             Tensor et = m.e[t];
             addQuery<T>(scoreKeyData, qg, G, et.data_ptr<T>(), B, S, H);
-            et.tanh_();
+            kernels::tanhInPlace(et.data_ptr<T>(), et.numel());
             at::mv_out(scoreFlat, et.view({B * S, H}), v);
         } else {
             dotScores<T>(scoreKeyData, prev, scoreData, B, S, H);
@@ -207,7 +208,7 @@ void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor
         kernels::addGates<T>(giData, 3 * H, qg + Hq, G, rz, B, H);
         m.rz[t].sigmoid_();
         kernels::candidate<T>(giData + 2 * H, 3 * H, rz, qg + Hq + 2 * H, G, n, B, H);
-        m.n[t].tanh_();
+        kernels::tanhInPlace(nData + t * B * H, B * H);
         kernels::update<T>(rz, n, prev, hsData + (t + 1) * B * H, nullptr, 0, nullptr, 0, B, H);
     }
 }

@@ -1,6 +1,7 @@
 #include "FusedGruCell.h"
 
 #include "FusedGruKernels.h"
+#include "VectorKernels.h"
 
 namespace attnlab::nn {
 
@@ -27,7 +28,7 @@ public:
             rz.sigmoid_();
             kernels::candidate<scalar_t>(gi.data_ptr<scalar_t>() + 2 * H, 3 * H, rz.data_ptr<scalar_t>(),
                                          gh.data_ptr<scalar_t>() + 2 * H, 3 * H, n.data_ptr<scalar_t>(), B, H);
-            n.tanh_();
+            kernels::tanhInPlace(n.data_ptr<scalar_t>(), n.numel());
             kernels::update<scalar_t>(rz.data_ptr<scalar_t>(), n.data_ptr<scalar_t>(), h.data_ptr<scalar_t>(),
                                       next.data_ptr<scalar_t>(), nullptr, 0, nullptr, 0, B, H);
         });

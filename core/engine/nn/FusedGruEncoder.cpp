@@ -1,6 +1,7 @@
 #include "FusedGruEncoder.h"
 
 #include "FusedGruKernels.h"
+#include "VectorKernels.h"
 
 namespace attnlab::nn {
 
@@ -32,7 +33,7 @@ void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weightT,
         kernels::addGates<T>(git, 3 * H, g, 3 * H, r, B, H);
         rz[t].sigmoid_();
         kernels::candidate<T>(git + 2 * H, 3 * H, r, g + 2 * H, 3 * H, c, B, H);
-        n[t].tanh_();
+        kernels::tanhInPlace(c, B * H);
         kernels::update<T>(r, c, hsData + t * B * H, hsData + (t + 1) * B * H, validData + t, S, outData + t * H,
                            S * H, B, H);
     }

@@ -1,9 +1,10 @@
 #pragma once
 // Engine-internal: the elementwise loops of the fused GRU encoder and decoder. Each
 // replaces several LibTorch operations whose dispatch costs more than their arithmetic
-// at these sizes. The transcendental functions stay in LibTorch, whose kernels are
-// vectorised. All buffers are contiguous; `ld*` are row strides in elements. No two
-// pointer arguments overlap (__restrict): the loops vectorise without runtime checks.
+// at these sizes. The sigmoids stay in LibTorch, whose kernels are vectorised; the tanh is
+// VectorKernels.h's, cheaper than LibTorch's at float precision. All buffers are contiguous;
+// `ld*` are row strides in elements. No two pointer arguments overlap (__restrict): the loops
+// vectorise without runtime checks.
 #include <cstdint>
 
 namespace attnlab::nn::kernels {

@@ -122,6 +122,15 @@ float expNonPositive(float x) { return expClamped(x); }
 float tanhFast(float x) { return tanhOf(x); }
 
 ATTNLAB_VECTOR_CLONES
+void tanhInPlace(float* x, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = tanhOf(x[i]);
+}
+
+void tanhInPlace(double* x, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = std::tanh(x[i]);
+}
+
+ATTNLAB_VECTOR_CLONES
 void additiveScoresRow(const float* q, const float* k, const float* v, float* y, float* scores, std::int64_t S,
                        std::int64_t A) {
     for (std::int64_t s = 0; s < S; ++s) {

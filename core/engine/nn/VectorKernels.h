@@ -25,6 +25,10 @@ void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64
 // 2e-7 of std::tanh absolutely.
 float tanhFast(float x);
 
+// x[i] = tanh(x[i]) for n values, tanhFast's numbers (double precision: std::tanh).
+void tanhInPlace(float* x, std::int64_t n);
+void tanhInPlace(double* x, std::int64_t n);
+
 // Additive attention's scores for one query row: scores[s] = Σ_a v[a] tanh(q[a] + k[s A + a]) for
 // s < S, keeping the tanh values in y [S, A] for the backward.
 void additiveScoresRow(const float* q, const float* k, const float* v, float* y, float* scores, std::int64_t S,
