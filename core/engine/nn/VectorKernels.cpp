@@ -39,56 +39,63 @@ inline float expClamped(float x) {
     return er * scale;
 }
 
-// Sums and maxima in eight lanes, so that they vectorise (floating-point adds are not reordered
-// otherwise); the lanes then combine in a fixed order.
+// Sums and maxima in eight lanes of a GCC vector (one AVX register in the AVX2 clone, two SSE
+// ones in the baseline), since floating-point reductions are not reordered into vectors otherwise;
+// the lanes then combine in a fixed order.
+// (Passed only between inlined helpers of this file: the ABI note GCC gives for 32-byte vectors
+// without AVX does not apply.)
+#pragma GCC diagnostic ignored "-Wpsabi"
 constexpr int kLanes = 8;
+typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
 
-inline float laneSum(const float* lanes) {
-    float s = 0.0f;
-    for (int k = 0; k < kLanes; ++k) s += lanes[k];
-    return s;
+inline Lanes load(const float* x) {
+    Lanes v;
+    std::memcpy(&v, x, sizeof v);
+    return v;
 }
 
+inline float laneSum(Lanes v) { return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])); }
+
 inline float sumOf(const float* x, std::int64_t n) {
-    float lanes[kLanes] = {};
+    Lanes acc = {};
     std::int64_t j = 0;
-    for (; j + kLanes <= n; j += kLanes)
-        for (int k = 0; k < kLanes; ++k) lanes[k] += x[j + k];
-    float s = laneSum(lanes);
+    for (; j + kLanes <= n; j += kLanes) acc += load(x + j);
+    float s = laneSum(acc);
     for (; j < n; ++j) s += x[j];
     return s;
 }
 
 inline float dotOf(const float* a, const float* b, std::int64_t n) {
-    float lanes[kLanes] = {};
+    Lanes acc = {};
     std::int64_t j = 0;
-    for (; j + kLanes <= n; j += kLanes)
-        for (int k = 0; k < kLanes; ++k) lanes[k] += a[j + k] * b[j + k];
-    float s = laneSum(lanes);
+    for (; j + kLanes <= n; j += kLanes) acc += load(a + j) * load(b + j);
+    float s = laneSum(acc);
     for (; j < n; ++j) s += a[j] * b[j];
     return s;
 }
 
-inline float maxOf(const float* x, std::int64_t n, const bool* pad) {
+// The maximum of x[0, n) (-inf for none); padded entries must already be -inf.
+inline float maxOf(const float* x, std::int64_t n) {
     constexpr float kNone = -std::numeric_limits<float>::infinity();
-    float lanes[kLanes] = {kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
+    Lanes acc = {kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
     std::int64_t j = 0;
-    for (; j + kLanes <= n; j += kLanes)
-        for (int k = 0; k < kLanes; ++k) {
-            const float v = pad && pad[j + k] ? kNone : x[j + k];
-            lanes[k] = lanes[k] > v ? lanes[k] : v;
-        }
+    for (; j + kLanes <= n; j += kLanes) {
+        const Lanes v = load(x + j);
+        acc = acc > v ? acc : v;
+    }
     float m = kNone;
-    for (int k = 0; k < kLanes; ++k) m = m > lanes[k] ? m : lanes[k];
-    for (; j < n; ++j)
-        if (!(pad && pad[j])) m = m > x[j] ? m : x[j];
+    for (int k = 0; k < kLanes; ++k) m = m > acc[k] ? m : acc[k];
+    for (; j < n; ++j) m = m > x[j] ? m : x[j];
     return m;
 }
 
 ATTNLAB_VECTOR_CLONES
 void softmaxRow(float* row, std::int64_t n, std::int64_t visible, const bool* pad) {
-    const float max = maxOf(row, visible, pad);
-    if (max == -std::numeric_limits<float>::infinity()) {
+    constexpr float kNone = -std::numeric_limits<float>::infinity();
+    if (pad)
+        for (std::int64_t j = 0; j < visible; ++j) row[j] = pad[j] ? kNone : row[j];
+    const float max = maxOf(row, visible);
+    if (max == kNone) {
         std::fill(row, row + n, 0.0f);
         return;
     }
