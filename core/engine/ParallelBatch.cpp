@@ -114,6 +114,10 @@ struct ParallelBatchTrainer::Impl {
     std::vector<torch::Tensor> firstMoments, secondMoments;
     double learningRate = 1e-3;
     std::int64_t steps = 0;
+    // The batch's per-parameter gradient norms (backward), and clipGradNorm's coefficient for the
+    // next step (undefined: no clipping).
+    std::vector<torch::Tensor> norms;
+    torch::Tensor scale;
     std::unique_ptr<WorkerPool> pool;  // parts - 1 threads beside the caller's
     void runInParallel(int n, const std::function<void(int)>& work) { pool->run(n, work); }
 };
@@ -158,12 +162,12 @@ double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& object
     for (auto& p : d.parameters) p.mutable_grad() = torch::Tensor();
     const int parts = partsFor(rows);
     std::vector<double> reported(static_cast<std::size_t>(parts), 0.0);
+    std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
     if (parts == 1) {
         objective(BatchPart{0, 0, rows}, reported[0]).backward();
     } else {
         std::vector<at::Generator> generators;
         for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
-        std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
         d.runInParallel(parts, [&](int p) {
             const auto i = static_cast<std::size_t>(p);
             nn::ScopedGenerator generator(generators[i]);
@@ -172,48 +176,41 @@ double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& object
             grads[i] = torch::autograd::grad({share}, d.parameters, {}, /*retain_graph=*/false,
                                              /*create_graph=*/false, /*allow_unused=*/true);
         });
-        // Summed in part order (the same gradients for the same thread count, whatever the
-        // timing), each parameter group on its own thread.
-        d.runInParallel(static_cast<int>(d.groups.size()), [&](int group) {
-            for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
+    }
+    // Per parameter group, on its own thread: the parts' gradients summed in part order (the same
+    // gradients for the same thread count, whatever the timing), a zero gradient for a parameter
+    // the batch did not reach (as zero_grad() leaves it: Adam still decays its moments and moves
+    // it), and the gradient's 2-norm for clipGradNorm. One dispatch to the workers instead of three.
+    d.norms.assign(d.parameters.size(), torch::Tensor());
+    d.scale = torch::Tensor();
+    d.runInParallel(static_cast<int>(d.groups.size()), [&](int group) {
+        for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
+            torch::Tensor& p = d.parameters[k];
+            if (parts > 1) {
                 torch::Tensor sum;
                 for (const auto& g : grads)
                     if (g[k].defined()) sum = sum.defined() ? sum + g[k] : g[k];
-                if (sum.defined()) d.parameters[k].mutable_grad() = sum;
+                if (sum.defined()) p.mutable_grad() = sum;
             }
-        });
-    }
-    // A parameter this batch did not reach gets a zero gradient, as zero_grad() leaves it: Adam
-    // still decays its moments and moves it.
-    for (auto& p : d.parameters)
-        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+            if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+            d.norms[k] = p.grad().norm(2);
+        }
+    });
     double sum = 0.0;
     for (double r : reported) sum += r;  // in part order
     return sum;
 }
 
 double ParallelBatchTrainer::clipGradNorm(double maxNorm) {
-    // torch::nn::utils::clip_grad_norm_ (LibTorch 1.13, 2-norm) with the per-parameter norms and
-    // the scaling spread over the groups' threads: the same numbers.
+    // torch::nn::utils::clip_grad_norm_ (LibTorch 1.13, 2-norm): the per-parameter norms come from
+    // backward(), and step() scales the gradients by the coefficient before Adam reads them.
     Impl& d = *impl_;
-    const int groups = static_cast<int>(d.groups.size());
-    std::vector<torch::Tensor> norms(d.parameters.size());
-    d.runInParallel(groups, [&](int group) {
-        for (std::size_t k : d.groups[static_cast<std::size_t>(group)])
-            if (d.parameters[k].grad().defined()) norms[k] = d.parameters[k].grad().norm(2);
-    });
     std::vector<torch::Tensor> defined;
-    for (const auto& n : norms)
+    for (const auto& n : d.norms)
         if (n.defined()) defined.push_back(n);
     if (defined.empty()) return 0.0;
     const torch::Tensor total = defined.size() == 1 ? defined[0] : torch::stack(defined).norm(2);
-    if (maxNorm > 0) {
-        const torch::Tensor coefficient = torch::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
-        d.runInParallel(groups, [&](int group) {
-            for (std::size_t k : d.groups[static_cast<std::size_t>(group)])
-                if (d.parameters[k].grad().defined()) d.parameters[k].mutable_grad().mul_(coefficient);
-        });
-    }
+    if (maxNorm > 0) d.scale = torch::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
     return total.item<double>();
 }
 
@@ -229,6 +226,7 @@ void ParallelBatchTrainer::step() {
     d.runInParallel(static_cast<int>(d.groups.size()), [&](int group) {
         for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
             torch::Tensor& p = d.parameters[k];
+            if (d.scale.defined()) p.mutable_grad().mul_(d.scale);  // clipGradNorm's coefficient
             const torch::Tensor g = p.grad().contiguous();
             torch::Tensor &m = d.firstMoments[k], &v = d.secondMoments[k];
             if (p.scalar_type() == torch::kFloat && p.is_contiguous()) {
@@ -243,6 +241,7 @@ void ParallelBatchTrainer::step() {
             }
         }
     });
+    d.scale = torch::Tensor();
 }
 
 void ParallelBatchTrainer::setLearningRate(double learningRate) { impl_->learningRate = learningRate; }

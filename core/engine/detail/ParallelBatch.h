@@ -44,7 +44,8 @@ public:
     using Objective = std::function<torch::Tensor(const BatchPart& part, double& reported)>;
     double backward(std::int64_t rows, const Objective& objective);
 
-    // The gradients' 2-norm, clipped to maxNorm when maxNorm > 0 (clip_grad_norm_'s numbers).
+    // The gradients' 2-norm; when maxNorm > 0 the next step() first scales them to at most maxNorm
+    // (clip_grad_norm_'s numbers).
     double clipGradNorm(double maxNorm);
 
     void step();
