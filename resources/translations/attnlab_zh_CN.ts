@@ -6530,8 +6530,8 @@ The current corpus (%1) stays loaded.</source>
         <translation>决定权重初始化、数据打乱和验证集划分：相同种子，相同的训练过程。</translation>
     </message>
     <message>
-        <source>CPU threads for the matrix maths; one thread makes runs exactly reproducible.</source>
-        <translation>矩阵运算使用的 CPU 线程数；单线程可以让训练结果完全可复现。</translation>
+        <source>CPU threads that train the parts of each batch side by side; a run repeats exactly for the same seed and number of threads.</source>
+        <translation>并行训练每个批次各部分的 CPU 线程数；种子和线程数相同时，训练结果完全相同。</translation>
     </message>
     <message>
         <source>Share of the pairs held out to measure loss, accuracy and BLEU on unseen data.</source>

@@ -39,7 +39,7 @@ TrainingSettingsWidget::TrainingSettingsWidget(QWidget* parent) : QWidget(parent
     threads_ = new QSpinBox;
     threads_->setRange(1, std::max(1, QThread::idealThreadCount()));
     threads_->setValue(1);
-    threads_->setToolTip(tr("CPU threads for the matrix maths; one thread makes runs exactly reproducible."));
+    threads_->setToolTip(tr("CPU threads that train the parts of each batch side by side; a run repeats exactly for the same seed and number of threads."));
 
     validation_ = new QDoubleSpinBox;
     validation_->setRange(0.0, 0.5);
