@@ -20,10 +20,10 @@ cli="$ATTNLAB_BUILD/app/attnlab-cli"
 /usr/bin/python3 "$SHARED_BENCH/make_toy_corpus.py" 10000 7 > "$work/toy.tsv"
 head -n 3200 "$work/toy.tsv" > "$work/toy3200.tsv"
 
-# Both sides use the same OpenBLAS kernels. Debian's OpenBLAS 0.3.21 falls back to its
-# SSE3 kernels on CPUs it does not know; attnlab-cli then selects the AVX2 ones for
-# itself, so the reference gets them too here for a like-for-like comparison.
-if grep -q avx2 /proc/cpuinfo && grep -q fma /proc/cpuinfo; then export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"; fi
+# Both sides use the OpenBLAS kernels attnlab-cli runs with: OpenBLAS's choice for the CPU, or
+# the AVX2 ones where Debian's OpenBLAS 0.3.21 falls back to its SSE3 kernels on a CPU it does
+# not know (attnlab-cli selects them for itself; the reference gets them too here).
+attnlab_blas_kernels
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
 ours() {  # arch extra-args... -> pairs/s (hidden 128 unless the extra arguments say otherwise)
@@ -106,4 +106,4 @@ echo "| cold start to first painted window | $cold s | <= 2 s |"
 echo
 "$ATTNLAB_BUILD/bench/attnlab-bench"
 echo
-echo "OpenBLAS kernels: ${OPENBLAS_CORETYPE:-auto}; rounds: $ROUNDS; $(nproc --all) cores; $(date -u +%F)"
+echo "OpenBLAS kernels: $ATTNLAB_BLAS_KERNELS; rounds: $ROUNDS; $(nproc --all) cores; $(date -u +%F)"

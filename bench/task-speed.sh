@@ -21,8 +21,8 @@ cli="${ATTNLAB_CLI:-$ATTNLAB_BUILD/app/attnlab-cli}"
 py=/usr/bin/python3
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# Same BLAS kernels and one thread on both sides (see run-benchmarks.sh).
-if grep -q avx2 /proc/cpuinfo && grep -q fma /proc/cpuinfo; then export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"; fi
+# The same BLAS kernels (those attnlab-cli runs with) and one thread on both sides.
+attnlab_blas_kernels
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 "$cli" datasets --write sentiment --size 4000 --seed 1 --out "$work/reviews.tsv" 2>/dev/null
 "$cli" datasets --write fashion-mnist --size 3000 --out "$work/images" 2>/dev/null

@@ -47,3 +47,16 @@ attnlab_build() {
   # Two jobs: the machines have two cores, and a LibTorch TU takes ~1.5 GB to compile.
   cmake --build "$ATTNLAB_BUILD" -j 2
 }
+
+# The OpenBLAS kernels AttnLab's programs run with (Runtime.cpp: preferFastBlasKernels): OpenBLAS's
+# own choice for the CPU, except its SSE3 "Prescott" fallback on a CPU with AVX2 and FMA that it
+# does not recognise, where the programs ask for the Haswell kernels. The benchmarks export the
+# same choice so that a PyTorch reference runs on the same kernels, and name them in
+# ATTNLAB_BLAS_KERNELS.
+attnlab_blas_kernels() {
+  ATTNLAB_BLAS_KERNELS=$(/usr/bin/python3 -c "import ctypes; l = ctypes.CDLL('libopenblas.so.0'); l.openblas_get_corename.restype = ctypes.c_char_p; print(l.openblas_get_corename().decode())" 2>/dev/null || echo unknown)
+  if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ "${ATTNLAB_BLAS_KERNELS,,}" = prescott ] && grep -q avx2 /proc/cpuinfo && grep -q fma /proc/cpuinfo; then
+    export OPENBLAS_CORETYPE=Haswell
+    ATTNLAB_BLAS_KERNELS="Haswell (OpenBLAS chose Prescott)"
+  fi
+}
