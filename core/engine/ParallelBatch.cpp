@@ -155,7 +155,28 @@ int ParallelBatchTrainer::partsFor(std::int64_t rows) const {
     return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(impl_->parts, rows)));
 }
 
-double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& objective) {
+namespace {
+
+// The first row of each of `parts` parts of a batch of `rows` rows, and `rows` at the end: equal row
+// counts, or for two parts with a cost the split whose larger part costs least.
+std::vector<std::int64_t> partBounds(std::int64_t rows, int parts, const ParallelBatchTrainer::PartCost& cost) {
+    std::vector<std::int64_t> bounds;
+    for (int p = 0; p <= parts; ++p) bounds.push_back(rows * p / parts);
+    if (parts != 2 || !cost) return bounds;
+    double best = std::max(cost(0, bounds[1]), cost(bounds[1], rows - bounds[1]));
+    for (std::int64_t k = 1; k < rows; ++k) {
+        const double worst = std::max(cost(0, k), cost(k, rows - k));
+        if (worst < best) {
+            best = worst;
+            bounds[1] = k;
+        }
+    }
+    return bounds;
+}
+
+}  // namespace
+
+double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& objective, const PartCost& cost) {
     Impl& d = *impl_;
     // Gradients start undefined: the backward then stores each parameter's gradient instead of
     // adding it to a zero-filled one.
@@ -168,10 +189,11 @@ double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& object
     } else {
         std::vector<at::Generator> generators;
         for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
+        const std::vector<std::int64_t> bounds = partBounds(rows, parts, cost);
         d.runInParallel(parts, [&](int p) {
             const auto i = static_cast<std::size_t>(p);
             nn::ScopedGenerator generator(generators[i]);
-            const std::int64_t first = rows * p / parts, last = rows * (p + 1) / parts;
+            const std::int64_t first = bounds[i], last = bounds[i + 1];
             const torch::Tensor share = objective(BatchPart{p, first, last - first}, reported[i]);
             grads[i] = torch::autograd::grad({share}, d.parameters, {}, /*retain_graph=*/false,
                                              /*create_graph=*/false, /*allow_unused=*/true);

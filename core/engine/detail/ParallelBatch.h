@@ -41,8 +41,12 @@ public:
     // share of the figure the curves show (the loss without penalties). Returns the reported shares
     // summed. Afterwards every parameter's gradient is the batch's (zero for a parameter the batch
     // did not reach, as zero_grad() leaves it).
+    // `cost`, when given, is what training rows [first, first + count) as one part costs (say its
+    // rows times its longest sequence, for a batch sorted by length): two parts then split where
+    // their costs are closest, instead of at the middle row.
     using Objective = std::function<torch::Tensor(const BatchPart& part, double& reported)>;
-    double backward(std::int64_t rows, const Objective& objective);
+    using PartCost = std::function<double(std::int64_t first, std::int64_t count)>;
+    double backward(std::int64_t rows, const Objective& objective, const PartCost& cost = nullptr);
 
     // The gradients' 2-norm; when maxNorm > 0 the next step() first scales them to at most maxNorm
     // (clip_grad_norm_'s numbers).

@@ -323,6 +323,15 @@ BatchReport Trainer::trainBatch() {
         if (!attentionLosses || !std::isfinite(reported)) return loss;
         return loss + attentionLoss(captured, mine.tgt, mine.src,
                                     whole ? gold : goldRows(gold, mine, part.first, part.count), d.options, scale);
+    }, [&](std::int64_t first, std::int64_t count) {
+        // A part's recurrences and products run over its longest source and target: the rows are
+        // sorted by source length, so the middle row would leave the first part the longer one.
+        std::int64_t src = 1, tgt = 1;
+        for (std::int64_t i = first; i < first + count; ++i) {
+            src = std::max(src, batch.sourceLengths[static_cast<std::size_t>(i)]);
+            tgt = std::max(tgt, batch.targetLengths[static_cast<std::size_t>(i)]);
+        }
+        return static_cast<double>(count * (src + tgt));
     });
     if (!std::isfinite(lossValue)) throw TrainingDiverged(report.epoch, report.batch, "the loss is not finite");
     // A non-finite attention loss shows in the gradient's norm.
