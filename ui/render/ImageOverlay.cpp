@@ -8,6 +8,7 @@
 #include <QRectF>
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <memory>
 
@@ -82,23 +83,38 @@ std::vector<float> upsampleWeights(const std::vector<float>& weights, int rows, 
             scaled[i] = std::isfinite(weights[i]) ? std::clamp(weights[i] / top, 0.0f, 1.0f) : 0.0f;
     std::vector<float> out(static_cast<std::size_t>(height) * static_cast<std::size_t>(width));
     const auto at = [&](int r, int c) { return scaled[static_cast<std::size_t>(r) * cols + c]; };
-    for (int y = 0; y < height; ++y) {
+    if (!smooth) {
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x)
+                out[static_cast<std::size_t>(y) * width + x] =
+                    at(std::min(rows - 1, y * rows / height), std::min(cols - 1, x * cols / width));
+        return out;
+    }
+    // Bilinear, separably (the same arithmetic per pixel as the direct formula, so the same
+    // numbers): each grid row interpolated across x once, then each output row between two of
+    // them. Cell centres aligned: pixel centre x + 0.5 falls at grid coordinate fx.
+    std::vector<int> c0(static_cast<std::size_t>(width)), c1(static_cast<std::size_t>(width));
+    std::vector<double> tx(static_cast<std::size_t>(width));
+    for (int x = 0; x < width; ++x) {
+        const double fx = std::clamp((x + 0.5) * cols / width - 0.5, 0.0, cols - 1.0);
+        c0[static_cast<std::size_t>(x)] = static_cast<int>(fx);
+        c1[static_cast<std::size_t>(x)] = std::min(cols - 1, c0[static_cast<std::size_t>(x)] + 1);
+        tx[static_cast<std::size_t>(x)] = fx - c0[static_cast<std::size_t>(x)];
+    }
+    std::vector<double> across(static_cast<std::size_t>(rows) * static_cast<std::size_t>(width));  // [row][x]
+    for (int r = 0; r < rows; ++r)
         for (int x = 0; x < width; ++x) {
-            float v;
-            if (!smooth) {
-                v = at(std::min(rows - 1, y * rows / height), std::min(cols - 1, x * cols / width));
-            } else {
-                // Cell centres aligned: pixel centre (y + 0.5) falls at grid coordinate fy.
-                const double fy = std::clamp((y + 0.5) * rows / height - 0.5, 0.0, rows - 1.0);
-                const double fx = std::clamp((x + 0.5) * cols / width - 0.5, 0.0, cols - 1.0);
-                const int r0 = static_cast<int>(fy), c0 = static_cast<int>(fx);
-                const int r1 = std::min(rows - 1, r0 + 1), c1 = std::min(cols - 1, c0 + 1);
-                const double ty = fy - r0, tx = fx - c0;
-                v = static_cast<float>((1 - ty) * ((1 - tx) * at(r0, c0) + tx * at(r0, c1)) +
-                                       ty * ((1 - tx) * at(r1, c0) + tx * at(r1, c1)));
-            }
-            out[static_cast<std::size_t>(y) * width + x] = v;
+            const auto i = static_cast<std::size_t>(x);
+            across[static_cast<std::size_t>(r) * width + i] = (1 - tx[i]) * at(r, c0[i]) + tx[i] * at(r, c1[i]);
         }
+    for (int y = 0; y < height; ++y) {
+        const double fy = std::clamp((y + 0.5) * rows / height - 0.5, 0.0, rows - 1.0);
+        const int r0 = static_cast<int>(fy), r1 = std::min(rows - 1, r0 + 1);
+        const double ty = fy - r0;
+        const double* a = across.data() + static_cast<std::size_t>(r0) * width;
+        const double* b = across.data() + static_cast<std::size_t>(r1) * width;
+        float* line = out.data() + static_cast<std::size_t>(y) * width;
+        for (int x = 0; x < width; ++x) line[x] = static_cast<float>((1 - ty) * a[x] + ty * b[x]);
     }
     return out;
 }
@@ -115,15 +131,21 @@ QImage overlayImage(const Image& image, const std::vector<float>& weights, int r
     if (layer.empty()) return base;
     const Colormap map(style.colormap);
     const double a = std::clamp(style.opacity, 0.0, 1.0);
+    // round((1 - a) · under + a · over) for every pair of 8-bit values, once: a 1024 x 1024 overlay
+    // then blends by table lookups (18.6 ms -> a few, measured by attnlab-bench).
+    std::vector<std::uint8_t> mix(256 * 256);
+    for (int under = 0; under < 256; ++under)
+        for (int over = 0; over < 256; ++over)
+            mix[static_cast<std::size_t>(under * 256 + over)] =
+                static_cast<std::uint8_t>(std::lround((1.0 - a) * under + a * over));
+    const auto blend = [&](int under, int over) { return mix[static_cast<std::size_t>(under * 256 + over)]; };
     for (int y = 0; y < side; ++y) {
         auto* line = reinterpret_cast<QRgb*>(base.scanLine(y));
+        const float* weightsLine = layer.data() + static_cast<std::size_t>(y) * side;
         for (int x = 0; x < side; ++x) {
-            const QRgb c = map.color(layer[static_cast<std::size_t>(y) * side + x]);
+            const QRgb c = map.color(weightsLine[x]);
             const QRgb p = line[x];
-            const auto mix = [a](int under, int over) {
-                return static_cast<int>(std::lround((1.0 - a) * under + a * over));
-            };
-            line[x] = qRgb(mix(qRed(p), qRed(c)), mix(qGreen(p), qGreen(c)), mix(qBlue(p), qBlue(c)));
+            line[x] = qRgb(blend(qRed(p), qRed(c)), blend(qGreen(p), qGreen(c)), blend(qBlue(p), qBlue(c)));
         }
     }
     return base;
