@@ -114,10 +114,10 @@ struct ParallelBatchTrainer::Impl {
     std::vector<torch::Tensor> firstMoments, secondMoments;
     double learningRate = 1e-3;
     std::int64_t steps = 0;
-    // The batch's per-parameter gradient norms (backward), and clipGradNorm's coefficient for the
-    // next step (undefined: no clipping).
-    std::vector<torch::Tensor> norms;
-    torch::Tensor scale;
+    // The batch's per-parameter squared gradient norms (backward), and clipGradNorm's coefficient
+    // for the next step (1: no clipping).
+    std::vector<double> squares;
+    double scale = 1.0;
     std::unique_ptr<WorkerPool> pool;  // parts - 1 threads beside the caller's
     void runInParallel(int n, const std::function<void(int)>& work) { pool->run(n, work); }
 };
@@ -202,20 +202,38 @@ double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& object
     // Per parameter group, on its own thread: the parts' gradients summed in part order (the same
     // gradients for the same thread count, whatever the timing), a zero gradient for a parameter
     // the batch did not reach (as zero_grad() leaves it: Adam still decays its moments and moves
-    // it), and the gradient's 2-norm for clipGradNorm. One dispatch to the workers instead of three.
-    d.norms.assign(d.parameters.size(), torch::Tensor());
-    d.scale = torch::Tensor();
+    // it), and the gradient's squared norm for clipGradNorm. One dispatch to the workers.
+    d.squares.assign(d.parameters.size(), 0.0);
+    d.scale = 1.0;
     d.runInParallel(static_cast<int>(d.groups.size()), [&](int group) {
         for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
             torch::Tensor& p = d.parameters[k];
+            const bool flat = p.scalar_type() == torch::kFloat;
+            bool measured = false;
             if (parts > 1) {
-                torch::Tensor sum;
+                std::vector<torch::Tensor> reached;
                 for (const auto& g : grads)
-                    if (g[k].defined()) sum = sum.defined() ? sum + g[k] : g[k];
-                if (sum.defined()) p.mutable_grad() = sum;
+                    if (g[k].defined()) reached.push_back(g[k].contiguous());
+                if (reached.size() == 2 && flat) {  // one pass: the sum and its squares
+                    torch::Tensor sum = torch::empty_like(reached[0], at::MemoryFormat::Contiguous);
+                    d.squares[k] = nn::kernels::addWithSumOfSquares(sum.data_ptr<float>(), reached[0].data_ptr<float>(),
+                                                                    reached[1].data_ptr<float>(), sum.numel());
+                    p.mutable_grad() = sum;
+                    measured = true;
+                } else if (!reached.empty()) {
+                    torch::Tensor sum = reached[0];
+                    for (std::size_t i = 1; i < reached.size(); ++i) sum = sum + reached[i];
+                    p.mutable_grad() = sum;
+                }
             }
-            if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-            d.norms[k] = p.grad().norm(2);
+            if (!p.grad().defined()) {
+                p.mutable_grad() = torch::zeros_like(p);
+                measured = true;  // 0
+            }
+            if (measured) continue;
+            const torch::Tensor g = p.grad().contiguous();
+            d.squares[k] = flat ? nn::kernels::sumOfSquares(g.data_ptr<float>(), g.numel())
+                                : g.pow(2).sum().item<double>();
         }
     });
     double sum = 0.0;
@@ -224,16 +242,14 @@ double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& object
 }
 
 double ParallelBatchTrainer::clipGradNorm(double maxNorm) {
-    // torch::nn::utils::clip_grad_norm_ (LibTorch 1.13, 2-norm): the per-parameter norms come from
-    // backward(), and step() scales the gradients by the coefficient before Adam reads them.
+    // torch::nn::utils::clip_grad_norm_'s coefficient (2-norm): min(1, maxNorm / (norm + 1e-6)), from
+    // the squared norms backward() measured (summed in double precision); step() applies it.
     Impl& d = *impl_;
-    std::vector<torch::Tensor> defined;
-    for (const auto& n : d.norms)
-        if (n.defined()) defined.push_back(n);
-    if (defined.empty()) return 0.0;
-    const torch::Tensor total = defined.size() == 1 ? defined[0] : torch::stack(defined).norm(2);
-    if (maxNorm > 0) d.scale = torch::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
-    return total.item<double>();
+    double squares = 0.0;
+    for (double s : d.squares) squares += s;
+    const double total = std::sqrt(squares);
+    d.scale = maxNorm > 0 ? std::min(1.0, maxNorm / (total + 1e-6)) : 1.0;
+    return total;
 }
 
 void ParallelBatchTrainer::step() {
@@ -248,22 +264,23 @@ void ParallelBatchTrainer::step() {
     d.runInParallel(static_cast<int>(d.groups.size()), [&](int group) {
         for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
             torch::Tensor& p = d.parameters[k];
-            if (d.scale.defined()) p.mutable_grad().mul_(d.scale);  // clipGradNorm's coefficient
             const torch::Tensor g = p.grad().contiguous();
             torch::Tensor &m = d.firstMoments[k], &v = d.secondMoments[k];
             if (p.scalar_type() == torch::kFloat && p.is_contiguous()) {
                 nn::kernels::adamStep(p.data_ptr<float>(), g.data_ptr<float>(), m.data_ptr<float>(), v.data_ptr<float>(),
-                                      p.numel(), static_cast<float>(beta1), static_cast<float>(beta2),
+                                      p.numel(), static_cast<float>(d.scale), static_cast<float>(beta1),
+                                      static_cast<float>(beta2),
                                       static_cast<float>(stepSize), static_cast<float>(inverseRoot2),
                                       static_cast<float>(eps));
-            } else {  // torch::optim::Adam's operations
-                m.mul_(beta1).add_(g, 1 - beta1);
-                v.mul_(beta2).addcmul_(g, g, 1 - beta2);
+            } else {  // torch::optim::Adam's operations, on the clipped gradient
+                const torch::Tensor clipped = d.scale != 1.0 ? g * d.scale : g;
+                m.mul_(beta1).add_(clipped, 1 - beta1);
+                v.mul_(beta2).addcmul_(clipped, clipped, 1 - beta2);
                 p.addcdiv_(m, (v.sqrt() * inverseRoot2).add_(eps), -stepSize);
             }
         }
     });
-    d.scale = torch::Tensor();
+    d.scale = 1.0;
 }
 
 void ParallelBatchTrainer::setLearningRate(double learningRate) { impl_->learningRate = learningRate; }

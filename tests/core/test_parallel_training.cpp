@@ -280,7 +280,7 @@ TEST_CASE("every task's trainer on two threads: the whole batch's loss, and runs
     }
 }
 
-TEST_CASE("the batch trainer's Adam is torch::optim::Adam's update, learning rate changes included", "[parallel]") {
+TEST_CASE("the batch trainer's Adam is torch::optim::Adam's update, clipping and learning rate changes included", "[parallel]") {
     torch::manual_seed(3);
     torch::nn::Linear ours(torch::nn::LinearOptions(37, 11)), theirs(torch::nn::LinearOptions(37, 11));
     {
@@ -301,9 +301,15 @@ TEST_CASE("the batch trainer's Adam is torch::optim::Adam's update, learning rat
             reported = loss.item<double>();
             return loss;
         });
-        trainer.step();
         adam.zero_grad();
         torch::mse_loss(theirs(x), y).backward();
+        if (step % 2 == 1) {  // clipped below these gradients' norm every other step
+            const double ours_ = trainer.clipGradNorm(0.05);
+            const double theirs_ = torch::nn::utils::clip_grad_norm_(theirs->parameters(), 0.05);
+            CHECK(ours_ == Approx(theirs_).epsilon(1e-5));
+            CHECK(theirs_ > 0.05);
+        }
+        trainer.step();
         adam.step();
     }
     CHECK(torch::allclose(ours->weight, theirs->weight, 1e-5, 1e-6));

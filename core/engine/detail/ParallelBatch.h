@@ -48,8 +48,8 @@ public:
     using PartCost = std::function<double(std::int64_t first, std::int64_t count)>;
     double backward(std::int64_t rows, const Objective& objective, const PartCost& cost = nullptr);
 
-    // The gradients' 2-norm; when maxNorm > 0 the next step() first scales them to at most maxNorm
-    // (clip_grad_norm_'s numbers).
+    // The gradients' 2-norm; when maxNorm > 0 the next step() reads them scaled to at most maxNorm
+    // (clip_grad_norm_'s coefficient; the gradients themselves stay as backward() left them).
     double clipGradNorm(double maxNorm);
 
     void step();

@@ -174,17 +174,35 @@ void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64
 }
 
 ATTNLAB_VECTOR_CLONES
-void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float beta1, float beta2, float stepSize,
-              float inverseRootCorrection2, float eps) {
+void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float gradScale, float beta1, float beta2,
+              float stepSize, float inverseRootCorrection2, float eps) {
     const float keep1 = 1.0f - beta1, keep2 = 1.0f - beta2;
     for (std::int64_t i = 0; i < n; ++i) {
-        const float gi = g[i];
+        const float gi = gradScale * g[i];
         const float mi = beta1 * m[i] + keep1 * gi;
         const float vi = beta2 * v[i] + keep2 * gi * gi;
         m[i] = mi;
         v[i] = vi;
         p[i] -= stepSize * mi / (std::sqrt(vi) * inverseRootCorrection2 + eps);
     }
+}
+
+// Squares summed in double lanes (four of them: one AVX register in the AVX2 clone).
+ATTNLAB_VECTOR_CLONES
+double sumOfSquares(const float* x, std::int64_t n) {
+    double lanes[4] = {0, 0, 0, 0};
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int k = 0; k < 4; ++k) lanes[k] += static_cast<double>(x[i + k]) * x[i + k];
+    double s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+    for (; i < n; ++i) s += static_cast<double>(x[i]) * x[i];
+    return s;
+}
+
+ATTNLAB_VECTOR_CLONES
+double addWithSumOfSquares(float* out, const float* a, const float* b, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+    return sumOfSquares(out, n);
 }
 
 ATTNLAB_VECTOR_CLONES

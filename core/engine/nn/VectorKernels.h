@@ -40,10 +40,17 @@ void additiveScoresBackwardRow(const float* g, const float* v, const float* y, f
                                std::int64_t S, std::int64_t A);
 
 // One Adam step (torch::optim::Adam's, no weight decay) of n parameters in one pass over p, its
-// gradient g and its moments m and v: m = β1 m + (1 − β1) g, v = β2 v + (1 − β2) g²,
-// p −= stepSize · m / (√v / √(1 − β2^t) + ε), with stepSize = lr / (1 − β1^t).
-void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float beta1, float beta2, float stepSize,
-              float inverseRootCorrection2, float eps);
+// gradient g (read as gradScale · g: gradient clipping's coefficient) and its moments m and v:
+// m = β1 m + (1 − β1) g, v = β2 v + (1 − β2) g², p −= stepSize · m / (√v / √(1 − β2^t) + ε), with
+// stepSize = lr / (1 − β1^t).
+void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float gradScale, float beta1, float beta2,
+              float stepSize, float inverseRootCorrection2, float eps);
+
+// Σ x[i]² in double precision (a gradient's squared norm).
+double sumOfSquares(const float* x, std::int64_t n);
+
+// out[i] = a[i] + b[i] (two parts' gradients), returning Σ out[i]² in double precision.
+double addWithSumOfSquares(float* out, const float* a, const float* b, std::int64_t n);
 
 // out[i] = a[i] · b[i].
 void multiply(float* out, const float* a, const float* b, std::int64_t n);
