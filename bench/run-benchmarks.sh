@@ -10,7 +10,8 @@ attnlab_install_dependencies
 if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
   ${SUDO:-$( [ "$(id -u)" -ne 0 ] && echo sudo )} apt-get install -y -q --no-install-recommends python3-torch
 fi
-attnlab_build -DBUILD_TESTING=OFF >/dev/null
+# A build folder already configured keeps its settings (its tests too); a new one skips the tests.
+if [ -f "$ATTNLAB_BUILD/CMakeCache.txt" ]; then attnlab_build >/dev/null; else attnlab_build -DBUILD_TESTING=OFF >/dev/null; fi
 
 SHARED_BENCH="${SHARED_BENCH:-$ATTNLAB_ROOT/../shared/bench}"
 ROUNDS="${ROUNDS:-3}"
