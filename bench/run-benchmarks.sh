@@ -84,7 +84,6 @@ scaling() {  # label extra-args... -> one table row
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 scaling_rows="$(scaling "default GRU (bidirectional, query after), hidden 128" gru)
 $(scaling "GRU + additive hidden 256" gru --attention additive --hidden 256)
-$(scaling "GRU + additive hidden 128" gru --attention additive)
 $(scaling "Transformer 2+2, d_model 128" transformer --heads 4 --layers 2 --ff 512)"
 
 # The classifier, the ViT, the captioner and the forecaster against their references, and their
