@@ -26,6 +26,7 @@
 #include "engine/nn/TransformerClassifierNet.h"
 #include "engine/text/ClassifierTrainer.h"
 #include "engine/vision/VisionTrainer.h"
+#include "TinyModels.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;
@@ -94,14 +95,7 @@ const Series& seasonal() {
 // A tiny forecaster (1 encoder, 1 decoder layer, 2 heads: 6 heads of three kinds).
 const Forecaster& forecaster() {
     static const std::unique_ptr<ForecastTrainer> trainer = [] {
-        ForecastConfig c;
-        c.context = 24;
-        c.horizon = 4;
-        c.dModel = 16;
-        c.heads = 2;
-        c.encoderLayers = 1;
-        c.decoderLayers = 1;
-        c.feedForward = 32;
+        const ForecastConfig c = test::tinyForecast();
         ForecastTrainingOptions o;
         o.epochs = 2;
         o.learningRate = 3e-3;
