@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "FusedGruKernels.h"
+#include "RecurrentProduct.h"
 #include "VectorKernels.h"
 #include "Random.h"
 
@@ -160,7 +161,7 @@ struct Buffers {
 
 template <typename T>
 void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor& scoreKeys, const Tensor& pad,
-                   const Tensor& weightT, const Tensor& bias, const Tensor& v, bool additive, T scale,
+                   const Tensor& weight, const Tensor& bias, const Tensor& v, bool additive, T scale,
                    double dropout) {
     const int64_t T_ = m.qg.size(0), B = m.qg.size(1), G = m.qg.size(2), S = pad.size(1), H = m.hs.size(2);
     const int64_t Hq = G - 3 * H;
@@ -179,11 +180,12 @@ void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor
     T* adData = m.ad.data_ptr<T>();
     T* rzData = m.rz.data_ptr<T>();
     T* nData = m.n.data_ptr<T>();
+    const RecurrentProduct hidden(weight, /*byTranspose=*/true);  // [W_q s | W_hh s + b_hh]
     for (int64_t t = 0; t < T_; ++t) {
         const T* prev = hsData + t * B * H;
         T* qg = qgData + t * B * G;
         Tensor qgt = m.qg[t];
-        at::addmm_out(qgt, bias, m.hs[t], weightT);
+        hidden(qgt, m.hs[t], bias, false);
         if (additive) {
             Tensor et = m.e[t];
             addQuery<T>(scoreKeyData, qg, G, et.data_ptr<T>(), B, S, H);
@@ -247,6 +249,7 @@ void decodeBackward(Gradients& g, const Buffers& m, const Tensor& dOut, const Te
     T* dscoreData = g.dscore.data_ptr<T>();
     T* dUhData = additive ? g.dUh.data_ptr<T>() : nullptr;
     T* dvData = additive ? g.dv.data_ptr<T>() : nullptr;
+    const RecurrentProduct back(weight, /*byTranspose=*/false);
     for (int64_t t = T_ - 1; t >= 0; --t) {
         const T* qg = qgData + t * B * G;
         T* dqg = dqgData + t * B * G;
@@ -262,7 +265,8 @@ void decodeBackward(Gradients& g, const Buffers& m, const Tensor& dOut, const Te
             additiveBackward<T>(dscore, eData + t * B * S * H, vData, dUhData, dqg, G, dvData, B, S, H);
         else
             dotBackward<T>(dscore, scoreKeyData, carry, B, S, H);
-        g.carry.addmm_(g.dqg[t], weight);
+        Tensor dqgt = g.dqg[t];
+        back(g.carry, dqgt, Tensor(), true);
     }
 }
 
@@ -316,7 +320,7 @@ variable_list FusedAttentionDecoder::forward(AutogradContext* ctx, Tensor embPro
     m.rz = torch::empty({T, B, 2 * H}, opts);
     m.n = torch::empty({T, B, H}, opts);
     AT_DISPATCH_FLOATING_TYPES(opts.dtype().toScalarType(), "FusedAttentionDecoder::forward", [&] {
-        decodeForward<scalar_t>(m, emb, kw, scoreKeys, pad, weight.t(), bias, v, additive,
+        decodeForward<scalar_t>(m, emb, kw, scoreKeys, pad, weight, bias, v, additive,
                                 static_cast<scalar_t>(scale), dropout);
     });
 

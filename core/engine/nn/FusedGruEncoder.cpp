@@ -1,6 +1,7 @@
 #include "FusedGruEncoder.h"
 
 #include "FusedGruKernels.h"
+#include "RecurrentProduct.h"
 #include "VectorKernels.h"
 
 namespace attnlab::nn {
@@ -13,7 +14,7 @@ namespace {
 
 // hs [S + 1, B, H] (hs[0] = the initial state), gh [S, B, 3H], rz [S, B, 2H], n [S, B, H]; out [B, S, H].
 template <typename T>
-void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weightT, const Tensor& bias, Tensor& hs,
+void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weight, const Tensor& bias, Tensor& hs,
                    Tensor& gh, Tensor& rz, Tensor& n, Tensor& out) {
     const int64_t S = gi.size(0), B = gi.size(1), H = hs.size(2);
     const T* giData = gi.data_ptr<T>();
@@ -23,9 +24,10 @@ void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weightT,
     T* rzData = rz.data_ptr<T>();
     T* nData = n.data_ptr<T>();
     T* outData = out.data_ptr<T>();
+    const RecurrentProduct hidden(weight, /*byTranspose=*/true);  // W_hh s + b_hh
     for (int64_t t = 0; t < S; ++t) {
         Tensor ght = gh[t];
-        at::addmm_out(ght, bias, hs[t], weightT);
+        hidden(ght, hs[t], bias, false);
         const T* git = giData + t * B * 3 * H;
         const T* g = ghData + t * B * 3 * H;
         T* r = rzData + t * B * 2 * H;
@@ -53,12 +55,13 @@ void encodeBackward(const Tensor& dOut, const Tensor& valid, const Tensor& weigh
     T* carryData = carry.data_ptr<T>();
     T* dgiData = dgi.data_ptr<T>();
     T* dghData = dgh.data_ptr<T>();
+    const RecurrentProduct back(weight, /*byTranspose=*/false);  // the gates' gradient to s_{t-1}
     for (int64_t t = S - 1; t >= 0; --t) {
         kernels::updateBackward<T>(carryData, dOutData + t * H, S * H, validData + t, S, rzData + t * B * 2 * H,
                                    nData + t * B * H, ghData + t * B * 3 * H + 2 * H, 3 * H, hsData + t * B * H,
                                    dgiData + t * B * 3 * H, dghData + t * B * 3 * H, 3 * H, B, H);
         // Without an initial state s_0 is zero, not an input: it needs no gradient.
-        if (t > 0 || initialNeedsGradient) carry.addmm_(dgh[t], weight);
+        if (t > 0 || initialNeedsGradient) back(carry, dgh[t], Tensor(), true);
     }
 }
 
@@ -90,7 +93,7 @@ variable_list FusedGruEncoder::forward(AutogradContext* ctx, Tensor inputProj, T
     Tensor n = torch::empty({S, B, H}, opts);
     Tensor out = torch::empty({B, S, H}, opts);
     AT_DISPATCH_FLOATING_TYPES(opts.dtype().toScalarType(), "FusedGruEncoder::forward", [&] {
-        encodeForward<scalar_t>(gi, valid, hiddenWeight.t(), hiddenBias, hs, gh, rz, n, out);
+        encodeForward<scalar_t>(gi, valid, hiddenWeight, hiddenBias, hs, gh, rz, n, out);
     });
     Tensor final = hs[S].clone();  // rows past their end kept their last state
     ctx->save_for_backward({hiddenWeight});

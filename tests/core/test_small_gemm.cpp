@@ -1,0 +1,103 @@
+// The recurrences' packed matrix product (engine/nn/SmallGemm.h) against a product computed by hand in
+// double precision, on every kernel set this CPU runs, over shapes that leave partial panels and
+// partial row blocks.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/nn/SmallGemm.h"
+
+using namespace attnlab::nn;
+
+namespace {
+
+struct KernelGuard {
+    ~KernelGuard() {
+        // Back to this CPU's own choice, whatever a case selected.
+        for (const char* name : {"avx512", "avx2", "baseline"})
+            if (gemm::useKernel(name)) break;
+    }
+};
+
+std::vector<float> randomValues(std::size_t n, std::mt19937& generator) {
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> values(n);
+    for (auto& v : values) v = uniform(generator);
+    return values;
+}
+
+}  // namespace
+
+TEST_CASE("small gemm: C = bias + A B and C += A B on every kernel set, against a hand product", "[gemm]") {
+    KernelGuard guard;
+    std::mt19937 generator(3);
+    int kernelsRun = 0;
+    for (const char* kernel : {"avx512", "avx2", "baseline"}) {
+        if (!gemm::useKernel(kernel)) continue;  // this CPU lacks it
+        ++kernelsRun;
+        REQUIRE(std::string(gemm::kernelName()) == kernel);
+        // Rows around the kernels' block heights (2, 6, 8), columns around the 16-column panels
+        // and their pairs, and K from 1 up.
+        for (std::int64_t M : {1, 2, 5, 7, 8, 9, 13, 17, 32})
+            for (std::int64_t N : {1, 15, 16, 17, 31, 32, 33, 48, 70})
+                for (std::int64_t K : {1, 3, 16, 37})
+                    for (bool transposed : {false, true}) {
+                        INFO(kernel << " M " << M << " N " << N << " K " << K << (transposed ? " transposed" : ""));
+                        const std::int64_t lda = K + 3, ldc = N + 5;  // rows further apart than their length
+                        const std::int64_t ldb = transposed ? K + 2 : N + 1;
+                        const auto a = randomValues(static_cast<std::size_t>(M * lda), generator);
+                        const auto b = randomValues(static_cast<std::size_t>((transposed ? N : K) * ldb), generator);
+                        const auto bias = randomValues(static_cast<std::size_t>(N), generator);
+                        const auto start = randomValues(static_cast<std::size_t>(M * ldc), generator);
+                        gemm::PackedMatrix packed;
+                        packed.pack(b.data(), ldb, transposed, K, N);
+                        REQUIRE(packed.rows() == K);
+                        REQUIRE(packed.columns() == N);
+                        auto product = [&](std::int64_t m, std::int64_t n) {
+                            double sum = 0.0;
+                            for (std::int64_t k = 0; k < K; ++k)
+                                sum += static_cast<double>(a[static_cast<std::size_t>(m * lda + k)]) *
+                                       (transposed ? b[static_cast<std::size_t>(n * ldb + k)]
+                                                   : b[static_cast<std::size_t>(k * ldb + n)]);
+                            return sum;
+                        };
+                        std::vector<float> withBias = start, accumulated = start, plain = start;
+                        gemm::multiply(M, a.data(), lda, packed, withBias.data(), ldc, false, bias.data());
+                        gemm::multiply(M, a.data(), lda, packed, accumulated.data(), ldc, true);
+                        gemm::multiply(M, a.data(), lda, packed, plain.data(), ldc, false);
+                        double worst = 0.0;
+                        bool paddingKept = true;
+                        for (std::int64_t m = 0; m < M; ++m) {
+                            for (std::int64_t n = 0; n < N; ++n) {
+                                const auto i = static_cast<std::size_t>(m * ldc + n);
+                                const double p = product(m, n);
+                                worst = std::max({worst, std::abs(withBias[i] - (bias[static_cast<std::size_t>(n)] + p)),
+                                                  std::abs(accumulated[i] - (start[i] + p)), std::abs(plain[i] - p)});
+                            }
+                            // The columns between one row's end and the next row stay as they were.
+                            for (std::int64_t n = N; n < ldc && m * ldc + n < M * ldc; ++n) {
+                                const auto i = static_cast<std::size_t>(m * ldc + n);
+                                paddingKept = paddingKept && withBias[i] == start[i] && accumulated[i] == start[i] &&
+                                              plain[i] == start[i];
+                            }
+                        }
+                        CHECK(worst < 1e-5 * std::max<double>(1.0, static_cast<double>(K)));
+                        CHECK(paddingKept);
+                    }
+    }
+    CHECK(kernelsRun >= 1);  // the baseline runs everywhere
+}
+
+TEST_CASE("small gemm: an empty inner dimension gives the bias, or leaves C as it was", "[gemm]") {
+    gemm::PackedMatrix packed;
+    packed.pack(nullptr, 0, false, 0, 3);
+    const std::vector<float> a(2, 1.0f), bias = {1.0f, 2.0f, 3.0f};
+    std::vector<float> c(6, 7.0f);
+    gemm::multiply(2, a.data(), 0, packed, c.data(), 3, true);
+    CHECK(c == std::vector<float>(6, 7.0f));
+    gemm::multiply(2, a.data(), 0, packed, c.data(), 3, false, bias.data());
+    CHECK(c == std::vector<float>{1, 2, 3, 1, 2, 3});
+}
