@@ -48,14 +48,16 @@ attnlab_build() {
   cmake --build "$ATTNLAB_BUILD" -j 2
 }
 
-# The OpenBLAS kernels AttnLab's programs run with (Runtime.cpp: preferFastBlasKernels): OpenBLAS's
-# own choice for the CPU, except its SSE3 "Prescott" fallback on a CPU with AVX2 and FMA that it
-# does not recognise, where the programs ask for the Haswell kernels. The benchmarks export the
-# same choice so that a PyTorch reference runs on the same kernels, and name them in
-# ATTNLAB_BLAS_KERNELS.
+# The OpenBLAS kernels AttnLab's programs run with (core/base/BlasKernels.cpp: fasterBlasCore):
+# OPENBLAS_CORETYPE where the environment sets it, else OpenBLAS's own choice for the CPU, except its
+# SSE3 "Prescott" fallback on a CPU with AVX2 and FMA that it does not recognise, where the
+# programs ask for the Haswell kernels. The benchmarks export the same choice so that a PyTorch
+# reference runs on the same kernels, and name them in ATTNLAB_BLAS_KERNELS.
 attnlab_blas_kernels() {
   ATTNLAB_BLAS_KERNELS=$(/usr/bin/python3 -c "import ctypes; l = ctypes.CDLL('libopenblas.so.0'); l.openblas_get_corename.restype = ctypes.c_char_p; print(l.openblas_get_corename().decode())" 2>/dev/null || echo unknown)
-  if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ "${ATTNLAB_BLAS_KERNELS,,}" = prescott ] && grep -q avx2 /proc/cpuinfo && grep -q fma /proc/cpuinfo; then
+  if [ -n "${OPENBLAS_CORETYPE:-}" ]; then
+    ATTNLAB_BLAS_KERNELS="$ATTNLAB_BLAS_KERNELS (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE in the environment)"
+  elif [ "${ATTNLAB_BLAS_KERNELS,,}" = prescott ] && grep -q avx2 /proc/cpuinfo && grep -q fma /proc/cpuinfo; then
     export OPENBLAS_CORETYPE=Haswell
     ATTNLAB_BLAS_KERNELS="Haswell (OpenBLAS chose Prescott)"
   fi

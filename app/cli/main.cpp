@@ -13,6 +13,7 @@
 #include <string>
 
 #include "Dispatch.h"
+#include "base/BlasKernels.h"
 
 #ifndef ATTNLAB_ENGINE_DIR
 #define ATTNLAB_ENGINE_DIR "."
@@ -47,6 +48,8 @@ int main(int argc, char** argv) {
                       << " (reinstall AttnLab)\n";
             return static_cast<int>(kInternal);
         }
+        // The engine's OpenBLAS kernels, chosen before it loads them (base/BlasKernels.h).
+        attnlab::requestFasterBlasKernels();
         ::execv(engine.c_str(), argv);
         std::cerr << "error: cannot run " << engine.string() << ": " << std::strerror(errno) << "\n";
         return static_cast<int>(kInternal);

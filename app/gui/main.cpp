@@ -261,8 +261,8 @@ int main(int argc, char* argv[]) {
         }
     }
 
-    // Training speed: on CPUs Debian's OpenBLAS does not know, pick its AVX2 kernels
-    // (one re-exec, ~0.7 s of start-up; see preferFastBlasKernels).
+    // Training speed: on CPUs Debian's OpenBLAS does not know, pick its faster kernels
+    // (one re-exec, ~0.6 s of start-up; see preferFastBlasKernels).
     attnlab::preferFastBlasKernels(argv);
     std::unique_ptr<QApplication> application;
     {

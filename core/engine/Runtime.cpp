@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "Runtime.h"
+#include "base/BlasKernels.h"
 #include "detail/TorchPch.h"
 
 namespace attnlab {
@@ -53,12 +54,9 @@ std::string blasCoreName() {
 
 void preferFastBlasKernels(char** argv) {
     if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("ATTNLAB_NO_BLAS_REEXEC")) return;
-    std::string core = blasCoreName();
-    std::transform(core.begin(), core.end(), core.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (core != "prescott") return;
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return;
-    setenv("OPENBLAS_CORETYPE", "Haswell", 1);
+    const std::string faster = fasterBlasCore(blasCoreName());
+    if (faster.empty()) return;
+    setenv("OPENBLAS_CORETYPE", faster.c_str(), 1);
     setenv("ATTNLAB_NO_BLAS_REEXEC", "1", 1);  // never loop
     execv("/proc/self/exe", argv);
     // exec failed: carry on with the slower kernels.

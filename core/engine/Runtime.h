@@ -15,12 +15,11 @@ void tuneAllocator();
 // cores otherwise). Returns the count in effect.
 int setThreadCount(int threads);
 
-// OpenBLAS 0.3.21 (Debian bookworm) does not recognise recent CPUs and falls back to
-// its SSE3 "Prescott" kernels, 2-2.5x slower than its AVX2 ones here. The kernel is
-// chosen when the library loads, so if OpenBLAS reports Prescott on a CPU with AVX2
-// and FMA and OPENBLAS_CORETYPE is unset, this re-executes the program with
-// OPENBLAS_CORETYPE=Haswell. Call it first thing in main(); it returns if nothing is
-// to be done (or the exec fails).
+// OpenBLAS chooses its kernels for the CPU when it loads, and Debian bookworm's 0.3.21 chooses
+// older ones than some CPUs run (base/BlasKernels.h: fasterBlasCore). If it did and
+// OPENBLAS_CORETYPE is unset, this re-executes the program with OPENBLAS_CORETYPE set to the faster
+// set (one exec, ~0.6 s of start-up). Call it first thing in main(); it returns if nothing is to be
+// done (or the exec fails).
 void preferFastBlasKernels(char** argv);
 
 // The BLAS kernel in use ("Haswell", "Prescott", ...), or "" if not OpenBLAS.

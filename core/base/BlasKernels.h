@@ -1,0 +1,22 @@
+#pragma once
+// Which of OpenBLAS's kernel sets AttnLab's programs run on. OpenBLAS picks one for the CPU when it
+// loads, and Debian bookworm's 0.3.21 does not recognise some recent CPUs: it then falls back to its
+// SSE3 "Prescott" kernels, 2-2.5x slower than its AVX2 "Haswell" ones on a CPU that has AVX2 and FMA.
+// The choice can only be made before the library loads (OPENBLAS_CORETYPE), so the CLI's front end
+// sets it before it executes the engine, and the GUI re-executes itself (engine/Runtime.h:
+// preferFastBlasKernels). An OPENBLAS_CORETYPE already set is the user's choice and stays. Torch-free.
+#include <string>
+
+namespace attnlab {
+
+// The kernel set to ask for instead of `chosen` (OpenBLAS's own choice, as openblas_get_corename
+// names it) on this CPU: "Haswell" where `chosen` is "Prescott" and the CPU has AVX2 and FMA; ""
+// to keep it.
+std::string fasterBlasCore(const std::string& chosen);
+
+// Sets OPENBLAS_CORETYPE for the programs this process executes, from the choice the system's
+// OpenBLAS makes when loaded here (without it, or with OPENBLAS_CORETYPE already set, nothing).
+// Returns the kernel set requested, or "".
+std::string requestFasterBlasKernels();
+
+}  // namespace attnlab
