@@ -29,7 +29,7 @@ std::uint64_t drawSeed() {
 }
 
 // "lowbias32" (C. Wellons' hash prospector): a 32-bit integer hash whose two multiplies
-// vectorise, eight lanes at a time with AVX2.
+// vectorise, eight lanes at a time with AVX2 and sixteen with AVX-512.
 inline std::uint32_t mix32(std::uint32_t x) {
     x ^= x >> 16;
     x *= 0x7feb352du;
@@ -42,7 +42,7 @@ inline std::uint32_t mix32(std::uint32_t x) {
 // Element i is kept when its hash, two rounds keyed by the seed's halves, is below
 // keepBelow (= (1 - p) · 2^32, at most 2^32 - 1).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #endif
 void fillMaskFloat(float* out, std::int64_t n, std::uint32_t key0, std::uint32_t key1, std::uint32_t keepBelow,
                    float scale) {

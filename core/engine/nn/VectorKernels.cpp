@@ -8,7 +8,7 @@
 namespace attnlab::nn::kernels {
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define ATTNLAB_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#define ATTNLAB_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define ATTNLAB_VECTOR_CLONES
 #endif

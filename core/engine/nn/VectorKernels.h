@@ -1,6 +1,6 @@
 #pragma once
-// Training's vector kernels, written as plain loops that the compiler vectorises (an AVX2 clone next
-// to the baseline one): the attention heads' softmax, forward and backward, over rows of scores in
+// Training's vector kernels, written as plain loops that the compiler vectorises (AVX-512 and AVX2
+// clones next to the baseline one, the same numbers in each): the attention heads' softmax, forward and backward, over rows of scores in
 // place, and Adam's update of one parameter in one pass. The
 // exponential is a polynomial (Cephes' expf: a relative error within 2e-7 of std::exp over the
 // range a softmax uses), because libm's expf is called element by element and was a third of a
