@@ -1,6 +1,9 @@
-// The recurrences' packed matrix product (engine/nn/SmallGemm.h) against a product computed by hand in
-// double precision, on every kernel set this CPU runs, over shapes that leave partial panels and
-// partial row blocks.
+// The packed matrix product (engine/nn/SmallGemm.h) against a product computed by hand in double
+// precision, on every kernel set this CPU runs, over shapes that leave partial panels and partial row
+// blocks; and the packed linear layer built on it (engine/nn/PackedLinear.h) against torch::linear.
+// LibTorch first: glog's CHECK would otherwise replace Catch's.
+#include <torch/torch.h>
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -8,8 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "core/AutogradGraph.h"
+#include "engine/nn/PackedLinear.h"
 #include "engine/nn/SmallGemm.h"
 
+using namespace attnlab;
 using namespace attnlab::nn;
 
 namespace {
@@ -99,5 +105,67 @@ TEST_CASE("small gemm: an empty inner dimension gives the bias, or leaves C as i
     gemm::multiply(2, a.data(), 0, packed, c.data(), 3, true);
     CHECK(c == std::vector<float>(6, 7.0f));
     gemm::multiply(2, a.data(), 0, packed, c.data(), 3, false, bias.data());
-    CHECK(c == std::vector<float>{1, 2, 3, 1, 2, 3});
+    CHECK((c == std::vector<float>{1, 2, 3, 1, 2, 3}));
+}
+
+TEST_CASE("packed linear: values and every gradient equal torch::linear's", "[gemm]") {
+    KernelGuard guard;
+    torch::manual_seed(4);
+    for (const char* kernel : {"avx512", "avx2", "baseline"}) {
+        if (!gemm::useKernel(kernel)) continue;
+        // Shapes with partial panels and row blocks; a view whose rows are further apart than their
+        // length (a chunk of a fused projection); no bias; an input that needs no gradient.
+        struct Case {
+            std::vector<std::int64_t> shape;
+            std::int64_t out;
+            bool bias, chunk, inputGradient;
+        };
+        for (const Case& c : {Case{{3, 7, 20}, 33, true, false, true}, Case{{50, 64}, 192, true, true, true},
+                              Case{{2, 9, 16}, 16, false, false, true}, Case{{40, 5}, 3, true, false, false}}) {
+            INFO(kernel << " rows of " << c.shape.back() << " -> " << c.out << (c.chunk ? " (a chunk)" : ""));
+            std::vector<std::int64_t> wide = c.shape;
+            if (c.chunk) wide.back() *= 3;
+            torch::Tensor x = c.chunk ? torch::randn(wide).narrow(-1, c.shape.back(), c.shape.back())  // rows 3x apart
+                                      : torch::randn(c.shape);
+            x.requires_grad_(c.inputGradient);
+            const torch::Tensor w = torch::randn({c.out, c.shape.back()}).requires_grad_();
+            const torch::Tensor b = c.bias ? torch::randn({c.out}).requires_grad_() : torch::Tensor();
+            const torch::Tensor upstream = torch::randn([&] {
+                auto s = c.shape;
+                s.back() = c.out;
+                return s;
+            }());
+            auto run = [&](bool packed) {
+                for (torch::Tensor t : {x, w, b})
+                    if (t.defined() && t.grad().defined()) t.mutable_grad() = torch::Tensor();
+                torch::Tensor y = packed ? nn::packedLinear(x, w, b) : torch::linear(x, w, b);
+                (y * upstream).sum().backward();
+                std::vector<torch::Tensor> out{y.detach(), w.grad().clone()};
+                if (b.defined()) out.push_back(b.grad().clone());
+                if (c.inputGradient) out.push_back(x.grad().clone());
+                return out;
+            };
+            const auto want = run(false);
+            const auto got = run(true);
+            REQUIRE(got.size() == want.size());
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                INFO("output " << i << " (y, dW, db, dx)");
+                REQUIRE(got[i].sizes() == want[i].sizes());
+                CHECK((got[i] - want[i]).abs().max().item<double>() < 1e-4 * std::max(1.0, want[i].abs().max().item<double>()));
+            }
+            if (!c.inputGradient) CHECK_FALSE(x.grad().defined());
+        }
+    }
+}
+
+TEST_CASE("packed linear: training takes the packed node, evaluation LibTorch's linear", "[gemm]") {
+    const torch::Tensor w = torch::randn({8, 4}, torch::requires_grad()), b = torch::randn({8}, torch::requires_grad());
+    const torch::Tensor x = torch::randn({32, 4});
+    const bool vectorKernel = std::string(gemm::kernelName()) != "baseline";
+    CHECK(test::graphContains(nn::linear(x, w, b), "PackedLinear") == vectorKernel);
+    CHECK_FALSE(test::graphContains(nn::linear(x.narrow(0, 0, 4), w, b), "PackedLinear"));  // few rows
+    CHECK_FALSE(test::graphContains(nn::linear(x.to(torch::kDouble), w.to(torch::kDouble), b.to(torch::kDouble)),
+                                    "PackedLinear"));
+    torch::NoGradGuard noGrad;
+    CHECK_FALSE(nn::linear(x, w, b).requires_grad());
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "PackedLinear.h"
+
 namespace attnlab::nn {
 
 ForecastNetImpl::ForecastNetImpl(const ForecastConfig& c, int period) : config_(c) {
@@ -50,8 +52,8 @@ ForecastOutput ForecastNetImpl::forward(const torch::Tensor& history, bool maps)
     const int64_t C = config_.context;
     const torch::Tensor in = inputs(history);                                  // [B, C + H, w]
     const torch::Tensor pe = positions_.to(history.scalar_type()).unsqueeze(0);  // [1, C + H, d]
-    torch::Tensor x = input_(in.index({Slice(), Slice(0, C)})) + pe.index({Slice(), Slice(0, C)});
-    torch::Tensor y = decoderInput_(in.index({Slice(), Slice(C, None)})) + pe.index({Slice(), Slice(C, None)});
+    torch::Tensor x = linear(input_, in.index({Slice(), Slice(0, C)})) + pe.index({Slice(), Slice(0, C)});
+    torch::Tensor y = linear(decoderInput_, in.index({Slice(), Slice(C, None)})) + pe.index({Slice(), Slice(C, None)});
     x = applyDropout(x, config_.dropout, is_training());
     y = applyDropout(y, config_.dropout, is_training());
     // Training reads only the prediction: the maps (a dense one per layer for a pattern other than

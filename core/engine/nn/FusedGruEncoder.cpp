@@ -1,6 +1,7 @@
 #include "FusedGruEncoder.h"
 
 #include "FusedGruKernels.h"
+#include "PackedLinear.h"
 #include "RecurrentProduct.h"
 #include "VectorKernels.h"
 
@@ -135,7 +136,7 @@ std::pair<torch::Tensor, torch::Tensor> runGruLayerFused(torch::nn::GRU& gru, co
                                                          bool bidirectional) {
     namespace F = torch::nn::functional;
     auto p = gru->named_parameters(/*recurse=*/false);
-    auto [forwardOut, forwardLast] = FusedGruEncoder::run(F::linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]), valid,
+    auto [forwardOut, forwardLast] = FusedGruEncoder::run(linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]), valid,
                                                           p["weight_hh_l0"], p["bias_hh_l0"]);
     if (!bidirectional) return {forwardOut, forwardLast.unsqueeze(0)};
     const int64_t S = emb.size(1);
@@ -147,7 +148,7 @@ std::pair<torch::Tensor, torch::Tensor> runGruLayerFused(torch::nn::GRU& gru, co
         return x.gather(1, reversal.unsqueeze(2).expand({x.size(0), S, x.size(2)}));
     };
     auto [backwardOut, backwardLast] =
-        FusedGruEncoder::run(F::linear(reverse(emb), p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]), valid,
+        FusedGruEncoder::run(linear(reverse(emb), p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]), valid,
                              p["weight_hh_l0_reverse"], p["bias_hh_l0_reverse"]);
     return {torch::cat({forwardOut, reverse(backwardOut)}, 2), torch::stack({forwardLast, backwardLast}, 0)};
 }

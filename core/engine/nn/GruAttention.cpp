@@ -2,6 +2,7 @@
 
 #include "AdditiveScores.h"
 #include "BatchMatmul.h"
+#include "PackedLinear.h"
 #include "RowLinear.h"
 
 namespace attnlab::nn {
@@ -43,7 +44,7 @@ AttentionKeys GruAttentionImpl::prepare(const torch::Tensor& keys, const torch::
     k.padMask = padMask;
     k.lengths = lengths.to(torch::kFloat);
     k.padded = padMask.any().item<bool>();
-    if (keyProj_) k.projected = keyProj_->forward(keys);  // [B, S, H], once per batch
+    if (keyProj_) k.projected = linear(keyProj_, keys);  // [B, S, H], once per batch
     return k;
 }
 
@@ -138,7 +139,7 @@ torch::Tensor GruAttentionImpl::weightsAll(const torch::Tensor& queries, const A
         break;
     case AttentionKind::Additive:
         // v · tanh(U k_s + W q_t) -> [B, T, S], one autograd node (additiveScores)
-        scores = additiveScores(queryProj_->forward(queries), k.projected, v_->weight.view({hidden_}));
+        scores = additiveScores(linear(queryProj_, queries), k.projected, v_->weight.view({hidden_}));
         break;
     default:
         throw std::logic_error("weightsAll: attention '" + toString(kind_) + "' scores step by step");

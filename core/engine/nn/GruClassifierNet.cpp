@@ -5,6 +5,7 @@
 
 #include "BatchMatmul.h"
 #include "FusedGruEncoder.h"
+#include "PackedLinear.h"
 #include "Random.h"
 
 namespace attnlab::nn {
@@ -51,7 +52,7 @@ ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embe
     default: {
         torch::Tensor scores;  // [B, S, R]
         if (config_.pooling == Pooling::Additive) {
-            scores = poolV_(torch::tanh(poolW_(states)));
+            scores = linear(poolV_, torch::tanh(linear(poolW_, states)));
         } else {
             scores = torch::matmul(states, queries_.t());
             if (config_.pooling == Pooling::ScaledDot) scores = scores / std::sqrt(static_cast<double>(states.size(2)));

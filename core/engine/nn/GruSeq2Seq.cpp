@@ -6,6 +6,7 @@
 #include "BatchMatmul.h"
 #include "FusedAttentionDecoder.h"
 #include "FusedGruEncoder.h"
+#include "PackedLinear.h"
 #include "RowLinear.h"
 
 namespace attnlab::nn {
@@ -64,7 +65,7 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     }
     // out [B, S, H * dirs], h [L * dirs, B, H]
     if (config_.bidirectional) {
-        out = bridgeOutputs_(out);                                       // [B, S, H]
+        out = linear(bridgeOutputs_, out);                                       // [B, S, H]
         h = h.view({L, 2, B, config_.hidden}).permute({0, 2, 1, 3}).reshape({L, B, 2 * config_.hidden});
         h = torch::tanh(bridgeHidden_(h));                               // [L, B, H]
     }
@@ -121,7 +122,7 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
     Encoded enc = encode(src, srcLen);
     const int64_t T = tgtIn.size(1);
     // The embedding half of layer 0's input projection, for every step at once.
-    torch::Tensor embProjAll = embInput_(drop(tgtEmbedding_(tgtIn)));  // [B, T, 3H]
+    torch::Tensor embProjAll = linear(embInput_, drop(tgtEmbedding_(tgtIn)));  // [B, T, 3H]
     if (fusedDecoderApplies(teacherForcing))
         return queryAfter() ? forwardAfterFused(enc, embProjAll, capture) : forwardFused(enc, embProjAll, capture);
     const bool sampleInputs = is_training() && teacherForcing < 1.0;
@@ -144,7 +145,7 @@ torch::Tensor GruSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor&
             predicted = output_(top).argmax(1);
         }
     }
-    torch::Tensor logits = output_(torch::stack(tops, 1));  // [B, T, V]
+    torch::Tensor logits = linear(output_, torch::stack(tops, 1));  // [B, T, V]
     if (capture && !weights.empty())
         (*capture)[MapKind::Cross] = torch::stack(weights, 1).unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
     return logits;
@@ -190,7 +191,7 @@ torch::Tensor GruSeq2Seq::forwardFused(const Encoded& enc, const torch::Tensor& 
     in.dropout = dropsAttention(config_) ? config_.dropout : 0.0;
     FusedDecoderOutputs out = FusedAttentionDecoder::run(in);
     if (capture) (*capture)[MapKind::Cross] = out.weights.unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
-    return output_(out.states);                                                // [B, T, V]
+    return linear(output_, out.states);                                                // [B, T, V]
 }
 
 torch::Tensor GruSeq2Seq::forwardAfterFused(const Encoded& enc, const torch::Tensor& embProjAll, Captured* capture) {
@@ -221,10 +222,10 @@ torch::Tensor GruSeq2Seq::forwardAfterFused(const Encoded& enc, const torch::Ten
         contexts = torch::stack(perStep, 1);
         if (!perStepWeights.empty()) weights = torch::stack(perStepWeights, 1);
     }
-    torch::Tensor combined = torch::tanh(combine_(torch::cat({states, contexts}, 2)));  // [B, T, H]
+    torch::Tensor combined = torch::tanh(linear(combine_, torch::cat({states, contexts}, 2)));  // [B, T, H]
     if (capture && weights.defined())
         (*capture)[MapKind::Cross] = weights.unsqueeze(1).unsqueeze(1);  // [B, 1, 1, T, S]
-    return output_(combined);                                          // [B, T, V]
+    return linear(output_, combined);                                          // [B, T, V]
 }
 
 std::unique_ptr<DecoderState> GruSeq2Seq::start(const torch::Tensor& src, const torch::Tensor& srcLen,

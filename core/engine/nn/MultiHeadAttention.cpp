@@ -1,6 +1,7 @@
 #include "MultiHeadAttention.h"
 
 #include "FusedHeadAttention.h"
+#include "PackedLinear.h"
 #include "Random.h"
 #include "RowLinear.h"
 
@@ -25,16 +26,16 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
     // these layers are small, so fewer, larger operations are what makes them fast.
     torch::Tensor q, k, v;  // [B, T, D] each
     if (query.is_same(memory)) {
-        auto qkv = torch::linear(query, torch::cat({q_->weight, k_->weight, v_->weight}),
+        auto qkv = linear(query, torch::cat({q_->weight, k_->weight, v_->weight}),
                                  torch::cat({q_->bias, k_->bias, v_->bias}))
                        .chunk(3, -1);
         q = qkv[0];
         k = qkv[1];
         v = qkv[2];
     } else {
-        auto kv = torch::linear(memory, torch::cat({k_->weight, v_->weight}), torch::cat({k_->bias, v_->bias}))
+        auto kv = linear(memory, torch::cat({k_->weight, v_->weight}), torch::cat({k_->bias, v_->bias}))
                       .chunk(2, -1);
-        q = q_(query);
+        q = linear(q_, query);
         k = kv[0];
         v = kv[1];
     }
@@ -62,14 +63,14 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
             trace->causal = causal;
             trace->scale = 1.0 / std::sqrt(static_cast<double>(headDim_));
         }
-        return out_(gateHeads(heads).transpose(1, 2).reshape({B, Tq, dModel_}));
+        return linear(out_, gateHeads(heads).transpose(1, 2).reshape({B, Tq, dModel_}));
     }
     // Training and evaluation take the fused node; the maths view's trace needs every
     // intermediate, so it takes the operation-by-operation path below (same numbers).
     if (!trace && !(weightsOut && differentiableWeights_) && canFuseHeadAttention(q, k, v)) {
         auto [heads, w] = fusedHeadAttention(q, k, v, keyPadMask, causal, heads_, dropout_, is_training());
         if (weightsOut) *weightsOut = w;
-        return out_(gateMerged(heads));
+        return linear(out_, gateMerged(heads));
     }
     q = split(q, Tq);
     k = split(k, Tk);
@@ -101,7 +102,7 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
         trace->scale = 1.0 / std::sqrt(static_cast<double>(headDim_));
     }
     torch::Tensor ctx = gateHeads(heads).transpose(1, 2).reshape({B, Tq, dModel_});
-    return out_(ctx);
+    return linear(out_, ctx);
 }
 
 torch::Tensor MultiHeadAttentionImpl::gateHeads(const torch::Tensor& heads) const {

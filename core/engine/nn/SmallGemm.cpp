@@ -8,10 +8,13 @@ namespace attnlab::nn::gemm {
 void PackedMatrix::pack(const float* b, std::int64_t ldb, bool transposed, std::int64_t K, std::int64_t N) {
     K_ = K;
     N_ = N;
-    const std::int64_t panels = (N + kPanel - 1) / kPanel;
-    data_.assign(static_cast<std::size_t>(panels * K * kPanel), 0.0f);
+    const std::int64_t panels = (N + kPanel - 1) / kPanel, size = panels * K * kPanel;
+    if (size > capacity_) {  // uninitialised: every value is written below
+        data_.reset(new float[static_cast<std::size_t>(size)]);
+        capacity_ = size;
+    }
     for (std::int64_t p = 0; p < panels; ++p) {
-        float* out = data_.data() + p * K * kPanel;
+        float* out = data_.get() + p * K * kPanel;
         const std::int64_t width = std::min(kPanel, N - p * kPanel);
         if (transposed) {  // B[k][n] = b[n ldb + k]: column n of the panel is row n of b
             for (std::int64_t j = 0; j < width; ++j) {
@@ -21,6 +24,8 @@ void PackedMatrix::pack(const float* b, std::int64_t ldb, bool transposed, std::
         } else {
             for (std::int64_t k = 0; k < K; ++k) std::memcpy(out + k * kPanel, b + k * ldb + p * kPanel, width * sizeof(float));
         }
+        if (width < kPanel)  // the last panel's columns past N
+            for (std::int64_t k = 0; k < K; ++k) std::fill(out + k * kPanel + width, out + (k + 1) * kPanel, 0.0f);
     }
 }
 
@@ -55,13 +60,24 @@ inline void storeColumns(float* x, const Vec& v, std::int64_t width) {
         std::memcpy(x, &v, static_cast<std::size_t>(width) * sizeof(float));
 }
 
+// One call's operands: A's element (m, k) at a[m lda + k ldk]; C's row m at c + m ldc.
+struct Operands {
+    const float* a;
+    std::int64_t lda, ldk;
+    float* c;
+    std::int64_t ldc;
+    bool accumulate;
+    const float* bias;
+};
+
 // R rows of C by NV panels (NV * 16 columns, the last panel `lastWidth` wide), the whole K at once:
 // the accumulators stay in registers while each step of k loads NV panel rows and broadcasts R
-// values of A.
+// values of A. a and c point at the block's first row, panels and bias at its first panel.
 template <typename Vec, int R, int NV>
-inline __attribute__((always_inline)) void block(std::int64_t K, const float* a, std::int64_t lda, const float* panels,
-                                                 std::int64_t panelStride, float* c, std::int64_t ldc,
-                                                 std::int64_t lastWidth, bool accumulate, const float* bias) {
+inline __attribute__((always_inline)) void block(std::int64_t K, const float* a, std::int64_t lda, std::int64_t ldk,
+                                                 const float* panels, std::int64_t panelStride, float* c,
+                                                 std::int64_t ldc, std::int64_t lastWidth, bool accumulate,
+                                                 const float* bias) {
     constexpr int L = sizeof(Vec) / sizeof(float), VP = P / L, NVec = NV * VP;
     // Column j's vector: panel j / VP, lanes from (j % VP) L; how many of its columns are real.
     auto offset = [&](int j) { return (j / VP) * P + (j % VP) * L; };
@@ -77,9 +93,10 @@ inline __attribute__((always_inline)) void block(std::int64_t K, const float* a,
         Vec b[NVec];
 #pragma GCC unroll 8
         for (int j = 0; j < NVec; ++j) std::memcpy(&b[j], panels + (j / VP) * panelStride + k * P + (j % VP) * L, sizeof(Vec));
+        const float* ak = a + k * ldk;
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
-            const float x = a[r * lda + k];
+            const float x = ak[r * lda];
 #pragma GCC unroll 8
             for (int j = 0; j < NVec; ++j) acc[r][j] += x * b[j];
         }
@@ -90,69 +107,57 @@ inline __attribute__((always_inline)) void block(std::int64_t K, const float* a,
         for (int r = 0; r < R; ++r) storeColumns<Vec>(c + r * ldc + offset(j), acc[r][j], width(j));
 }
 
-// The rows below a multiple of R, by a block of their own height.
+// Rows [m, m + rows) of C over NV panels from panel p: blocks of R rows, then one of the rows left.
 template <typename Vec, int R, int NV>
-inline __attribute__((always_inline)) void rest(std::int64_t rows, std::int64_t K, const float* a, std::int64_t lda,
-                                                const float* panels, std::int64_t panelStride, float* c,
-                                                std::int64_t ldc, std::int64_t lastWidth, bool accumulate,
-                                                const float* bias) {
+inline __attribute__((always_inline)) void rows(const Operands& o, const PackedMatrix& b, std::int64_t p,
+                                                std::int64_t lastWidth, std::int64_t m, std::int64_t count) {
+    const std::int64_t K = b.rows(), stride = K * P;
+    const float* panels = b.panel(p);
+    const float* bias = o.bias ? o.bias + p * P : nullptr;
+    const std::int64_t end = m + count;
+    for (; m + R <= end; m += R)
+        block<Vec, R, NV>(K, o.a + m * o.lda, o.lda, o.ldk, panels, stride, o.c + m * o.ldc + p * P, o.ldc, lastWidth,
+                          o.accumulate, bias);
     if constexpr (R > 1) {
-        if (rows == R - 1)
-            return block<Vec, R - 1, NV>(K, a, lda, panels, panelStride, c, ldc, lastWidth, accumulate, bias);
-        return rest<Vec, R - 1, NV>(rows, K, a, lda, panels, panelStride, c, ldc, lastWidth, accumulate, bias);
+        if (m < end) rows<Vec, R - 1, NV>(o, b, p, lastWidth, m, end - m);
     }
 }
 
-// Panels NV at a time (one at a time for what is left), each over every block of R rows: a group of
-// panels stays in the cache while the rows pass over it.
+// Chunks of rows (so that A's rows stay in the cache), and in each, panels NV at a time (one at a
+// time for what is left) over every block of R rows (so that a group of panels stays in the cache
+// while the rows pass over it).
 template <typename Vec, int R, int NV>
-inline __attribute__((always_inline)) void product(std::int64_t M, const float* a, std::int64_t lda,
-                                                   const PackedMatrix& b, float* c, std::int64_t ldc, bool accumulate,
-                                                   const float* bias) {
-    const std::int64_t K = b.rows(), N = b.columns(), panels = (N + P - 1) / P, stride = K * P;
-    for (std::int64_t p = 0; p < panels;) {
-        const bool group = NV > 1 && p + NV <= panels;
-        const int nv = group ? NV : 1;
-        const std::int64_t lastWidth = std::min(P, N - (p + nv - 1) * P);
-        const float* pp = b.panel(p);
-        float* cp = c + p * P;
-        const float* bp = bias ? bias + p * P : nullptr;
-        std::int64_t m = 0;
-        if (group) {
-            for (; m + R <= M; m += R)
-                block<Vec, R, NV>(K, a + m * lda, lda, pp, stride, cp + m * ldc, ldc, lastWidth, accumulate, bp);
-            if (m < M) rest<Vec, R, NV>(M - m, K, a + m * lda, lda, pp, stride, cp + m * ldc, ldc, lastWidth, accumulate, bp);
-        } else {
-            for (; m + R <= M; m += R)
-                block<Vec, R, 1>(K, a + m * lda, lda, pp, stride, cp + m * ldc, ldc, lastWidth, accumulate, bp);
-            if (m < M) rest<Vec, R, 1>(M - m, K, a + m * lda, lda, pp, stride, cp + m * ldc, ldc, lastWidth, accumulate, bp);
+inline __attribute__((always_inline)) void product(std::int64_t M, const Operands& o, const PackedMatrix& b) {
+    constexpr std::int64_t kChunk = 240;  // rows: a multiple of 6 and 8
+    const std::int64_t N = b.columns(), panels = (N + P - 1) / P;
+    for (std::int64_t m = 0; m < M; m += kChunk) {
+        const std::int64_t count = std::min(kChunk, M - m);
+        for (std::int64_t p = 0; p < panels;) {
+            if (NV > 1 && p + NV <= panels) {
+                rows<Vec, R, NV>(o, b, p, std::min(P, N - (p + NV - 1) * P), m, count);
+                p += NV;
+            } else {
+                rows<Vec, R, 1>(o, b, p, std::min(P, N - p * P), m, count);
+                p += 1;
+            }
         }
-        p += nv;
     }
 }
 
-using Kernel = void (*)(std::int64_t, const float*, std::int64_t, const PackedMatrix&, float*, std::int64_t, bool,
-                        const float*);
+using Kernel = void (*)(std::int64_t, const Operands&, const PackedMatrix&);
 
 #if defined(__GNUC__) && defined(__x86_64__)
 // AVX-512: 8 rows x 2 panels, 16 of the 32 registers accumulate.
-__attribute__((target("arch=x86-64-v4"))) void productAvx512(std::int64_t M, const float* a, std::int64_t lda,
-                                                             const PackedMatrix& b, float* c, std::int64_t ldc,
-                                                             bool accumulate, const float* bias) {
-    product<V16, 8, 2>(M, a, lda, b, c, ldc, accumulate, bias);
+__attribute__((target("arch=x86-64-v4"))) void productAvx512(std::int64_t M, const Operands& o, const PackedMatrix& b) {
+    product<V16, 8, 2>(M, o, b);
 }
 // AVX2 with FMA: 6 rows x 1 panel (two registers), 12 of the 16 registers accumulate.
-__attribute__((target("arch=x86-64-v3"))) void productAvx2(std::int64_t M, const float* a, std::int64_t lda,
-                                                           const PackedMatrix& b, float* c, std::int64_t ldc,
-                                                           bool accumulate, const float* bias) {
-    product<V8, 6, 1>(M, a, lda, b, c, ldc, accumulate, bias);
+__attribute__((target("arch=x86-64-v3"))) void productAvx2(std::int64_t M, const Operands& o, const PackedMatrix& b) {
+    product<V8, 6, 1>(M, o, b);
 }
 #endif
 // SSE: 2 rows x 1 panel (four registers), 8 of the 16 registers accumulate.
-void productBaseline(std::int64_t M, const float* a, std::int64_t lda, const PackedMatrix& b, float* c,
-                     std::int64_t ldc, bool accumulate, const float* bias) {
-    product<V4, 2, 1>(M, a, lda, b, c, ldc, accumulate, bias);
-}
+void productBaseline(std::int64_t M, const Operands& o, const PackedMatrix& b) { product<V4, 2, 1>(M, o, b); }
 
 struct Choice {
     Kernel kernel;
@@ -175,15 +180,20 @@ Choice& chosen() {
 
 }  // namespace
 
-void multiply(std::int64_t M, const float* a, std::int64_t lda, const PackedMatrix& b, float* c, std::int64_t ldc,
-              bool accumulate, const float* bias) {
+void multiply(std::int64_t M, const float* a, std::int64_t lda, std::int64_t ldk, const PackedMatrix& b, float* c,
+              std::int64_t ldc, bool accumulate, const float* bias) {
     if (M <= 0 || b.columns() <= 0) return;
     if (b.rows() == 0) {  // an empty sum
         for (std::int64_t m = 0; m < M && !accumulate; ++m)
             for (std::int64_t n = 0; n < b.columns(); ++n) c[m * ldc + n] = bias ? bias[n] : 0.0f;
         return;
     }
-    chosen().kernel(M, a, lda, b, c, ldc, accumulate, bias);
+    chosen().kernel(M, Operands{a, lda, ldk, c, ldc, accumulate, accumulate ? nullptr : bias}, b);
+}
+
+void multiply(std::int64_t M, const float* a, std::int64_t lda, const PackedMatrix& b, float* c, std::int64_t ldc,
+              bool accumulate, const float* bias) {
+    multiply(M, a, lda, 1, b, c, ldc, accumulate, bias);
 }
 
 const char* kernelName() { return chosen().name; }

@@ -6,8 +6,8 @@
 // recurrence (PackedMatrix) and each step only multiplies. An AVX-512 and an AVX2+FMA kernel next
 // to the baseline one, chosen once at run time. Float only. Torch-free.
 #include <cstdint>
+#include <memory>
 #include <string>
-#include <vector>
 
 namespace attnlab::nn::gemm {
 
@@ -20,11 +20,12 @@ public:
     void pack(const float* b, std::int64_t ldb, bool transposed, std::int64_t K, std::int64_t N);
     std::int64_t rows() const { return K_; }
     std::int64_t columns() const { return N_; }
-    const float* panel(std::int64_t p) const { return data_.data() + p * K_ * kPanel; }
+    const float* panel(std::int64_t p) const { return data_.get() + p * K_ * kPanel; }
     static constexpr std::int64_t kPanel = 16;
 
 private:
-    std::vector<float> data_;
+    std::unique_ptr<float[]> data_;
+    std::int64_t capacity_ = 0;
     std::int64_t K_ = 0, N_ = 0;
 };
 
@@ -32,6 +33,11 @@ private:
 // rows lda and ldc apart. bias has N values (null for none; ignored when accumulating).
 void multiply(std::int64_t M, const float* a, std::int64_t lda, const PackedMatrix& b, float* c, std::int64_t ldc,
               bool accumulate, const float* bias = nullptr);
+
+// The same with A's element (m, k) at a[m lda + k ldk]: ldk = 1 for rows of A, lda = 1 and ldk = its
+// row length to read a row-major matrix as its transpose.
+void multiply(std::int64_t M, const float* a, std::int64_t lda, std::int64_t ldk, const PackedMatrix& b, float* c,
+              std::int64_t ldc, bool accumulate, const float* bias = nullptr);
 
 // The kernel set multiply() runs on this CPU: "avx512", "avx2" or "baseline".
 const char* kernelName();

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "PackedLinear.h"
+
 namespace attnlab::nn {
 
 std::shared_ptr<ClassifierNet> makeClassifierNetwork(const ClassifierConfig& config) {
@@ -54,7 +56,7 @@ ClassifierOutput TransformerClassifierNetImpl::forwardEmbedded(const torch::Tens
         x = layer->forward(x, padMask, maps ? &w : nullptr);
         if (maps) out.encoder.push_back(w);
     }
-    out.logits = output_(x.select(1, 0));
+    out.logits = linear(output_, x.select(1, 0));
     if (!maps) return out;
     torch::Tensor rows = attentionRollout(out.encoder).select(1, 0).index({Slice(), Slice(1, torch::indexing::None)});  // [B, S]
     out.attention = (rows / rows.sum(1, true).clamp_min(1e-12)).unsqueeze(1);

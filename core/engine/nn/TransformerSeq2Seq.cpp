@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "PackedLinear.h"
 #include "RowLinear.h"
 
 namespace attnlab::nn {
@@ -29,7 +30,7 @@ EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout, Pat
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& padMask,
                                         torch::Tensor* selfWeights, HeadTrace* selfTrace) {
     torch::Tensor h = norm1_(addDrop(x, selfAttention(x, x, padMask, false, selfWeights, selfTrace)));
-    return norm2_(addDrop(h, ff2_(drop(torch::relu(ff1_(h))))));
+    return norm2_(addDrop(h, linear(ff2_, drop(torch::relu(linear(ff1_, h))))));
 }
 
 DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern) {
@@ -49,7 +50,7 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& y, const torch::Ten
                                         HeadTrace* selfTrace, HeadTrace* crossTrace) {
     torch::Tensor h = norm1_(addDrop(y, selfAttention(y, y, tgtPadMask, true, selfWeights, selfTrace)));
     h = norm2_(addDrop(h, crossAttention(h, memory, srcPadMask, false, crossWeights, crossTrace)));
-    return norm3_(addDrop(h, ff2_(drop(torch::relu(ff1_(h))))));
+    return norm3_(addDrop(h, linear(ff2_, drop(torch::relu(linear(ff1_, h))))));
 }
 
 torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& selfKeys, torch::Tensor& selfValues,
@@ -151,7 +152,7 @@ torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& tgtIn, const torch
         if (selfWeights) selfWeights->push_back(sw);
         if (crossWeights) crossWeights->push_back(cw);
     }
-    return output_(y);  // [B, T, V]
+    return linear(output_, y);  // [B, T, V]
 }
 
 torch::Tensor TransformerSeq2Seq::forward(const torch::Tensor& src, const torch::Tensor& srcLen,

@@ -5,6 +5,7 @@
 #include "AdditiveScores.h"
 #include "BatchMatmul.h"
 #include "FusedGruCell.h"
+#include "PackedLinear.h"
 #include "Random.h"
 #include "TransformerClassifierNet.h"  // attentionRollout
 #include "TransformerSeq2Seq.h"        // sinusoidalPositions
@@ -24,7 +25,7 @@ torch::Tensor PreNormEncoderLayerImpl::forward(const torch::Tensor& x, torch::Te
     const bool training = is_training();
     torch::Tensor h = norm1_(x);
     torch::Tensor y = addDropout(x, attention_->forward(h, h, torch::Tensor(), false, weights), dropout_, training);
-    torch::Tensor f = ff2_(applyDropout(torch::gelu(ff1_(norm2_(y))), dropout_, training));
+    torch::Tensor f = linear(ff2_, applyDropout(torch::gelu(linear(ff1_, norm2_(y))), dropout_, training));
     return addDropout(y, f, dropout_, training);
 }
 
@@ -49,7 +50,7 @@ VitOutput VitNetImpl::forward(const torch::Tensor& images) {
     const int64_t B = images.size(0), P = config_.patch, g = gridSide(config_);
     // [B, C, S, S] -> [B, g, g, C, P, P] -> [B, g*g, C*P*P]: patches row-major, each flattened channel-first.
     torch::Tensor patches = images.unfold(2, P, P).unfold(3, P, P).permute({0, 2, 3, 1, 4, 5}).reshape({B, g * g, -1});
-    torch::Tensor x = patchEmbedding_(patches);
+    torch::Tensor x = linear(patchEmbedding_, patches);
     x = torch::cat({cls_.view({1, 1, -1}).expand({B, 1, config_.hidden}), x}, 1) + positions_.unsqueeze(0);
     x = applyDropout(x, config_.dropout, is_training());
     // As the classifier's: in training a pattern other than full makes no display maps.
@@ -60,7 +61,7 @@ VitOutput VitNetImpl::forward(const torch::Tensor& images) {
         x = layer->forward(x, maps ? &w : nullptr);
         if (maps) out.attention.push_back(w);
     }
-    out.logits = head_(norm_(x.select(1, 0)));
+    out.logits = linear(head_, norm_(x.select(1, 0)));
     return out;
 }
 
@@ -184,7 +185,7 @@ std::pair<torch::Tensor, torch::Tensor> CaptionerNetImpl::forward(const torch::T
             before = s.context;
         }
         const torch::Tensor read = torch::cat({torch::stack(states, 1), torch::stack(contexts, 1)}, 2);  // [B, T, H + F]
-        return {output_(applyDropout(read, config_.dropout, training)), torch::stack(alphas, 1)};
+        return {linear(output_, applyDropout(read, config_.dropout, training)), torch::stack(alphas, 1)};
     }
     std::vector<torch::Tensor> logits, alphas;
     for (int64_t t = 0; t < inputs.size(1); ++t) {
