@@ -20,8 +20,10 @@
 
 #include "engine/nn/AdditiveScores.h"
 #include "engine/nn/BatchMatmul.h"
+#include "engine/nn/FusedFeedForward.h"
 #include "engine/nn/FusedHeadAttention.h"
 #include "engine/nn/MultiHeadAttention.h"
+#include "engine/nn/Random.h"
 #include "engine/nn/VectorKernels.h"
 
 using torch::Tensor;
@@ -208,6 +210,24 @@ TEST_CASE("batchMatmul: torch::bmm's product and gradients, transposed and slice
     CHECK(torch::equal(nn::batchMatmul(a, b), torch::bmm(a, b)));
 }
 
+TEST_CASE("sigmoidFast: the logistic function within 3e-7 relatively, 0 and 1 at the ends", "[attention]") {
+    double worst = 0;
+    for (int i = -200000; i <= 200000; ++i) {
+        const float x = static_cast<float>(i) * 1e-4f;
+        const double exact = 1.0 / (1.0 + std::exp(-static_cast<double>(x)));
+        worst = std::max(worst, std::abs(static_cast<double>(nn::kernels::sigmoidFast(x)) - exact) / exact);
+    }
+    INFO("largest relative error of sigmoidFast " << worst);
+    CHECK(worst < 3e-7);
+    CHECK(nn::kernels::sigmoidFast(100.0f) == 1.0f);
+    CHECK(nn::kernels::sigmoidFast(-100.0f) < 1e-30f);
+    CHECK(nn::kernels::sigmoidFast(0.0f) == 0.5f);
+    float row[3] = {-1.0f, 0.0f, 2.0f};
+    nn::kernels::sigmoidInPlace(row, 3);
+    CHECK(row[0] == nn::kernels::sigmoidFast(-1.0f));
+    CHECK(row[2] == nn::kernels::sigmoidFast(2.0f));
+}
+
 TEST_CASE("additiveScores: LibTorch's v . tanh(q + k) and its gradients, in one node", "[attention]") {
     double worst = 0;
     for (int i = -100000; i <= 100000; ++i) {
@@ -235,4 +255,56 @@ TEST_CASE("additiveScores: LibTorch's v . tanh(q + k) and its gradients, in one 
     CHECK(torch::allclose(q1.grad(), q2.grad(), 1e-5, 1e-5));
     CHECK(torch::allclose(k1.grad(), k2.grad(), 1e-5, 1e-5));
     CHECK(torch::allclose(v1.grad(), v2.grad(), 1e-5, 1e-5));
+}
+
+TEST_CASE("geluFast and its derivative: the exact (erf) GELU within 1e-6", "[attention]") {
+    double worst = 0, worstDerivative = 0;
+    for (int i = -100000; i <= 100000; ++i) {
+        const double x = i * 1e-4;
+        const double phi = 0.5 * (1.0 + std::erf(x / std::sqrt(2.0)));
+        worst = std::max(worst, std::abs(nn::kernels::geluFast(static_cast<float>(x)) - x * phi));
+        const float h = static_cast<float>(x);
+        float d = 1.0f;
+        nn::kernels::activationBackward(&d, &h, nullptr, 1, true);
+        const double exact = phi + x * std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI);
+        worstDerivative = std::max(worstDerivative, std::abs(d - exact));
+    }
+    INFO("largest absolute errors: GELU " << worst << ", its derivative " << worstDerivative);
+    CHECK(worst < 1e-6);
+    CHECK(worstDerivative < 1e-6);
+}
+
+TEST_CASE("the fused feed-forward block: linear, activation, dropout, linear and every gradient in one node",
+          "[attention]") {
+    for (const auto activation : {nn::FeedForwardActivation::Relu, nn::FeedForwardActivation::Gelu})
+        for (double dropout : {0.0, 0.3}) {
+            const bool gelu = activation == nn::FeedForwardActivation::Gelu;
+            INFO((gelu ? "GELU" : "ReLU") << ", dropout " << dropout);
+            torch::manual_seed(21);
+            torch::nn::Linear first(20, 48), second(48, 20);
+            const Tensor input = torch::randn({3, 11, 20}), upstream = torch::randn({3, 11, 20});
+            auto run = [&](bool fused) {
+                const Tensor x = input.clone().requires_grad_();
+                for (auto& p : first->parameters()) p.mutable_grad() = Tensor();
+                for (auto& p : second->parameters()) p.mutable_grad() = Tensor();
+                torch::manual_seed(5);  // the same dropout mask both ways
+                Tensor y;
+                if (fused) {
+                    y = nn::feedForward(x, first, second, activation, dropout, true);
+                    CHECK(graphContains(y, "FeedForward") == nn::canFuseFeedForward(x));
+                } else {
+                    const Tensor h = torch::linear(x, first->weight, first->bias);
+                    y = torch::linear(nn::applyDropout(gelu ? torch::gelu(h) : torch::relu(h), dropout, true),
+                                      second->weight, second->bias);
+                }
+                (y * upstream).sum().backward();
+                return std::vector<Tensor>{y.detach(), x.grad(), first->weight.grad().clone(), first->bias.grad().clone(),
+                                           second->weight.grad().clone(), second->bias.grad().clone()};
+            };
+            const auto want = run(false), got = run(true);
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                INFO("output " << i << " (y, dx, dW1, db1, dW2, db2)");
+                CHECK(torch::allclose(got[i], want[i], 1e-4, 1e-5));
+            }
+        }
 }

@@ -180,12 +180,12 @@ void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor
     T* adData = m.ad.data_ptr<T>();
     T* rzData = m.rz.data_ptr<T>();
     T* nData = m.n.data_ptr<T>();
+    const T* biasData = bias.data_ptr<T>();
     const RecurrentProduct hidden(weight, /*byTranspose=*/true);  // [W_q s | W_hh s + b_hh]
     for (int64_t t = 0; t < T_; ++t) {
         const T* prev = hsData + t * B * H;
         T* qg = qgData + t * B * G;
-        Tensor qgt = m.qg[t];
-        hidden(qgt, m.hs[t], bias, false);
+        hidden(B, prev, H, qg, G, biasData, false);
         if (additive) {
             Tensor et = m.e[t];
             addQuery<T>(scoreKeyData, qg, G, et.data_ptr<T>(), B, S, H);
@@ -208,7 +208,7 @@ void decodeForward(Buffers& m, const Tensor& emb, const Tensor& kw, const Tensor
         T* rz = rzData + t * B * 2 * H;
         T* n = nData + t * B * H;
         kernels::addGates<T>(giData, 3 * H, qg + Hq, G, rz, B, H);
-        m.rz[t].sigmoid_();
+        kernels::sigmoidInPlace(rzData + t * B * 2 * H, B * 2 * H);
         kernels::candidate<T>(giData + 2 * H, 3 * H, rz, qg + Hq + 2 * H, G, n, B, H);
         kernels::tanhInPlace(nData + t * B * H, B * H);
         kernels::update<T>(rz, n, prev, hsData + (t + 1) * B * H, nullptr, 0, nullptr, 0, B, H);
@@ -265,8 +265,7 @@ void decodeBackward(Gradients& g, const Buffers& m, const Tensor& dOut, const Te
             additiveBackward<T>(dscore, eData + t * B * S * H, vData, dUhData, dqg, G, dvData, B, S, H);
         else
             dotBackward<T>(dscore, scoreKeyData, carry, B, S, H);
-        Tensor dqgt = g.dqg[t];
-        back(g.carry, dqgt, Tensor(), true);
+        back(B, dqg, G, carry, H, nullptr, true);
     }
 }
 
@@ -306,7 +305,7 @@ variable_list FusedAttentionDecoder::forward(AutogradContext* ctx, Tensor embPro
     Tensor pad = padMask.to(torch::kBool).contiguous();
     Tensor kw = torch::mm(keys.view({B * S, H}), contextWeight.t()).view({B, S, 3 * H});
     Tensor weight = additive ? torch::cat({*queryWeight, hiddenWeight}, 0) : hiddenWeight;  // [G, H]
-    Tensor bias = additive ? torch::cat({torch::zeros({H}, opts), hiddenBias}) : hiddenBias;
+    Tensor bias = additive ? torch::cat({torch::zeros({H}, opts), hiddenBias}) : hiddenBias.contiguous();
     Tensor v = additive ? scoreWeight->reshape({H}).contiguous() : Tensor();
 
     Buffers m;

@@ -20,6 +20,7 @@ void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weight, 
     const int64_t S = gi.size(0), B = gi.size(1), H = hs.size(2);
     const T* giData = gi.data_ptr<T>();
     const bool* validData = valid.data_ptr<bool>();
+    const T* biasData = bias.data_ptr<T>();
     T* hsData = hs.data_ptr<T>();
     T* ghData = gh.data_ptr<T>();
     T* rzData = rz.data_ptr<T>();
@@ -27,14 +28,13 @@ void encodeForward(const Tensor& gi, const Tensor& valid, const Tensor& weight, 
     T* outData = out.data_ptr<T>();
     const RecurrentProduct hidden(weight, /*byTranspose=*/true);  // W_hh s + b_hh
     for (int64_t t = 0; t < S; ++t) {
-        Tensor ght = gh[t];
-        hidden(ght, hs[t], bias, false);
         const T* git = giData + t * B * 3 * H;
-        const T* g = ghData + t * B * 3 * H;
+        T* g = ghData + t * B * 3 * H;
         T* r = rzData + t * B * 2 * H;
         T* c = nData + t * B * H;
+        hidden(B, hsData + t * B * H, H, g, 3 * H, biasData, false);
         kernels::addGates<T>(git, 3 * H, g, 3 * H, r, B, H);
-        rz[t].sigmoid_();
+        kernels::sigmoidInPlace(r, B * 2 * H);
         kernels::candidate<T>(git + 2 * H, 3 * H, r, g + 2 * H, 3 * H, c, B, H);
         kernels::tanhInPlace(c, B * H);
         kernels::update<T>(r, c, hsData + t * B * H, hsData + (t + 1) * B * H, validData + t, S, outData + t * H,
@@ -62,7 +62,7 @@ void encodeBackward(const Tensor& dOut, const Tensor& valid, const Tensor& weigh
                                    nData + t * B * H, ghData + t * B * 3 * H + 2 * H, 3 * H, hsData + t * B * H,
                                    dgiData + t * B * 3 * H, dghData + t * B * 3 * H, 3 * H, B, H);
         // Without an initial state s_0 is zero, not an input: it needs no gradient.
-        if (t > 0 || initialNeedsGradient) back(carry, dgh[t], Tensor(), true);
+        if (t > 0 || initialNeedsGradient) back(B, dghData + t * B * 3 * H, 3 * H, carryData, H, nullptr, true);
     }
 }
 
@@ -94,7 +94,7 @@ variable_list FusedGruEncoder::forward(AutogradContext* ctx, Tensor inputProj, T
     Tensor n = torch::empty({S, B, H}, opts);
     Tensor out = torch::empty({B, S, H}, opts);
     AT_DISPATCH_FLOATING_TYPES(opts.dtype().toScalarType(), "FusedGruEncoder::forward", [&] {
-        encodeForward<scalar_t>(gi, valid, hiddenWeight, hiddenBias, hs, gh, rz, n, out);
+        encodeForward<scalar_t>(gi, valid, hiddenWeight, hiddenBias.contiguous(), hs, gh, rz, n, out);
     });
     Tensor final = hs[S].clone();  // rows past their end kept their last state
     ctx->save_for_backward({hiddenWeight});

@@ -5,6 +5,8 @@
 // SmallGemm.h's kernel (BLAS would pack it again at every step); other types take addmm.
 #include <torch/torch.h>
 
+#include <type_traits>
+
 #include "SmallGemm.h"
 
 namespace attnlab::nn {
@@ -21,21 +23,31 @@ public:
         }
     }
 
-    // out = bias + x · op(W) (bias undefined: 0), or with `accumulate` out += x · op(W). x and out are
-    // rows with unit column stride (a step's slice of a contiguous buffer).
-    void operator()(torch::Tensor& out, const torch::Tensor& x, const torch::Tensor& bias, bool accumulate) const {
-        if (packed_ && x.stride(1) == 1 && out.stride(1) == 1 && (!bias.defined() || bias.is_contiguous())) {
-            gemm::multiply(x.size(0), x.data_ptr<float>(), x.stride(0), matrix_, out.data_ptr<float>(), out.stride(0),
-                           accumulate, !accumulate && bias.defined() ? bias.data_ptr<float>() : nullptr);
-            return;
+    // out = bias + x · op(W) (bias null: 0), or with `accumulate` out += x · op(W), for `rows` rows of
+    // x and out, ldx and ldo elements apart (a step's slice of a contiguous buffer). Raw pointers:
+    // a step makes no tensor.
+    template <typename T>
+    void operator()(std::int64_t rows, const T* x, std::int64_t ldx, T* out, std::int64_t ldo,
+                    const std::common_type_t<T>* bias, bool accumulate) const {  // bias: not deduced (nullptr)
+        if constexpr (std::is_same_v<T, float>) {
+            if (packed_) {
+                gemm::multiply(rows, x, ldx, matrix_, out, ldo, accumulate, accumulate ? nullptr : bias);
+                return;
+            }
         }
+        // Other types (the tests' double precision): addmm on views of the same memory.
+        const auto options = weight_.options();
+        const std::int64_t K = byTranspose_ ? weight_.size(1) : weight_.size(0);
+        const std::int64_t N = byTranspose_ ? weight_.size(0) : weight_.size(1);
+        const torch::Tensor xs = torch::from_blob(const_cast<T*>(x), {rows, K}, {ldx, 1}, options);
+        torch::Tensor os = torch::from_blob(out, {rows, N}, {ldo, 1}, options);
         const torch::Tensor w = byTranspose_ ? weight_.t() : weight_;
         if (accumulate)
-            out.addmm_(x, w);
-        else if (bias.defined())
-            at::addmm_out(out, bias, x, w);
+            os.addmm_(xs, w);
+        else if (bias)
+            at::addmm_out(os, torch::from_blob(const_cast<T*>(bias), {N}, options), xs, w);
         else
-            at::mm_out(out, x, w);
+            at::mm_out(os, xs, w);
     }
 
 private:

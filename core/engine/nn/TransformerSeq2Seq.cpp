@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "FusedFeedForward.h"
 #include "PackedLinear.h"
 #include "RowLinear.h"
 
@@ -30,7 +31,8 @@ EncoderLayerImpl::EncoderLayerImpl(int d, int heads, int ff, double dropout, Pat
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& padMask,
                                         torch::Tensor* selfWeights, HeadTrace* selfTrace) {
     torch::Tensor h = norm1_(addDrop(x, selfAttention(x, x, padMask, false, selfWeights, selfTrace)));
-    return norm2_(addDrop(h, linear(ff2_, drop(torch::relu(linear(ff1_, h))))));
+    return norm2_(addDrop(h, feedForward(h, ff1_, ff2_, FeedForwardActivation::Relu, dropout_->options.p(),
+                                         dropout_->is_training())));
 }
 
 DecoderLayerImpl::DecoderLayerImpl(int d, int heads, int ff, double dropout, PatternSpec pattern) {
@@ -50,7 +52,8 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& y, const torch::Ten
                                         HeadTrace* selfTrace, HeadTrace* crossTrace) {
     torch::Tensor h = norm1_(addDrop(y, selfAttention(y, y, tgtPadMask, true, selfWeights, selfTrace)));
     h = norm2_(addDrop(h, crossAttention(h, memory, srcPadMask, false, crossWeights, crossTrace)));
-    return norm3_(addDrop(h, linear(ff2_, drop(torch::relu(linear(ff1_, h))))));
+    return norm3_(addDrop(h, feedForward(h, ff1_, ff2_, FeedForwardActivation::Relu, dropout_->options.p(),
+                                         dropout_->is_training())));
 }
 
 torch::Tensor DecoderLayerImpl::step(const torch::Tensor& y, torch::Tensor& selfKeys, torch::Tensor& selfValues,

@@ -122,6 +122,25 @@ inline float tanhOf(float x) {
     return x < 0.0f ? -t : t;
 }
 
+// GELU's Φ-part: 1 + erf(x / √2), from Abramowitz and Stegun's 7.1.26 (|error| <= 1.5e-7) for
+// erfc(|z|) = t p(t) e^{-z²}, t = 1 / (1 + 0.3275911 |z|), written as erfc itself for z < 0 (no
+// cancellation in the left tail). e receives e^{-z²} = √(2π) φ(x), which the derivative reuses.
+inline float onePlusErf(float x, float& e) {
+    const float z = x * 0.70710678118654752f;
+    const float a = z < 0.0f ? -z : z;
+    const float t = 1.0f / (1.0f + 0.3275911f * a);
+    const float p = t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
+    e = expClamped(-a * a);
+    const float erfc = p * e;
+    return z < 0.0f ? erfc : 2.0f - erfc;
+}
+
+inline float sigmoidOf(float x) {
+    const float e = expClamped(x < 0.0f ? x : -x);  // e^-|x|
+    const float r = 1.0f / (1.0f + e);
+    return x < 0.0f ? e * r : r;
+}
+
 }  // namespace
 
 float expNonPositive(float x) { return expClamped(x); }
@@ -135,6 +154,62 @@ void tanhInPlace(float* x, std::int64_t n) {
 
 void tanhInPlace(double* x, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = std::tanh(x[i]);
+}
+
+float sigmoidFast(float x) { return sigmoidOf(x); }
+
+
+namespace {
+
+// The activations, each loop with or without the mask, so that every loop vectorises (GCC's -O2
+// does not unswitch a loop on a loop-invariant condition).
+inline float geluOf(float x) {
+    float e;
+    return 0.5f * x * onePlusErf(x, e);
+}
+
+inline float geluDerivative(float x) {  // ½ (1 + erf(x/√2)) + x φ(x), φ(x) = e^{-x²/2} / √(2π)
+    float e;
+    const float phi = onePlusErf(x, e);
+    return 0.5f * phi + x * e * 0.39894228040143268f;
+}
+
+}  // namespace
+
+float geluFast(float x) { return geluOf(x); }
+
+ATTNLAB_VECTOR_CLONES
+void activationForward(const float* h, const float* mask, float* out, std::int64_t n, bool gelu) {
+    if (gelu && mask)
+        for (std::int64_t i = 0; i < n; ++i) out[i] = geluOf(h[i]) * mask[i];
+    else if (gelu)
+        for (std::int64_t i = 0; i < n; ++i) out[i] = geluOf(h[i]);
+    else if (mask)
+        for (std::int64_t i = 0; i < n; ++i) out[i] = (h[i] > 0.0f ? h[i] : 0.0f) * mask[i];
+    else
+        for (std::int64_t i = 0; i < n; ++i) out[i] = h[i] > 0.0f ? h[i] : 0.0f;
+}
+
+ATTNLAB_VECTOR_CLONES
+void activationBackward(float* g, const float* h, const float* mask, std::int64_t n, bool gelu) {
+    // ReLU's derivative is 0 at 0, as LibTorch's.
+    if (gelu && mask)
+        for (std::int64_t i = 0; i < n; ++i) g[i] = g[i] * mask[i] * geluDerivative(h[i]);
+    else if (gelu)
+        for (std::int64_t i = 0; i < n; ++i) g[i] = g[i] * geluDerivative(h[i]);
+    else if (mask)
+        for (std::int64_t i = 0; i < n; ++i) g[i] = h[i] > 0.0f ? g[i] * mask[i] : 0.0f;
+    else
+        for (std::int64_t i = 0; i < n; ++i) g[i] = h[i] > 0.0f ? g[i] : 0.0f;
+}
+
+ATTNLAB_VECTOR_CLONES
+void sigmoidInPlace(float* x, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = sigmoidOf(x[i]);
+}
+
+void sigmoidInPlace(double* x, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = 1.0 / (1.0 + std::exp(-x[i]));
 }
 
 ATTNLAB_VECTOR_CLONES

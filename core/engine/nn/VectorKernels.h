@@ -29,6 +29,24 @@ float tanhFast(float x);
 void tanhInPlace(float* x, std::int64_t n);
 void tanhInPlace(double* x, std::int64_t n);
 
+// The logistic sigmoid 1 / (1 + e^-x) from the polynomial exponential (e^-|x| / (1 + e^-|x|) for
+// x < 0); within 3e-7 of the exact value relatively.
+float sigmoidFast(float x);
+
+// GELU, x Φ(x) with the exact (erf) Φ, from a polynomial erf: within 1e-6 of it absolutely.
+float geluFast(float x);
+
+// A feed-forward layer's activation with its dropout: out[i] = act(h[i]) · mask[i] (mask null: no
+// dropout), act GELU (geluFast) or ReLU.
+void activationForward(const float* h, const float* mask, float* out, std::int64_t n, bool gelu);
+
+// Its backward in place: g[i] (the gradient of out) becomes g[i] · mask[i] · act'(h[i]), h's.
+void activationBackward(float* g, const float* h, const float* mask, std::int64_t n, bool gelu);
+
+// x[i] = sigmoid(x[i]) for n values, sigmoidFast's numbers (double precision: std::exp).
+void sigmoidInPlace(float* x, std::int64_t n);
+void sigmoidInPlace(double* x, std::int64_t n);
+
 // Additive attention's scores for one query row: scores[s] = Σ_a v[a] tanh(q[a] + k[s A + a]) for
 // s < S, keeping the tanh values in y [S, A] for the backward.
 void additiveScoresRow(const float* q, const float* k, const float* v, float* y, float* scores, std::int64_t S,

@@ -4,6 +4,7 @@
 
 #include "AdditiveScores.h"
 #include "BatchMatmul.h"
+#include "FusedFeedForward.h"
 #include "FusedGruCell.h"
 #include "PackedLinear.h"
 #include "Random.h"
@@ -25,7 +26,7 @@ torch::Tensor PreNormEncoderLayerImpl::forward(const torch::Tensor& x, torch::Te
     const bool training = is_training();
     torch::Tensor h = norm1_(x);
     torch::Tensor y = addDropout(x, attention_->forward(h, h, torch::Tensor(), false, weights), dropout_, training);
-    torch::Tensor f = linear(ff2_, applyDropout(torch::gelu(linear(ff1_, norm2_(y))), dropout_, training));
+    torch::Tensor f = feedForward(norm2_(y), ff1_, ff2_, FeedForwardActivation::Gelu, dropout_, training);
     return addDropout(y, f, dropout_, training);
 }
 
