@@ -82,7 +82,19 @@ scaling() {  # label extra-args... -> one table row
   echo "| $label: 1 thread / 2 threads, pairs/s | $a / $b ($(ratio "$b" "$a")x) | >= 1.7x |"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-scaling_rows="$(scaling "default GRU (bidirectional, query after), hidden 128" gru)
+# The cores themselves: one thread pinned to each. A VM's cores need not be equally fast (on this
+# one, core 0 ran 25-30% slower than core 1 for hours), and a batch split in two equal parts waits
+# for the slower: two threads can then reach at most twice the slower core's speed.
+cores_row() {
+  local c0 c1
+  c0=$(taskset -c 0 "$cli" train --corpus "$work/toy3200.tsv" --arch gru --hidden 128 --batch 32 --epochs 1 --val-fraction 0 \
+         --dropout 0.1 --threads 1 --out "$work/m.safetensors" 2>/dev/null | sed -n 's/.*"pairs_per_sec":\([0-9.]*\).*/\1/p')
+  c1=$(taskset -c 1 "$cli" train --corpus "$work/toy3200.tsv" --arch gru --hidden 128 --batch 32 --epochs 1 --val-fraction 0 \
+         --dropout 0.1 --threads 1 --out "$work/m.safetensors" 2>/dev/null | sed -n 's/.*"pairs_per_sec":\([0-9.]*\).*/\1/p')
+  echo "| default GRU, one thread pinned to core 0 / core 1, pairs/s | $c0 / $c1 (core 0 at $(ratio "$c0" "$c1")x core 1) |  |"
+}
+scaling_rows="$(cores_row)
+$(scaling "default GRU (bidirectional, query after), hidden 128" gru)
 $(scaling "GRU + additive hidden 256" gru --attention additive --hidden 256)
 $(scaling "Transformer 2+2, d_model 128" transformer --heads 4 --layers 2 --ff 512)"
 

@@ -65,12 +65,7 @@ const ImageDataset& glyphs() {
 
 const ImageClassifier& vit() {
     static const std::unique_ptr<ImageClassifierTrainer> trainer = [] {
-        VitConfig c;
-        c.imageSize = 32;
-        c.patch = 8;
-        c.hidden = 16;
-        c.heads = 2;
-        c.layers = 2;
+        const VitConfig c = test::tinyVit();
         VisionTrainingOptions o;
         o.epochs = 1;
         auto t = std::make_unique<ImageClassifierTrainer>(makeGlyphs(96, 2), ImageDataset{}, c, o);

@@ -15,13 +15,6 @@ using torch::autograd::variable_list;
 
 namespace {
 
-// x as rows [M, D] with unit column stride (a view where possible).
-Tensor rowsOf(const Tensor& x) {
-    Tensor rows = x.reshape({-1, x.size(-1)});
-    if (rows.stride(1) != 1 || (rows.size(0) > 1 && rows.stride(0) < rows.size(1))) rows = rows.contiguous();
-    return rows;
-}
-
 float* data(const Tensor& t) { return t.data_ptr<float>(); }
 
 // C [rows, N] = A · W where W [K, N] is row-major (transposed: W [N, K], the product A · Wᵀ); A's

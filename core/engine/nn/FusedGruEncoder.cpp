@@ -1,5 +1,8 @@
 #include "FusedGruEncoder.h"
 
+#include <cstring>
+#include <vector>
+
 #include "FusedGruKernels.h"
 #include "PackedLinear.h"
 #include "RecurrentProduct.h"
@@ -66,27 +69,88 @@ void encodeBackward(const Tensor& dOut, const Tensor& valid, const Tensor& weigh
     }
 }
 
+// Each row's length: its valid flags are a prefix.
+std::vector<int64_t> rowLengths(const Tensor& valid) {
+    const int64_t B = valid.size(0), S = valid.size(1);
+    const bool* v = valid.data_ptr<bool>();
+    std::vector<int64_t> lengths(static_cast<std::size_t>(B));
+    for (int64_t b = 0; b < B; ++b) {
+        int64_t L = 0;
+        while (L < S && v[b * S + L]) ++L;
+        lengths[static_cast<std::size_t>(b)] = L;
+    }
+    return lengths;
+}
+
+// Position of step t of row b when the row runs reversed: L - 1 - t within its length L, t past it.
+inline int64_t reversedPosition(int64_t t, int64_t L) { return t < L ? L - 1 - t : t; }
+
+// Step-major [S, B, W] from batch-major x [B, S, W], each row's steps `reversed` or not.
+Tensor stepMajor(const Tensor& x, const std::vector<int64_t>& lengths, bool reversed) {
+    if (!reversed) return x.transpose(0, 1).contiguous();
+    const Tensor src = x.contiguous();
+    const int64_t B = src.size(0), S = src.size(1), W = src.size(2);
+    Tensor out = torch::empty({S, B, W}, src.options());
+    const auto bytes = static_cast<std::size_t>(W) * src.element_size();
+    const auto* from = static_cast<const char*>(src.data_ptr());
+    auto* to = static_cast<char*>(out.data_ptr());
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t t = 0; t < S; ++t)
+            std::memcpy(to + (t * B + b) * bytes, from + (b * S + reversedPosition(t, lengths[b])) * bytes, bytes);
+    return out;
+}
+
+// Batch-major [B, S, W] from step-major x [S, B, W]: stepMajor's inverse.
+Tensor batchMajor(const Tensor& x, const std::vector<int64_t>& lengths, bool reversed) {
+    if (!reversed) return x.transpose(0, 1);
+    const int64_t S = x.size(0), B = x.size(1), W = x.size(2);
+    Tensor out = torch::empty({B, S, W}, x.options());
+    const auto bytes = static_cast<std::size_t>(W) * x.element_size();
+    const auto* from = static_cast<const char*>(x.data_ptr());
+    auto* to = static_cast<char*>(out.data_ptr());
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t t = 0; t < S; ++t)
+            std::memcpy(to + (b * S + reversedPosition(t, lengths[b])) * bytes, from + (t * B + b) * bytes, bytes);
+    return out;
+}
+
+// Batch-major x [B, S, W] with each row's first L steps reversed (its own inverse).
+Tensor reversedRows(const Tensor& x, const std::vector<int64_t>& lengths) {
+    const Tensor src = x.contiguous();
+    const int64_t B = src.size(0), S = src.size(1), W = src.size(2);
+    Tensor out = torch::empty_like(src);
+    const auto bytes = static_cast<std::size_t>(W) * src.element_size();
+    const auto* from = static_cast<const char*>(src.data_ptr());
+    auto* to = static_cast<char*>(out.data_ptr());
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t t = 0; t < S; ++t)
+            std::memcpy(to + (b * S + reversedPosition(t, lengths[b])) * bytes, from + (b * S + t) * bytes, bytes);
+    return out;
+}
+
 }  // namespace
 
 std::pair<Tensor, Tensor> FusedGruEncoder::run(const Tensor& inputProj, const Tensor& valid, const Tensor& hiddenWeight,
-                                               const Tensor& hiddenBias, const Tensor& initial) {
+                                               const Tensor& hiddenBias, const Tensor& initial, bool reversed) {
     // (An undefined tensor cannot pass through apply(): zeros stand for "no initial state".)
     variable_list out = apply(inputProj, valid, hiddenWeight, hiddenBias,
                               initial.defined() ? initial
                                                 : torch::zeros({inputProj.size(0), hiddenWeight.size(1)},
-                                                               inputProj.options().requires_grad(false)));
+                                                               inputProj.options().requires_grad(false)),
+                              reversed);
     return {out[0], out[1]};
 }
 
 variable_list FusedGruEncoder::forward(AutogradContext* ctx, Tensor inputProj, Tensor valid, Tensor hiddenWeight,
-                                       Tensor hiddenBias, Tensor initial) {
+                                       Tensor hiddenBias, Tensor initial, bool reversed) {
     const int64_t B = inputProj.size(0), S = inputProj.size(1), H = hiddenWeight.size(1);
     TORCH_CHECK(inputProj.size(2) == 3 * H && hiddenWeight.size(0) == 3 * H && valid.size(0) == B &&
                     valid.size(1) == S && initial.size(0) == B && initial.size(1) == H,
                 "FusedGruEncoder: inconsistent shapes");
     const auto opts = inputProj.options();
-    Tensor gi = inputProj.transpose(0, 1).contiguous();  // [S, B, 3H]
     valid = valid.to(torch::kBool).contiguous();
+    const std::vector<int64_t> lengths = reversed ? rowLengths(valid) : std::vector<int64_t>();
+    Tensor gi = stepMajor(inputProj, lengths, reversed);  // [S, B, 3H], step t of each row
     Tensor hs = torch::empty({S + 1, B, H}, opts);
     hs[0].copy_(initial);
     Tensor gh = torch::empty({S, B, 3 * H}, opts);
@@ -97,8 +161,10 @@ variable_list FusedGruEncoder::forward(AutogradContext* ctx, Tensor inputProj, T
         encodeForward<scalar_t>(gi, valid, hiddenWeight, hiddenBias.contiguous(), hs, gh, rz, n, out);
     });
     Tensor final = hs[S].clone();  // rows past their end kept their last state
+    if (reversed) out = reversedRows(out, lengths);  // step t's output to its token's position
     ctx->save_for_backward({hiddenWeight});
     auto& d = ctx->saved_data;
+    d["reversed"] = reversed;
     d["valid"] = valid;
     d["hs"] = hs;
     d["gh"] = gh;
@@ -115,7 +181,9 @@ variable_list FusedGruEncoder::backward(AutogradContext* ctx, variable_list grad
     const int64_t S = gh.size(0), B = gh.size(1), H = hs.size(2);
     const bool hasInitial = ctx->needs_input_grad(4);  // a decoder's state from the encoder
     const auto opts = hs.options();
-    Tensor dOut = gradOutputs[0].contiguous();  // [B, S, H]
+    const bool reversed = d["reversed"].toBool();
+    const std::vector<int64_t> lengths = reversed ? rowLengths(valid) : std::vector<int64_t>();
+    Tensor dOut = reversed ? reversedRows(gradOutputs[0], lengths) : gradOutputs[0].contiguous();  // [B, S, H] by step
     // The final state of a row is its state at its last token, and rows past their end
     // carry their state unchanged: so its gradient simply enters at the last step.
     // (Undefined when the final state is not used, as in the query-after decoder.)
@@ -128,29 +196,19 @@ variable_list FusedGruEncoder::backward(AutogradContext* ctx, variable_list grad
     Tensor dghFlat = dgh.view({S * B, 3 * H});
     Tensor dWeight = torch::mm(dghFlat.t(), hs.narrow(0, 0, S).reshape({S * B, H}));
     Tensor dBias = dghFlat.sum(0);
-    return {dgi.transpose(0, 1), Tensor(), dWeight, dBias, hasInitial ? carry : Tensor()};
+    return {batchMajor(dgi, lengths, reversed), Tensor(), dWeight, dBias, hasInitial ? carry : Tensor(), Tensor()};
 }
 
 std::pair<torch::Tensor, torch::Tensor> runGruLayerFused(torch::nn::GRU& gru, const torch::Tensor& emb,
-                                                         const torch::Tensor& lengths, const torch::Tensor& valid,
-                                                         bool bidirectional) {
-    namespace F = torch::nn::functional;
+                                                         const torch::Tensor& valid, bool bidirectional) {
     auto p = gru->named_parameters(/*recurse=*/false);
     auto [forwardOut, forwardLast] = FusedGruEncoder::run(linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]), valid,
                                                           p["weight_hh_l0"], p["bias_hh_l0"]);
     if (!bidirectional) return {forwardOut, forwardLast.unsqueeze(0)};
-    const int64_t S = emb.size(1);
-    // reversal[b, s] = len_b - 1 - s inside the row, s past its end: its own inverse.
-    torch::Tensor positions = torch::arange(S, lengths.options()).unsqueeze(0);  // [1, S]
-    torch::Tensor rowLengths = lengths.unsqueeze(1);                              // [B, 1]
-    torch::Tensor reversal = torch::where(positions < rowLengths, rowLengths - 1 - positions, positions);
-    auto reverse = [&](const torch::Tensor& x) {  // x [B, S, D]
-        return x.gather(1, reversal.unsqueeze(2).expand({x.size(0), S, x.size(2)}));
-    };
-    auto [backwardOut, backwardLast] =
-        FusedGruEncoder::run(linear(reverse(emb), p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]), valid,
-                             p["weight_hh_l0_reverse"], p["bias_hh_l0_reverse"]);
-    return {torch::cat({forwardOut, reverse(backwardOut)}, 2), torch::stack({forwardLast, backwardLast}, 0)};
+    auto [backwardOut, backwardLast] = FusedGruEncoder::run(linear(emb, p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]),
+                                                            valid, p["weight_hh_l0_reverse"], p["bias_hh_l0_reverse"], {},
+                                                            /*reversed=*/true);
+    return {torch::cat({forwardOut, backwardOut}, 2), torch::stack({forwardLast, backwardLast}, 0)};
 }
 
 }  // namespace attnlab::nn

@@ -19,25 +19,27 @@ public:
     // inputProj [B, S, 3H] = W_ih x + b_ih for every step; valid [B, S] bool, true up to
     // each row's length (at least 1). initial [B, H] is the state before the first step (a
     // decoder's, which then gets its gradient too); undefined = zeros (an encoder's).
+    // `reversed`: each row runs from its last token back to its first (a bidirectional GRU's
+    // backward direction), its outputs still at their tokens' positions.
     // Returns {outputs [B, S, H], final state [B, H]}.
     static std::pair<torch::Tensor, torch::Tensor> run(const torch::Tensor& inputProj, const torch::Tensor& valid,
                                                        const torch::Tensor& hiddenWeight,
                                                        const torch::Tensor& hiddenBias,
-                                                       const torch::Tensor& initial = {});
+                                                       const torch::Tensor& initial = {}, bool reversed = false);
 
     static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, torch::Tensor inputProj,
                                                   torch::Tensor valid, torch::Tensor hiddenWeight,
-                                                  torch::Tensor hiddenBias, torch::Tensor initial);
+                                                  torch::Tensor hiddenBias, torch::Tensor initial, bool reversed);
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                    torch::autograd::variable_list gradOutputs);
 };
 
 // One layer of `gru` (its l0 weights, and l0_reverse when bidirectional) over padded rows
-// emb [B, S, E] with lengths [B] and valid [B, S] (true up to each length), each direction a
-// FusedGruEncoder; the backward one runs over each row reversed within its length.
+// emb [B, S, E] with valid [B, S] (true up to each row's length), each direction a
+// FusedGruEncoder; the backward one runs over each row reversed within its length (inside the
+// node: no gather of the inputs or outputs).
 // -> {outputs [B, S, H * dirs] (0 past each length), final states [dirs, B, H]}
 std::pair<torch::Tensor, torch::Tensor> runGruLayerFused(torch::nn::GRU& gru, const torch::Tensor& emb,
-                                                         const torch::Tensor& lengths, const torch::Tensor& valid,
-                                                         bool bidirectional);
+                                                         const torch::Tensor& valid, bool bidirectional);
 
 }  // namespace attnlab::nn

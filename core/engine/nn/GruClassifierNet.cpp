@@ -39,7 +39,7 @@ ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embe
     const int64_t S = embedded.size(1);
     torch::Tensor emb = applyDropout(embedded, config_.dropout, is_training());
     torch::Tensor valid = torch::arange(S, lengths.options()).unsqueeze(0) < lengths.unsqueeze(1);  // [B, S]
-    auto [states, finals] = runGruLayerFused(gru_, emb, lengths, valid, config_.bidirectional);    // [B, S, D], [dirs, B, H]
+    auto [states, finals] = runGruLayerFused(gru_, emb, valid, config_.bidirectional);    // [B, S, D], [dirs, B, H]
     ClassifierOutput out;
     torch::Tensor pooled;
     switch (config_.pooling) {

@@ -55,7 +55,7 @@ GruSeq2Seq::Encoded GruSeq2Seq::encode(const torch::Tensor& src, const torch::Te
     if (canEncodeFused(emb)) {
         std::tie(out, h) = encodeFused(emb, srcLen);
     } else if (fusedTrainingApplies() && L == 1) {
-        std::tie(out, h) = runGruLayerFused(encoder_, emb, srcLen, padMask.logical_not(), config_.bidirectional);
+        std::tie(out, h) = runGruLayerFused(encoder_, emb, padMask.logical_not(), config_.bidirectional);
     } else {
         auto packed = torch::nn::utils::rnn::pack_padded_sequence(emb, srcLen, /*batch_first=*/true,
                                                                   /*enforce_sorted=*/false);

@@ -10,14 +10,13 @@ using torch::Tensor;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-namespace {
-
-// x as rows [M, in] with unit column stride (a view where possible).
 Tensor rowsOf(const Tensor& x) {
     Tensor rows = x.reshape({-1, x.size(-1)});
     if (rows.stride(1) != 1 || (rows.size(0) > 1 && rows.stride(0) < rows.size(1))) rows = rows.contiguous();
     return rows;
 }
+
+namespace {
 
 class PackedLinearFunction : public torch::autograd::Function<PackedLinearFunction> {
 public:

@@ -22,4 +22,8 @@ torch::Tensor packedLinear(const torch::Tensor& x, const torch::Tensor& weight, 
 // Below this many rows the per-call packing of the weights costs more than BLAS's own.
 constexpr std::int64_t kMinimumRows = 16;
 
+// x [..., n] as rows [M, n] with unit column stride, as the packed kernels read them (a view where
+// the layout allows, a copy otherwise).
+torch::Tensor rowsOf(const torch::Tensor& x);
+
 }  // namespace attnlab::nn
