@@ -3,7 +3,7 @@
 # PyTorch reference trainers (reference_train.py and reference_tasks.py from the folder SHARED_BENCH names, and
 # bench/reference_*.py), thread scaling, translate, look, caption and forecast latency,
 # repaint times, event-loop gaps, cold start and memory. Figures, not tests.
-#   ./bench/run-benchmarks.sh            # ~25 minutes on 2 cores (bench/task-speed.sh is 15 of them)
+#   ./bench/run-benchmarks.sh            # ~30 minutes on 2 cores (bench/task-speed.sh is 15 of them)
 #   ROUNDS=1 ./bench/run-benchmarks.sh   # quicker, noisier
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
 attnlab_install_dependencies
@@ -75,10 +75,16 @@ PY
 )
 
 # Thread scaling: --threads 2 splits every batch into two parts trained on two threads.
+# ROUNDS rounds alternating the two, the median of each: this VM's speed moves by 15-30% within
+# minutes, which a single pair of runs takes for the threads' effect.
 scaling() {  # label extra-args... -> one table row
   local label=$1; shift
-  local a b
-  a=$(ours "$@" --threads 1); b=$(ours "$@" --threads 2)
+  local ones="" twos="" a b r
+  for ((r = 1; r <= ROUNDS; r++)); do
+    ones+="$(ours "$@" --threads 1) "
+    twos+="$(ours "$@" --threads 2) "
+  done
+  a=$(echo "$ones" | tr ' ' '\n' | grep . | median); b=$(echo "$twos" | tr ' ' '\n' | grep . | median)
   echo "| $label: 1 thread / 2 threads, pairs/s | $a / $b ($(ratio "$b" "$a")x) | >= 1.7x |"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
