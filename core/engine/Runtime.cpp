@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cstdlib>
 
 #include "Runtime.h"

@@ -85,47 +85,42 @@ std::vector<int64_t> rowLengths(const Tensor& valid) {
 // Position of step t of row b when the row runs reversed: L - 1 - t within its length L, t past it.
 inline int64_t reversedPosition(int64_t t, int64_t L) { return t < L ? L - 1 - t : t; }
 
+// A new tensor of `shape` holding x's steps moved: step t of row b goes from x's first two
+// dimensions' flat index from(b, t) to the new one's to(b, t); x [B, S, W] or [S, B, W], contiguous.
+template <typename From, typename To>
+Tensor moveSteps(const Tensor& x, std::vector<int64_t> shape, int64_t B, int64_t S, From from, To to) {
+    const Tensor src = x.contiguous();
+    Tensor out = torch::empty(shape, src.options());
+    const auto bytes = static_cast<std::size_t>(src.size(2)) * src.element_size();
+    const auto* source = static_cast<const char*>(src.data_ptr());
+    auto* target = static_cast<char*>(out.data_ptr());
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t t = 0; t < S; ++t) std::memcpy(target + to(b, t) * bytes, source + from(b, t) * bytes, bytes);
+    return out;
+}
+
 // Step-major [S, B, W] from batch-major x [B, S, W], each row's steps `reversed` or not.
 Tensor stepMajor(const Tensor& x, const std::vector<int64_t>& lengths, bool reversed) {
     if (!reversed) return x.transpose(0, 1).contiguous();
-    const Tensor src = x.contiguous();
-    const int64_t B = src.size(0), S = src.size(1), W = src.size(2);
-    Tensor out = torch::empty({S, B, W}, src.options());
-    const auto bytes = static_cast<std::size_t>(W) * src.element_size();
-    const auto* from = static_cast<const char*>(src.data_ptr());
-    auto* to = static_cast<char*>(out.data_ptr());
-    for (int64_t b = 0; b < B; ++b)
-        for (int64_t t = 0; t < S; ++t)
-            std::memcpy(to + (t * B + b) * bytes, from + (b * S + reversedPosition(t, lengths[b])) * bytes, bytes);
-    return out;
+    const int64_t B = x.size(0), S = x.size(1);
+    return moveSteps(
+        x, {S, B, x.size(2)}, B, S, [&](int64_t b, int64_t t) { return b * S + reversedPosition(t, lengths[b]); },
+        [&](int64_t b, int64_t t) { return t * B + b; });
 }
 
 // Batch-major [B, S, W] from step-major x [S, B, W]: stepMajor's inverse.
 Tensor batchMajor(const Tensor& x, const std::vector<int64_t>& lengths, bool reversed) {
     if (!reversed) return x.transpose(0, 1);
-    const int64_t S = x.size(0), B = x.size(1), W = x.size(2);
-    Tensor out = torch::empty({B, S, W}, x.options());
-    const auto bytes = static_cast<std::size_t>(W) * x.element_size();
-    const auto* from = static_cast<const char*>(x.data_ptr());
-    auto* to = static_cast<char*>(out.data_ptr());
-    for (int64_t b = 0; b < B; ++b)
-        for (int64_t t = 0; t < S; ++t)
-            std::memcpy(to + (b * S + reversedPosition(t, lengths[b])) * bytes, from + (t * B + b) * bytes, bytes);
-    return out;
+    const int64_t S = x.size(0), B = x.size(1);
+    return moveSteps(x, {B, S, x.size(2)}, B, S, [&](int64_t b, int64_t t) { return t * B + b; },
+                     [&](int64_t b, int64_t t) { return b * S + reversedPosition(t, lengths[b]); });
 }
 
 // Batch-major x [B, S, W] with each row's first L steps reversed (its own inverse).
 Tensor reversedRows(const Tensor& x, const std::vector<int64_t>& lengths) {
-    const Tensor src = x.contiguous();
-    const int64_t B = src.size(0), S = src.size(1), W = src.size(2);
-    Tensor out = torch::empty_like(src);
-    const auto bytes = static_cast<std::size_t>(W) * src.element_size();
-    const auto* from = static_cast<const char*>(src.data_ptr());
-    auto* to = static_cast<char*>(out.data_ptr());
-    for (int64_t b = 0; b < B; ++b)
-        for (int64_t t = 0; t < S; ++t)
-            std::memcpy(to + (b * S + reversedPosition(t, lengths[b])) * bytes, from + (b * S + t) * bytes, bytes);
-    return out;
+    const int64_t B = x.size(0), S = x.size(1);
+    return moveSteps(x, {B, S, x.size(2)}, B, S, [&](int64_t b, int64_t t) { return b * S + t; },
+                     [&](int64_t b, int64_t t) { return b * S + reversedPosition(t, lengths[b]); });
 }
 
 }  // namespace
@@ -205,9 +200,9 @@ std::pair<torch::Tensor, torch::Tensor> runGruLayerFused(torch::nn::GRU& gru, co
     auto [forwardOut, forwardLast] = FusedGruEncoder::run(linear(emb, p["weight_ih_l0"], p["bias_ih_l0"]), valid,
                                                           p["weight_hh_l0"], p["bias_hh_l0"]);
     if (!bidirectional) return {forwardOut, forwardLast.unsqueeze(0)};
-    auto [backwardOut, backwardLast] = FusedGruEncoder::run(linear(emb, p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]),
-                                                            valid, p["weight_hh_l0_reverse"], p["bias_hh_l0_reverse"], {},
-                                                            /*reversed=*/true);
+    const torch::Tensor backwardInput = linear(emb, p["weight_ih_l0_reverse"], p["bias_ih_l0_reverse"]);
+    auto [backwardOut, backwardLast] = FusedGruEncoder::run(backwardInput, valid, p["weight_hh_l0_reverse"],
+                                                            p["bias_hh_l0_reverse"], {}, /*reversed=*/true);
     return {torch::cat({forwardOut, backwardOut}, 2), torch::stack({forwardLast, backwardLast}, 0)};
 }
 

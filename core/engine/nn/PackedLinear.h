@@ -26,4 +26,13 @@ constexpr std::int64_t kMinimumRows = 16;
 // the layout allows, a copy otherwise).
 torch::Tensor rowsOf(const torch::Tensor& x);
 
+// The packed nodes' products, float32. rows [M, K] (unit column stride) times a weight: rows · Wᵀ
+// (+ bias [N], may be undefined) for W [N, K] with `byTranspose`, rows · W for W [K, N] without;
+// a new [M, N].
+torch::Tensor rowsTimes(const torch::Tensor& rows, const torch::Tensor& weight, bool byTranspose,
+                        const torch::Tensor& bias = {});
+
+// dyᵀ · rows for dy [M, N] (contiguous) and rows [M, K]: a weight's gradient, a new [N, K].
+torch::Tensor transposedTimes(const torch::Tensor& dy, const torch::Tensor& rows);
+
 }  // namespace attnlab::nn

@@ -22,7 +22,8 @@ void PackedMatrix::pack(const float* b, std::int64_t ldb, bool transposed, std::
                 for (std::int64_t k = 0; k < K; ++k) out[k * kPanel + j] = row[k];
             }
         } else {
-            for (std::int64_t k = 0; k < K; ++k) std::memcpy(out + k * kPanel, b + k * ldb + p * kPanel, width * sizeof(float));
+            for (std::int64_t k = 0; k < K; ++k)
+                std::memcpy(out + k * kPanel, b + k * ldb + p * kPanel, width * sizeof(float));
         }
         if (width < kPanel)  // the last panel's columns past N
             for (std::int64_t k = 0; k < K; ++k) std::fill(out + k * kPanel + width, out + (k + 1) * kPanel, 0.0f);
@@ -87,12 +88,14 @@ inline __attribute__((always_inline)) void block(std::int64_t K, const float* a,
     for (int j = 0; j < NVec; ++j) {
         const Vec start = !accumulate && bias ? loadColumns<Vec>(bias + offset(j), width(j)) : Vec{};
 #pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) acc[r][j] = accumulate ? loadColumns<Vec>(c + r * ldc + offset(j), width(j)) : start;
+        for (int r = 0; r < R; ++r)
+            acc[r][j] = accumulate ? loadColumns<Vec>(c + r * ldc + offset(j), width(j)) : start;
     }
     for (std::int64_t k = 0; k < K; ++k) {
         Vec b[NVec];
 #pragma GCC unroll 8
-        for (int j = 0; j < NVec; ++j) std::memcpy(&b[j], panels + (j / VP) * panelStride + k * P + (j % VP) * L, sizeof(Vec));
+        for (int j = 0; j < NVec; ++j)
+            std::memcpy(&b[j], panels + (j / VP) * panelStride + k * P + (j % VP) * L, sizeof(Vec));
         const float* ak = a + k * ldk;
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
@@ -197,6 +200,8 @@ void multiply(std::int64_t M, const float* a, std::int64_t lda, const PackedMatr
 }
 
 const char* kernelName() { return chosen().name; }
+
+bool hasVectorKernel() { return chosen().kernel != productBaseline; }
 
 bool useKernel(const std::string& name) {
     if (name == "baseline") {

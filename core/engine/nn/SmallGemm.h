@@ -42,6 +42,9 @@ void multiply(std::int64_t M, const float* a, std::int64_t lda, std::int64_t ldk
 // The kernel set multiply() runs on this CPU: "avx512", "avx2" or "baseline".
 const char* kernelName();
 
+// True unless the kernel set is the baseline (SSE, no FMA), which is no faster than BLAS.
+bool hasVectorKernel();
+
 // Tests: makes multiply() run on the named kernel set; false (and no change) when this CPU lacks it.
 bool useKernel(const std::string& name);
 
