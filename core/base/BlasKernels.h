@@ -19,4 +19,11 @@ std::string fasterBlasCore(const std::string& chosen);
 // Returns the kernel set requested, or "".
 std::string requestFasterBlasKernels();
 
+// Sets OPENBLAS_NUM_THREADS=1 for the programs this process executes, unless the environment names
+// a thread count for OpenBLAS already (OPENBLAS_NUM_THREADS, GOTO_NUM_THREADS, OMP_NUM_THREADS).
+// OpenBLAS starts a thread per core when it loads, and each spins ~0.1 s of CPU waiting for work
+// it seldom gets: the engine's matrices are small, and the trainers set the count they use
+// (engine/Runtime.h: setThreadCount; OpenBLAS then grows its pool). Returns whether it set it.
+bool requestOneBlasThreadAtLoad();
+
 }  // namespace attnlab
