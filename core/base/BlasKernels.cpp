@@ -20,8 +20,12 @@ std::string fasterBlasCore(const std::string& chosen) {
     return "";
 }
 
+bool blasKernelsAlreadyChosen() {
+    return std::getenv("OPENBLAS_CORETYPE") != nullptr || std::getenv("ATTNLAB_NO_BLAS_REEXEC") != nullptr;
+}
+
 std::string requestFasterBlasKernels() {
-    if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("ATTNLAB_NO_BLAS_REEXEC")) return "";
+    if (blasKernelsAlreadyChosen()) return "";
     // Loading OpenBLAS here costs ~5 ms. It stays loaded (its threads make unloading unsafe) until
     // the caller executes the next program.
     void* library = dlopen("libopenblas.so.0", RTLD_LAZY | RTLD_LOCAL);

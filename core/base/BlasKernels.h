@@ -14,6 +14,10 @@ namespace attnlab {
 // to keep it.
 std::string fasterBlasCore(const std::string& chosen);
 
+// Whether the kernel set is already decided for this process: OPENBLAS_CORETYPE is set (the user's
+// choice, or ours), or ATTNLAB_NO_BLAS_REEXEC says the program was re-executed for it already.
+bool blasKernelsAlreadyChosen();
+
 // Sets OPENBLAS_CORETYPE for the programs this process executes, from the choice the system's
 // OpenBLAS makes when loaded here (without it, or with OPENBLAS_CORETYPE already set, nothing).
 // Returns the kernel set requested, or "".

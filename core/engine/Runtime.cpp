@@ -52,7 +52,7 @@ std::string blasCoreName() {
 }
 
 void preferFastBlasKernels(char** argv) {
-    if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("ATTNLAB_NO_BLAS_REEXEC")) return;
+    if (blasKernelsAlreadyChosen()) return;
     const std::string faster = fasterBlasCore(blasCoreName());
     if (faster.empty()) return;
     setenv("OPENBLAS_CORETYPE", faster.c_str(), 1);
