@@ -165,7 +165,11 @@ ParallelBatchTrainer::ParallelBatchTrainer(std::vector<torch::Tensor> parameters
     for (const auto& p : d.parameters) total += p.numel();
     std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(d.parts));
     for (std::size_t k = 0; k < d.parameters.size(); ++k) {
-        const std::int64_t g = total > 0 ? std::min<std::int64_t>(d.parts - 1, seen * d.parts / total) : 0;
+        // The group a parameter's middle falls in: by its first element, a matrix starting just
+        // before the halfway mark went to the first group, and the BiGRU classifier's groups came
+        // out 170k and 83k parameters.
+        const std::int64_t middle = seen + d.parameters[k].numel() / 2;
+        const std::int64_t g = total > 0 ? std::min<std::int64_t>(d.parts - 1, middle * d.parts / total) : 0;
         groups[static_cast<std::size_t>(g)].push_back(k);
         seen += d.parameters[k].numel();
     }
@@ -298,8 +302,7 @@ void ParallelBatchTrainer::step() {
             torch::Tensor &m = d.firstMoments[k], &v = d.secondMoments[k];
             if (p.scalar_type() == torch::kFloat && p.is_contiguous()) {
                 nn::kernels::adamStep(p.data_ptr<float>(), g.data_ptr<float>(), m.data_ptr<float>(), v.data_ptr<float>(),
-                                      p.numel(), static_cast<float>(d.scale), static_cast<float>(beta1),
-                                      static_cast<float>(beta2),
+                                      p.numel(), static_cast<float>(d.scale), beta1, beta2,
                                       static_cast<float>(stepSize), static_cast<float>(inverseRoot2),
                                       static_cast<float>(eps));
             } else {  // torch::optim::Adam's operations, on the clipped gradient

@@ -7,6 +7,7 @@
 #undef CHECK
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "engine/translation/Trainer.h"
 #include "engine/vision/VisionTrainer.h"
 #include "engine/nn/Random.h"
+#include "engine/nn/VectorKernels.h"
 
 #include "TinyModels.h"
 
@@ -315,4 +317,41 @@ TEST_CASE("the batch trainer's Adam is torch::optim::Adam's update, clipping and
     CHECK(torch::allclose(ours->weight, theirs->weight, 1e-5, 1e-6));
     CHECK(torch::allclose(ours->bias, theirs->bias, 1e-5, 1e-6));
     CHECK(!torch::equal(ours->weight, torch::zeros_like(ours->weight)));
+}
+
+TEST_CASE("the step's kernels: squared norms in double precision and Adam's update, at every length", "[parallel]") {
+    // Lengths below, at and across the sums' 32 lanes and Adam's blocks of 256 with their
+    // prefetches 1024 ahead, against the formulas computed one element at a time in double.
+    for (const std::int64_t n : {0, 1, 31, 32, 33, 255, 256, 257, 1023, 1025, 3001}) {
+        CAPTURE(n);
+        std::vector<float> a(static_cast<std::size_t>(n)), b(a.size()), sum(a.size());
+        for (std::int64_t i = 0; i < n; ++i) {
+            a[static_cast<std::size_t>(i)] = std::sin(0.37f * static_cast<float>(i)) * (1.0f + static_cast<float>(i % 7));
+            b[static_cast<std::size_t>(i)] = std::cos(0.11f * static_cast<float>(i)) - 0.5f;
+        }
+        double squares = 0, sumSquares = 0;
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            squares += static_cast<double>(a[k]) * a[k];
+            const float s = a[k] + b[k];
+            sumSquares += static_cast<double>(s) * s;
+        }
+        CHECK(nn::kernels::sumOfSquares(a.data(), n) == Approx(squares).epsilon(1e-12).margin(1e-300));
+        CHECK(nn::kernels::addWithSumOfSquares(sum.data(), a.data(), b.data(), n) ==
+              Approx(sumSquares).epsilon(1e-12).margin(1e-300));
+        for (std::int64_t i = 0; i < n; ++i) REQUIRE(sum[static_cast<std::size_t>(i)] == a[static_cast<std::size_t>(i)] + b[static_cast<std::size_t>(i)]);
+
+        // Adam's second step (moments from a first one), the gradient scaled by clipping's 0.5.
+        std::vector<float> p(a.size(), 0.25f), m = b, v(a.size());
+        for (std::size_t k = 0; k < v.size(); ++k) v[k] = 0.01f * static_cast<float>(k % 5);
+        const std::vector<float> p0 = p, m0 = m, v0 = v;
+        nn::kernels::adamStep(p.data(), a.data(), m.data(), v.data(), n, 0.5f, 0.9, 0.999, 0.01f, 1.2f, 1e-8f);
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            const double g = 0.5 * a[k], mk = 0.9 * m0[k] + 0.1 * g, vk = 0.999 * v0[k] + 0.001 * g * g;
+            REQUIRE(m[k] == Approx(mk).epsilon(1e-6).margin(1e-7));
+            REQUIRE(v[k] == Approx(vk).epsilon(1e-6).margin(1e-9));
+            REQUIRE(p[k] == Approx(p0[k] - 0.01 * mk / (std::sqrt(vk) * 1.2 + 1e-8)).epsilon(1e-5).margin(1e-6));
+        }
+    }
 }

@@ -249,35 +249,88 @@ void softmaxBackwardRows(float* g, const float* w, const float* mask, std::int64
 }
 
 ATTNLAB_VECTOR_CLONES
-void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float gradScale, float beta1, float beta2,
-              float stepSize, float inverseRootCorrection2, float eps) {
-    const float keep1 = 1.0f - beta1, keep2 = 1.0f - beta2;
-    for (std::int64_t i = 0; i < n; ++i) {
-        const float gi = gradScale * g[i];
-        const float mi = beta1 * m[i] + keep1 * gi;
-        const float vi = beta2 * v[i] + keep2 * gi * gi;
-        m[i] = mi;
-        v[i] = vi;
-        p[i] -= stepSize * mi / (std::sqrt(vi) * inverseRootCorrection2 + eps);
+void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float gradScale, double beta1Exact,
+              double beta2Exact, float stepSize, float inverseRootCorrection2, float eps) {
+    // torch::optim::Adam's float factors: β and 1 − β each rounded from double (1 − 0.999f would
+    // be 1.3e-5 off 0.001f).
+    const float beta1 = static_cast<float>(beta1Exact), beta2 = static_cast<float>(beta2Exact);
+    const float keep1 = static_cast<float>(1.0 - beta1Exact), keep2 = static_cast<float>(1.0 - beta2Exact);
+    // In blocks, each asking for the parameters kAhead floats on to be fetched for writing: on
+    // several threads the other cores hold copies of the parameters (they just read them), and a
+    // store to such a line waits for the copies to be invalidated. Prefetched ahead, those waits
+    // overlap: a half of 700k parameters stepped in 0.23 ms instead of 0.36 here (0.17 for all
+    // of them on one thread with no other reader).
+    constexpr std::int64_t kBlock = 256, kAhead = 1024, kLine = 16;
+    for (std::int64_t start = 0; start < n; start += kBlock) {
+        const std::int64_t end = std::min(n, start + kBlock);
+        for (std::int64_t i = start + kAhead; i < std::min(n, end + kAhead); i += kLine) __builtin_prefetch(p + i, 1, 3);
+        for (std::int64_t i = start; i < end; ++i) {
+            const float gi = gradScale * g[i];
+            const float mi = beta1 * m[i] + keep1 * gi;
+            const float vi = beta2 * v[i] + keep2 * gi * gi;
+            m[i] = mi;
+            v[i] = vi;
+            p[i] -= stepSize * mi / (std::sqrt(vi) * inverseRootCorrection2 + eps);
+        }
     }
 }
 
-// Squares summed in double lanes (four of them: one AVX register in the AVX2 clone).
+// Squares summed in 32 double lanes, as four vectors of eight: four independent chains of
+// additions in the AVX-512 clone (eight in the AVX2 one), where one chain of four lanes waited on
+// each addition's latency and summed ~20 GB/s. The lanes are added pairwise at the end, so the
+// order is fixed for each n.
+namespace {
+typedef double Doubles8 __attribute__((vector_size(64)));
+typedef float Floats8 __attribute__((vector_size(32)));
+constexpr std::int64_t kSquareLanes = 32;
+
+inline Doubles8 widened(const float* x) {
+    Floats8 f;
+    std::memcpy(&f, x, sizeof f);
+    return __builtin_convertvector(f, Doubles8);
+}
+
+inline double addLanes(Doubles8 a0, Doubles8 a1, Doubles8 a2, Doubles8 a3) {
+    const Doubles8 v = (a0 + a2) + (a1 + a3);
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
+}  // namespace
+
 ATTNLAB_VECTOR_CLONES
 double sumOfSquares(const float* x, std::int64_t n) {
-    double lanes[4] = {0, 0, 0, 0};
+    Doubles8 a0 = {}, a1 = {}, a2 = {}, a3 = {};
     std::int64_t i = 0;
-    for (; i + 4 <= n; i += 4)
-        for (int k = 0; k < 4; ++k) lanes[k] += static_cast<double>(x[i + k]) * x[i + k];
-    double s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+    for (; i + kSquareLanes <= n; i += kSquareLanes) {
+        const Doubles8 d0 = widened(x + i), d1 = widened(x + i + 8), d2 = widened(x + i + 16), d3 = widened(x + i + 24);
+        a0 += d0 * d0;
+        a1 += d1 * d1;
+        a2 += d2 * d2;
+        a3 += d3 * d3;
+    }
+    double s = addLanes(a0, a1, a2, a3);
     for (; i < n; ++i) s += static_cast<double>(x[i]) * x[i];
     return s;
 }
 
 ATTNLAB_VECTOR_CLONES
 double addWithSumOfSquares(float* out, const float* a, const float* b, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
-    return sumOfSquares(out, n);
+    Doubles8 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    std::int64_t i = 0;
+    for (; i + kSquareLanes <= n; i += kSquareLanes) {
+        for (std::int64_t k = 0; k < kSquareLanes; ++k) out[i + k] = a[i + k] + b[i + k];
+        const Doubles8 d0 = widened(out + i), d1 = widened(out + i + 8), d2 = widened(out + i + 16),
+                       d3 = widened(out + i + 24);
+        a0 += d0 * d0;
+        a1 += d1 * d1;
+        a2 += d2 * d2;
+        a3 += d3 * d3;
+    }
+    double s = addLanes(a0, a1, a2, a3);
+    for (; i < n; ++i) {
+        out[i] = a[i] + b[i];
+        s += static_cast<double>(out[i]) * out[i];
+    }
+    return s;
 }
 
 ATTNLAB_VECTOR_CLONES

@@ -61,7 +61,7 @@ void additiveScoresBackwardRow(const float* g, const float* v, const float* y, f
 // gradient g (read as gradScale · g: gradient clipping's coefficient) and its moments m and v:
 // m = β1 m + (1 − β1) g, v = β2 v + (1 − β2) g², p −= stepSize · m / (√v / √(1 − β2^t) + ε), with
 // stepSize = lr / (1 − β1^t).
-void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float gradScale, float beta1, float beta2,
+void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float gradScale, double beta1, double beta2,
               float stepSize, float inverseRootCorrection2, float eps);
 
 // Σ x[i]² in double precision (a gradient's squared norm).
