@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "FusedGruKernels.h"
+#include "PackedLinear.h"
 #include "RecurrentProduct.h"
 #include "VectorKernels.h"
 #include "Random.h"
@@ -303,7 +304,7 @@ variable_list FusedAttentionDecoder::forward(AutogradContext* ctx, Tensor embPro
     keys = keys.contiguous();
     scoreKeys = scoreKeys.contiguous();
     Tensor pad = padMask.to(torch::kBool).contiguous();
-    Tensor kw = torch::mm(keys.view({B * S, H}), contextWeight.t()).view({B, S, 3 * H});
+    Tensor kw = product(keys.view({B * S, H}), contextWeight, /*byTranspose=*/true).view({B, S, 3 * H});
     Tensor weight = additive ? torch::cat({*queryWeight, hiddenWeight}, 0) : hiddenWeight;  // [G, H]
     Tensor bias = additive ? torch::cat({torch::zeros({H}, opts), hiddenBias}) : hiddenBias.contiguous();
     Tensor v = additive ? scoreWeight->reshape({H}).contiguous() : Tensor();
@@ -387,11 +388,11 @@ variable_list FusedAttentionDecoder::backward(AutogradContext* ctx, variable_lis
 
     // Every weight gradient in one matmul over all steps.
     Tensor dqgFlat = g.dqg.view({T * B, G});
-    Tensor dWeight = torch::mm(dqgFlat.t(), m.hs.narrow(0, 0, T).reshape({T * B, H}));  // [G, H]
+    Tensor dWeight = weightGradient(dqgFlat, m.hs.narrow(0, 0, T).reshape({T * B, H}));  // [G, H]
     Tensor dHiddenBias = dqgFlat.narrow(1, Hq, 3 * H).sum(0);
     Tensor dkwFlat = g.dkw.view({B * S, 3 * H});
-    Tensor dContextWeight = torch::mm(dkwFlat.t(), keys.reshape({B * S, H}));  // [3H, H]
-    Tensor dKeys = torch::mm(dkwFlat, contextWeight).view({B, S, H});
+    Tensor dContextWeight = weightGradient(dkwFlat, keys.reshape({B * S, H}));  // [3H, H]
+    Tensor dKeys = product(dkwFlat, contextWeight, /*byTranspose=*/false).view({B, S, H});
     Tensor dScoreKeys, dQueryWeight, dScoreWeight;
     if (additive) {
         dScoreKeys = g.dUh;

@@ -189,7 +189,7 @@ variable_list FusedGruEncoder::backward(AutogradContext* ctx, variable_list grad
         encodeBackward<scalar_t>(dOut, valid, weight, hs, gh, rz, n, hasInitial, carry, dgi, dgh);
     });
     Tensor dghFlat = dgh.view({S * B, 3 * H});
-    Tensor dWeight = torch::mm(dghFlat.t(), hs.narrow(0, 0, S).reshape({S * B, H}));
+    Tensor dWeight = weightGradient(dghFlat, hs.narrow(0, 0, S).reshape({S * B, H}));
     Tensor dBias = dghFlat.sum(0);
     return {batchMajor(dgi, lengths, reversed), Tensor(), dWeight, dBias, hasInitial ? carry : Tensor(), Tensor()};
 }

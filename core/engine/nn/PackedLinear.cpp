@@ -70,7 +70,22 @@ public:
 
 bool packable(const Tensor& t) { return t.scalar_type() == torch::kFloat && t.device().is_cpu(); }
 
+bool onVectorKernel(const Tensor& a, const Tensor& b) {
+    static const bool vectorKernel = gemm::hasVectorKernel();
+    return vectorKernel && packable(a) && packable(b) && a.dim() == 2 && b.dim() == 2;
+}
+
 }  // namespace
+
+Tensor product(const Tensor& rows, const Tensor& weight, bool byTranspose) {
+    if (!onVectorKernel(rows, weight)) return torch::mm(rows, byTranspose ? weight.t() : weight);
+    return rowsTimes(rowsOf(rows), weight, byTranspose);
+}
+
+Tensor weightGradient(const Tensor& dy, const Tensor& rows) {
+    if (!onVectorKernel(dy, rows)) return torch::mm(dy.t(), rows);
+    return transposedTimes(dy.contiguous(), rowsOf(rows));
+}
 
 Tensor packedLinear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     c10::optional<Tensor> b;
