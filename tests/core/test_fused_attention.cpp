@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/nn/AdditiveScores.h"
+#include "engine/nn/AttentionPooling.h"
 #include "engine/nn/BatchMatmul.h"
 #include "engine/nn/FusedFeedForward.h"
 #include "engine/nn/FusedHeadAttention.h"
@@ -307,4 +308,40 @@ TEST_CASE("the fused feed-forward block: linear, activation, dropout, linear and
                 CHECK(torch::allclose(got[i], want[i], 1e-4, 1e-5));
             }
         }
+}
+
+TEST_CASE("the classifier's fused attention pooling: the operations' values and every gradient", "[fused]") {
+    // Two hops over rows of different lengths (one full, one of a single token), with a gradient on
+    // the attention as well as on the pooled vectors (the hops' redundancy penalty sends one).
+    torch::manual_seed(21);
+    const std::int64_t B = 4, S = 7, D = 12, A = 10, R = 2;
+    const Tensor lengths = torch::tensor({7, 3, 1, 5});
+    const Tensor valid = torch::arange(S).unsqueeze(0) < lengths.unsqueeze(1);  // [B, S]
+    const Tensor states0 = torch::randn({B, S, D}) * valid.unsqueeze(2), w0 = torch::randn({A, D}) * 0.3,
+                 b0 = torch::randn({A}) * 0.1, v0 = torch::randn({R, A});
+    const Tensor gPooled = torch::randn({B, R, D}), gAttention = torch::randn({B, R, S});
+    const auto leaf = [](const Tensor& t) { return t.clone().requires_grad_(true); };
+    Tensor states1 = leaf(states0), w1 = leaf(w0), b1 = leaf(b0), v1 = leaf(v0);
+    Tensor states2 = leaf(states0), w2 = leaf(w0), b2 = leaf(b0), v2 = leaf(v0);
+
+    REQUIRE(nn::additivePoolingFusable(states1, w1, b1, v1));
+    auto [pooled, attention] = nn::additivePooling(states1, valid, w1, b1, v1);
+    ((pooled * gPooled).sum() + (attention * gAttention).sum()).backward();
+
+    // The operations GruClassifierNet runs outside training.
+    Tensor scores = torch::linear(torch::tanh(torch::linear(states2, w2, b2)), v2);  // [B, S, R]
+    scores = scores.transpose(1, 2).masked_fill(valid.logical_not().unsqueeze(1), -std::numeric_limits<float>::infinity());
+    const Tensor attention2 = torch::softmax(scores, 2);
+    const Tensor pooled2 = torch::bmm(attention2, states2);
+    ((pooled2 * gPooled).sum() + (attention2 * gAttention).sum()).backward();
+
+    CHECK(torch::allclose(attention, attention2, 1e-5, 1e-6));
+    CHECK(torch::allclose(pooled, pooled2, 1e-5, 1e-5));
+    CHECK(attention.select(0, 2).select(1, 0).eq(1.0).all().item<bool>());  // one token: all its weight
+    CHECK(attention.select(0, 1).narrow(1, 3, S - 3).eq(0.0).all().item<bool>());  // none on padding
+    CHECK(torch::allclose(states1.grad(), states2.grad(), 1e-4, 1e-5));
+    CHECK(torch::allclose(w1.grad(), w2.grad(), 1e-4, 1e-5));
+    CHECK(torch::allclose(b1.grad(), b2.grad(), 1e-4, 1e-5));
+    CHECK(torch::allclose(v1.grad(), v2.grad(), 1e-4, 1e-5));
+    CHECK(v1.grad().abs().sum().item<double>() > 0);
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "AttentionPooling.h"
 #include "BatchMatmul.h"
 #include "FusedGruEncoder.h"
 #include "PackedLinear.h"
@@ -50,6 +51,14 @@ ClassifierOutput GruClassifierNetImpl::forwardEmbedded(const torch::Tensor& embe
         pooled = states.sum(1) / lengths.unsqueeze(1).to(states.scalar_type());  // padding outputs are 0
         break;
     default: {
+        if (config_.pooling == Pooling::Additive && !pooling.defined() && is_training() &&
+            additivePoolingFusable(states, poolW_->weight, poolW_->bias, poolV_->weight)) {
+            // Training: one node for the scores, their softmax and the weighted sum (the same numbers).
+            auto [pooledHops, attention] = additivePooling(states, valid, poolW_->weight, poolW_->bias, poolV_->weight);
+            out.attention = attention;
+            pooled = pooledHops.reshape({embedded.size(0), -1});
+            break;
+        }
         torch::Tensor scores;  // [B, S, R]
         if (config_.pooling == Pooling::Additive) {
             scores = linear(poolV_, torch::tanh(linear(poolW_, states)));
