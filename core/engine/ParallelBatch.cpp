@@ -124,6 +124,42 @@ private:
     std::vector<std::thread> threads_;
 };
 
+// Where the threads of one dispatch wait for each other (the parts' gradients are all there before
+// any group sums them; all sums are made before a part frees its own gradients): each spins up to
+// kSpin, as the pool's workers do, then sleeps until the last one arrives.
+class Barrier {
+public:
+    explicit Barrier(int count) : count_(count) {}
+
+    void arriveAndWait() {
+        const std::uint64_t generation = generation_.load();
+        if (arrived_.fetch_add(1) + 1 == count_) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            arrived_.store(0);
+            generation_.fetch_add(1);
+            released_.notify_all();
+            return;
+        }
+        const auto until = std::chrono::steady_clock::now() + kSpin;
+        while (generation_.load() == generation && std::chrono::steady_clock::now() < until)
+            for (int i = 0; i < 32; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#endif
+            }
+        std::unique_lock<std::mutex> lock(mutex_);
+        released_.wait(lock, [&] { return generation_.load() != generation; });
+    }
+
+private:
+    static constexpr std::chrono::microseconds kSpin{300};
+    const int count_;
+    std::atomic<int> arrived_{0};
+    std::atomic<std::uint64_t> generation_{0};
+    std::mutex mutex_;
+    std::condition_variable released_;
+};
+
 }  // namespace
 
 std::uint64_t drawSeed() {
@@ -210,65 +246,91 @@ std::vector<std::int64_t> partBounds(std::int64_t rows, int parts, const Paralle
 
 }  // namespace
 
+// Parameter k's gradient for the step: the parts' gradients summed in part order (the same
+// gradients for the same thread count, whatever the timing), or with one part what backward() left;
+// zero for a parameter the batch did not reach (as zero_grad() leaves it: Adam still decays its
+// moments and moves it); and its squared norm for clipGradNorm.
+void ParallelBatchTrainer::settle(std::size_t k, const std::vector<std::vector<torch::Tensor>>* partGradients) {
+    Impl& d = *impl_;
+    torch::Tensor& p = d.parameters[k];
+    const bool flat = p.scalar_type() == torch::kFloat;
+    torch::Tensor grad = partGradients ? torch::Tensor() : p.grad();
+    bool measured = false;
+    if (partGradients) {
+        std::vector<torch::Tensor> reached;
+        for (const auto& g : *partGradients)
+            if (g[k].defined()) reached.push_back(g[k].contiguous());
+        if (reached.size() == 2 && flat) {  // one pass: the sum and its squares
+            grad = torch::empty_like(reached[0], at::MemoryFormat::Contiguous);
+            d.squares[k] = nn::kernels::addWithSumOfSquares(grad.data_ptr<float>(), reached[0].data_ptr<float>(),
+                                                            reached[1].data_ptr<float>(), grad.numel());
+            measured = true;
+        } else if (!reached.empty()) {
+            grad = reached[0];
+            for (std::size_t i = 1; i < reached.size(); ++i) grad = grad + reached[i];
+        }
+    }
+    if (!grad.defined()) {
+        grad = torch::zeros_like(p);
+        d.squares[k] = 0.0;
+        measured = true;
+    }
+    p.mutable_grad() = grad;  // the last batch's sum goes on the thread that made it
+    if (measured) return;
+    const torch::Tensor g = grad.contiguous();
+    d.squares[k] = flat ? nn::kernels::sumOfSquares(g.data_ptr<float>(), g.numel()) : g.pow(2).sum().item<double>();
+}
+
 double ParallelBatchTrainer::backward(std::int64_t rows, const Objective& objective, const PartCost& cost) {
     Impl& d = *impl_;
-    // Gradients start undefined: the backward then stores each parameter's gradient instead of
-    // adding it to a zero-filled one.
-    for (auto& p : d.parameters) p.mutable_grad() = torch::Tensor();
     const int parts = partsFor(rows);
     std::vector<double> reported(static_cast<std::size_t>(parts), 0.0);
-    std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
+    d.squares.assign(d.parameters.size(), 0.0);
+    d.scale = 1.0;
+    const auto groupCount = static_cast<int>(d.groups.size());
     if (parts == 1) {
+        // Gradients start undefined: the backward then stores each parameter's gradient instead of
+        // adding it to a zero-filled one. Then each group's norms on a thread of its own.
+        for (auto& p : d.parameters) p.mutable_grad() = torch::Tensor();
         objective(BatchPart{0, 0, rows}, reported[0]).backward();
-    } else {
-        std::vector<at::Generator> generators;
-        for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
-        const std::vector<std::int64_t> bounds = partBounds(rows, parts, cost);
-        d.runInParallel(parts, [&](int p) {
-            const auto i = static_cast<std::size_t>(p);
+        d.runInParallel(groupCount, [&](int group) {
+            for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) settle(k, nullptr);
+        });
+        return reported[0];
+    }
+    // One dispatch: each thread runs its part, then (once every part's gradients are there) sums
+    // its parameter groups' gradients, then (once every sum is made) frees its own part's
+    // gradients. Tensors are freed on the thread that made them: freed on another, glibc hands them
+    // back to the maker's arena under its lock, which the maker may be holding.
+    std::vector<at::Generator> generators;
+    for (int p = 0; p < parts; ++p) generators.push_back(at::make_generator<at::CPUGeneratorImpl>(drawSeed()));
+    const std::vector<std::int64_t> bounds = partBounds(rows, parts, cost);
+    std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(parts));
+    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
+    Barrier barrier(parts);
+    d.runInParallel(parts, [&](int p) {
+        const auto i = static_cast<std::size_t>(p);
+        try {
             nn::ScopedGenerator generator(generators[i]);
             const std::int64_t first = bounds[i], last = bounds[i + 1];
             const torch::Tensor share = objective(BatchPart{p, first, last - first}, reported[i]);
             grads[i] = torch::autograd::grad({share}, d.parameters, {}, /*retain_graph=*/false,
                                              /*create_graph=*/false, /*allow_unused=*/true);
-        });
-    }
-    // Per parameter group, on its own thread: the parts' gradients summed in part order (the same
-    // gradients for the same thread count, whatever the timing), a zero gradient for a parameter
-    // the batch did not reach (as zero_grad() leaves it: Adam still decays its moments and moves
-    // it), and the gradient's squared norm for clipGradNorm. One dispatch to the workers.
-    d.squares.assign(d.parameters.size(), 0.0);
-    d.scale = 1.0;
-    d.runInParallel(static_cast<int>(d.groups.size()), [&](int group) {
-        for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
-            torch::Tensor& p = d.parameters[k];
-            const bool flat = p.scalar_type() == torch::kFloat;
-            bool measured = false;
-            if (parts > 1) {
-                std::vector<torch::Tensor> reached;
-                for (const auto& g : grads)
-                    if (g[k].defined()) reached.push_back(g[k].contiguous());
-                if (reached.size() == 2 && flat) {  // one pass: the sum and its squares
-                    torch::Tensor sum = torch::empty_like(reached[0], at::MemoryFormat::Contiguous);
-                    d.squares[k] = nn::kernels::addWithSumOfSquares(sum.data_ptr<float>(), reached[0].data_ptr<float>(),
-                                                                    reached[1].data_ptr<float>(), sum.numel());
-                    p.mutable_grad() = sum;
-                    measured = true;
-                } else if (!reached.empty()) {
-                    torch::Tensor sum = reached[0];
-                    for (std::size_t i = 1; i < reached.size(); ++i) sum = sum + reached[i];
-                    p.mutable_grad() = sum;
-                }
-            }
-            if (!p.grad().defined()) {
-                p.mutable_grad() = torch::zeros_like(p);
-                measured = true;  // 0
-            }
-            if (measured) continue;
-            const torch::Tensor g = p.grad().contiguous();
-            d.squares[k] = flat ? nn::kernels::sumOfSquares(g.data_ptr<float>(), g.numel())
-                                : g.pow(2).sum().item<double>();
+        } catch (...) {
+            failures[i] = std::current_exception();
         }
+        barrier.arriveAndWait();
+        const bool failed = std::any_of(failures.begin(), failures.end(), [](const auto& e) { return bool(e); });
+        for (int group = p; group < groupCount; group += parts)
+            for (std::size_t k : d.groups[static_cast<std::size_t>(group)]) {
+                if (failed)
+                    d.parameters[k].mutable_grad() = torch::Tensor();
+                else
+                    settle(k, &grads);
+            }
+        barrier.arriveAndWait();
+        grads[i].clear();
+        if (failures[i]) std::rethrow_exception(failures[i]);
     });
     double sum = 0.0;
     for (double r : reported) sum += r;  // in part order

@@ -355,3 +355,23 @@ TEST_CASE("the step's kernels: squared norms in double precision and Adam's upda
         }
     }
 }
+
+TEST_CASE("a part that throws: the batch throws it, and the trainer trains the next batch", "[parallel]") {
+    torch::manual_seed(8);
+    torch::nn::Linear layer(torch::nn::LinearOptions(6, 3));
+    attnlab::detail::ParallelBatchTrainer trainer(layer->parameters(), 2, 1e-2);
+    const torch::Tensor x = torch::randn({10, 6});
+    const auto objective = [&](bool fail) {
+        return [&, fail](const attnlab::detail::BatchPart& part, double& reported) {
+            if (fail && part.index == 1) throw std::runtime_error("part 1 failed");
+            const torch::Tensor loss = layer(x.slice(0, part.first, part.first + part.count)).pow(2).sum() / 10.0;
+            reported = loss.item<double>();
+            return loss;
+        };
+    };
+    CHECK_THROWS_WITH(trainer.backward(10, objective(true)), "part 1 failed");
+    const double loss = trainer.backward(10, objective(false));
+    CHECK(loss == Approx(layer(x).pow(2).sum().item<double>() / 10.0).epsilon(1e-5));
+    for (const auto& p : layer->parameters()) CHECK(p.grad().defined());
+    trainer.step();
+}

@@ -1,9 +1,11 @@
 #pragma once
 // Engine-internal: training one batch on several threads, shared by every task's trainer. A batch
 // is split into parts of consecutive rows, each part's forward and backward runs on a thread of its
-// own with its own dropout generator, the parts' gradients are summed in part order, and Adam steps
-// one group of the parameters per thread, one pass over each parameter. The loss and gradients equal the whole batch's (each part
-// returns its share of the batch's objective), and a run repeats exactly for a given thread count.
+// own with its own dropout generator; in the same dispatch, once every part is done, each thread
+// sums the parts' gradients (in part order) of one group of the parameters, and frees its own
+// part's gradients once every sum is made. Adam then steps one group per thread, one pass over each
+// parameter. The loss and gradients equal the whole batch's (each part returns its share of the
+// batch's objective), and a run repeats exactly for a given thread count.
 // Includes LibTorch; only engine .cpp files include it.
 #include <torch/torch.h>
 
@@ -56,6 +58,7 @@ public:
     void setLearningRate(double learningRate);
 
 private:
+    void settle(std::size_t k, const std::vector<std::vector<torch::Tensor>>* partGradients);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
