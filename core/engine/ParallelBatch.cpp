@@ -21,14 +21,30 @@ namespace {
 
 // Threads that live as long as the trainer and run a batch's parallel work: starting and joining
 // threads five times a batch cost ~6% of a two-thread classifier's batch (its batches take 6 ms).
-// A batch makes three dispatches a few hundred microseconds apart or less, and waking a thread that
+// A batch makes two dispatches a few hundred microseconds apart or less, and waking a thread that
 // sleeps on a condition variable takes ~12 us here (a round trip ~25 us): so a worker that finishes
 // spins for up to kSpin for the next item before it sleeps, and the caller spins as long for the
 // workers to finish; a longer gap (after the run, an evaluation) still ends in a sleep. The gap from
 // one batch's Adam step to the next batch's parts (the batch's tensors, the curves' callback) is
 // ~50 us for the classifier and longer for the images: with 300 us instead of 50 the worker is
 // still awake for it, and two threads trained 2-4% faster here (classifier, ViT, GRU, Transformer;
-// alternating pairs).
+// alternating pairs). The barrier within a dispatch (Barrier below) spins as long.
+constexpr std::chrono::microseconds kSpin{300};
+
+// Spins while `busy` holds, for at most kSpin.
+template <typename Busy>
+void spinWhile(Busy busy) {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    while (busy()) {
+        for (int i = 0; i < 32; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        if (std::chrono::steady_clock::now() > until) return;
+    }
+}
+
 class WorkerPool {
 public:
     explicit WorkerPool(int workers) {
@@ -70,22 +86,6 @@ public:
     }
 
 private:
-    static constexpr std::chrono::microseconds kSpin{300};
-
-    // Spins while `busy` holds, for at most kSpin.
-    template <typename Busy>
-    static void spinWhile(Busy busy) {
-        const auto until = std::chrono::steady_clock::now() + kSpin;
-        while (busy()) {
-            for (int i = 0; i < 32; ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-                __builtin_ia32_pause();
-#endif
-            }
-            if (std::chrono::steady_clock::now() > until) return;
-        }
-    }
-
     static void guarded(const std::function<void(int)>& work, int i, std::vector<std::exception_ptr>& errors) {
         try {
             work(i);
@@ -140,19 +140,12 @@ public:
             released_.notify_all();
             return;
         }
-        const auto until = std::chrono::steady_clock::now() + kSpin;
-        while (generation_.load() == generation && std::chrono::steady_clock::now() < until)
-            for (int i = 0; i < 32; ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-                __builtin_ia32_pause();
-#endif
-            }
+        spinWhile([&] { return generation_.load() == generation; });
         std::unique_lock<std::mutex> lock(mutex_);
         released_.wait(lock, [&] { return generation_.load() != generation; });
     }
 
 private:
-    static constexpr std::chrono::microseconds kSpin{300};
     const int count_;
     std::atomic<int> arrived_{0};
     std::atomic<std::uint64_t> generation_{0};

@@ -1,7 +1,5 @@
 #include "AttentionPooling.h"
 
-#include <cstring>
-
 #include "PackedLinear.h"
 #include "VectorKernels.h"
 
@@ -12,23 +10,6 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 namespace {
-
-// a · b in eight lanes (independent chains of additions, which a plain loop's one chain is not
-// allowed to become).
-typedef float Floats8 __attribute__((vector_size(32)));
-float dot(const float* a, const float* b, std::int64_t n) {
-    Floats8 lanes = {};
-    std::int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        Floats8 x, y;
-        std::memcpy(&x, a + i, sizeof x);
-        std::memcpy(&y, b + i, sizeof y);
-        lanes += x * y;
-    }
-    float s = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
-    for (; i < n; ++i) s += a[i] * b[i];
-    return s;
-}
 
 class AdditivePoolingFunction : public torch::autograd::Function<AdditivePoolingFunction> {
 public:
@@ -50,7 +31,7 @@ public:
         for (std::int64_t b = 0; b < B; ++b) {
             float* rowsOfB = ad + b * R * S;
             for (std::int64_t r = 0; r < R; ++r)
-                for (std::int64_t s = 0; s < S; ++s) rowsOfB[r * S + s] = dot(ud + (b * S + s) * A, qd + r * A, A);
+                for (std::int64_t s = 0; s < S; ++s) rowsOfB[r * S + s] = kernels::dot(ud + (b * S + s) * A, qd + r * A, A);
             kernels::softmaxRows(rowsOfB, R, S, padd + b * S, /*causal=*/false);
             for (std::int64_t r = 0; r < R; ++r) {
                 float* out = pd + (b * R + r) * D;
@@ -85,7 +66,7 @@ public:
                     const float* g = gpd + (b * R + r) * D;
                     for (std::int64_t s = 0; s < S; ++s) {
                         const float* x = sd + (b * S + s) * D;
-                        gd[(b * R + r) * S + s] += dot(g, x, D);
+                        gd[(b * R + r) * S + s] += kernels::dot(g, x, D);
                         const float w = ad[(b * R + r) * S + s];
                         if (w == 0.0f) continue;
                         float* dx = dsd + (b * S + s) * D;

@@ -281,14 +281,9 @@ void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, floa
 // order is fixed for each n.
 namespace {
 typedef double Doubles8 __attribute__((vector_size(64)));
-typedef float Floats8 __attribute__((vector_size(32)));
 constexpr std::int64_t kSquareLanes = 32;
 
-inline Doubles8 widened(const float* x) {
-    Floats8 f;
-    std::memcpy(&f, x, sizeof f);
-    return __builtin_convertvector(f, Doubles8);
-}
+inline Doubles8 widened(const float* x) { return __builtin_convertvector(load(x), Doubles8); }
 
 inline double addLanes(Doubles8 a0, Doubles8 a1, Doubles8 a2, Doubles8 a3) {
     const Doubles8 v = (a0 + a2) + (a1 + a3);
@@ -332,6 +327,9 @@ double addWithSumOfSquares(float* out, const float* a, const float* b, std::int6
     }
     return s;
 }
+
+ATTNLAB_VECTOR_CLONES
+float dot(const float* a, const float* b, std::int64_t n) { return dotOf(a, b, n); }
 
 ATTNLAB_VECTOR_CLONES
 void multiply(float* out, const float* a, const float* b, std::int64_t n) {

@@ -64,6 +64,9 @@ void additiveScoresBackwardRow(const float* g, const float* v, const float* y, f
 void adamStep(float* p, const float* g, float* m, float* v, std::int64_t n, float gradScale, double beta1, double beta2,
               float stepSize, float inverseRootCorrection2, float eps);
 
+// Σ a[i] b[i] in eight float lanes combined in a fixed order.
+float dot(const float* a, const float* b, std::int64_t n);
+
 // Σ x[i]² in double precision (a gradient's squared norm).
 double sumOfSquares(const float* x, std::int64_t n);
 
