@@ -37,6 +37,8 @@ attnlab_install_dependencies() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# attnlab_build [CMAKE_OPTION...]: configures build/ and builds every target, or only the targets named
+# in ATTNLAB_BUILD_TARGETS (run-demo.sh: the window and the CLI, none of the tests).
 attnlab_build() {
   # ccache: relative paths so that another clone of the same sources hits the cache;
   # the sloppiness lets precompiled headers be cached.
@@ -44,8 +46,15 @@ attnlab_build() {
   export CCACHE_NOHASHDIR=true
   export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
   cmake -S "$ATTNLAB_ROOT" -B "$ATTNLAB_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
-  # Two jobs: the machines have two cores, and a LibTorch TU takes ~1.5 GB to compile.
-  cmake --build "$ATTNLAB_BUILD" -j 2
+  local targets=()
+  if [ -n "${ATTNLAB_BUILD_TARGETS:-}" ]; then
+    read -r -a targets <<< "$ATTNLAB_BUILD_TARGETS"
+    targets=(--target "${targets[@]}")
+  fi
+  # Two jobs: the machines have two cores, and a LibTorch unit takes ~1.5 GB to compile.
+  local start=$SECONDS
+  cmake --build "$ATTNLAB_BUILD" -j 2 "${targets[@]}"
+  echo "build wall time: $((SECONDS - start)) s"
 }
 
 # The OpenBLAS kernels AttnLab's programs run with (core/base/BlasKernels.cpp: fasterBlasCore):

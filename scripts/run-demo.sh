@@ -3,7 +3,8 @@
 # display it says so and runs a headless demo with attnlab-cli instead.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 attnlab_install_dependencies
-attnlab_build -DBUILD_TESTING=OFF
+# Only what the demo runs: the window and the CLI (run-tests.sh builds the tests and the rest).
+ATTNLAB_BUILD_TARGETS="attnlab attnlab-cli" attnlab_build
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec "$ATTNLAB_BUILD/app/attnlab" --demo "$@"
 fi

@@ -21,6 +21,9 @@ inline bool& skippedCase() {
     return skipped;
 }
 
+// Catch's session on the command line (tests/CatchMain.cpp, with Catch's implementation).
+int runCatchSession(int argc, char* argv[]);
+
 // Catch's exit code, or kSkipExitCode when a case skipped and none failed.
 inline int withSkips(int catchResult) { return catchResult == 0 && skippedCase() ? kSkipExitCode : catchResult; }
 

@@ -1,8 +1,5 @@
 // GUI tests run offscreen: the platform must be chosen before QApplication exists. Exit 77 when a
 // case skipped and none failed (Skip.h).
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include "Skip.h"
 
 #include <QApplication>
@@ -11,5 +8,5 @@
 int main(int argc, char* argv[]) {
     setenv("QT_QPA_PLATFORM", "offscreen", 0);
     QApplication app(argc, argv);
-    return attnlab::test::withSkips(Catch::Session().run(argc, argv));
+    return attnlab::test::withSkips(attnlab::test::runCatchSession(argc, argv));
 }

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
 #include "base/InputError.h"
@@ -18,14 +19,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-nlohmann::json finite(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
-nlohmann::json finiteList(const std::vector<double>& values) {
-    nlohmann::json out = nlohmann::json::array();
-    for (double v : values) out.push_back(finite(v));
-    return out;
-}
 
 std::vector<std::string> textsOf(const ArgParser& args) {
     std::vector<std::string> texts = args.positionals();
@@ -104,11 +97,11 @@ void printExplanation(const Explanation& ex, bool json, const nlohmann::json& ex
         for (const auto& [key, value] : extra.items()) j[key] = value;
         for (const char* method : kMethods) {
             auto it = ex.methods.find(method);
-            j[method] = it == ex.methods.end() ? nlohmann::json(nullptr) : finiteList(it->second);
+            j[method] = it == ex.methods.end() ? nlohmann::json(nullptr) : finiteOrNullList(it->second);
         }
         nlohmann::json tau = nlohmann::json::object(), rho = nlohmann::json::object();
-        for (const auto& [method, value] : ex.kendallTau) tau[method] = finite(value);
-        for (const auto& [method, value] : ex.spearman) rho[method] = finite(value);
+        for (const auto& [method, value] : ex.kendallTau) tau[method] = finiteOrNull(value);
+        for (const auto& [method, value] : ex.spearman) rho[method] = finiteOrNull(value);
         j["kendall_tau"] = tau;
         j["spearman"] = rho;
         j["ig_completeness"] = {{"attribution_sum", ex.igAttributionSum},

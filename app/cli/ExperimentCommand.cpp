@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "Interrupt.h"
 #include "ArgParser.h"
 #include "ClassifierData.h"
 #include "Commands.h"
@@ -30,9 +31,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-std::atomic<bool> gStop{false};
-extern "C" void onExperimentInterrupt(int) { gStop.store(true); }
 
 std::vector<int> parseLengths(const std::string& text, int low = 1, int high = 200) {
     std::vector<int> out;
@@ -77,7 +75,7 @@ int runBottleneck(const Args& argv) {
     parseAttentionKind(o.attentions[1]);  // validates the name
 
     preferFastBlasKernels(programArguments());
-    std::signal(SIGINT, onExperimentInterrupt);
+    catchInterrupts(false);
     const bool tty = isatty(STDERR_FILENO) != 0;
     {
         std::string lengths;
@@ -91,7 +89,7 @@ int runBottleneck(const Args& argv) {
             std::cerr << (tty ? "\r\033[K" : "") << "[" << done << "/" << total << "] " << message
                       << (tty ? "" : "\n") << std::flush;
         },
-        &gStop);
+        &interruptFlag());
     if (tty) std::cerr << "\n";
     nlohmann::json accuracy = nlohmann::json::object();
     for (const auto& [name, values] : r.accuracy) {
@@ -100,7 +98,7 @@ int runBottleneck(const Args& argv) {
         accuracy[name] = a;
     }
     std::cout << nlohmann::json{{"lengths", r.lengths}, {"accuracy", accuracy}, {"seed", o.seed}}.dump() << std::endl;
-    return gStop.load() ? kInterrupted : kOk;
+    return interruptFlag().load() ? kInterrupted : kOk;
 }
 
 int runComplexity(const Args& argv) {
@@ -148,7 +146,7 @@ int runNeedle(const Args& argv) {
     o.poolings = {"none", attention};
 
     preferFastBlasKernels(programArguments());
-    std::signal(SIGINT, onExperimentInterrupt);
+    catchInterrupts(false);
     const bool tty = isatty(STDERR_FILENO) != 0;
     std::cerr << "needle: last state (none) against " << attention << " pooling, " << o.texts << " texts, "
               << o.epochs << " epochs, hidden " << o.hidden << (o.bidirectional ? ", bidirectional" : ", one-way")
@@ -159,7 +157,7 @@ int runNeedle(const Args& argv) {
             std::cerr << (tty ? "\r\033[K" : "") << "[" << done << "/" << total << "] " << message
                       << (tty ? "" : "\n") << std::flush;
         },
-        &gStop);
+        &interruptFlag());
     if (tty) std::cerr << "\n";
     nlohmann::json accuracy = nlohmann::json::object(), byPosition = nlohmann::json::object();
     for (const auto& [name, values] : r.accuracy) {
@@ -176,7 +174,7 @@ int runNeedle(const Args& argv) {
                                 {"seed", o.seed}}
                      .dump()
               << std::endl;
-    return gStop.load() ? kInterrupted : kOk;
+    return interruptFlag().load() ? kInterrupted : kOk;
 }
 
 std::vector<std::string> parseNames(const std::string& flag, const std::string& text) {
@@ -246,14 +244,14 @@ int runLongRange(const Args& argv) {
     }
 
     preferFastBlasKernels(programArguments());
-    std::signal(SIGINT, onExperimentInterrupt);
+    catchInterrupts(false);
     const bool tty = isatty(STDERR_FILENO) != 0;
     std::cerr << "long-range: classifier Transformer on needle, warmed up for " << o.warmupSteps << " steps at N = "
               << o.warmupLength << ", " << o.steps << " steps per length (then "
               << o.extendSteps << " per doubling up to " << o.maxLength << "), batch " << o.batch << ", "
               << o.texts << " validation texts, memory budget " << std::llround(o.memoryBudget / 1048576) << " MB\n";
     const LongRangeResult r = runLongRangeExperiment(
-        o, [&](int done, int total, const std::string& m) { progressLine(tty, done, total, m); }, &gStop);
+        o, [&](int done, int total, const std::string& m) { progressLine(tty, done, total, m); }, &interruptFlag());
     if (tty) std::cerr << "\n";
     nlohmann::json patterns = nlohmann::json::object();
     for (const auto& name : o.patterns) {
@@ -287,7 +285,7 @@ int runLongRange(const Args& argv) {
                                 {"seed", o.seed}}
                      .dump()
               << std::endl;
-    return gStop.load() ? kInterrupted : kOk;
+    return interruptFlag().load() ? kInterrupted : kOk;
 }
 
 int runPositional(const Args& argv) {
@@ -314,12 +312,12 @@ int runPositional(const Args& argv) {
     o.threads = static_cast<int>(args.integer("--threads", 1, 1, 64));
 
     preferFastBlasKernels(programArguments());
-    std::signal(SIGINT, onExperimentInterrupt);
+    catchInterrupts(false);
     const bool tty = isatty(STDERR_FILENO) != 0;
     std::cerr << "positional: " << o.dataset << ", " << o.pairs << " pairs per length, " << o.epochs
               << " epochs, hidden " << o.hidden << ", seed " << o.seed << "\n";
     const PositionalResult r = runPositionalExperiment(
-        o, [&](int done, int total, const std::string& m) { progressLine(tty, done, total, m); }, &gStop);
+        o, [&](int done, int total, const std::string& m) { progressLine(tty, done, total, m); }, &interruptFlag());
     if (tty) std::cerr << "\n";
     auto table = [](const std::map<std::string, std::vector<double>>& values) {
         nlohmann::json j = nlohmann::json::object();
@@ -339,7 +337,7 @@ int runPositional(const Args& argv) {
                                 {"seed", o.seed}}
                      .dump()
               << std::endl;
-    return gStop.load() ? kInterrupted : kOk;
+    return interruptFlag().load() ? kInterrupted : kOk;
 }
 
 int runFaithfulness(const Args& argv) {
@@ -358,13 +356,13 @@ int runFaithfulness(const Args& argv) {
     const TextClassifier model = TextClassifier::load(path);
     preferFastBlasKernels(programArguments());
     const ClassificationCorpus corpus = loadClassificationCorpus(args);
-    std::signal(SIGINT, onExperimentInterrupt);
+    catchInterrupts(false);
     std::cerr << "faithfulness: " << path << " on the validation texts of " << corpus.name << " (seed " << o.seed
               << ", fraction " << o.validationFraction << ": the split train holds out with the same values)\n";
     const FaithfulnessResult r = runFaithfulnessExperiment(
         model, corpus, o, [](int done, int total, const std::string& m) {
             std::cerr << "[" << done << "/" << total << "] " << m << "\n";
-        }, &gStop);
+        }, &interruptFlag());
     auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(round4(v)) : nlohmann::json(nullptr); };
     nlohmann::json agreement = nlohmann::json::object();
     for (const auto& [method, a] : r.agreement) {
@@ -384,7 +382,7 @@ int runFaithfulness(const Args& argv) {
                                 {"seed", o.seed}}
                      .dump()
               << std::endl;
-    return gStop.load() ? kInterrupted : kOk;
+    return interruptFlag().load() ? kInterrupted : kOk;
 }
 
 }  // namespace

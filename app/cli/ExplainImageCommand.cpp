@@ -11,6 +11,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "Interrupt.h"
+#include "JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
 #include "ImageSources.h"
@@ -24,14 +26,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-nlohmann::ordered_json finite(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); }
-
-nlohmann::ordered_json finiteList(const std::vector<double>& values) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (double v : values) out.push_back(finite(v));
-    return out;
-}
 
 int classOf(const ImageClassifier& model, const ArgParser& args) {
     const auto label = args.value("--class");
@@ -63,9 +57,9 @@ std::vector<std::string> curveNames(const DeletionCurves& d) {
 nlohmann::ordered_json deletionJson(const DeletionCurves& d) {
     nlohmann::ordered_json curves;
     curves["fractions"] = d.fractions;
-    for (const auto& name : curveNames(d)) curves[name] = finiteList(d.probability.at(name));
+    for (const auto& name : curveNames(d)) curves[name] = finiteOrNullList<nlohmann::ordered_json>(d.probability.at(name));
     nlohmann::ordered_json area;
-    for (const auto& name : curveNames(d)) area[name] = finite(d.areaOverCurve.at(name));
+    for (const auto& name : curveNames(d)) area[name] = finiteOrNull<nlohmann::ordered_json>(d.areaOverCurve.at(name));
     curves["area_over_curve"] = std::move(area);
     return curves;
 }
@@ -77,7 +71,7 @@ nlohmann::ordered_json tauJson(const std::map<std::string, std::map<std::string,
         if (row == tau.end()) continue;
         nlohmann::ordered_json r = nlohmann::ordered_json::object();
         for (const auto& b : knownMethods())
-            if (const auto v = row->second.find(b); v != row->second.end()) r[b] = finite(v->second);
+            if (const auto v = row->second.find(b); v != row->second.end()) r[b] = finiteOrNull<nlohmann::ordered_json>(v->second);
         out[a] = std::move(r);
     }
     return out;
@@ -121,9 +115,6 @@ std::optional<Box> boxOf(const ArgParser& args, const std::string& image) {
     if (const auto found = boxesFileFor(image); !found.first.empty()) return readImageBox(found.first, found.second);
     return std::nullopt;
 }
-
-std::atomic<bool> gStop{false};
-void onInterrupt(int) { gStop.store(true); }
 
 }  // namespace
 
@@ -185,19 +176,19 @@ int explainImage(const ArgParser& args, const std::string& modelPath, bool capti
     out["probability"] = ex.probability;
     out["grid"] = {ex.gridRows, ex.gridCols};
     nlohmann::ordered_json methods;
-    for (const auto& m : methodsOf(ex)) methods[m] = finiteList(ex.maps.at(m));
+    for (const auto& m : methodsOf(ex)) methods[m] = finiteOrNullList<nlohmann::ordered_json>(ex.maps.at(m));
     out["methods"] = std::move(methods);
     out["tau"] = tauJson(ex.kendallTau);
     // As the text classifier's explain, with the relative error beside the two sums.
-    out["ig_completeness"] = {{"attribution_sum", finite(ex.igAttributionSum)},
-                              {"output_difference", finite(ex.igOutputDifference)},
+    out["ig_completeness"] = {{"attribution_sum", finiteOrNull<nlohmann::ordered_json>(ex.igAttributionSum)},
+                              {"output_difference", finiteOrNull<nlohmann::ordered_json>(ex.igOutputDifference)},
                               {"steps", ex.igSteps},
-                              {"relative_error", finite(igCompletenessError(ex))}};
+                              {"relative_error", finiteOrNull<nlohmann::ordered_json>(igCompletenessError(ex))}};
     out["deletion"] = deletionJson(ex.deletion);
     if (ex.hasBox) {
         nlohmann::ordered_json mass;
         for (const auto& m : methodsOf(ex))
-            if (ex.massInBox.count(m)) mass[m] = finite(ex.massInBox.at(m));
+            if (ex.massInBox.count(m)) mass[m] = finiteOrNull<nlohmann::ordered_json>(ex.massInBox.at(m));
         out["mass_in_box"] = std::move(mass);
         out["box_share"] = ex.boxShare;
     }
@@ -222,12 +213,12 @@ int runDeletionExperiment(const Args& argv) {
     const bool sameClasses = data.classes == model.classes() && data.labels.size() >= n;
     if (!sameClasses)
         std::cerr << "note: the data's classes are not the model's; the deletion test runs, accuracy is not reported\n";
-    std::signal(SIGINT, onInterrupt);
+    catchInterrupts(false);
     std::cerr << "deletion: " << modelPath << " on " << n << " images of " << data.name << " (" << steps
               << " integrated-gradient steps)\n";
     std::vector<ImageExplanation> all;
     int correct = 0;
-    for (std::size_t i = 0; i < n && !gStop.load(); ++i) {
+    for (std::size_t i = 0; i < n && !interruptFlag().load(); ++i) {
         ImageExplanation ex = model.explain(data.images[i], -1, steps);
         if (i < data.boxes.size())
             measureOnBox(ex, scaleBox(data.boxes[i], data.images[i].height, data.images[i].width, ex.imageHeight, ex.imageWidth));
@@ -243,16 +234,16 @@ int runDeletionExperiment(const Args& argv) {
                                   : nlohmann::ordered_json(nullptr);
     out["deletion"] = deletionJson(s.deletion);
     out["tau"] = tauJson(s.meanTau);
-    out["ig_completeness"] = {{"mean_relative_error", finite(s.meanIgError)}, {"max_relative_error", finite(s.maxIgError)}};
+    out["ig_completeness"] = {{"mean_relative_error", finiteOrNull<nlohmann::ordered_json>(s.meanIgError)}, {"max_relative_error", finiteOrNull<nlohmann::ordered_json>(s.maxIgError)}};
     if (s.withBoxes > 0) {
         nlohmann::ordered_json mass;
         for (const auto& m : knownMethods())
-            if (s.meanMassInBox.count(m)) mass[m] = finite(s.meanMassInBox.at(m));
+            if (s.meanMassInBox.count(m)) mass[m] = finiteOrNull<nlohmann::ordered_json>(s.meanMassInBox.at(m));
         out["mass_in_box"] = std::move(mass);
         out["box_share"] = s.meanBoxShare;
     }
     std::cout << out.dump() << std::endl;
-    return gStop.load() ? kInterrupted : kOk;
+    return interruptFlag().load() ? kInterrupted : kOk;
 }
 
 }  // namespace attnlab::cli

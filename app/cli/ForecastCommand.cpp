@@ -8,6 +8,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
 #include "SeriesSources.h"
@@ -22,27 +23,11 @@ namespace attnlab::cli {
 
 namespace {
 
-nlohmann::json finite(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
-nlohmann::json finiteList(const std::vector<double>& values) {
-    nlohmann::json out = nlohmann::json::array();
-    for (double v : values) out.push_back(finite(v));
-    return out;
-}
-
-nlohmann::json rows(const AttentionMap& map) {
-    nlohmann::json out = nlohmann::json::array();
-    for (int r = 0; r < map.rows; ++r)
-        out.push_back(std::vector<float>(map.weights.begin() + static_cast<std::ptrdiff_t>(r) * map.cols,
-                                         map.weights.begin() + static_cast<std::ptrdiff_t>(r + 1) * map.cols));
-    return out;
-}
-
 nlohmann::json layered(const LayeredAttention& maps) {
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& layer : maps) {
         nlohmann::json heads = nlohmann::json::array();
-        for (const auto& head : layer) heads.push_back(rows(head));
+        for (const auto& head : layer) heads.push_back(attentionRows(head));
         layers.push_back(std::move(heads));
     }
     return layers;
@@ -50,9 +35,9 @@ nlohmann::json layered(const LayeredAttention& maps) {
 
 nlohmann::ordered_json errorsJson(const ForecastErrors& e) {
     nlohmann::ordered_json j;
-    j["mae"] = finite(e.mae);
-    j["rmse"] = finite(e.rmse);
-    j["mase"] = finite(e.mase);
+    j["mae"] = finiteOrNull(e.mae);
+    j["rmse"] = finiteOrNull(e.rmse);
+    j["mase"] = finiteOrNull(e.mase);
     return j;
 }
 
@@ -78,10 +63,10 @@ int evaluate(const ArgParser& args, const std::string& path, const Forecaster& m
         j["period"] = e.period;
         j["windows"] = e.windows;
         j["tail_fraction"] = tail;
-        j["step_rmse"] = finiteList(e.stepRmse);
-        j["period_mass_ratio"] = finite(e.periodMass.ratio());
-        j["period_mass"] = finite(e.periodMass.mass);
-        j["period_point_share"] = finite(e.periodMass.pointShare);
+        j["step_rmse"] = finiteOrNullList(e.stepRmse);
+        j["period_mass_ratio"] = finiteOrNull(e.periodMass.ratio());
+        j["period_mass"] = finiteOrNull(e.periodMass.mass);
+        j["period_point_share"] = finiteOrNull(e.periodMass.pointShare);
         std::cout << j.dump() << "\n";
         return kOk;
     }
@@ -136,11 +121,11 @@ int runForecast(const Args& argv) {
         j["at"] = at;
         j["context"] = context;
         j["horizon"] = horizon;
-        j["history"] = finiteList(f.history);
-        j["forecast"] = finiteList(f.forecast);
-        if (known > 0) j["truth"] = finiteList(truth);
-        j["spread"] = finiteList(f.spread);
-        j["lag_profile"] = finiteList(f.lagProfile);
+        j["history"] = finiteOrNullList(f.history);
+        j["forecast"] = finiteOrNullList(f.forecast);
+        if (known > 0) j["truth"] = finiteOrNullList(truth);
+        j["spread"] = finiteOrNullList(f.spread);
+        j["lag_profile"] = finiteOrNullList(f.lagProfile);
         j["period"] = model.period();
         if (!data.timestamps.empty()) {
             j["history_timestamps"] = std::vector<std::string>(data.timestamps.begin() + (at - context),

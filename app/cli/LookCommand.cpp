@@ -9,6 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
 #include "ImageSources.h"
@@ -21,14 +22,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-nlohmann::json rows(const AttentionMap& map) {
-    nlohmann::json out = nlohmann::json::array();
-    for (int r = 0; r < map.rows; ++r)
-        out.push_back(std::vector<float>(map.weights.begin() + static_cast<std::ptrdiff_t>(r) * map.cols,
-                                         map.weights.begin() + static_cast<std::ptrdiff_t>(r + 1) * map.cols));
-    return out;
-}
 
 int lookClassifier(const std::string& modelPath, const std::string& imagePath, bool json) {
     const ImageClassifier model = ImageClassifier::load(modelPath);
@@ -44,7 +37,7 @@ int lookClassifier(const std::string& modelPath, const std::string& imagePath, b
         nlohmann::json layers = nlohmann::json::array();
         for (const auto& layer : c.encoder) {
             nlohmann::json heads = nlohmann::json::array();
-            for (const auto& head : layer) heads.push_back(rows(head));
+            for (const auto& head : layer) heads.push_back(attentionRows(head));
             layers.push_back(std::move(heads));
         }
         out["attention"] = {{"encoder", std::move(layers)}};

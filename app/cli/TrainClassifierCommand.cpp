@@ -7,6 +7,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "Interrupt.h"
 #include "ClassifierData.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
@@ -19,9 +20,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-std::atomic<bool> gStopClassifier{false};
-extern "C" void onClassifierInterrupt(int) { gStopClassifier.store(true); }
 
 }  // namespace
 
@@ -111,8 +109,7 @@ int runTrainClassifier(const Args& argv) {
               << " parameters, " << corpus.labels.size() << " classes) on " << trainer.trainingExamples()
               << " texts, validating on " << trainer.validationExamples() << "\n";
 
-    std::signal(SIGINT, onClassifierInterrupt);
-    std::signal(SIGTERM, onClassifierInterrupt);
+    catchInterrupts(true);
     auto save = [&] {
         trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}});
     };
@@ -136,7 +133,7 @@ int runTrainClassifier(const Args& argv) {
                 std::cout << j.dump() << std::endl;
                 save();
             },
-            &gStopClassifier);
+            &interruptFlag());
     } catch (const TrainingDiverged& e) {
         save();
         std::cerr << "error: " << e.what() << " (saved to " << out << ")\n";

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "Interrupt.h"
 #include "Commands.h"
 #include "ClassifierData.h"
 #include "CorpusOptions.h"
@@ -21,10 +22,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-std::atomic<bool> gStop{false};
-
-extern "C" void onInterrupt(int) { gStop.store(true); }
 
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
@@ -165,8 +162,7 @@ int runTrain(const Args& argv) {
               << " parameters) on " << trainer.trainingPairs() << " pairs, validating on "
               << trainer.validationPairs() << "\n";
 
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
+    catchInterrupts(true);
     ProgressBar bar(options.epochs);
     auto save = [&] { trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}}); };
     Trainer::Outcome outcome;
@@ -190,7 +186,7 @@ int runTrain(const Args& argv) {
                                   std::cout << j.dump() << std::endl;
                                   save();
                               },
-                              &gStop);
+                              &interruptFlag());
     } catch (const TrainingDiverged& e) {
         bar.clear();
         save();

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "Interrupt.h"
 #include "Commands.h"
 #include "SeriesSources.h"
 #include "TrainingFlags.h"
@@ -25,9 +26,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-std::atomic<bool> gStopForecast{false};
-extern "C" void onForecastInterrupt(int) { gStopForecast.store(true); }
 
 std::string fixed(double v, int digits) {
     if (!std::isfinite(v)) return "n/a";
@@ -129,8 +127,7 @@ int runTrainForecaster(const Args& argv) {
               << (model.period() > 0 ? std::to_string(model.period()) : std::string("none found"))
               << (estimated ? " (estimated)" : "") << "\n";
 
-    std::signal(SIGINT, onForecastInterrupt);
-    std::signal(SIGTERM, onForecastInterrupt);
+    catchInterrupts(true);
     std::ostringstream tail;
     tail << options.tailFraction;
     auto save = [&] {
@@ -151,7 +148,7 @@ int runTrainForecaster(const Args& argv) {
                 last = m;
                 save();
             },
-            &gStopForecast);
+            &interruptFlag());
     } catch (const TrainingDiverged& e) {
         save();
         std::cerr << "error: " << e.what() << " (saved to " << out << ")\n";

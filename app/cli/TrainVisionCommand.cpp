@@ -8,6 +8,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "Interrupt.h"
 #include "Commands.h"
 #include "ImageSources.h"
 #include "TrainingFlags.h"
@@ -18,9 +19,6 @@
 namespace attnlab::cli {
 
 namespace {
-
-std::atomic<bool> gStopVision{false};
-extern "C" void onVisionInterrupt(int) { gStopVision.store(true); }
 
 std::string shortNumber(double v) {
     std::ostringstream out;
@@ -52,8 +50,7 @@ void requireArch(const ArgParser& args, const char* expected) {
 
 template <typename Trainer, typename Metrics, typename ToJson>
 int trainAndSave(Trainer& trainer, const std::string& out, ToJson toJson) {
-    std::signal(SIGINT, onVisionInterrupt);
-    std::signal(SIGTERM, onVisionInterrupt);
+    catchInterrupts(true);
     auto save = [&] { trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}}); };
     typename Trainer::Outcome outcome;
     try {
@@ -66,7 +63,7 @@ int trainAndSave(Trainer& trainer, const std::string& out, ToJson toJson) {
                 std::cout << j.dump() << std::endl;
                 save();
             },
-            &gStopVision);
+            &interruptFlag());
     } catch (const TrainingDiverged& e) {
         save();
         std::cerr << "error: " << e.what() << " (saved to " << out << ")\n";

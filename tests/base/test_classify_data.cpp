@@ -24,7 +24,7 @@ using attnlab::test::TempDir;
 
 using attnlab::test::inputErrorOf;
 
-std::string parseError(const std::string& text) {
+std::string classifyParseError(const std::string& text) {
     return inputErrorOf([&] { parseClassificationTsv(text, "c.tsv"); });
 }
 
@@ -75,32 +75,32 @@ TEST_CASE("Classification TSV: extra columns are ignored with one warning, as fo
 }
 
 TEST_CASE("Classification TSV: bad lines are refused with file and line", "[classify]") {
-    CHECK(parseError("a\tx\nno tab here\nb\ty\n") == "c.tsv:2: no tab between text and label");
-    CHECK(parseError("a\tx\nb\t  \nc\ty\n") == "c.tsv:2: empty label");
-    CHECK(parseError("a\tx\n \ty\n") == "c.tsv:2: empty text");
-    CHECK(parseError("a\tx\nb\ty\xFF\n") == "c.tsv:2: invalid UTF-8 at byte 4 (0xFF); the file must be UTF-8");
-    CHECK(parseError(std::string("a\tx\nb\t\0y\n", 9)) == "c.tsv:2: NUL byte at byte 3 (is this a binary file?)");
-    CHECK(parseError("a\tx\rb\ty\n") ==
+    CHECK(classifyParseError("a\tx\nno tab here\nb\ty\n") == "c.tsv:2: no tab between text and label");
+    CHECK(classifyParseError("a\tx\nb\t  \nc\ty\n") == "c.tsv:2: empty label");
+    CHECK(classifyParseError("a\tx\n \ty\n") == "c.tsv:2: empty text");
+    CHECK(classifyParseError("a\tx\nb\ty\xFF\n") == "c.tsv:2: invalid UTF-8 at byte 4 (0xFF); the file must be UTF-8");
+    CHECK(classifyParseError(std::string("a\tx\nb\t\0y\n", 9)) == "c.tsv:2: NUL byte at byte 3 (is this a binary file?)");
+    CHECK(classifyParseError("a\tx\rb\ty\n") ==
           "c.tsv:1: carriage return inside the line at byte 4 (only LF or CRLF line ends are supported)");
-    CHECK(parseError("\xFF\xFE" "a\0\t\0x\0") ==
+    CHECK(classifyParseError("\xFF\xFE" "a\0\t\0x\0") ==
           "c.tsv:1: looks like UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8");
     const std::string longLine = std::string(kMaxLineBytes - 1, 'a') + "\tx";
-    CHECK(parseError("b\ty\n" + longLine + "\n") == "c.tsv:2: line is longer than 64 KiB (65537 bytes)");
+    CHECK(classifyParseError("b\ty\n" + longLine + "\n") == "c.tsv:2: line is longer than 64 KiB (65537 bytes)");
     CHECK(parseClassificationTsv("b\ty\n" + longLine.substr(1) + "\n", "c.tsv").examples.size() == 2);
 }
 
 TEST_CASE("Classification TSV: a file is refused for no example, one class, or too many labels", "[classify]") {
-    CHECK(parseError("") == "c.tsv: no labelled text (no text)");
-    CHECK(parseError("\n \n") == "c.tsv: no labelled text (all 2 lines are blank)");
-    CHECK(parseError("a\tspam\nb\tspam\n") == "c.tsv: only one class 'spam'; a classification corpus needs two or more");
-    CHECK(parseError("a\t" + std::string(50, 'z') + "\n") ==
+    CHECK(classifyParseError("") == "c.tsv: no labelled text (no text)");
+    CHECK(classifyParseError("\n \n") == "c.tsv: no labelled text (all 2 lines are blank)");
+    CHECK(classifyParseError("a\tspam\nb\tspam\n") == "c.tsv: only one class 'spam'; a classification corpus needs two or more");
+    CHECK(classifyParseError("a\t" + std::string(50, 'z') + "\n") ==
           "c.tsv: only one class '" + std::string(40, 'z') + "...'; a classification corpus needs two or more");
 
     std::string many;
     for (std::size_t i = 0; i < kMaxClassLabels; ++i) many += "text " + std::to_string(i) + "\tlabel" + std::to_string(i) + "\n";
     CHECK(parseClassificationTsv(many, "c.tsv").labels.size() == kMaxClassLabels);  // exactly the limit: read
     // A translation corpus opened as a classification one: every "label" is a sentence.
-    CHECK(parseError(many + "one more\tlabel1000\n") == "c.tsv: 1001 distinct labels: not a classification corpus?");
+    CHECK(classifyParseError(many + "one more\tlabel1000\n") == "c.tsv: 1001 distinct labels: not a classification corpus?");
 }
 
 TEST_CASE("Classification TSV files: read, written back, and a missing file named", "[classify]") {

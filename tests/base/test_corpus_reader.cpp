@@ -30,7 +30,7 @@ std::string readAll(const std::string& path) {
 
 using attnlab::test::inputErrorOf;
 
-std::string parseError(const std::string& text) {
+std::string corpusParseError(const std::string& text) {
     return inputErrorOf([&] { attnlab::parseTsvCorpus(text, "c.tsv"); });
 }
 
@@ -87,31 +87,31 @@ TEST_CASE("Blank lines and pairs with an empty side are skipped and reported", "
 }
 
 TEST_CASE("Malformed lines are reported with file and line", "[corpus]") {
-    CHECK(parseError("a\tb\nno tab here\n") == "c.tsv:2: no tab between source and target");
-    CHECK(parseError("a\tb\nc\td\xFF\n") == "c.tsv:2: invalid UTF-8 at byte 4 (0xFF); the file must be UTF-8");
-    CHECK(parseError("a\tb\nc\td\ne\tf\xC3\n\xFF\n") ==
+    CHECK(corpusParseError("a\tb\nno tab here\n") == "c.tsv:2: no tab between source and target");
+    CHECK(corpusParseError("a\tb\nc\td\xFF\n") == "c.tsv:2: invalid UTF-8 at byte 4 (0xFF); the file must be UTF-8");
+    CHECK(corpusParseError("a\tb\nc\td\ne\tf\xC3\n\xFF\n") ==
           "c.tsv:3: invalid UTF-8 at byte 4 (0xC3); the file must be UTF-8");  // the first bad byte wins
-    CHECK(parseError("a\tb\xE0\x80\xAF\n") == "c.tsv:1: invalid UTF-8 at byte 4 (0xE0); the file must be UTF-8");
-    CHECK(parseError(std::string("a\tb\nc\t\0d\n", 9)) == "c.tsv:2: NUL byte at byte 3 (is this a binary file?)");
-    CHECK(parseError("a\tb\rc\td\n") ==
+    CHECK(corpusParseError("a\tb\xE0\x80\xAF\n") == "c.tsv:1: invalid UTF-8 at byte 4 (0xE0); the file must be UTF-8");
+    CHECK(corpusParseError(std::string("a\tb\nc\t\0d\n", 9)) == "c.tsv:2: NUL byte at byte 3 (is this a binary file?)");
+    CHECK(corpusParseError("a\tb\rc\td\n") ==
           "c.tsv:1: carriage return inside the line at byte 4 (only LF or CRLF line ends are supported)");
-    CHECK(parseError("\xFF\xFE" "a\0\t\0b\0") ==
+    CHECK(corpusParseError("\xFF\xFE" "a\0\t\0b\0") ==
           "c.tsv:1: looks like UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8");
-    CHECK(parseError("\x1F\x8B\x08\x00") == "c.tsv:1: looks gzip-compressed; decompress it first");
+    CHECK(corpusParseError("\x1F\x8B\x08\x00") == "c.tsv:1: looks gzip-compressed; decompress it first");
 }
 
 TEST_CASE("A line over 64 KiB is refused; one of exactly 64 KiB is read", "[corpus]") {
     const std::string limit = std::string(attnlab::kMaxLineBytes - 2, 'a') + "\tb";
     REQUIRE(limit.size() == attnlab::kMaxLineBytes);
     CHECK(attnlab::parseTsvCorpus("x\ty\n" + limit + "\r\n", "c.tsv").pairs.size() == 2);
-    CHECK(parseError("x\ty\n" + limit + "b\n") == "c.tsv:2: line is longer than 64 KiB (65537 bytes)");
+    CHECK(corpusParseError("x\ty\n" + limit + "b\n") == "c.tsv:2: line is longer than 64 KiB (65537 bytes)");
 }
 
 TEST_CASE("A file with no usable pair is an error", "[corpus]") {
-    CHECK(parseError("") == "c.tsv: no usable sentence pair (no text)");
-    CHECK(parseError("\xEF\xBB\xBF") == "c.tsv: no usable sentence pair (no text)");
-    CHECK(parseError(" \n\t\n\r\n") == "c.tsv: no usable sentence pair (all 3 lines are blank or have an empty side)");
-    CHECK(parseError("a\t \n \tb\n") ==
+    CHECK(corpusParseError("") == "c.tsv: no usable sentence pair (no text)");
+    CHECK(corpusParseError("\xEF\xBB\xBF") == "c.tsv: no usable sentence pair (no text)");
+    CHECK(corpusParseError(" \n\t\n\r\n") == "c.tsv: no usable sentence pair (all 3 lines are blank or have an empty side)");
+    CHECK(corpusParseError("a\t \n \tb\n") ==
           "c.tsv: no usable sentence pair (all 2 lines are blank or have an empty side)");
 }
 

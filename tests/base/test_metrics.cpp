@@ -13,7 +13,7 @@ using attnlab::AttentionMap;
 using attnlab::Tokens;
 using Catch::Matchers::WithinAbs;
 
-Tokens words(const std::string& text) {
+Tokens splitWords(const std::string& text) {
     std::istringstream in(text);
     Tokens out;
     for (std::string w; in >> w;) out.push_back(w);
@@ -22,7 +22,7 @@ Tokens words(const std::string& text) {
 
 std::vector<Tokens> sentences(std::initializer_list<const char*> texts) {
     std::vector<Tokens> out;
-    for (const char* t : texts) out.push_back(words(t));
+    for (const char* t : texts) out.push_back(splitWords(t));
     return out;
 }
 

@@ -56,7 +56,7 @@ std::string floatBytes(std::initializer_list<float> values) {
 }
 
 // The ModelFileError message parsing the bytes gives; any other exception fails the test.
-std::string parseError(const std::string& bytes) {
+std::string safetensorsParseError(const std::string& bytes) {
     try {
         attnlab::parseSafetensors(bytes, "m.safetensors");
     } catch (const ModelFileError& e) {
@@ -169,80 +169,80 @@ const std::string kTensorA = R"("a": {"dtype": "F32", "shape": [2], "data_offset
 TEST_CASE("Safetensors reader refuses every kind of corrupt file", "[safetensors]") {
     const std::string eight = floatBytes({1, 2});
     SECTION("too short") {
-        CHECK_THAT(parseError(""), StartsWith("m.safetensors: ") && Contains("empty"));
-        CHECK_THAT(parseError("abc"), Contains("too short (3 bytes)"));
-        CHECK_THAT(parseError("1234567"), Contains("too short"));
+        CHECK_THAT(safetensorsParseError(""), StartsWith("m.safetensors: ") && Contains("empty"));
+        CHECK_THAT(safetensorsParseError("abc"), Contains("too short (3 bytes)"));
+        CHECK_THAT(safetensorsParseError("1234567"), Contains("too short"));
     }
     SECTION("header length") {
-        CHECK_THAT(parseError(lengthPrefix(std::uint64_t{1} << 63) + "{}"), Contains("exceeds file size"));
-        CHECK_THAT(parseError(lengthPrefix(~std::uint64_t{0}) + "{}"), Contains("exceeds file size"));
-        CHECK_THAT(parseError(lengthPrefix(100) + "{}"), Contains("header length 100 exceeds file size"));
+        CHECK_THAT(safetensorsParseError(lengthPrefix(std::uint64_t{1} << 63) + "{}"), Contains("exceeds file size"));
+        CHECK_THAT(safetensorsParseError(lengthPrefix(~std::uint64_t{0}) + "{}"), Contains("exceeds file size"));
+        CHECK_THAT(safetensorsParseError(lengthPrefix(100) + "{}"), Contains("header length 100 exceeds file size"));
         // Larger than the limit although the file is large enough.
         const std::uint64_t big = attnlab::kMaxSafetensorsHeader + 8;
-        CHECK_THAT(parseError(lengthPrefix(big) + std::string(big, ' ')), Contains("exceeds the limit"));
+        CHECK_THAT(safetensorsParseError(lengthPrefix(big) + std::string(big, ' ')), Contains("exceeds the limit"));
     }
     SECTION("invalid JSON") {
-        CHECK_THAT(parseError(fileWith("{\"a\": ")), Contains("invalid header JSON"));
-        CHECK_THAT(parseError(fileWith("")), Contains("invalid header JSON"));
-        CHECK_THAT(parseError(fileWith(R"({"a": 1e999})")), Contains("invalid header JSON"));
-        CHECK_THAT(parseError(fileWith("{\"\xff\xfe\": {}}")), Contains("invalid header JSON"));  // not UTF-8
-        CHECK_THAT(parseError(fileWith(std::string(100000, '[') + std::string(100000, ']'))),
+        CHECK_THAT(safetensorsParseError(fileWith("{\"a\": ")), Contains("invalid header JSON"));
+        CHECK_THAT(safetensorsParseError(fileWith("")), Contains("invalid header JSON"));
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": 1e999})")), Contains("invalid header JSON"));
+        CHECK_THAT(safetensorsParseError(fileWith("{\"\xff\xfe\": {}}")), Contains("invalid header JSON"));  // not UTF-8
+        CHECK_THAT(safetensorsParseError(fileWith(std::string(100000, '[') + std::string(100000, ']'))),
                    Contains("nested more than"));
-        CHECK_THAT(parseError(fileWith("[]")), Contains("header is not a JSON object"));
-        CHECK_THAT(parseError(fileWith(R"({"a": [1, 2]})")), Contains("tensor 'a': entry is not a JSON object"));
+        CHECK_THAT(safetensorsParseError(fileWith("[]")), Contains("header is not a JSON object"));
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": [1, 2]})")), Contains("tensor 'a': entry is not a JSON object"));
     }
     SECTION("dtype") {
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}})",
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}})",
                                        std::string(4, '\0'))),
                    Contains("tensor 'a': unsupported dtype 'BF16'"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"shape": [2], "data_offsets": [0, 8]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"shape": [2], "data_offsets": [0, 8]}})", eight)),
                    Contains("missing dtype"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": 7, "shape": [2], "data_offsets": [0, 8]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": 7, "shape": [2], "data_offsets": [0, 8]}})", eight)),
                    Contains("dtype is not a string"));
     }
     SECTION("shape") {
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", eight)),
                    Contains("non-negative integers"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2.0], "data_offsets": [0, 8]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2.0], "data_offsets": [0, 8]}})", eight)),
                    Contains("non-negative integers"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": 2, "data_offsets": [0, 8]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": 2, "data_offsets": [0, 8]}})", eight)),
                    Contains("shape is not an array"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [4294967296, 4294967296],)"
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [4294967296, 4294967296],)"
                                        R"( "data_offsets": [0, 8]}})",
                                        eight)),
                    Contains("overflows"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [18446744073709551615],)"
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [18446744073709551615],)"
                                        R"( "data_offsets": [0, 8]}})",
                                        eight)),
                    Contains("overflows"));
     }
     SECTION("data offsets") {
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 16]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 16]}})", eight)),
                    Contains("data_offsets [0, 16] outside the 8-byte data buffer"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [8, 0]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [8, 0]}})", eight)),
                    Contains("outside"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})", eight)),
                    Contains("span 8 bytes but shape [3] needs 12"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0]}})", eight)),
                    Contains("not [begin, end]"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [-8, 0]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [-8, 0]}})", eight)),
                    Contains("not [begin, end]"));
-        CHECK_THAT(parseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2]}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith(R"({"a": {"dtype": "F32", "shape": [2]}})", eight)),
                    Contains("missing data_offsets"));
     }
     SECTION("overlapping tensors") {
         const std::string header = "{" + kTensorA + R"(, "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})";
-        CHECK_THAT(parseError(fileWith(header, floatBytes({1, 2, 3}))), Contains("'a' and 'b' overlap"));
+        CHECK_THAT(safetensorsParseError(fileWith(header, floatBytes({1, 2, 3}))), Contains("'a' and 'b' overlap"));
     }
     SECTION("metadata") {
-        CHECK_THAT(parseError(fileWith("{" + kTensorA + R"(, "__metadata__": {"k": 1}})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith("{" + kTensorA + R"(, "__metadata__": {"k": 1}})", eight)),
                    Contains("__metadata__ value 'k' is not a string"));
-        CHECK_THAT(parseError(fileWith("{" + kTensorA + R"(, "__metadata__": ["k"]})", eight)),
+        CHECK_THAT(safetensorsParseError(fileWith("{" + kTensorA + R"(, "__metadata__": ["k"]})", eight)),
                    Contains("__metadata__ is not a JSON object"));
     }
     SECTION("names with control characters stay on one line") {
         const std::string message =
-            parseError(fileWith(R"({"x\ny": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2]}})", "ab"));
+            safetensorsParseError(fileWith(R"({"x\ny": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2]}})", "ab"));
         CHECK_THAT(message, Contains("tensor 'x\\x0ay'"));
         CHECK(message.find('\n') == std::string::npos);
     }
@@ -278,7 +278,7 @@ TEST_CASE("Safetensors reader survives random and mutated bytes", "[safetensors]
             bytes.replace(0, 8, prefix);
         }
         INFO("buffer " << i);
-        CHECK_THAT(parseError(bytes), StartsWith("m.safetensors: "));
+        CHECK_THAT(safetensorsParseError(bytes), StartsWith("m.safetensors: "));
     }
 
     // Flipping bytes of a valid file: it either still loads or is refused cleanly.

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ using Json = nlohmann::json;
 using Args = std::vector<std::string>;
 
 inline const std::string kCli = ATTNLAB_CLI_PATH;
+
+inline double sumOf(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
 // `train` re-executes itself once to pick faster BLAS kernels, doubling its start-up cost;
 // tests that do not measure training skip that. userOptions() keeps the path users take.

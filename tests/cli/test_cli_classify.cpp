@@ -10,8 +10,6 @@ namespace {
 
 using namespace attnlab::test::cli;
 
-double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
-
 }  // namespace
 
 TEST_CASE("train --task classify, classify and explain keep the JSON contract", "[cli]") {
@@ -52,7 +50,7 @@ TEST_CASE("train --task classify, classify and explain keep the JSON contract", 
     REQUIRE(c["attention"]["pooling"].size() == 1);
     const auto row = c["attention"]["pooling"][0].get<std::vector<double>>();
     CHECK(row.size() == 10);
-    CHECK_THAT(sum(row), WithinAbs(1.0, 1e-4));
+    CHECK_THAT(sumOf(row), WithinAbs(1.0, 1e-4));
 
     REQUIRE(results[1].exitCode == 0);
     const Json e = Json::parse(results[1].out);

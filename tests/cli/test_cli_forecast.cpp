@@ -55,8 +55,6 @@ const Trained& trained() {
     return t;
 }
 
-double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
-
 // Every [layer][head] map of `maps` is rows x cols with rows summing to 1.
 void checkMaps(const Json& maps, std::size_t rows, std::size_t cols) {
     REQUIRE(maps.size() == 1);  // one layer
@@ -66,7 +64,7 @@ void checkMaps(const Json& maps, std::size_t rows, std::size_t cols) {
         for (const auto& row : head) {
             const auto weights = row.get<std::vector<double>>();
             REQUIRE(weights.size() == cols);
-            CHECK_THAT(sum(weights), WithinAbs(1.0, 1e-4));
+            CHECK_THAT(sumOf(weights), WithinAbs(1.0, 1e-4));
             for (double w : weights) CHECK(w >= 0.0);
         }
     }

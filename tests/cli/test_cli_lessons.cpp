@@ -19,7 +19,7 @@ namespace {
 
 const std::string kLessonDir = ATTNLAB_SOURCE_DIR "/resources/lessons";
 
-ProcessResult cli(const std::vector<std::string>& args, std::optional<std::string> lessonDir = std::nullopt) {
+ProcessResult lessonsCli(const std::vector<std::string>& args, std::optional<std::string> lessonDir = std::nullopt) {
     ProcessOptions o;
     o.environment["ATTNLAB_LESSON_DIR"] = lessonDir;
     return ProcessRunner::run(ATTNLAB_CLI_PATH, args, o);
@@ -28,7 +28,7 @@ ProcessResult cli(const std::vector<std::string>& args, std::optional<std::strin
 }  // namespace
 
 TEST_CASE("lessons --json lists every built-in lesson with id, title, task and file", "[cli][lessons]") {
-    const ProcessResult r = cli({"lessons", "--json"}, kLessonDir);
+    const ProcessResult r = lessonsCli({"lessons", "--json"}, kLessonDir);
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     const Json j = Json::parse(r.out);
@@ -54,7 +54,7 @@ TEST_CASE("lessons --json lists every built-in lesson with id, title, task and f
 
     // The plain listing names the same lessons; without ATTNLAB_LESSON_DIR the build tree's copy
     // (build/share/attnlab/lessons) is found beside the program.
-    const ProcessResult plain = cli({"lessons"});
+    const ProcessResult plain = lessonsCli({"lessons"});
     INFO(plain.err);
     REQUIRE(plain.exitCode == 0);
     CHECK(plain.out.find("alignment") != std::string::npos);
@@ -63,7 +63,7 @@ TEST_CASE("lessons --json lists every built-in lesson with id, title, task and f
 
 TEST_CASE("lessons --check: FILE: ok, or exit 3 naming the file and the field", "[cli][lessons]") {
     const std::string good = kLessonDir + "/translate-1-alignment.json";
-    const ProcessResult ok = cli({"lessons", "--check", good});
+    const ProcessResult ok = lessonsCli({"lessons", "--check", good});
     CHECK(ok.exitCode == 0);
     CHECK(ok.out == good + ": ok\n");
     CHECK(ok.err.empty());
@@ -72,21 +72,21 @@ TEST_CASE("lessons --check: FILE: ok, or exit 3 naming the file and the field", 
     const std::string bad = dir.file("bad.json", R"({"format": "attnlab-lesson", "version": 1, "id": "x",
         "task": "translate", "title": "T", "card": "C", "data": {"dataset": "copy"},
         "training": {"epochs": "ten"}})");
-    const ProcessResult r = cli({"lessons", "--check", bad});
+    const ProcessResult r = lessonsCli({"lessons", "--check", bad});
     CHECK(r.exitCode == 3);
     CHECK(r.out.empty());
     CHECK(r.err == "error: " + bad + ": training.epochs: must be a whole number\n");
 
-    const ProcessResult missing = cli({"lessons", "--check", dir.file("none.json")});
+    const ProcessResult missing = lessonsCli({"lessons", "--check", dir.file("none.json")});
     CHECK(missing.exitCode == 3);
     CHECK(missing.err.rfind("error: " + dir.file("none.json") + ": ", 0) == 0);
 
     // A broken file in a listed folder is reported the same way.
-    const ProcessResult listed = cli({"lessons", "--dir", dir.path.string()});
+    const ProcessResult listed = lessonsCli({"lessons", "--dir", dir.path.string()});
     CHECK(listed.exitCode == 3);
     CHECK(listed.err.find("training.epochs") != std::string::npos);
 
-    const ProcessResult usage = cli({"lessons", "--check", good, "--json"});
+    const ProcessResult usage = lessonsCli({"lessons", "--check", good, "--json"});
     CHECK(usage.exitCode == 2);
 }
 

@@ -10,7 +10,7 @@ namespace {
 
 using namespace attnlab::test::cli;
 
-double sum(const Json& row) {
+double jsonSum(const Json& row) {
     double s = 0;
     for (const auto& v : row) s += v.get<double>();
     return s;
@@ -83,10 +83,10 @@ TEST_CASE("look --json: a ViT's attention over [CLS] + patches and its rollout; 
     REQUIRE(layers[1][1].size() == 65);
     for (const auto& row : layers[1][1]) {
         REQUIRE(row.size() == 65);
-        CHECK_THAT(sum(row), WithinAbs(1.0, 1e-4));
+        CHECK_THAT(jsonSum(row), WithinAbs(1.0, 1e-4));
     }
     REQUIRE(v["rollout"].size() == 64);
-    CHECK_THAT(sum(v["rollout"]), WithinAbs(1.0, 1e-4));
+    CHECK_THAT(jsonSum(v["rollout"]), WithinAbs(1.0, 1e-4));
 
     const Json c = Json::parse(r[1].out);
     CHECK(c["image_size"] == Json::array({48, 48}));
@@ -96,7 +96,7 @@ TEST_CASE("look --json: a ViT's attention over [CLS] + patches and its rollout; 
     REQUIRE(c["attention"]["cross"].size() == words.size());
     for (const auto& row : c["attention"]["cross"]) {
         REQUIRE(row.size() == 36);
-        CHECK_THAT(sum(row), WithinAbs(1.0, 1e-4));
+        CHECK_THAT(jsonSum(row), WithinAbs(1.0, 1e-4));
     }
     CHECK_THAT(r[2].out, Contains("rollout peak: patch row"));
     CHECK_THAT(r[3].out, Contains("looks at cell row"));
@@ -191,7 +191,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     for (const char* method : {"rollout", "gradient", "grad_x_input", "integrated_gradients", "grad_rollout"}) {
         INFO(method);
         REQUIRE(e["methods"][method].size() == 64);
-        CHECK_THAT(sum(e["methods"][method]), WithinAbs(1.0, 1e-6));
+        CHECK_THAT(jsonSum(e["methods"][method]), WithinAbs(1.0, 1e-6));
         REQUIRE(e["deletion"][method].size() == 65);
         CHECK(e["deletion"]["area_over_curve"].contains(method));
         CHECK(e["mass_in_box"].contains(method));  // the boxes.tsv beside the class folder
@@ -228,7 +228,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     for (const char* method : {"attention", "gradient", "grad_x_input", "integrated_gradients"}) {
         INFO(method);
         REQUIRE(w["methods"][method].size() == 36);
-        CHECK_THAT(sum(w["methods"][method]), WithinAbs(1.0, 1e-6));
+        CHECK_THAT(jsonSum(w["methods"][method]), WithinAbs(1.0, 1e-6));
         CHECK(w["deletion"][method].size() == 37);
     }
     CHECK_FALSE(w["methods"].contains("rollout"));

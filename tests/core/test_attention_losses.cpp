@@ -4,8 +4,6 @@
 // pulls the chosen head onto the gold links, coverage leaves no source word unattended, and the
 // options' mistakes are ConfigErrors naming the flag.
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -5,8 +5,6 @@
 // to 1 and are zero outside the pattern; a tiny translation Transformer trained with each, and
 // the text classifier's and the ViT's encoders likewise.
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -4,7 +4,6 @@
 // White-box for the rollout (engine/nn): LibTorch first, then Catch, whose CHECK glog also defines.
 #include <torch/torch.h>
 
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include "engine/nn/TransformerClassifierNet.h"

@@ -4,8 +4,6 @@
 // attention, and translate (greedy and beam) gives the tokens, score and attention of a
 // beam search that reruns forward over each whole prefix.
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <algorithm>

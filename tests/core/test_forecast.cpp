@@ -4,7 +4,6 @@
 // White-box for the network (engine/nn): LibTorch first, then Catch, whose CHECK glog also defines.
 #include <torch/torch.h>
 
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include "engine/nn/ForecastNet.h"
@@ -30,7 +29,6 @@ using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
 namespace {
-
 
 // A clean seasonal series (period 7, little noise, no trend), 400 points.
 Series cleanSeasonal() {

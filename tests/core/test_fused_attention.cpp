@@ -4,8 +4,6 @@
 // for: same output, same weights, same gradient for the inputs and every parameter,
 // with padding, the causal mask and dropout.
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include "core/AutogradGraph.h"

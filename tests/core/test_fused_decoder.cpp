@@ -3,8 +3,6 @@
 // replaces: same outputs, same gradient for every parameter, in double precision, with
 // padding on both sides and dropout.
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include "core/AutogradGraph.h"

@@ -9,7 +9,6 @@
 // - the gradient importance equals |dL/d gate| by central finite differences, per sentence;
 // - the per-head figures, the per-layer normalisation and the pruning curves hold together.
 #include <torch/torch.h>
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <cmath>

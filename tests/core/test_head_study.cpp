@@ -7,7 +7,6 @@
 //   pruning curve starting at the baseline and each point the score of that many heads off;
 // - a GRU classifier is refused; the 10% rule follows the metric's direction.
 #include <torch/torch.h>
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <cmath>

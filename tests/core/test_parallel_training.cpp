@@ -3,8 +3,6 @@
 // be the whole batch's, and runs must repeat exactly for a given thread count.
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -4,8 +4,6 @@
 // s_t = GRU(emb(y_{t-1}), s_{t-1}), a = softmax(s_t · h_j), c = Σ a_j h_j,
 // logits = W_o tanh(W_c [s_t; c] + b_c) + b_o. `before` (Bahdanau) is checked the same way.
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <cmath>

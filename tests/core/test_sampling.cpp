@@ -3,8 +3,6 @@
 // temperature 1e-4 and top-k 1 give greedy exactly, one seed repeats exactly (at any thread count),
 // other seeds differ, and each step's record (candidates, cut, draw) is consistent.
 #include <torch/torch.h>
-// LibTorch brings glog, whose CHECK aborts the process; the tests below mean Catch's.
-#undef CHECK
 #include <catch2/catch.hpp>
 
 #include <cmath>

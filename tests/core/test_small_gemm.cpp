@@ -16,7 +16,7 @@
 #include "engine/nn/SmallGemm.h"
 
 using namespace attnlab;
-using namespace attnlab::nn;
+namespace gemm = attnlab::nn::gemm;
 
 namespace {
 

@@ -30,7 +30,7 @@ Corpus reverseCorpus() {
     return generateDataset("reverse", o);
 }
 
-TrainingOptions quickOptions() {
+TrainingOptions traceOptions() {
     TrainingOptions o;
     o.epochs = 2;
     o.batchSize = 16;
@@ -118,7 +118,7 @@ TEST_CASE("a GRU trace is the heatmap row, and its scores follow the formula by 
     for (auto kind : {AttentionKind::Dot, AttentionKind::ScaledDot, AttentionKind::General, AttentionKind::Additive,
                       AttentionKind::LocalM, AttentionKind::LocalP}) {
         INFO(toString(kind));
-        Trainer trainer(corpus, gruConfig(kind), quickOptions());
+        Trainer trainer(corpus, gruConfig(kind), traceOptions());
         trainer.run(nullptr, nullptr);
         const Seq2SeqModel& model = trainer.model();
         const Translation translation = model.translate(kSentence);
@@ -199,7 +199,7 @@ TEST_CASE("a GRU trace with a deep bidirectional encoder matches its heatmap", "
     ModelConfig config = gruConfig(AttentionKind::Additive);
     config.layers = 2;
     config.bidirectional = true;
-    Trainer trainer(reverseCorpus(), config, quickOptions());
+    Trainer trainer(reverseCorpus(), config, traceOptions());
     trainer.run(nullptr, nullptr);
     const Translation translation = trainer.model().translate(kSentence);
     REQUIRE_FALSE(translation.outputTokens.empty());
@@ -215,7 +215,7 @@ TEST_CASE("a GRU trace of a query-after model: its heatmap row, scored with the 
         INFO(toString(kind));
         ModelConfig config = gruConfig(kind);
         config.query = QueryOrder::After;
-        Trainer trainer(reverseCorpus(), config, quickOptions());
+        Trainer trainer(reverseCorpus(), config, traceOptions());
         trainer.run(nullptr, nullptr);
         const Translation translation = trainer.model().translate(kSentence);
         REQUIRE_FALSE(translation.outputTokens.empty());
@@ -238,7 +238,7 @@ TEST_CASE("a GRU trace of a query-after model: its heatmap row, scored with the 
 }
 
 TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, masks, softmax, weights·V", "[trace]") {
-    TrainingOptions options = quickOptions();
+    TrainingOptions options = traceOptions();
     options.epochs = 8;  // a Transformer this small first learns to stop at once
     Trainer trainer(reverseCorpus(), transformerConfig(), options);
     trainer.run(nullptr, nullptr);
@@ -299,7 +299,7 @@ TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, mask
 }
 
 TEST_CASE("a trace replays the beam search output when asked to", "[trace]") {
-    Trainer trainer(reverseCorpus(), gruConfig(AttentionKind::General), quickOptions());
+    Trainer trainer(reverseCorpus(), gruConfig(AttentionKind::General), traceOptions());
     trainer.run(nullptr, nullptr);
     DecodeOptions beam;
     beam.beam = 4;
@@ -314,7 +314,7 @@ TEST_CASE("a trace replays the beam search output when asked to", "[trace]") {
 }
 
 TEST_CASE("a trace of a step, layer, head or kind the model lacks is a one-line ConfigError", "[trace]") {
-    TrainingOptions none = quickOptions();
+    TrainingOptions none = traceOptions();
     none.epochs = 1;
     Trainer gru(reverseCorpus(), gruConfig(AttentionKind::Dot), none);
     const Translation translation = gru.model().translate(kSentence);

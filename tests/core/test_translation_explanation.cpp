@@ -2,7 +2,6 @@
 // attributions over the source, checked against finite differences, a re-run without each token,
 // integrated gradients' completeness and the cross-attention row.
 #include <torch/torch.h>
-#undef CHECK  // glog's, from the LibTorch headers; Catch2's below
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,7 @@
 // The classifier's Explain view alone, fed by hand-made explanations and validation results: the
 // word strip's rows, the agreement table, the scatter plot, the class box, its requests, the tau
 // histogram and summary, export and clearing.
+#include "ui/UiTestSupport.h"
 #include "views/classify/ExplainView.h"
 #include "widgets/WordStrip.h"
 
@@ -29,7 +30,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string str(const QString& s) { return s.toStdString(); }
+using attnlab::test::str;
 
 bool contains(const QString& text, const char* part) { return text.contains(QString::fromUtf8(part)); }
 

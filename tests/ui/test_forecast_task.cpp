@@ -4,6 +4,7 @@
 // exports; a model is saved, reset and opened again; a CSV file's columns fill the chooser and a
 // broken CSV is reported in one line; the lesson sets itself up, and on a small budget its model
 // looks back by whole periods and beats seasonal naive.
+#include "ui/UiTestSupport.h"
 #include "base/forecast/Series.h"
 #include "session/ForecastLessons.h"
 #include "setup/ForecastSetupPanel.h"
@@ -65,12 +66,7 @@ void tinySetup(ForecastTask& task, int length, int period, int epochs) {
     }));
 }
 
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile file(path);
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-}
-
+using attnlab::test::writeFile;
 double sumOf(const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
 }  // namespace

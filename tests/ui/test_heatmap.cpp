@@ -1,3 +1,4 @@
+#include "ui/UiTestSupport.h"
 #include "widgets/HeadGridWidget.h"
 #include "render/HeatmapRenderer.h"
 #include "widgets/HeatmapWidget.h"
@@ -54,7 +55,7 @@ QByteArray readAll(const QString& path) {
     return file.readAll();
 }
 
-std::string str(const QString& s) { return s.toStdString(); }
+using attnlab::test::str;
 
 TEST_CASE("heatmap cells have the colormap's colour of their weight", "[ui][heatmap]") {
     const AttentionMap map = makeMap(2, 2, {0.0f, 1.0f, 1.0f, 0.0f});

@@ -2,6 +2,7 @@
 // glyphs while the Image view shows the probe's rollout; hovering a patch draws its row and column;
 // a tiny captioner on a few scenes shows one attention row per word; a model is saved, reset and
 // opened again; a broken model file and a file that is no image are reported in one line.
+#include "ui/UiTestSupport.h"
 #include "widgets/HeatmapWidget.h"
 #include "base/vision/ImageDatasets.h"
 #include "base/vision/ImageFiles.h"
@@ -83,12 +84,7 @@ struct TrainedVit {
     }
 };
 
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile file(path);
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-}
-
+using attnlab::test::writeFile;
 }  // namespace
 
 TEST_CASE("the Task box switches to Images and back", "[ui][images]") {

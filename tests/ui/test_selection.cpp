@@ -1,5 +1,6 @@
 // Selecting several output or source tokens in a heatmap and reading their summed attention; and
 // signed value ranges (positional encodings) with the diverging colour map.
+#include "ui/UiTestSupport.h"
 #include "widgets/AttentionPanel.h"
 #include "render/HeatmapRenderer.h"
 #include "widgets/HeatmapWidget.h"
@@ -33,7 +34,7 @@ AttentionMap sample() {
 const QStringList kRows{"x", "y", "z"};
 const QStringList kColumns{"a", "b", "c", "d"};
 
-std::string str(const QString& s) { return s.toStdString(); }
+using attnlab::test::str;
 
 struct ShownWidget {
     HeatmapWidget widget;

@@ -28,7 +28,7 @@ namespace {
 
 using test::waitUntil;
 
-std::string str(const QString& s) { return s.toStdString(); }
+using attnlab::test::str;
 
 // Source "tom chases jerry </s>", output "a b c". Cross-attention: 2 layers x 2 heads; layer 0 head 0 is
 // the identity-like alignment, the other three heads park on </s>. Encoder: one layer, one head, uniform.

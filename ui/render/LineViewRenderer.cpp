@@ -23,7 +23,7 @@ constexpr qreal kChipGap = 6.0;
 constexpr qreal kRowHeight = 18.0;     // preferred
 constexpr qreal kMinRowHeight = 4.0;   // squeezed (labels are then left out)
 constexpr qreal kLabelRowHeight = 11.0;  // below this no labels are written
-constexpr qreal kMaxLabelWidth = 170.0;
+constexpr qreal kMaxLineLabelWidth = 170.0;
 constexpr int kAlphaSteps = 16;        // lines are batched by head and opacity step
 
 QFont applicationFont() {
@@ -163,8 +163,8 @@ QSize LineViewRenderer::preferredSize() const {
     qreal leftWidth = 0, rightWidth = 0;
     for (const QString& s : left_) leftWidth = std::max(leftWidth, fm.horizontalAdvance(s));
     for (const QString& s : right_) rightWidth = std::max(rightWidth, fm.horizontalAdvance(s));
-    leftWidth = std::min(leftWidth, kMaxLabelWidth);
-    rightWidth = std::min(rightWidth, kMaxLabelWidth);
+    leftWidth = std::min(leftWidth, kMaxLineLabelWidth);
+    rightWidth = std::min(rightWidth, kMaxLineLabelWidth);
     const int tokens = std::max(leftCount(), rightCount());
     const qreal header = fm.height() * 1.6 + kChip + kChipGap * 2;
     const qreal width = kPad * 2 + leftWidth + rightWidth + 12 + 260;
@@ -188,8 +188,8 @@ LineViewRenderer::Geometry LineViewRenderer::geometry(const QRectF& target) cons
     qreal leftWidth = 0, rightWidth = 0;
     for (const QString& s : left_) leftWidth = std::max(leftWidth, fm.horizontalAdvance(s));
     for (const QString& s : right_) rightWidth = std::max(rightWidth, fm.horizontalAdvance(s));
-    leftWidth = std::min(leftWidth, kMaxLabelWidth);
-    rightWidth = std::min(rightWidth, kMaxLabelWidth);
+    leftWidth = std::min(leftWidth, kMaxLineLabelWidth);
+    rightWidth = std::min(rightWidth, kMaxLineLabelWidth);
     // The two columns close enough together to read across, at most 2.5 label widths apart.
     const qreal gap = std::clamp(area.width() - leftWidth - rightWidth - 12, 120.0, 520.0);
     const qreal total = leftWidth + rightWidth + 12 + gap;

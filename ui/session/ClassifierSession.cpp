@@ -8,7 +8,7 @@ namespace attnlab {
 
 namespace {
 
-std::string noModel() {
+std::string noClassifierYet() {
     return QCoreApplication::translate("attnlab::ClassifierSession", "no model yet").toStdString();
 }
 
@@ -87,7 +87,7 @@ public:
 
     void classify(quint64 id, const QString& text, const std::vector<HeadId>& off) {
         answer(id, [&] {
-            if (!model()) throw std::runtime_error(noModel());
+            if (!model()) throw std::runtime_error(noClassifierYet());
             Classification c = classifyAblated(*model(), text.toStdString(), off);
             toSession([id, c](ClassifierSession* s) { Q_EMIT s->classified(id, c); });
         });
@@ -95,7 +95,7 @@ public:
 
     void explain(quint64 id, const QString& text, int classIndex) {
         answer(id, [&] {
-            if (!model()) throw std::runtime_error(noModel());
+            if (!model()) throw std::runtime_error(noClassifierYet());
             Explanation e = model()->explain(text.toStdString(), classIndex);
             toSession([id, e](ClassifierSession* s) { Q_EMIT s->explained(id, e); });
         });
@@ -103,7 +103,7 @@ public:
 
     void measureHeads(quint64 id, int limit, std::shared_ptr<const ClassificationCorpus> corpus, const QString& data) {
         studyHeads(id, data, [&](const HeadStudyProgress& progress) {
-            if (!model()) throw std::runtime_error(noModel());
+            if (!model()) throw std::runtime_error(noClassifierYet());
             if (!corpus)
                 throw std::runtime_error(QCoreApplication::translate("attnlab::ClassifierSession",
                                                                      "choose the texts to measure the heads on first")

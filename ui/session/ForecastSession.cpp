@@ -7,7 +7,7 @@ namespace attnlab {
 
 namespace {
 
-std::string noModel() {
+std::string noForecasterYet() {
     return QCoreApplication::translate("attnlab::ForecastSession", "no model yet").toStdString();
 }
 
@@ -57,7 +57,7 @@ public:
 
     void forecastAt(quint64 id, const std::shared_ptr<const Series>& series, long at, const std::vector<HeadId>& off) {
         answer(id, [&] {
-            if (!model()) throw std::runtime_error(noModel());
+            if (!model()) throw std::runtime_error(noForecasterYet());
             if (!series) throw std::runtime_error("no series");
             Forecast f = forecastAblated(*model(), series->values, at, off);
             toSession([id, f, at](ForecastSession* t) { Q_EMIT t->forecasted(id, f, at); });
@@ -66,7 +66,7 @@ public:
 
     void evaluate(quint64 id, const std::shared_ptr<const Series>& series, double tailFraction) {
         answer(id, [&] {
-            if (!model()) throw std::runtime_error(noModel());
+            if (!model()) throw std::runtime_error(noForecasterYet());
             if (!series) throw std::runtime_error("no series");
             ForecastEvaluation e = evaluateForecaster(*model(), *series, tailFraction);
             toSession([id, e](ForecastSession* t) { Q_EMIT t->evaluated(id, e); });
@@ -78,7 +78,7 @@ public:
                                           .arg(QString::fromStdString(series->name))
                                     : QString();
         studyHeads(id, data, [&](const HeadStudyProgress& progress) {
-            if (!model()) throw std::runtime_error(noModel());
+            if (!model()) throw std::runtime_error(noForecasterYet());
             if (!series) throw std::runtime_error("no series");
             HeadStudyOptions options;
             options.limit = static_cast<std::size_t>(std::max(0, limit));
@@ -101,7 +101,7 @@ private:
     }
 
     void saveModel(const std::string& path, const std::map<std::string, std::string>& extra) const override {
-        if (!model()) throw std::runtime_error(noModel());
+        if (!model()) throw std::runtime_error(noForecasterYet());
         model()->save(path, extra);
     }
 

@@ -9,7 +9,7 @@ namespace attnlab {
 
 namespace {
 
-std::string noModel() {
+std::string noImageModelYet() {
     return QCoreApplication::translate("attnlab::ImageSession", "no model yet").toStdString();
 }
 
@@ -104,7 +104,7 @@ public:
                 Captioning c = m2->caption(image, 1);
                 toSession([id, c](ImageSession* s) { Q_EMIT s->captioned(id, c); });
             } else {
-                throw std::runtime_error(noModel());
+                throw std::runtime_error(noImageModelYet());
             }
         });
     }
@@ -121,7 +121,7 @@ public:
                 e = m2->explainWord(image, word);
                 box = namedObjectBox(e, objects);
             } else {
-                throw std::runtime_error(noModel());
+                throw std::runtime_error(noImageModelYet());
             }
             if (box) measureOnBox(e, scaleBox(*box, image.height, image.width, e.imageHeight, e.imageWidth));
             toSession([id, e](ImageSession* s) { Q_EMIT s->explained(id, e); });
@@ -153,7 +153,7 @@ public:
                 throw std::runtime_error(QCoreApplication::translate(
                     "attnlab::ImageSession", "the captioner has no attention heads: its decoder's attention is additive")
                                              .toStdString());
-            if (!classifier()) throw std::runtime_error(noModel());
+            if (!classifier()) throw std::runtime_error(noImageModelYet());
             if (!set)
                 throw std::runtime_error(
                     QCoreApplication::translate("attnlab::ImageSession", "choose the images to measure the heads on first")
@@ -197,7 +197,7 @@ private:
         else if (captioner())
             captioner()->save(path, extra);
         else
-            throw std::runtime_error(noModel());
+            throw std::runtime_error(noImageModelYet());
     }
 
     void dropModel() override {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
+#include "base/JsonFields.h"
 #include "base/forecast/Series.h"  // kMaxForecastContext, kMaxForecastHorizon
 
 namespace attnlab {
@@ -14,6 +15,7 @@ namespace attnlab {
 namespace {
 
 using Json = nlohmann::json;
+constexpr const char* kForecastConfig = "forecast";
 
 // The shortest decimal that reads back as the float: 0.1f prints as "0.1" (in messages and the JSON).
 std::string shortestText(float f) {
@@ -22,47 +24,6 @@ std::string shortestText(float f) {
     return std::string(buffer, result.ptr);
 }
 double shortestDecimal(float f) { return std::strtod(shortestText(f).c_str(), nullptr); }
-
-[[noreturn]] void malformed(const std::string& why) { throw ConfigError("forecast config: " + why); }
-
-const Json& member(const Json& j, const char* key) {
-    auto it = j.find(key);
-    if (it == j.end()) malformed(std::string("'") + key + "' is missing");
-    return *it;
-}
-
-int integer(const Json& j, const char* key, std::int64_t low, std::int64_t high) {
-    const Json& v = member(j, key);
-    if (!v.is_number_integer()) malformed(std::string("'") + key + "' must be an integer");
-    const auto x = v.get<std::int64_t>();
-    if (x < low || x > high) malformed(std::string("'") + key + "' is out of range");
-    return static_cast<int>(x);
-}
-
-float real(const Json& j, const char* key) {
-    const Json& v = member(j, key);
-    if (!v.is_number()) malformed(std::string("'") + key + "' must be a number");
-    const double x = v.get<double>();
-    if (!std::isfinite(x) || std::fabs(x) > 1e6) malformed(std::string("'") + key + "' is out of range");
-    return static_cast<float>(x);
-}
-
-bool boolean(const Json& j, const char* key) {
-    const Json& v = member(j, key);
-    if (!v.is_boolean()) malformed(std::string("'") + key + "' must be true or false");
-    return v.get<bool>();
-}
-
-template <typename Parse>
-auto choice(const Json& j, const char* key, Parse parse) {
-    const Json& v = member(j, key);
-    if (!v.is_string()) malformed(std::string("'") + key + "' must be a string");
-    try {
-        return parse(v.get<std::string>());
-    } catch (const ConfigError& e) {
-        malformed(e.what());
-    }
-}
 
 std::optional<SettingProblem> settingProblem(const ForecastConfig& c) {
     const auto outside = outOfRange;
@@ -148,28 +109,29 @@ ForecastConfig forecastConfigFromJson(const std::string& json) {
     try {
         j = Json::parse(json);
     } catch (const Json::exception&) {
-        malformed("invalid JSON");
+        json_fields::malformed(kForecastConfig, "invalid JSON");
     }
-    if (!j.is_object()) malformed("not a JSON object");
-    const Json& task = member(j, "task");
-    if (!task.is_string() || task.get<std::string>() != "forecast") malformed("'task' is not \"forecast\"");
+    if (!j.is_object()) json_fields::malformed(kForecastConfig, "not a JSON object");
+    const json_fields::Reader r{j, kForecastConfig};
+    const Json& task = r.member("task");
+    if (!task.is_string() || task.get<std::string>() != "forecast") json_fields::malformed(kForecastConfig, "'task' is not \"forecast\"");
     ForecastConfig c;
-    c.context = integer(j, "context", 2, kMaxForecastContext);
-    c.horizon = integer(j, "horizon", 1, kMaxForecastHorizon);
-    c.dModel = integer(j, "d_model", 1, 4096);
-    c.heads = integer(j, "heads", 1, 64);
-    c.encoderLayers = integer(j, "encoder_layers", 1, 16);
-    c.decoderLayers = integer(j, "decoder_layers", 1, 16);
-    c.feedForward = integer(j, "feed_forward", 1, 16384);
-    c.dropout = real(j, "dropout");
-    c.loss = choice(j, "loss", parseForecastLoss);
-    c.timeFeatures = boolean(j, "time_features");
-    c.period = integer(j, "period", 0, kMaxForecastContext);
-    c.pattern = choice(j, "attention_pattern", parseAttentionPattern);
-    c.window = integer(j, "local_window", 1, 100);
-    c.chunk = integer(j, "attention_chunk", 0, 8192);
+    c.context = r.integer("context", 2, kMaxForecastContext);
+    c.horizon = r.integer("horizon", 1, kMaxForecastHorizon);
+    c.dModel = r.integer("d_model", 1, 4096);
+    c.heads = r.integer("heads", 1, 64);
+    c.encoderLayers = r.integer("encoder_layers", 1, 16);
+    c.decoderLayers = r.integer("decoder_layers", 1, 16);
+    c.feedForward = r.integer("feed_forward", 1, 16384);
+    c.dropout = r.real("dropout");
+    c.loss = r.choice("loss", parseForecastLoss);
+    c.timeFeatures = r.boolean("time_features");
+    c.period = r.integer("period", 0, kMaxForecastContext);
+    c.pattern = r.choice("attention_pattern", parseAttentionPattern);
+    c.window = r.integer("local_window", 1, 100);
+    c.chunk = r.integer("attention_chunk", 0, 8192);
     const std::string why = validate(c);
-    if (!why.empty()) malformed(why);
+    if (!why.empty()) json_fields::malformed(kForecastConfig, why);
     return c;
 }
 

@@ -17,16 +17,16 @@ namespace attnlab {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr std::size_t kMaxQuotedBytes = 40;
+constexpr std::size_t kMaxQuotedCellBytes = 40;
 constexpr std::size_t kMaxListedColumns = 20;
 
 // A cell or a column name for a message: in single quotes, control bytes shown as '?', cut after
 // 40 bytes (at a UTF-8 code point boundary when the text is UTF-8).
-std::string quoted(const std::string& text) {
+std::string quotedCell(const std::string& text) {
     std::string shown;
     std::size_t end = text.size();
-    if (end > kMaxQuotedBytes) {
-        end = kMaxQuotedBytes;
+    if (end > kMaxQuotedCellBytes) {
+        end = kMaxQuotedCellBytes;
         while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
     }
     for (std::size_t i = 0; i < end; ++i) {
@@ -186,7 +186,7 @@ std::vector<std::string> headerOf(const std::string& text, const std::string& na
 
 std::string columnList(const std::vector<std::string>& columns) {
     std::string list;
-    for (std::size_t i = 0; i < columns.size() && i < kMaxListedColumns; ++i) list += (i ? ", " : "") + quoted(columns[i]);
+    for (std::size_t i = 0; i < columns.size() && i < kMaxListedColumns; ++i) list += (i ? ", " : "") + quotedCell(columns[i]);
     if (columns.size() > kMaxListedColumns) list += ", ... (" + std::to_string(columns.size()) + " in all)";
     return list;
 }
@@ -194,10 +194,10 @@ std::string columnList(const std::vector<std::string>& columns) {
 std::size_t columnIndex(const std::vector<std::string>& columns, const std::string& column, const std::string& name) {
     const auto it = std::find(columns.begin(), columns.end(), column);
     if (it == columns.end())
-        throw InputError(name, 1, "no column " + quoted(column) + " (the columns are " + columnList(columns) + ")");
+        throw InputError(name, 1, "no column " + quotedCell(column) + " (the columns are " + columnList(columns) + ")");
     const std::size_t index = static_cast<std::size_t>(it - columns.begin());
     if (std::find(it + 1, columns.end(), column) != columns.end())
-        throw InputError(name, 1, "column " + quoted(column) + " appears more than once in the header");
+        throw InputError(name, 1, "column " + quotedCell(column) + " appears more than once in the header");
     return index;
 }
 
@@ -306,13 +306,13 @@ Series parseSeriesCsv(const std::string& text, const std::string& name, const st
         if (fields.size() < needed)
             throw InputError(name, cursor.line(),
                              std::to_string(fields.size()) + (fields.size() == 1 ? " field" : " fields") +
-                                 "; column " + quoted(fields.size() <= valueIndex ? column : timestampColumn) +
+                                 "; column " + quotedCell(fields.size() <= valueIndex ? column : timestampColumn) +
                                  " is field " + std::to_string((fields.size() <= valueIndex ? valueIndex : timeIndex) + 1));
         const std::string& cell = fields[valueIndex].text;
-        if (cell.empty()) throw InputError(name, cursor.line(), "column " + quoted(column) + ": empty cell");
+        if (cell.empty()) throw InputError(name, cursor.line(), "column " + quotedCell(column) + ": empty cell");
         std::string why;
         const std::optional<double> value = parseNumber(cell, why);
-        if (!value) throw InputError(name, cursor.line(), "column " + quoted(column) + ": " + quoted(cell) + " " + why);
+        if (!value) throw InputError(name, cursor.line(), "column " + quotedCell(column) + ": " + quotedCell(cell) + " " + why);
         series.values.push_back(*value);
         if (withTimestamps) series.timestamps.push_back(fields[timeIndex].text);
     }

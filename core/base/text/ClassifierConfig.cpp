@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
+#include "base/JsonFields.h"
 
 namespace attnlab {
 
@@ -21,29 +22,7 @@ constexpr PoolingName kPoolings[] = {{Pooling::Additive, "additive"}, {Pooling::
                                      {Pooling::ScaledDot, "scaled-dot"}, {Pooling::None, "none"},
                                      {Pooling::Mean, "mean"}};
 
-[[noreturn]] void malformed(const std::string& why) { throw ConfigError("classifier config: " + why); }
-
-const Json& member(const Json& j, const char* key) {
-    auto it = j.find(key);
-    if (it == j.end()) malformed(std::string("'") + key + "' is missing");
-    return *it;
-}
-
-std::int64_t integer(const Json& j, const char* key, std::int64_t low, std::int64_t high) {
-    const Json& v = member(j, key);
-    if (!v.is_number_integer()) malformed(std::string("'") + key + "' must be an integer");
-    const auto x = v.get<std::int64_t>();
-    if (x < low || x > high) malformed(std::string("'") + key + "' is out of range");
-    return x;
-}
-
-float real(const Json& j, const char* key) {
-    const Json& v = member(j, key);
-    if (!v.is_number()) malformed(std::string("'") + key + "' must be a number");
-    const double x = v.get<double>();
-    if (!std::isfinite(x) || std::fabs(x) > 1e6) malformed(std::string("'") + key + "' is out of range");
-    return static_cast<float>(x);
-}
+constexpr const char* kClassifierConfig = "classifier";
 
 }  // namespace
 
@@ -165,62 +144,63 @@ ClassifierConfig classifierConfigFromJson(const std::string& json) {
     try {
         j = Json::parse(json);
     } catch (const Json::exception&) {
-        malformed("invalid JSON");
+        json_fields::malformed(kClassifierConfig, "invalid JSON");
     }
-    if (!j.is_object()) malformed("not a JSON object");
-    const Json& task = member(j, "task");
-    if (!task.is_string() || task.get<std::string>() != "classify") malformed("'task' is not \"classify\"");
-    const Json& arch = member(j, "architecture");
+    if (!j.is_object()) json_fields::malformed(kClassifierConfig, "not a JSON object");
+    const json_fields::Reader r{j, kClassifierConfig};
+    const Json& task = r.member("task");
+    if (!task.is_string() || task.get<std::string>() != "classify") json_fields::malformed(kClassifierConfig, "'task' is not \"classify\"");
+    const Json& arch = r.member("architecture");
     if (!arch.is_string() || (arch.get<std::string>() != "gru" && arch.get<std::string>() != "transformer"))
-        malformed("'architecture' must be \"gru\" or \"transformer\"");
+        json_fields::malformed(kClassifierConfig, "'architecture' must be \"gru\" or \"transformer\"");
     ClassifierConfig c;
     c.architecture = arch.get<std::string>() == "transformer" ? ClassifierArchitecture::Transformer
                                                                : ClassifierArchitecture::Gru;
     if (c.architecture == ClassifierArchitecture::Transformer) {
-        c.layers = static_cast<int>(integer(j, "layers", 1, 16));
-        c.heads = static_cast<int>(integer(j, "heads", 1, 64));
-        c.feedForward = static_cast<int>(integer(j, "feed_forward", 1, 16384));
+        c.layers = static_cast<int>(r.integer("layers", 1, 16));
+        c.heads = static_cast<int>(r.integer("heads", 1, 64));
+        c.feedForward = static_cast<int>(r.integer("feed_forward", 1, 16384));
         // Checkpoints from before attention patterns attend in full.
         if (auto pattern = j.find("attention_pattern"); pattern != j.end()) {
-            if (!pattern->is_string()) malformed("'attention_pattern' must be a string");
+            if (!pattern->is_string()) json_fields::malformed(kClassifierConfig, "'attention_pattern' must be a string");
             try {
                 c.pattern = parseAttentionPattern(pattern->get<std::string>());
             } catch (const ConfigError& e) {
-                malformed(e.what());
+                json_fields::malformed(kClassifierConfig, e.what());
             }
         }
-        if (j.contains("local_window")) c.window = static_cast<int>(integer(j, "local_window", 1, 100));
-        if (j.contains("attention_chunk")) c.chunk = static_cast<int>(integer(j, "attention_chunk", 0, 8192));
+        if (j.contains("local_window")) c.window = static_cast<int>(r.integer("local_window", 1, 100));
+        if (j.contains("attention_chunk")) c.chunk = static_cast<int>(r.integer("attention_chunk", 0, 8192));
     }
-    const Json& pooling = member(j, "pooling");
-    if (!pooling.is_string()) malformed("'pooling' must be a string");
+    const Json& pooling = r.member("pooling");
+    if (!pooling.is_string()) json_fields::malformed(kClassifierConfig, "'pooling' must be a string");
     try {
         c.pooling = parsePooling(pooling.get<std::string>());
     } catch (const ConfigError& e) {
-        malformed(e.what());
+        json_fields::malformed(kClassifierConfig, e.what());
     }
-    c.hops = static_cast<int>(integer(j, "hops", 1, 32));
-    c.penalty = real(j, "penalty");
-    c.hidden = static_cast<int>(integer(j, "hidden", 1, 4096));
-    c.embedding = static_cast<int>(integer(j, "embedding", 0, 4096));
-    c.attentionSize = static_cast<int>(integer(j, "attention_size", 0, 4096));
-    const Json& bidirectional = member(j, "bidirectional");
-    if (!bidirectional.is_boolean()) malformed("'bidirectional' must be true or false");
+    c.hops = static_cast<int>(r.integer("hops", 1, 32));
+    c.penalty = r.real("penalty");
+    c.hidden = static_cast<int>(r.integer("hidden", 1, 4096));
+    c.embedding = static_cast<int>(r.integer("embedding", 0, 4096));
+    c.attentionSize = static_cast<int>(r.integer("attention_size", 0, 4096));
+    const Json& bidirectional = r.member("bidirectional");
+    if (!bidirectional.is_boolean()) json_fields::malformed(kClassifierConfig, "'bidirectional' must be true or false");
     c.bidirectional = bidirectional.get<bool>();
-    c.dropout = real(j, "dropout");
+    c.dropout = r.real("dropout");
     if (auto units = j.find("units"); units != j.end()) {
-        if (!units->is_string()) malformed("'units' must be a string");
+        if (!units->is_string()) json_fields::malformed(kClassifierConfig, "'units' must be a string");
         try {
             c.units = parseTextUnits(units->get<std::string>());
         } catch (const ConfigError& e) {
-            malformed(e.what());
+            json_fields::malformed(kClassifierConfig, e.what());
         }
     }
-    c.maxLength = static_cast<int>(integer(j, "max_length", 2, 8192));
-    c.vocabulary = integer(j, "vocabulary", 5, 10'000'000);
-    c.classes = static_cast<int>(integer(j, "classes", 2, 1000));
+    c.maxLength = static_cast<int>(r.integer("max_length", 2, 8192));
+    c.vocabulary = r.integer("vocabulary", 5, 10'000'000);
+    c.classes = static_cast<int>(r.integer("classes", 2, 1000));
     const std::string why = validate(c);
-    if (!why.empty()) malformed(why);
+    if (!why.empty()) json_fields::malformed(kClassifierConfig, why);
     return c;
 }
 

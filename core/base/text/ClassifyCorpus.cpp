@@ -20,18 +20,16 @@ namespace attnlab {
 
 namespace {
 
-constexpr std::size_t kMaxQuotedBytes = 40;
+constexpr std::size_t kMaxQuotedLabelBytes = 40;
 
 // A label for a message: in single quotes, cut after 40 bytes at a code point boundary (the
 // text has been validated as UTF-8).
-std::string quoted(const std::string& label) {
-    if (label.size() <= kMaxQuotedBytes) return "'" + label + "'";
-    std::size_t end = kMaxQuotedBytes;
+std::string quotedLabel(const std::string& label) {
+    if (label.size() <= kMaxQuotedLabelBytes) return "'" + label + "'";
+    std::size_t end = kMaxQuotedLabelBytes;
     while (end > 0 && (static_cast<unsigned char>(label[end]) & 0xC0) == 0x80) --end;
     return "'" + label.substr(0, end) + "...'";
 }
-
-
 
 }  // namespace
 
@@ -71,7 +69,7 @@ ClassificationCorpus parseClassificationTsv(const std::string& text, const std::
     corpus.labels = distinctLabels(corpus.examples);
     if (corpus.labels.size() == 1)
         throw InputError(name, 0,
-                         "only one class " + quoted(corpus.labels[0]) + "; a classification corpus needs two or more");
+                         "only one class " + quotedLabel(corpus.labels[0]) + "; a classification corpus needs two or more");
     if (corpus.labels.size() > kMaxClassLabels)
         throw InputError(name, 0,
                          std::to_string(corpus.labels.size()) + " distinct labels: not a classification corpus?");

@@ -28,7 +28,7 @@ namespace attnlab {
 
 namespace {
 
-constexpr std::size_t kMaxDatasetSize = 1000000;
+constexpr std::size_t kMaxClassifyDatasetSize = 1000000;
 
 using Rng = SeededRandom;
 
@@ -73,13 +73,13 @@ private:
     std::vector<int> rationale_;
 };
 
-int wordCount(const std::string& phrase) { return static_cast<int>(std::count(phrase.begin(), phrase.end(), ' ')) + 1; }
+int phraseWordCount(const std::string& phrase) { return static_cast<int>(std::count(phrase.begin(), phrase.end(), ' ')) + 1; }
 
 // The phrases of a list grouped by their number of words: byLength[n] holds the n-word ones.
 std::vector<std::vector<std::string>> byLength(const std::vector<std::string>& phrases) {
     std::vector<std::vector<std::string>> out;
     for (const auto& p : phrases) {
-        const auto n = static_cast<std::size_t>(wordCount(p));
+        const auto n = static_cast<std::size_t>(phraseWordCount(p));
         if (out.size() <= n) out.resize(n + 1);
         out[n].push_back(p);
     }
@@ -343,7 +343,7 @@ std::vector<std::string> needleLabels() {
     return out;
 }
 
-std::string validNames() {
+std::string validClassifyDatasetNames() {
     std::string out;
     for (const auto& d : classificationDatasets()) out += (out.empty() ? "" : ", ") + d.name;
     return out;
@@ -375,9 +375,9 @@ const ClassificationDatasetInfo* findClassificationDataset(const std::string& na
 ClassificationCorpus makeClassificationDataset(const std::string& name, std::size_t size, std::uint64_t seed,
                                                int length) {
     const ClassificationDatasetInfo* info = findClassificationDataset(name);
-    if (!info) throw ConfigError("unknown classification dataset '" + name + "' (valid: " + validNames() + ")");
-    if (size < 2 || size > kMaxDatasetSize)
-        throw ConfigError("dataset size must be between 2 and " + std::to_string(kMaxDatasetSize) + ", got " +
+    if (!info) throw ConfigError("unknown classification dataset '" + name + "' (valid: " + validClassifyDatasetNames() + ")");
+    if (size < 2 || size > kMaxClassifyDatasetSize)
+        throw ConfigError("dataset size must be between 2 and " + std::to_string(kMaxClassifyDatasetSize) + ", got " +
                           std::to_string(size));
     if (info->defaultLength == 0 && length != 0)
         throw ConfigError(name + " has no length setting (its texts have their own lengths), got " +

@@ -14,7 +14,7 @@ namespace attnlab {
 
 namespace {
 
-constexpr std::size_t kMaxQuotedBytes = 40;
+constexpr std::size_t kMaxQuotedTokenBytes = 40;
 
 // "5 words", "1 word".
 std::string counted(long long n, const char* singular, const char* plural) {
@@ -24,7 +24,7 @@ std::string counted(long long n, const char* singular, const char* plural) {
 // The token in double quotes for a message: control and non-ASCII bytes as \xNN, cut after 40 bytes.
 std::string quote(const std::string& token) {
     std::string out = "\"";
-    const std::size_t shown = std::min(token.size(), kMaxQuotedBytes);
+    const std::size_t shown = std::min(token.size(), kMaxQuotedTokenBytes);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto b = static_cast<unsigned char>(token[i]);
         if (b < 0x20 || b >= 0x7F || b == '"' || b == '\\') {
@@ -63,8 +63,8 @@ std::string readIndex(const std::string& token, std::size_t& pos, int& value) {
     }
     if (tooLarge) {
         const std::size_t digits = pos - start;
-        return "word index " + token.substr(start, std::min(digits, kMaxQuotedBytes)) +
-               (digits > kMaxQuotedBytes ? "..." : "") + " is too large";
+        return "word index " + token.substr(start, std::min(digits, kMaxQuotedTokenBytes)) +
+               (digits > kMaxQuotedTokenBytes ? "..." : "") + " is too large";
     }
     value = static_cast<int>(v);
     return {};

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
+#include "base/JsonFields.h"
 
 namespace attnlab {
 
@@ -13,47 +14,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-[[noreturn]] void malformed(const char* kind, const std::string& why) { throw ConfigError(std::string(kind) + " config: " + why); }
-
-struct Reader {
-    const Json& j;
-    const char* kind;
-    const Json& member(const char* key) const {
-        auto it = j.find(key);
-        if (it == j.end()) malformed(kind, std::string("'") + key + "' is missing");
-        return *it;
-    }
-    int integer(const char* key, std::int64_t low, std::int64_t high) const {
-        const Json& v = member(key);
-        if (!v.is_number_integer()) malformed(kind, std::string("'") + key + "' must be an integer");
-        const auto x = v.get<std::int64_t>();
-        if (x < low || x > high) malformed(kind, std::string("'") + key + "' is out of range");
-        return static_cast<int>(x);
-    }
-    float real(const char* key) const {
-        const Json& v = member(key);
-        if (!v.is_number()) malformed(kind, std::string("'") + key + "' must be a number");
-        const double x = v.get<double>();
-        if (!std::isfinite(x) || std::fabs(x) > 1e6) malformed(kind, std::string("'") + key + "' is out of range");
-        return static_cast<float>(x);
-    }
-    bool boolean(const char* key) const {
-        const Json& v = member(key);
-        if (!v.is_boolean()) malformed(kind, std::string("'") + key + "' must be true or false");
-        return v.get<bool>();
-    }
-    // A string member parsed by `parse` (which throws ConfigError naming the accepted values).
-    template <typename Parse>
-    auto choice(const char* key, Parse parse) const {
-        const Json& v = member(key);
-        if (!v.is_string()) malformed(kind, std::string("'") + key + "' must be a string");
-        try {
-            return parse(v.get<std::string>());
-        } catch (const ConfigError& e) {
-            malformed(kind, e.what());
-        }
-    }
-};
+using json_fields::malformed;
+using json_fields::Reader;
 
 Json parseObject(const std::string& json, const char* kind, const char* task) {
     Json j;

@@ -8,7 +8,7 @@
 namespace attnlab::nn {
 
 namespace {
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
 }
 
 GruAttentionImpl::GruAttentionImpl(AttentionKind kind, int hidden, int window)
@@ -101,7 +101,7 @@ torch::Tensor GruAttentionImpl::weights(const torch::Tensor& query, const Attent
             scores = scores + gaussian;
         }
     }
-    if (mask.defined()) scores = scores.masked_fill(mask, kNegInf);
+    if (mask.defined()) scores = scores.masked_fill(mask, kMinusInfinity);
     if (trace) {
         trace->query = query;
         trace->keys = k.keys;
@@ -144,7 +144,7 @@ torch::Tensor GruAttentionImpl::weightsAll(const torch::Tensor& queries, const A
     default:
         throw std::logic_error("weightsAll: attention '" + toString(kind_) + "' scores step by step");
     }
-    if (k.padded) scores = scores.masked_fill(k.padMask.unsqueeze(1), kNegInf);
+    if (k.padded) scores = scores.masked_fill(k.padMask.unsqueeze(1), kMinusInfinity);
     return torch::softmax(scores, 2);
 }
 

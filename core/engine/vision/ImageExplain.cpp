@@ -66,12 +66,12 @@ void finish(ImageExplanation& ex, const Image& input, const ClassProbability& pr
 }
 
 // Every layer's attention differentiable for as long as it lives (the fused path keeps none).
-class DifferentiableAttention {
+class DifferentiableVitAttention {
 public:
-    explicit DifferentiableAttention(nn::VitNetImpl& net) : net_(net) { set(true); }
-    ~DifferentiableAttention() { set(false); }
-    DifferentiableAttention(const DifferentiableAttention&) = delete;
-    DifferentiableAttention& operator=(const DifferentiableAttention&) = delete;
+    explicit DifferentiableVitAttention(nn::VitNetImpl& net) : net_(net) { set(true); }
+    ~DifferentiableVitAttention() { set(false); }
+    DifferentiableVitAttention(const DifferentiableVitAttention&) = delete;
+    DifferentiableVitAttention& operator=(const DifferentiableVitAttention&) = delete;
 
 private:
     void set(bool on) {
@@ -106,7 +106,7 @@ ImageExplanation ImageClassifier::explain(const Image& image, int classIndex, in
     const torch::Tensor x = imagesTensor({&input});  // [1, C, S, S]
     // The gradient with respect to the pixels and to every layer's attention, from one pass.
     {
-        const DifferentiableAttention differentiable(net);
+        const DifferentiableVitAttention differentiable(net);
         torch::Tensor pixels = x.clone().requires_grad_(true);
         const nn::VitOutput out = net.forward(pixels);
         // Every layer's map is in the graph with full attention; a pattern's may not be, and then

@@ -79,7 +79,7 @@ torch::Tensor indexTensor(const std::vector<std::size_t>& members) {
     return torch::tensor(ids, torch::kLong);
 }
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
+double elapsedSeconds(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -116,7 +116,6 @@ void addTrainingFigures(Metrics& m, double lossSum, std::size_t lossCount, std::
     m.seconds = seconds;
     m.imagesPerSecond = seconds > 0 ? static_cast<double>(images) / seconds : 0;
 }
-
 
 }  // namespace
 
@@ -177,7 +176,6 @@ ImageClassifierTrainer::ImageClassifierTrainer(const ImageDataset& training, con
 ImageClassifierTrainer::~ImageClassifierTrainer() = default;
 
 const std::vector<std::size_t>& ImageClassifierTrainer::heldOutIndices() const { return impl_->heldIndices; }
-
 
 ImageEpochMetrics ImageClassifierTrainer::evaluate() const {
     ImageEpochMetrics m;
@@ -255,7 +253,7 @@ ImageClassifierTrainer::Outcome ImageClassifierTrainer::run(const std::function<
             lossSum += value * static_cast<double>(members.size());
             seen += members.size();
         }
-        const double seconds = secondsSince(start);
+        const double seconds = elapsedSeconds(start);
         epochDone(++impl_->completed);
         ImageEpochMetrics m = evaluate();
         addTrainingFigures(m, lossSum, seen, seen, seconds);
@@ -342,7 +340,6 @@ CaptionerTrainer::CaptionerTrainer(const CaptionDataset& training, const Caption
 }
 
 CaptionerTrainer::~CaptionerTrainer() = default;
-
 
 CaptionEpochMetrics CaptionerTrainer::evaluate() const {
     CaptionEpochMetrics m;
@@ -464,7 +461,7 @@ CaptionerTrainer::Outcome CaptionerTrainer::run(const std::function<void(const C
             seenWords += count;
             seenImages += members.size();
         }
-        const double seconds = secondsSince(start);
+        const double seconds = elapsedSeconds(start);
         epochDone(++impl_->completed);
         CaptionEpochMetrics m = evaluate();
         addTrainingFigures(m, lossSum, seenWords, seenImages, seconds);

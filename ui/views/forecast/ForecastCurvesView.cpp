@@ -1,6 +1,7 @@
 #include "views/forecast/ForecastCurvesView.h"
 
 #include "render/FigureWriter.h"
+#include "views/forecast/ForecastPlot.h"
 #include "widgets/ChartStyle.h"
 
 #include <QChart>
@@ -22,9 +23,7 @@ namespace attnlab {
 
 namespace {
 
-const QColor kModel(0xd6, 0x5f, 0x00);
-const QColor kNaive(0x7f, 0x7f, 0x7f);
-const QColor kPeriod(0x2c, 0x8a, 0x2c);
+const QColor& kModel = forecast_colors::kForecast;
 
 QByteArray csvNumber(double v) { return std::isfinite(v) ? QByteArray::number(v, 'g', 9) : QByteArray(); }
 
@@ -37,7 +36,7 @@ ForecastCurvesView::ForecastCurvesView(QWidget* parent)
                        tr("Held-out mean absolute error"), tr("epoch"), tr("MAE")},
                       1.1, 180, parent) {
     mae_ = addScoreLine(tr("Forecaster MAE"), kModel, false);
-    naiveMae_ = addScoreLine(tr("Seasonal naive MAE"), kNaive, true);
+    naiveMae_ = addScoreLine(tr("Seasonal naive MAE"), forecast_colors::kNaive, true);
 
     ratioChart_ = makeChart(tr("MASE and period-mass ratio"));
     ratioX_ = new QValueAxis;
@@ -58,7 +57,7 @@ ForecastCurvesView::ForecastCurvesView(QWidget* parent)
         return l;
     };
     mase_ = line(tr("MASE (below 1: better than seasonal naive)"), kModel, false);
-    ratio_ = line(tr("Period-mass ratio (above 1: looks back by periods)"), kPeriod, false);
+    ratio_ = line(tr("Period-mass ratio (above 1: looks back by periods)"), forecast_colors::kPeriod, false);
     one_ = new QLineSeries;
     one_->setName(QStringLiteral("1"));  // its legend entry is hidden
     QPen pen(QColor(0x55, 0x55, 0x55), 1.2, Qt::DotLine);

@@ -17,10 +17,10 @@ const QColor kText(0x1a, 0x1a, 0x1a);
 const QColor kGrid(0xe3, 0xe3, 0xe3);
 const QColor kHistory(0x1f, 0x77, 0xb4);
 const QColor kTruth(0x33, 0x33, 0x33);
-const QColor kForecast(0xd6, 0x5f, 0x00);
-const QColor kNaive(0x8c, 0x8c, 0x8c);
+using forecast_colors::kForecast;
+using forecast_colors::kNaive;
 const QColor kAttention(0x75, 0x4f, 0xa8);
-const QColor kPeriod(0x2c, 0x8a, 0x2c);
+using forecast_colors::kPeriod;
 const QColor kTail(0xf6, 0xf1, 0xea);
 
 constexpr double kLeft = 64, kRight = 18, kTop = 70, kBottom = 34, kGap = 30;

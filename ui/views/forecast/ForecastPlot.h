@@ -12,6 +12,7 @@
 // is offset h + 1; the lag of history point c from step h is (C - c) + h).
 #include "render/FigureWriter.h"
 
+#include <QColor>
 #include <QCoreApplication>
 #include <QString>
 #include <QWidget>
@@ -23,6 +24,13 @@ class QPainter;
 class QRectF;
 
 namespace attnlab {
+
+// The colours the forecasting views share: the forecast, the seasonal naive baseline, the period.
+namespace forecast_colors {
+inline const QColor kForecast(0xd6, 0x5f, 0x00);
+inline const QColor kNaive(0x8c, 0x8c, 0x8c);
+inline const QColor kPeriod(0x2c, 0x8a, 0x2c);
+}  // namespace forecast_colors
 
 struct ForecastPicture {
     std::vector<double> history;   // C

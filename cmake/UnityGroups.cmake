@@ -1,0 +1,46 @@
+# attnlab_unity_by_folder(<target> [BATCH <n>]): with ATTNLAB_UNITY_BUILD, the target's C++ sources are
+# compiled a folder at a time: each folder's files, in name order, in batches of at most <n> (8),
+# become one unit, so LibTorch's and Qt's headers and the templates they instantiate are compiled
+# once a batch instead of once a file (docs/build.md). Files of different folders never share a unit,
+# so a file's internal names (anonymous namespace, static, using-directives) need only be unique
+# among the files of its own folder, and a file added to one folder regroups only that folder.
+# Generated sources (moc, rcc) and files with source-level options are compiled on their own.
+function(attnlab_unity_by_folder target)
+  if(NOT ATTNLAB_UNITY_BUILD)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "BATCH" "" ${ARGN})
+  if(NOT ARG_BATCH)
+    set(ARG_BATCH 8)
+  endif()
+  get_target_property(_sources ${target} SOURCES)
+  get_target_property(_dir ${target} SOURCE_DIR)
+  set(_cpp "")
+  foreach(_s IN LISTS _sources)
+    if(_s MATCHES "\\.cpp$" AND NOT _s MATCHES "^\\$<")
+      if(NOT IS_ABSOLUTE "${_s}")
+        set(_s "${_dir}/${_s}")
+      endif()
+      if(NOT _s MATCHES "^${CMAKE_BINARY_DIR}/")
+        list(APPEND _cpp "${_s}")
+      endif()
+    endif()
+  endforeach()
+  list(SORT _cpp)
+  foreach(_s IN LISTS _cpp)
+    get_source_file_property(_options "${_s}" TARGET_DIRECTORY ${target} COMPILE_OPTIONS)
+    if(_options)
+      continue()  # CMake compiles it on its own
+    endif()
+    get_filename_component(_folder "${_s}" DIRECTORY)
+    file(RELATIVE_PATH _name "${PROJECT_SOURCE_DIR}" "${_folder}")
+    string(MAKE_C_IDENTIFIER "${_name}" _key)
+    if(NOT DEFINED _count_${_key})
+      set(_count_${_key} 0)
+    endif()
+    math(EXPR _batch "${_count_${_key}} / ${ARG_BATCH}")
+    math(EXPR _count_${_key} "${_count_${_key}} + 1")
+    set_property(SOURCE "${_s}" TARGET_DIRECTORY ${target} PROPERTY UNITY_GROUP "${_key}_${_batch}")
+  endforeach()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+endfunction()
