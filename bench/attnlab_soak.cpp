@@ -471,10 +471,8 @@ int main(int argc, char* argv[]) {
             controller->stop();
             return;
         }
-        TaskSetupPanel* panel = k == kClassify ? static_cast<TaskSetupPanel*>(classifier->panel())
-                                : k == kForecast ? static_cast<TaskSetupPanel*>(forecaster->panel())
-                                                 : static_cast<TaskSetupPanel*>(images->panel());
-        if (panel->stopButton()->isEnabled()) panel->stopButton()->click();
+        Task* task = taskOf[static_cast<std::size_t>(k)];
+        if (task->runState().stop) task->run(RunCommand::Stop);  // the window's Stop
         else (k == kClassify ? static_cast<ModelSession*>(cs) : k == kForecast ? static_cast<ModelSession*>(fs) : is)->stop();
     };
     // Train as the setup panel's button does it; the Images task first gets the phase's data.

@@ -566,10 +566,6 @@
         <translation>，依据上的注意力 %1（均匀注意力 %2）</translation>
     </message>
     <message>
-        <source>Reset the Model?</source>
-        <translation>重置模型？</translation>
-    </message>
-    <message>
         <source>Train or open a classifier, and choose its data, first.</source>
         <translation>请先训练或打开一个分类器，并选择它的数据。</translation>
     </message>
@@ -673,10 +669,6 @@
         <translation>分类</translation>
     </message>
     <message>
-        <source>Train a classifier (Setup &gt; Train) or open one: its label and attention for the text above appear here, and change as it learns.</source>
-        <translation>训练一个分类器（设置 &gt; 训练）或打开一个：它为上方文本给出的标签和注意力会显示在这里，并随着学习不断变化。</translation>
-    </message>
-    <message>
         <source>Each word&apos;s background is its attention weight (darker = more); hover a word for the number.</source>
         <translation>每个词的背景色表示它的注意力权重（越深 = 越大）；鼠标悬停在词上可查看数值。</translation>
     </message>
@@ -767,6 +759,10 @@
     <message>
         <source>With every head on: «%1» p = %2; the ablated model gives «%1» p = %3.</source>
         <translation>所有注意力头开启时：«%1» p = %2；消融后的模型给 «%1» 的概率为 %3。</translation>
+    </message>
+    <message>
+        <source>Train a classifier (Run &gt; Start, F5) or open one: its label and attention for the text above appear here, and change as it learns.</source>
+        <translation>训练一个分类器（运行 &gt; 开始，F5）或打开一个：它为上方文本给出的标签和注意力会显示在这里，并随着学习不断变化。</translation>
     </message>
 </context>
 <context>
@@ -2758,14 +2754,6 @@
         <translation>局部窗口 W，或跨步模式的带宽。</translation>
     </message>
     <message>
-        <source>Time features (phase sine, cosine)</source>
-        <translation>时间特征（相位正弦、余弦）</translation>
-    </message>
-    <message>
-        <source>Adds the sine and cosine of each point&apos;s place in the period to its input.</source>
-        <translation>将每个点在周期中位置的正弦和余弦加入其输入。</translation>
-    </message>
-    <message>
         <source>Context:</source>
         <translation>上下文：</translation>
     </message>
@@ -2809,6 +2797,14 @@
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
+    <message>
+        <source>Time features</source>
+        <translation>时间特征</translation>
+    </message>
+    <message>
+        <source>Adds the sine and cosine of each point&apos;s place in the period (its phase) to its input.</source>
+        <translation>将每个点在周期中位置（相位）的正弦和余弦加入其输入。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ForecastTask</name>
@@ -2819,10 +2815,6 @@
     <message>
         <source>Held-out tail (%1 windows): MAE %2, seasonal naive %3 (MASE %4), period-mass ratio %5</source>
         <translation>留出尾段（%1 个窗口）：MAE %2，季节性朴素预测 %3（MASE %4），周期质量比 %5</translation>
-    </message>
-    <message>
-        <source>Reset the Model?</source>
-        <translation>重置模型？</translation>
     </message>
     <message>
         <source>Making the series…</source>
@@ -2944,10 +2936,6 @@
         <translation>其注意力绘制在序列下方的预测步；也可以点击某一步。</translation>
     </message>
     <message>
-        <source>Train a forecaster (Setup &gt; Train) or open one: its forecast of the held-out tail and where it looked in the history appear here, and change as it learns.</source>
-        <translation>训练一个预测模型（设置 &gt; 训练）或打开一个：它对留出尾段的预测以及它在历史中关注的位置会显示在这里，并随学习过程而变化。</translation>
-    </message>
-    <message>
         <source>Click a forecast step to see its attention over the history.</source>
         <translation>点击某个预测步，查看它在历史上的注意力。</translation>
     </message>
@@ -3002,6 +2990,10 @@
     <message>
         <source>there is no forecast to export yet: train or open a forecaster first</source>
         <translation>还没有可导出的预测：请先训练或打开一个预测模型</translation>
+    </message>
+    <message>
+        <source>Train a forecaster (Run &gt; Start, F5) or open one: its forecast of the held-out tail and where it looked in the history appear here, and change as it learns.</source>
+        <translation>训练一个预测模型（运行 &gt; 开始，F5）或打开一个：它对留出尾段的预测以及它在历史中关注的位置会显示在这里，并随学习过程而变化。</translation>
     </message>
 </context>
 <context>
@@ -3844,10 +3836,6 @@
         <translation>第 %1 轮（共 %2 轮）：BLEU %3，说出每个物体 %4</translation>
     </message>
     <message>
-        <source>Reset the Model?</source>
-        <translation>重置模型？</translation>
-    </message>
-    <message>
         <source>Making the images…</source>
         <translation>正在生成图像…</translation>
     </message>
@@ -3961,10 +3949,6 @@
     <message>
         <source>A PNG or JPEG file; you can also drop one on this view.</source>
         <translation>PNG 或 JPEG 文件；也可以把文件拖放到此视图上。</translation>
-    </message>
-    <message>
-        <source>Train a model (Setup &gt; Train) or open one: where it looks in the image appears here, and changes as it learns.</source>
-        <translation>训练一个模型（设置 &gt; 训练）或打开一个模型：它在图像中看向哪里会显示在这里，并随学习而变化。</translation>
     </message>
     <message>
         <source>The rollout multiplies every layer&apos;s head-averaged attention (with the residual); a layer&apos;s [CLS] row is what the classifying token reads there.</source>
@@ -4109,6 +4093,10 @@
     <message>
         <source>Shape words whose attention peaks on the object they name: %1 of %2</source>
         <translation>注意力峰值落在所指物体上的形状词：%2 个中有 %1 个</translation>
+    </message>
+    <message>
+        <source>Train a model (Run &gt; Start, F5) or open one: where it looks in the image appears here, and changes as it learns.</source>
+        <translation>训练一个模型（运行 &gt; 开始，F5）或打开一个模型：它在图像中看向哪里会显示在这里，并随学习而变化。</translation>
     </message>
 </context>
 <context>
@@ -4962,33 +4950,6 @@
     </message>
 </context>
 <context>
-    <name>attnlab::ModelButtons</name>
-    <message>
-        <source>Train</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Discard the model</source>
-        <translation>丢弃模型</translation>
-    </message>
-    <message>
-        <source>Open Model…</source>
-        <translation>打开模型…</translation>
-    </message>
-    <message>
-        <source>Save Model…</source>
-        <translation>保存模型…</translation>
-    </message>
-</context>
-<context>
     <name>attnlab::ModelSettingsWidget</name>
     <message>
         <source>GRU encoder–decoder</source>
@@ -5833,6 +5794,10 @@
     <message>
         <source>Start the Lesson?</source>
         <translation>开始课程？</translation>
+    </message>
+    <message>
+        <source>Reset the Model?</source>
+        <translation>重置模型？</translation>
     </message>
 </context>
 <context>
@@ -6799,84 +6764,8 @@ The current corpus (%1) stays loaded.</source>
         <translation>把每个注意力头分别写成一个文件，保存到一个文件夹中</translation>
     </message>
     <message>
-        <source>&amp;Start</source>
-        <translation>开始(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Build a new model from the settings and train it (F5)</source>
-        <translation>按当前设置构建一个新模型并训练它（F5）</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>&amp;Resume</source>
-        <translation>继续(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Continue training (F5)</source>
-        <translation>继续训练（F5）</translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>&amp;Pause</source>
-        <translation>暂停(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Pause after the current batch (F6)</source>
-        <translation>在当前批次结束后暂停（F6）</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>S&amp;tep</source>
-        <translation>单步(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Train exactly one batch, then pause (F10)</source>
-        <translation>只训练一个批次，然后暂停（F10）</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>单步</translation>
-    </message>
-    <message>
-        <source>St&amp;op</source>
-        <translation>停止(&amp;O)</translation>
-    </message>
-    <message>
-        <source>End the run after the current batch; the model stays (Shift+F5)</source>
-        <translation>在当前批次结束后终止本次训练；模型会保留（Shift+F5）</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Rese&amp;t</source>
-        <translation>重置(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Discard the model and the curves</source>
-        <translation>丢弃模型和曲线</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
         <source>&amp;Logarithmic Loss Axis</source>
         <translation>损失使用对数坐标轴(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Training</source>
-        <translation>训练(&amp;T)</translation>
     </message>
     <message>
         <source>Training stopped; the model is kept for translation and saving.</source>
@@ -7273,10 +7162,6 @@ The current model stays loaded.</source>
         <translation>打开当前任务的已训练模型（.safetensors）</translation>
     </message>
     <message>
-        <source>Look</source>
-        <translation>外观</translation>
-    </message>
-    <message>
         <source>Open &amp;Lesson…</source>
         <translation>打开课程(&amp;L)…</translation>
     </message>
@@ -7303,6 +7188,82 @@ The current model stays loaded.</source>
     <message>
         <source>%1%</source>
         <translation>%1%</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Build a new model from the setup panel&apos;s settings and train it (F5)</source>
+        <translation>按设置面板中的设置构建一个新模型并训练它（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue the paused run (F5)</source>
+        <translation>继续已暂停的训练（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Pause after the current batch (F6)</source>
+        <translation>在当前批次结束后暂停（F6）</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>单步(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Train exactly one batch, then pause (F10)</source>
+        <translation>只训练一个批次，然后暂停（F10）</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>停止(&amp;O)</translation>
+    </message>
+    <message>
+        <source>End the run after the current batch; the model stays (Shift+F5)</source>
+        <translation>在当前批次结束后终止本次训练；模型会保留（Shift+F5）</translation>
+    </message>
+    <message>
+        <source>Rese&amp;t</source>
+        <translation>重置(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Discard the model and its curves</source>
+        <translation>丢弃模型和曲线</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
     </message>
 </context>
 <context>

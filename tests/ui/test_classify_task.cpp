@@ -94,7 +94,7 @@ TEST_CASE("a classifier trains live: curves, the Classify view, Explain and the 
     ClassifierTask& task = *w.task<ClassifierTask>();
     smallSetup(task, 4);
     task.classifyView()->setText(QStringLiteral("the film was not good"));
-    task.panel()->trainButton()->click();
+    task.run(RunCommand::Start);  // the window's Start (Run menu, toolbar, F5)
     REQUIRE(waitUntil([&] { return task.session()->isTraining(); }));
     // The probe answers while the model trains.
     REQUIRE(waitUntil([&] { return task.classifyView()->classification() != nullptr; }, 60000));

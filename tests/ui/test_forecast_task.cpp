@@ -85,7 +85,7 @@ TEST_CASE("a forecaster trains live: forecast, lag profile, curves, heads, posit
     CHECK(task.series()->truth.period == 17);
 
     tinySetup(task, 400, 7, 2);
-    task.panel()->trainButton()->click();
+    task.run(RunCommand::Start);  // the window's Start (Run menu, toolbar, F5)
     REQUIRE(waitUntil([&] { return task.session()->isTraining(); }));
     // The probe answers while the model trains.
     REQUIRE(waitUntil([&] { return task.forecastView()->forecast() != nullptr; }, 30000));

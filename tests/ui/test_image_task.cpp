@@ -122,7 +122,7 @@ TEST_CASE("a ViT trains on glyphs while the probe shows its rollout; hovering a 
     QObject::connect(task.session(), &ImageSession::probedClassification, [&] {
         if (task.session()->isTraining()) probedWhileTraining = true;
     });
-    task.panel()->trainButton()->click();
+    task.run(RunCommand::Start);  // the window's Start (Run menu, toolbar, F5)
     REQUIRE(waitUntil([&] { return task.session()->isTraining(); }));
     REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 120000));
     CHECK(probedWhileTraining);

@@ -11,6 +11,8 @@
 #include <QComboBox>
 #include <QFrame>
 #include <QLabel>
+#include <QKeySequence>
+#include <QMenu>
 #include <QMenuBar>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -64,12 +66,27 @@ public:
         return true;
     }
     QString lesson() const override { return lesson_; }
+    RunState runState() const override {
+        RunState s;
+        s.start = !running;
+        s.stop = running;
+        s.reset = trained && !running;
+        return s;
+    }
+    void run(RunCommand command) override {
+        commands.push_back(command);
+        if (command == RunCommand::Start) running = trained = true;
+        if (command == RunCommand::Stop) running = false;
+        if (command == RunCommand::Reset) trained = false;
+        Q_EMIT actionsChanged();
+    }
     void openFiles(const QStringList& paths) override { opened << paths; }
     bool confirmClose() override { return true; }
     void shutdown() override { ++shutdowns; }
 
     int activations = 0, deactivations = 0, shutdowns = 0;
-    bool trained = false;
+    bool trained = false, running = false;
+    std::vector<RunCommand> commands;
     QStringList opened;
     ToyView* view_;
 
@@ -108,10 +125,43 @@ TEST_CASE("a task written outside the window plugs in through the Task interface
     w.openFiles({QStringLiteral("/tmp/some.toy")});
     CHECK(toy->opened == QStringList({"/tmp/some.toy"}));
 
+    // The window's run controls (Run menu, toolbar, F5) act on it, as they do on every task: Start,
+    // then Stop, then Reset; Pause and Step are not offered to a task that does not pause.
+    QMenu* runMenu = w.findChild<QMenu*>(QStringLiteral("runMenu"));
+    REQUIRE(runMenu != nullptr);
+    auto runAction = [&](const QString& text) -> QAction* {
+        for (QAction* a : runMenu->actions())
+            if (a->iconText() == text) return a;
+        return nullptr;
+    };
+    QAction* start = runAction(QStringLiteral("Start"));
+    QAction* stop = runAction(QStringLiteral("Stop"));
+    QAction* reset = runAction(QStringLiteral("Reset"));
+    REQUIRE((start && stop && reset && runAction(QStringLiteral("Pause")) && runAction(QStringLiteral("Step"))));
+    CHECK_FALSE(runAction(QStringLiteral("Pause"))->isVisible());
+    CHECK_FALSE(runAction(QStringLiteral("Step"))->isVisible());
+    CHECK(start->isEnabled());
+    CHECK_FALSE(stop->isEnabled());
+    CHECK(start->shortcut() == QKeySequence(Qt::Key_F5));
+    start->trigger();
+    CHECK(toy->commands == std::vector<RunCommand>{RunCommand::Start});
+    CHECK_FALSE(start->isEnabled());
+    REQUIRE(stop->isEnabled());
+    stop->trigger();
+    REQUIRE(reset->isEnabled());
+    reset->trigger();
+    CHECK(toy->commands == std::vector<RunCommand>{RunCommand::Start, RunCommand::Stop, RunCommand::Reset});
+    CHECK_FALSE(reset->isEnabled());
+    // Translation pauses and steps: its Pause and Step show again.
+    test::chooseTask(w, QStringLiteral("translate"));
+    CHECK(runAction(QStringLiteral("Pause"))->isVisible());
+    CHECK(runAction(QStringLiteral("Step"))->isVisible());
+    test::chooseTask(w, QStringLiteral("toy"));
+
     // Out again: translation's views and page come back; the toy's go.
     REQUIRE(w.showTab(QStringLiteral("heads")));
     CHECK(w.currentTask()->id() == QStringLiteral("translate"));
-    CHECK(toy->deactivations == 1);
+    CHECK(toy->deactivations == 2);  // once above, for translation's run controls
     CHECK_FALSE(w.tabNames().contains(QStringLiteral("toy-view")));
     CHECK_FALSE(toy->setupPage()->isVisibleTo(&w));
     CHECK_FALSE(toy->statusWidgets().front()->isVisibleTo(&w));

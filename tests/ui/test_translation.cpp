@@ -109,7 +109,7 @@ TEST_CASE("the zh_CN catalogue translates the main window, and removing it bring
         CHECK(translations.language() == QLatin1String("zh_CN"));
         const MainWindow& window = f.openWindow();
         CHECK(menuTitle(window, 0) == QStringLiteral("文件(&F)"));
-        CHECK(menuTitle(window, 1) == QStringLiteral("训练(&T)"));
+        CHECK(menuTitle(window, 1) == QStringLiteral("运行(&R)"));
         CHECK(window.navigator()->titleOf(QStringLiteral("translate")) == QStringLiteral("翻译"));
         CHECK(window.navigator()->titleOf(QStringLiteral("heads")) == QStringLiteral("注意力头"));
         // Dataset descriptions come from core in English and are shown through the translated table.

@@ -24,8 +24,8 @@ struct ClassifierDataChoice {
     QString describe() const;
 };
 
-// The signals (dataChanged, trainRequested, ..., chooseFileRequested: "TSV file…", the window shows
-// the file dialog, then setData), setState, setStatus and the buttons are TaskSetupPanel's.
+// The signals (dataChanged, chooseFileRequested: "TSV file…", the window shows
+// the file dialog, then setData), setState and setStatus are TaskSetupPanel's.
 class ClassifierSetupPanel : public TaskSetupPanel {
     Q_OBJECT
 public:

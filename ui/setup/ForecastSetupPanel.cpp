@@ -90,8 +90,8 @@ ForecastSetupPanel::ForecastSetupPanel(QWidget* parent) : TaskSetupPanel(parent)
     pattern_->setToolTip(tr("Which history points the encoder's self-attention looks at; the forecast steps' "
                             "cross-attention always sees the whole history."));
     window_ = spin(1, 4096, config_.window, tr("The local window W, or the band of the strided pattern."));
-    timeFeatures_ = new QCheckBox(tr("Time features (phase sine, cosine)"));
-    timeFeatures_->setToolTip(tr("Adds the sine and cosine of each point's place in the period to its input."));
+    timeFeatures_ = new QCheckBox(tr("Time features"));
+    timeFeatures_->setToolTip(tr("Adds the sine and cosine of each point's place in the period (its phase) to its input."));
     modelForm->addRow(tr("Context:"), context_);
     modelForm->addRow(tr("Horizon:"), horizon_);
     modelForm->addRow(tr("d_model:"), width_);

@@ -34,8 +34,8 @@ struct ForecastDataChoice {
     QString describe() const;                  // for messages and the window title
 };
 
-// The signals (dataChanged, trainRequested, ..., chooseFileRequested: "CSV file…", the task shows the
-// file dialog, then setData), setState, setStatus and the buttons are TaskSetupPanel's.
+// The signals (dataChanged, chooseFileRequested: "CSV file…", the task shows the
+// file dialog, then setData), setState and setStatus are TaskSetupPanel's.
 class ForecastSetupPanel : public TaskSetupPanel {
     Q_OBJECT
 public:

@@ -25,8 +25,8 @@ struct ImageDataChoice {
     QString describe() const;  // for messages and the window title
 };
 
-// The signals (dataChanged, trainRequested, ..., chooseFileRequested: a folder or TSV, the task shows
-// the dialog, then setData), setState, setStatus, status and the buttons are TaskSetupPanel's.
+// The signals (dataChanged, chooseFileRequested: a folder or TSV, the task shows
+// the dialog, then setData), setState, setStatus and status are TaskSetupPanel's.
 class ImageSetupPanel : public TaskSetupPanel {
     Q_OBJECT
 public:

@@ -44,7 +44,10 @@ void TaskSetupPanel::addDataGroup(const QString& datasetName, const DataRows& ro
 }
 
 void TaskSetupPanel::finish(const QString& prefix, std::initializer_list<QComboBox*> combos) {
-    buttons_ = ModelButtons::add(this, layout_, prefix);
+    status_ = new QLabel;
+    status_->setWordWrap(true);
+    status_->setObjectName(prefix + QStringLiteral("Status"));
+    layout_->addWidget(status_);
     layout_->addStretch(1);
     // Long entries must not widen the dock: the boxes show what fits and the list shows it all.
     QList<QComboBox*> boxes{dataset_};
@@ -91,14 +94,13 @@ void TaskSetupPanel::setState(bool busy, bool training, bool hasModel) {
     updateEnabled();
 }
 
-void TaskSetupPanel::setStatus(const QString& text) { buttons_.status->setText(text); }
+void TaskSetupPanel::setStatus(const QString& text) { status_->setText(text); }
 
-QString TaskSetupPanel::status() const { return buttons_.status->text(); }
+QString TaskSetupPanel::status() const { return status_->text(); }
 
 void TaskSetupPanel::updateEnabled() {
     enableRows();
     file_->setVisible(readsFile() && !path_.isEmpty());
-    buttons_.setState(busy_, training_, hasModel_);
 }
 
 }  // namespace attnlab

@@ -1,14 +1,14 @@
 #pragma once
 // What the setup panels of the tasks with one model each (ClassifierSetupPanel, ImageSetupPanel)
 // share: the signals their task connects, the Data group's first rows (the dataset list, the chosen
-// file's name, how many items, the data seed), the group boxes' forms, the Training group and the
-// buttons below (setup/TrainingBox.h, setup/ModelButtons.h), and the session's state that enables
-// them. A panel builds its own groups between addDataGroup() and finish(), and says through three
-// functions what its datasets need (readsFile, datasetChosen, enableRows).
+// file's name, how many items, the data seed), the group boxes' forms, the Training group
+// (setup/TrainingBox.h), the status line below them (what the data is, how the run went; it wraps),
+// and the session's state that enables them. A panel builds its own groups between addDataGroup() and finish(), and says through three
+// functions what its datasets need (readsFile, datasetChosen, enableRows). The run itself is started,
+// stopped and reset from the window's Run menu and toolbar (Task::run), not from the panel.
 //
 // The panel's texts stay in the panel's own translation context: every label this class shows is
 // given to it, already translated, by the panel.
-#include "setup/ModelButtons.h"
 #include "setup/TrainingBox.h"
 
 #include <QList>
@@ -32,22 +32,15 @@ namespace attnlab {
 class TaskSetupPanel : public QWidget {
     Q_OBJECT
 public:
-    // What the session is doing: enables the buttons and rows that fit.
+    // What the session is doing: enables the rows that fit.
     void setState(bool busy, bool training, bool hasModel);
-    void setStatus(const QString& text);  // under the buttons
+    void setStatus(const QString& text);  // the line under the groups
     QString status() const;
 
     QComboBox* datasetBox() const { return dataset_; }
-    QPushButton* trainButton() const { return buttons_.train; }
-    QPushButton* stopButton() const { return buttons_.stop; }
 
 Q_SIGNALS:
     void dataChanged();  // the data must be made again
-    void trainRequested();
-    void stopRequested();
-    void resetRequested();
-    void openModelRequested();
-    void saveModelRequested();
     void chooseFileRequested();  // a file or folder: the task shows the dialog, then the panel's setData
 
 protected:
@@ -69,7 +62,7 @@ protected:
     void addDataGroup(const QString& datasetName, const DataRows& rows);
     // `box` added to the panel below the groups so far; the form to fill it with.
     QFormLayout* addGroup(QGroupBox* box);
-    // The end of the panel's constructor: the buttons (objectName prefix + "Train", + "Status"), the
+    // The end of the panel's constructor: the status line (objectName prefix + "Status"), the
     // stretch below, combo boxes that do not widen the dock, the dataset list's reaction, the state.
     void finish(const QString& prefix, std::initializer_list<QComboBox*> combos);
 
@@ -99,7 +92,7 @@ protected:
     QSpinBox* size_ = nullptr;
     QSpinBox* dataSeed_ = nullptr;
     TrainingBox trainingBox_;
-    ModelButtons buttons_;
+    QLabel* status_ = nullptr;
     bool busy_ = false, training_ = false, hasModel_ = false;
 };
 

@@ -43,6 +43,28 @@ void SessionTask::sessionStateChanged() {
         trainWhenIdle_ = false;
         train();
     }
+    Q_EMIT actionsChanged();
+}
+
+RunState SessionTask::runState() const {
+    RunState s;
+    const bool busy = session_->isBusy();
+    s.start = !busy;
+    s.stop = busy;
+    s.reset = !busy && session_->hasModel();
+    return s;
+}
+
+void SessionTask::run(RunCommand command) {
+    switch (command) {
+    case RunCommand::Start: train(); break;
+    case RunCommand::Stop: session_->stop(); break;
+    case RunCommand::Reset:
+        if (!session_->isBusy() && confirmDiscard(tr("Reset the Model?"))) session_->reset();
+        break;
+    case RunCommand::Pause:
+    case RunCommand::Step: break;  // these sessions do not pause
+    }
 }
 
 void SessionTask::loadEnded(bool ok) {

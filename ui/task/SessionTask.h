@@ -30,6 +30,10 @@ public:
     void saveModel() override { saveModelDialog(); }
     void saveModelAs() override { saveModelDialog(); }
     QString lesson() const override { return lesson_; }
+    // Start trains a new model (train()), Stop ends the run after its batch, Reset discards the
+    // model; these sessions do not pause.
+    RunState runState() const override;
+    void run(RunCommand command) override;
     bool confirmClose() override;
     void shutdown() override;
 
@@ -66,7 +70,8 @@ protected:
     // its settings (apply() sets the setup panel, whose data choice then loads), trains once the data
     // is there, opens the lesson's view and shows its card. False if the user kept the model.
     bool beginLesson(const LessonCard& card, const std::function<void()>& apply);
-    // Call on every state change of the session: a run waiting for the job to end starts.
+    // Call on every state change of the session: a run waiting for the job to end starts, and the
+    // window's run controls follow (actionsChanged).
     void sessionStateChanged();
 
     // work() on the load thread returns an outcome; accept(outcome) on the GUI thread, for the newest

@@ -47,6 +47,22 @@ struct TaskContext {
     QString* lastDirectory = nullptr;  // the folder the file dialogs of every task start in
 };
 
+// The window's run controls (the Run menu and the toolbar): the same actions and shortcuts for every
+// task, asked of the current one.
+enum class RunCommand { Start, Pause, Step, Stop, Reset };
+
+// What the run controls may do now. A task that cannot pause leaves `pausable` false: Pause and Step
+// are then not shown at all.
+struct RunState {
+    bool pausable = false;  // the task pauses and steps its runs
+    bool paused = false;    // a paused run: Start reads Resume and continues it
+    bool start = false;     // enabled: Start (a new model from the settings), or Resume when paused
+    bool pause = false;
+    bool step = false;
+    bool stop = false;
+    bool reset = false;     // discard the model (and its curves)
+};
+
 class Task : public QObject {
     Q_OBJECT
 
@@ -90,6 +106,12 @@ public:
     // The window title's part: the model file or the data; empty if there is neither.
     virtual QString titleText() const = 0;
 
+    // ---- the run ----
+    // What Start, Pause, Step, Stop and Reset may do now; the task emits actionsChanged() when it
+    // changes. run() is called only for a command runState() enables.
+    virtual RunState runState() const = 0;
+    virtual void run(RunCommand command) = 0;
+
     // ---- lessons ----
     virtual QList<LessonCard> lessons() const { return {}; }
     virtual bool startLesson(const QString& id) = 0;  // false for an id that is not among lessons()
@@ -126,7 +148,7 @@ public:
 Q_SIGNALS:
     void lessonStarted(const QString& title, const QString& summary);
     void titleChanged();      // titleText() or isModified() changed
-    void actionsChanged();    // hasModel(), isBusy() or what a view exports changed
+    void actionsChanged();    // hasModel(), isBusy(), runState() or what a view exports changed
     void dataReady();         // the task's data (corpus, images, ...) has loaded
 
 protected:

@@ -3,21 +3,33 @@
 #include "views/ViewNavigator.h"
 #include "views/View.h"
 #include "views/heads/ImportanceView.h"
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QFrame>
 #include <QScrollArea>
+#include <algorithm>
 #include <memory>
-
 
 namespace attnlab {
 
 QWidget* TaskSupport::scrollPage(QWidget* panel) {
+    // The page fits the dock's width and scrolls only down: a form row whose label and field do not
+    // fit side by side puts the field under its label, and a list box shows what fits of its
+    // choice (its list shows every entry in full).
+    for (QFormLayout* form : panel->findChildren<QFormLayout*>()) form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    for (QComboBox* box : panel->findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        const int shown = box->minimumContentsLength();
+        box->setMinimumContentsLength(shown > 0 ? std::min(shown, 10) : 10);
+    }
     auto* area = new QScrollArea;
     area->setWidget(panel);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     return area;
 }
 

@@ -33,6 +33,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace attnlab {
 
 MainWindow::MainWindow(QWidget* parent) : MainWindow(builtinTasks(), parent) {}
@@ -115,11 +117,16 @@ void MainWindow::createTasks(const std::vector<TaskFactory>& factories) {
                               [this](const QString& t, const QString& m) { reportError(t, m); },
                               [this](const QString& m, int timeout) { showStatus(m, timeout); }};
     for (const TaskFactory& make : factories) {
-        // A task's status messages show while it is current (a run in the background stays quiet);
-        // its questions and errors always reach the user.
+        // A task's status messages belong to it: they show while it is current and wait while it is
+        // not (a load or a run in the background never speaks in another task's status bar); its
+        // questions and errors always reach the user.
         const int index = static_cast<int>(tasks_.size());
+        statuses_.emplace_back();
         context.hooks.status = [this, index](const QString& m, int timeout) {
-            if (current_ == nullptr || tasks_.value(index) == current_) showStatus(m, timeout);
+            TaskStatus& status = statuses_[static_cast<std::size_t>(index)];
+            status.message = m;
+            status.until = timeout > 0 ? QDeadlineTimer(timeout) : QDeadlineTimer(QDeadlineTimer::Forever);
+            if (current_ != nullptr && tasks_.value(index) == current_) showTaskStatus(index);
         };
         Task* t = make(context);
         t->setParent(this);
@@ -172,10 +179,12 @@ bool MainWindow::switchTask(const QString& id) {
         for (QWidget* part : t->statusWidgets()) part->setVisible(t == next);
     }
     current_ = next;
+    showTaskStatus(static_cast<int>(tasks_.indexOf(next)));
     navigator_->setTask(next->id(), next->defaultView());
     setupStack_->setCurrentWidget(next->setupPage());
     next->activate();
     actions_->showTask(next, navigator_);
+    actions_->fitToolBars(this);
     showLessonCard();
     updateTitle();
     updateActions();
@@ -193,6 +202,12 @@ void MainWindow::connectActions() {
     connect(a->saveModelAs, &QAction::triggered, this, [this] {
         if (current_) current_->saveModelAs();
     });
+    const std::pair<QAction*, RunCommand> runs[] = {{a->start, RunCommand::Start}, {a->resume, RunCommand::Start},
+                                                    {a->pause, RunCommand::Pause}, {a->step, RunCommand::Step},
+                                                    {a->stop, RunCommand::Stop},   {a->reset, RunCommand::Reset}};
+    for (const auto& [action, command] : runs) {
+        connect(action, &QAction::triggered, this, [this, command = command] { runCurrent(command); });
+    }
     connect(a->exportImage, &QAction::triggered, export_, &FigureExport::imageDialog);
     connect(a->exportMatrix, &QAction::triggered, export_, &FigureExport::matrixDialog);
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
@@ -323,7 +338,27 @@ void MainWindow::updateTitle() {
     setWindowModified(current_ && current_->isModified());
 }
 
+void MainWindow::runCurrent(RunCommand command) {
+    if (current_ == nullptr) return;
+    const RunState state = current_->runState();
+    const bool allowed = (command == RunCommand::Start && state.start) || (command == RunCommand::Pause && state.pause) ||
+                         (command == RunCommand::Step && state.step) || (command == RunCommand::Stop && state.stop) ||
+                         (command == RunCommand::Reset && state.reset);
+    if (allowed) current_->run(command);
+}
+
 void MainWindow::updateActions() {
+    const RunState run = current_ ? current_->runState() : RunState{};
+    actions_->start->setVisible(!run.paused);
+    actions_->resume->setVisible(run.paused);
+    actions_->start->setEnabled(run.start && !run.paused);
+    actions_->resume->setEnabled(run.start && run.paused);
+    actions_->pause->setVisible(run.pausable);
+    actions_->step->setVisible(run.pausable);
+    actions_->pause->setEnabled(run.pause);
+    actions_->step->setEnabled(run.step);
+    actions_->stop->setEnabled(run.stop);
+    actions_->reset->setEnabled(run.reset);
     const bool model = current_ && current_->hasModel();
     actions_->exportImage->setEnabled(export_->currentExportsFigure());
     actions_->exportMatrix->setEnabled(export_->currentExportsMatrix());
@@ -398,7 +433,28 @@ void MainWindow::reportError(const QString& title, const QString& message) {
     QMessageBox::warning(this, title, message);
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    if (actions_ != nullptr) actions_->fitToolBars(this);
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::FontChange && actions_ != nullptr) actions_->fitToolBars(this);
+}
+
 void MainWindow::showStatus(const QString& message, int timeoutMs) { statusBar()->showMessage(message, timeoutMs); }
+
+void MainWindow::showTaskStatus(int index) {
+    if (index < 0 || static_cast<std::size_t>(index) >= statuses_.size()) return;
+    const TaskStatus& status = statuses_[static_cast<std::size_t>(index)];
+    if (status.message.isEmpty() || status.until.hasExpired()) {
+        statusBar()->clearMessage();
+        return;
+    }
+    const qint64 left = status.until.remainingTime();  // -1: forever
+    showStatus(status.message, left < 0 ? 0 : static_cast<int>(std::max<qint64>(left, 1)));
+}
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     // Every task with unsaved training asks (Save, Discard, Cancel); a save ends before the window goes.

@@ -12,6 +12,7 @@
 
 #include "render/Colormap.h"
 
+#include <QDeadlineTimer>
 #include <QMainWindow>
 #include <QMap>
 #include <QMessageBox>
@@ -105,6 +106,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;  // the toolbar fits the new width
+    void changeEvent(QEvent* event) override;        // and the new font
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -116,6 +119,8 @@ private:
     void connectActions();
     void updateTitle();
     void updateActions();
+    // A run control (Run menu, toolbar, F5 ...) on the current task, if its run state allows it now.
+    void runCurrent(RunCommand command);
     HeatmapWidget* currentHeatmap() const;
     void reportError(const QString& title, const QString& message);
     void showStatus(const QString& message, int timeoutMs);
@@ -125,9 +130,18 @@ private:
     void openLessonDialog();
     void saveLessonDialog();
 
+    // A task's status message and until when it shows (the window shows only the current task's; the
+    // others' wait, and a switch shows the new task's if it has not expired, else clears the bar).
+    struct TaskStatus {
+        QString message;
+        QDeadlineTimer until;
+    };
+    void showTaskStatus(int index);
+
     QList<Task*> tasks_;
+    std::vector<TaskStatus> statuses_;  // one per task, by index
     Task* current_ = nullptr;
-    WindowActions* actions_;
+    WindowActions* actions_ = nullptr;
     FigureExport* export_;
     ViewNavigator* navigator_;
     bool shuttingDown_ = false;

@@ -16,6 +16,7 @@
 #include <QSlider>
 #include <QStyle>
 #include <QToolBar>
+#include <QToolButton>
 
 #include <cmath>
 #include <utility>
@@ -46,6 +47,18 @@ WindowActions::WindowActions(QMainWindow* window) : QObject(window) {
                             tr("Open a lesson file (.json): its data, model, training and view, then train"));
     saveSetupAsLesson = makeAction(this, QIcon(), tr("Save Setup as Lesso&n…"), QKeySequence(),
                                    tr("Write the current task's data, model, training, probe and view as a lesson file"));
+    start = makeAction(this, s->standardIcon(QStyle::SP_MediaPlay), tr("&Start"), QKeySequence(Qt::Key_F5),
+                       tr("Build a new model from the setup panel's settings and train it (F5)"));
+    resume = makeAction(this, s->standardIcon(QStyle::SP_MediaPlay), tr("&Resume"), QKeySequence(Qt::Key_F5),
+                        tr("Continue the paused run (F5)"));
+    pause = makeAction(this, s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), QKeySequence(Qt::Key_F6),
+                       tr("Pause after the current batch (F6)"));
+    step = makeAction(this, s->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"), QKeySequence(Qt::Key_F10),
+                      tr("Train exactly one batch, then pause (F10)"));
+    stop = makeAction(this, s->standardIcon(QStyle::SP_MediaStop), tr("St&op"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+                      tr("End the run after the current batch; the model stays (Shift+F5)"));
+    reset = makeAction(this, s->standardIcon(QStyle::SP_DialogResetButton), tr("Rese&t"), {},
+                       tr("Discard the model and its curves"));
     exportImage = makeAction(this, s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Image…"),
                              QKeySequence(Qt::CTRL | Qt::Key_E),
                              tr("Save the heatmap, head grid or chart shown as PNG, SVG or PDF"));
@@ -75,7 +88,7 @@ WindowActions::WindowActions(QMainWindow* window) : QObject(window) {
 }
 
 void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator, const QList<Task*>& tasks) {
-    for (const Task* task : tasks) tasks_.push_back({task, {}, nullptr});
+    for (const Task* task : tasks) tasks_.push_back({task, {}, {}});
     QMenuBar* bar = window->menuBar();
     QMenu* file = bar->addMenu(tr("&File"));
     for (std::size_t i = 0; i < tasks_.size(); ++i) {  // each task's own: Open Corpus, ...
@@ -93,7 +106,13 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator, c
     file->addSeparator();
     file->addAction(quit);
 
-    for (std::size_t i = 0; i < tasks_.size(); ++i) {  // each task's menus: Training, ...
+    QMenu* runMenu = bar->addMenu(tr("&Run"));
+    runMenu->setObjectName(QStringLiteral("runMenu"));
+    runMenu->addActions({start, resume, pause, step, stop});
+    runMenu->addSeparator();
+    runMenu->addAction(reset);
+
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {  // each task's own menus
         for (QMenu* menu : tasks[static_cast<int>(i)]->menus()) tasks_[i].actions << bar->addMenu(menu);
     }
 
@@ -166,11 +185,26 @@ void WindowActions::createMenus(QMainWindow* window, ViewNavigator* navigator, c
     aboutQt->setMenuRole(QAction::AboutQtRole);
 }
 
+void WindowActions::fitToolBars(QMainWindow* window) {
+    if (mainBar_ == nullptr) return;
+    auto setStyle = [this](Qt::ToolButtonStyle style) {
+        mainBar_->setToolButtonStyle(style);
+        for (QAction* action : {start, resume})  // the action that starts a task always says so
+            if (auto* button = qobject_cast<QToolButton*>(mainBar_->widgetForAction(action)))
+                button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        mainBar_->layout()->invalidate();
+    };
+    setStyle(Qt::ToolButtonTextBesideIcon);
+    // Some room to spare: a row that only just fits shows its last button cut at some font sizes.
+    constexpr int kSlack = 24;
+    if (mainBar_->sizeHint().width() + kSlack > window->width()) setStyle(Qt::ToolButtonIconOnly);
+}
+
 void WindowActions::showTask(const Task* task, ViewNavigator* navigator) {
     for (const TaskParts& parts : tasks_) {
         const bool current = parts.task == task;
         for (QAction* action : parts.actions) action->setVisible(current);
-        if (parts.toolBar) parts.toolBar->setVisible(current && !parts.toolBar->actions().isEmpty());
+        for (QAction* action : parts.toolBarActions) action->setVisible(current);
     }
     const QString id = task ? task->id() : QString();
     // A section shows when a view after it (before the next section) does.
@@ -197,28 +231,30 @@ void WindowActions::createToolBar(QMainWindow* window, const QList<Task*>& tasks
     saveModel->setIconText(tr("Save Model"));
     exportImage->setIconText(tr("Export Image…"));
     numbers->setIconText(tr("Numbers"));
+    start->setIconText(tr("Start"));
+    resume->setIconText(tr("Resume"));
+    pause->setIconText(tr("Pause"));
+    step->setIconText(tr("Step"));
+    stop->setIconText(tr("Stop"));
+    reset->setIconText(tr("Reset"));
     QToolBar* bar = window->addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->setMovable(false);
     bar->addActions({openModel, saveModel});
-    // Each task's own (Open Corpus, Start, Pause, ...): a toolbar of its own beside the main one, shown
-    // while the task is current, so the task keeps the visibility of its actions to itself.
+    bar->addSeparator();
+    bar->addActions({start, resume, pause, step, stop, reset});
+    mainBar_ = bar;
+    // Each task's own (Open Corpus, ...), after its own separator, shown while the task is current.
     for (std::size_t i = 0; i < tasks_.size() && static_cast<int>(i) < tasks.size(); ++i) {
-        auto* own = new QToolBar(tasks[static_cast<int>(i)]->title(), window);
-        own->setObjectName(QStringLiteral("toolBar-") + tasks[static_cast<int>(i)]->id());
-        own->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        own->setMovable(false);
-        own->toggleViewAction()->setVisible(false);
-        own->addActions(tasks[static_cast<int>(i)]->toolBarActions());
-        window->addToolBar(own);
-        tasks_[i].toolBar = own;
+        const QList<QAction*> own = tasks[static_cast<int>(i)]->toolBarActions();
+        if (own.isEmpty()) continue;
+        tasks_[i].toolBarActions << bar->addSeparator();
+        bar->addActions(own);
+        tasks_[i].toolBarActions << own;
     }
-    QToolBar* look = window->addToolBar(tr("Look"));
-    look->setObjectName(QStringLiteral("lookToolBar"));
-    look->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    look->setMovable(false);
-    bar = look;
+    // The look of every map, at the right end of the same toolbar: one toolbar, so that nothing has
+    // to share a row with another toolbar (fitToolBars).
     auto* spacer = new QWidget;
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     bar->addWidget(spacer);

@@ -33,6 +33,11 @@ public:
     void createMenus(QMainWindow* window, ViewNavigator* navigator, const QList<Task*>& tasks);
     void createToolBar(QMainWindow* window, const QList<Task*>& tasks);
 
+    // The toolbar at the window's width: its buttons show their text where there is room, else only
+    // their icons (Start keeps its text; every button keeps its tooltip). Call when the window's
+    // width, its font or the current task changes.
+    void fitToolBars(QMainWindow* window);
+
     // The colour map as the menu and the toolbar's box show it.
     void showColormap(ColormapId id);
     void showMassShare(double share);
@@ -49,6 +54,14 @@ public:
     QAction* openModel;
     QAction* saveModel;
     QAction* saveModelAs;
+    // The run controls (Run menu and toolbar), the same for every task: MainWindow asks the current
+    // task (Task::runState, Task::run). Start and Resume share F5; only one of them shows.
+    QAction* start;
+    QAction* resume;
+    QAction* pause;
+    QAction* step;
+    QAction* stop;
+    QAction* reset;
     QAction* exportImage;
     QAction* exportMatrix;
     QAction* quit;
@@ -74,9 +87,10 @@ private:
     struct TaskParts {
         const Task* task;
         QList<QAction*> actions;  // its File and View menu entries and its menus' titles
-        QToolBar* toolBar;        // its own toolbar, shown beside the main one
+        QList<QAction*> toolBarActions;  // its own in the toolbar, with the separator before them
     };
     std::vector<TaskParts> tasks_;
+    QToolBar* mainBar_ = nullptr;
 };
 
 }  // namespace attnlab

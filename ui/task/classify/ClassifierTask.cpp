@@ -152,13 +152,6 @@ void ClassifierTask::connectViews() {
     connect(session_, &ClassifierSession::probed, this, &ClassifierTask::actionsChanged);
     connect(session_, &ClassifierSession::faithfulnessFinished, this, &ClassifierTask::actionsChanged);
     connect(needle_, &NeedleView::needleFinished, this, &ClassifierTask::actionsChanged);
-    connect(panel_, &ClassifierSetupPanel::trainRequested, this, &ClassifierTask::train);
-    connect(panel_, &ClassifierSetupPanel::stopRequested, session_, &ClassifierSession::stop);
-    connect(panel_, &ClassifierSetupPanel::resetRequested, this, [this] {
-        if (confirmDiscard(tr("Reset the Model?"))) session_->reset();
-    });
-    connect(panel_, &ClassifierSetupPanel::openModelRequested, this, &ClassifierTask::openModelDialog);
-    connect(panel_, &ClassifierSetupPanel::saveModelRequested, this, &ClassifierTask::saveModel);
     connect(panel_, &ClassifierSetupPanel::chooseFileRequested, this, &ClassifierTask::chooseFile);
     connect(panel_, &ClassifierSetupPanel::dataChanged, this, [this] {
         if (panel_->data().dataset != QLatin1String("file")) previousDataset_ = panel_->data().dataset;

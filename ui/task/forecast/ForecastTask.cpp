@@ -162,13 +162,6 @@ void ForecastTask::connectViews() {
         this, importance_, session_,
         [this](int limit) { return session_->measureHeads(series_, panel_->options().tailFraction, limit); },
         [this] { Q_EMIT actionsChanged(); });
-    connect(panel_, &ForecastSetupPanel::trainRequested, this, &ForecastTask::train);
-    connect(panel_, &ForecastSetupPanel::stopRequested, session_, &ForecastSession::stop);
-    connect(panel_, &ForecastSetupPanel::resetRequested, this, [this] {
-        if (confirmDiscard(tr("Reset the Model?"))) session_->reset();
-    });
-    connect(panel_, &ForecastSetupPanel::openModelRequested, this, &ForecastTask::openModelDialog);
-    connect(panel_, &ForecastSetupPanel::saveModelRequested, this, &ForecastTask::saveModel);
     connect(panel_, &ForecastSetupPanel::chooseFileRequested, this, &ForecastTask::chooseFile);
     connect(panel_, &ForecastSetupPanel::dataChanged, this, [this] {
         if (!panel_->data().isFile()) previousDataset_ = panel_->data().dataset;

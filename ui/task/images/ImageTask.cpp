@@ -224,13 +224,6 @@ void ImageTask::connectViews() {
         },
         [this] { Q_EMIT actionsChanged(); });
     connect(session_, &ImageSession::modelDiscarded, this, &ImageTask::actionsChanged);
-    connect(panel_, &ImageSetupPanel::trainRequested, this, &ImageTask::train);
-    connect(panel_, &ImageSetupPanel::stopRequested, session_, &ImageSession::stop);
-    connect(panel_, &ImageSetupPanel::resetRequested, this, [this] {
-        if (confirmDiscard(tr("Reset the Model?"))) session_->reset();
-    });
-    connect(panel_, &ImageSetupPanel::openModelRequested, this, &ImageTask::openModelDialog);
-    connect(panel_, &ImageSetupPanel::saveModelRequested, this, &ImageTask::saveModel);
     connect(panel_, &ImageSetupPanel::chooseFileRequested, this, &ImageTask::chooseFile);
     connect(panel_, &ImageSetupPanel::dataChanged, this, [this] {
         if (!panel_->data().needsPath()) previousDataset_ = panel_->data().dataset;

@@ -152,44 +152,16 @@ void TranslationTask::createActions() {
     recentMenu_ = new QMenu(tr("Open &Recent"), windowWidget());
     exportHeads_ = makeAction(this, QIcon(), tr("Export All &Heads…"), {},
                               tr("Write one file per attention head into a folder"));
-    // Toolbar buttons show the icon text: without it Qt strips only the '&' of a translated
-    // "开始(&S)" and the button would read "开始(S)".
-    start_ = makeAction(this, s->standardIcon(QStyle::SP_MediaPlay), tr("&Start"), QKeySequence(Qt::Key_F5),
-                        tr("Build a new model from the settings and train it (F5)"));
-    start_->setIconText(tr("Start"));
-    resume_ = makeAction(this, s->standardIcon(QStyle::SP_MediaPlay), tr("&Resume"), QKeySequence(Qt::Key_F5),
-                         tr("Continue training (F5)"));
-    resume_->setIconText(tr("Resume"));
-    pause_ = makeAction(this, s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), QKeySequence(Qt::Key_F6),
-                        tr("Pause after the current batch (F6)"));
-    pause_->setIconText(tr("Pause"));
-    step_ = makeAction(this, s->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"), QKeySequence(Qt::Key_F10),
-                       tr("Train exactly one batch, then pause (F10)"));
-    step_->setIconText(tr("Step"));
-    stop_ = makeAction(this, s->standardIcon(QStyle::SP_MediaStop), tr("St&op"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-                       tr("End the run after the current batch; the model stays (Shift+F5)"));
-    stop_->setIconText(tr("Stop"));
-    reset_ = makeAction(this, s->standardIcon(QStyle::SP_DialogResetButton), tr("Rese&t"), {},
-                        tr("Discard the model and the curves"));
-    reset_->setIconText(tr("Reset"));
     logScale_ = makeAction(this, QIcon(), tr("&Logarithmic Loss Axis"));
     logScale_->setCheckable(true);
-    separator_ = new QAction(this);
-    separator_->setSeparator(true);
-    trainingMenu_ = new QMenu(tr("&Training"), windowWidget());
-    trainingMenu_->addActions({start_, resume_, pause_, step_, stop_});
-    trainingMenu_->addSeparator();
-    trainingMenu_->addAction(reset_);
 }
 
 QList<QAction*> TranslationTask::fileActions() const {
     return {openCorpus_, openParallel_, recentMenu_->menuAction(), exportHeads_};
 }
 
-QList<QMenu*> TranslationTask::menus() const { return {trainingMenu_}; }
-
 QList<QAction*> TranslationTask::toolBarActions() const {
-    return {openCorpus_, separator_, start_, resume_, pause_, step_, stop_, reset_};
+    return {openCorpus_};
 }
 
 QList<QAction*> TranslationTask::viewActions() const { return {logScale_}; }
@@ -266,12 +238,6 @@ void TranslationTask::connectActions() {
     connect(openCorpus_, &QAction::triggered, this, &TranslationTask::openCorpusDialog);
     connect(openParallel_, &QAction::triggered, this, &TranslationTask::openParallelDialog);
     connect(exportHeads_, &QAction::triggered, this, &TranslationTask::exportAllHeadsDialog);
-    connect(start_, &QAction::triggered, this, [this] { startTraining(false); });
-    connect(resume_, &QAction::triggered, controller_, &TrainingController::resume);
-    connect(pause_, &QAction::triggered, controller_, &TrainingController::pause);
-    connect(step_, &QAction::triggered, session_, &TrainingSession::step);
-    connect(stop_, &QAction::triggered, controller_, &TrainingController::stop);
-    connect(reset_, &QAction::triggered, session_, &TrainingSession::reset);
     connect(logScale_, &QAction::toggled, chartsView_, &TrainingChartsView::setLogScale);
     connect(recent_, &RecentFiles::openTsv, this, &TranslationTask::openCorpusFile);
     connect(recent_, &RecentFiles::openParallel, this, &TranslationTask::openParallelFiles);
@@ -410,6 +376,36 @@ bool TranslationTask::isLoadingCorpus() const { return session_->isLoadingCorpus
 CorpusTableModel* TranslationTask::corpusTable() const { return corpusView_->table(); }
 
 void TranslationTask::startTraining(bool paused) { session_->start(paused); }
+
+RunState TranslationTask::runState() const {
+    using State = TrainingController::State;
+    const State state = controller_->state();
+    RunState s;
+    s.pausable = true;
+    s.paused = state == State::Paused;
+    s.start = s.paused || !controller_->isActive();
+    s.pause = state == State::Running;
+    s.step = state != State::Running;
+    s.stop = controller_->isActive();
+    s.reset = state != State::Running;
+    return s;
+}
+
+void TranslationTask::run(RunCommand command) {
+    switch (command) {
+    case RunCommand::Start:
+        if (controller_->state() == TrainingController::State::Paused) {
+            controller_->resume();
+        } else {
+            startTraining(false);
+        }
+        break;
+    case RunCommand::Pause: controller_->pause(); break;
+    case RunCommand::Step: session_->step(); break;
+    case RunCommand::Stop: controller_->stop(); break;
+    case RunCommand::Reset: session_->reset(); break;
+    }
+}
 
 void TranslationTask::startDemo(const QString& dataset) { session_->startDemo(dataset); }
 
@@ -597,14 +593,6 @@ void TranslationTask::onStateChanged() {
     using State = TrainingController::State;
     const State state = controller_->state();
     const bool active = controller_->isActive();
-    start_->setVisible(state != State::Paused);
-    resume_->setVisible(state == State::Paused);
-    start_->setEnabled(!active);
-    resume_->setEnabled(state == State::Paused);
-    pause_->setEnabled(state == State::Running);
-    step_->setEnabled(state != State::Running);
-    stop_->setEnabled(active);
-    reset_->setEnabled(state != State::Running);
     exportHeads_->setEnabled(controller_->hasModel());
     modelSettings_->setEnabled(!active);
     trainingSettings_->setEnabled(!active);

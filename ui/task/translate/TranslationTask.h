@@ -56,7 +56,6 @@ public:
     QString defaultView() const override { return QStringLiteral("translate"); }
     void activate() override;
     QList<QAction*> fileActions() const override;
-    QList<QMenu*> menus() const override;
     QList<QAction*> toolBarActions() const override;
     QList<QAction*> viewActions() const override;
     QList<QWidget*> statusWidgets() const override;
@@ -88,6 +87,8 @@ public:
     void openModelFile(const QString& path);
     void saveModelTo(const QString& path);
     void startTraining(bool paused = false);
+    RunState runState() const override;
+    void run(RunCommand command) override;
     // The "heads" lesson (a Transformer that trains visibly within seconds) on a built-in dataset.
     void startDemo(const QString& dataset = QStringLiteral("toy-en-zh"));
 
@@ -172,15 +173,7 @@ private:
     QAction* openParallel_;
     QMenu* recentMenu_;
     QAction* exportHeads_;
-    QAction* start_;
-    QAction* resume_;
-    QAction* pause_;
-    QAction* step_;
-    QAction* stop_;
-    QAction* reset_;
     QAction* logScale_;
-    QAction* separator_;
-    QMenu* trainingMenu_;
 
     QLabel* stateLabel_;
     QLabel* epochLabel_;

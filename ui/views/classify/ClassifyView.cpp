@@ -41,7 +41,7 @@ ClassifyView::ClassifyView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(row);
 
     placeholder_ = makePlaceholderLabel();
-    placeholder_->setText(tr("Train a classifier (Setup > Train) or open one: its label and attention for the text "
+    placeholder_->setText(tr("Train a classifier (Run > Start, F5) or open one: its label and attention for the text "
                              "above appear here, and change as it learns."));
     layout->addWidget(placeholder_);
     status_ = new QLabel;

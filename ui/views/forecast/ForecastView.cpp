@@ -67,7 +67,7 @@ ForecastView::ForecastView(QWidget* parent) : QWidget(parent) {
     scaleFont(summary_, 1.1);
     layout->addWidget(summary_);
     placeholder_ = makePlaceholderLabel();
-    placeholder_->setText(tr("Train a forecaster (Setup > Train) or open one: its forecast of the held-out tail and "
+    placeholder_->setText(tr("Train a forecaster (Run > Start, F5) or open one: its forecast of the held-out tail and "
                              "where it looked in the history appear here, and change as it learns."));
     layout->addWidget(placeholder_, 1);
     status_ = new QLabel;

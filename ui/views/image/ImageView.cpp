@@ -67,7 +67,7 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     top->addStretch(0);
     layout->addLayout(top);
     placeholder_ = makePlaceholderLabel();
-    placeholder_->setText(tr("Train a model (Setup > Train) or open one: where it looks in the image appears "
+    placeholder_->setText(tr("Train a model (Run > Start, F5) or open one: where it looks in the image appears "
                              "here, and changes as it learns."));
     layout->addWidget(placeholder_);
     wordsRow_ = new QWidget;
@@ -115,7 +115,7 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     selector_->setToolTip(tr("The rollout multiplies every layer's head-averaged attention (with the residual); a "
                              "layer's [CLS] row is what the classifying token reads there."));
     selector_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    selector_->setMinimumContentsLength(28);
+    selector_->setMinimumContentsLength(16);  // the list shows every entry in full
     opacity_ = new QSlider(Qt::Horizontal);
     opacity_->setRange(0, 100);
     opacity_->setValue(60);
@@ -126,6 +126,7 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     colormap_ = new QComboBox;
     for (ColormapId id : Colormap::all()) colormap_->addItem(Colormap::nameOf(id), static_cast<int>(id));
     colormap_->setCurrentIndex(colormap_->findData(static_cast<int>(ColormapId::Magma)));
+    opacity_->setMinimumWidth(80);  // usable on a 1024-pixel projector too
     opacity_->setMaximumWidth(140);
     showLabel_ = new QLabel(tr("Show:"));
     controls->addWidget(showLabel_);
