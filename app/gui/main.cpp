@@ -6,12 +6,12 @@
 // QApplication that opens the window.
 #include "task/translate/TranslationTask.h"
 #include "window/MainWindow.h"
-#include "session/ClassifierLessons.h"
-#include "session/ForecastLessons.h"
-#include "session/ImageLessons.h"
+#include "task/classify/ClassifierLessons.h"
+#include "task/forecast/ForecastLessons.h"
+#include "task/images/ImageLessons.h"
 #include "session/LessonFiles.h"
-#include "session/Lessons.h"
-#include "session/TrainingController.h"
+#include "task/translate/Lessons.h"
+#include "task/translate/TrainingController.h"
 #include "window/Translations.h"
 
 #include "Version.h"

@@ -2,8 +2,8 @@
 // and the View menu; a classifier trains on the worker thread while the Classify view shows its
 // attention; Explain, the dataset browser and the lesson work end to end.
 #include "widgets/HeatmapWidget.h"
-#include "setup/ClassifierSetupPanel.h"
-#include "setup/DataPanel.h"
+#include "task/classify/ClassifierSetupPanel.h"
+#include "task/translate/DataPanel.h"
 #include "views/classify/ClassifierCurvesView.h"
 #include "views/classify/ClassifyView.h"
 #include "views/classify/ExplainView.h"

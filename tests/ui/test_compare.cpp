@@ -1,5 +1,5 @@
 #include "views/compare/CompareView.h"
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 
 #include "engine/translation/Seq2SeqModel.h"
 

@@ -3,7 +3,7 @@
 // counted multiply-adds, the beam tree, and the figures it exports.
 #include "views/decoding/DecodingCharts.h"
 #include "views/decoding/DecodingView.h"
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 #include "widgets/WordStrip.h"
 
 #include "engine/translation/Seq2SeqModel.h"

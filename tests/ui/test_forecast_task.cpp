@@ -6,8 +6,8 @@
 // looks back by whole periods and beats seasonal naive.
 #include "ui/UiTestSupport.h"
 #include "base/forecast/Series.h"
-#include "session/ForecastLessons.h"
-#include "setup/ForecastSetupPanel.h"
+#include "task/forecast/ForecastLessons.h"
+#include "task/forecast/ForecastSetupPanel.h"
 #include "task/TaskSupport.h"
 #include "task/forecast/ForecastTask.h"
 #include "views/forecast/ForecastCurvesView.h"

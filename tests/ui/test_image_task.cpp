@@ -7,7 +7,7 @@
 #include "base/vision/ImageDatasets.h"
 #include "base/vision/ImageFiles.h"
 #include "engine/translation/Seq2SeqModel.h"
-#include "setup/ImageSetupPanel.h"
+#include "task/images/ImageSetupPanel.h"
 #include "views/image/ImageCanvas.h"
 #include "views/image/ImageCurvesView.h"
 #include "views/image/ImageExplainView.h"

@@ -6,8 +6,8 @@
 // the cards promise"). "Is attention an explanation?" is checked at its full budget in
 // test_classify_task.
 #include "base/forecast/Series.h"
-#include "session/TrainingController.h"
-#include "setup/ClassifierSetupPanel.h"
+#include "task/translate/TrainingController.h"
+#include "task/classify/ClassifierSetupPanel.h"
 #include "task/forecast/ForecastTask.h"
 #include "views/classify/ClassifierCurvesView.h"
 #include "views/classify/ClassifyView.h"

@@ -1,9 +1,9 @@
-#include "setup/DataPanel.h"
-#include "session/Lessons.h"
+#include "task/translate/DataPanel.h"
+#include "task/translate/Lessons.h"
 #include "window/MainWindow.h"
-#include "setup/ModelSettingsWidget.h"
+#include "task/translate/ModelSettingsWidget.h"
 #include "views/translate/ProbeView.h"
-#include "setup/TrainingSettingsWidget.h"
+#include "task/translate/TrainingSettingsWidget.h"
 #include "views/translate/TranslateView.h"
 
 #include <catch2/catch.hpp>

@@ -2,15 +2,15 @@
 #include "widgets/WordStrip.h"
 #include "widgets/AttentionPanel.h"
 #include "views/corpus/CorpusTableModel.h"
-#include "setup/DataPanel.h"
+#include "task/translate/DataPanel.h"
 #include "views/heads/HeadsView.h"
 #include "views/heads/ImportanceView.h"
 #include "views/heads/ProjectorView.h"
 #include "window/MainWindow.h"
-#include "setup/ModelSettingsWidget.h"
+#include "task/translate/ModelSettingsWidget.h"
 #include "views/translate/ProbeView.h"
 #include "views/curves/TrainingChartsView.h"
-#include "setup/TrainingSettingsWidget.h"
+#include "task/translate/TrainingSettingsWidget.h"
 #include "views/translate/TranslateView.h"
 
 #include <catch2/catch.hpp>

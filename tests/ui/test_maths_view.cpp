@@ -3,7 +3,7 @@
 // window opens it as the "maths" tab with the Translate view's sentence.
 #include "window/MainWindow.h"
 #include "views/maths/MathsView.h"
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 #include "views/translate/TranslateView.h"
 
 #include "base/translation/Datasets.h"

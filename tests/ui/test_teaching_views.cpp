@@ -2,10 +2,10 @@
 // encoding and position similarity), alone and fed by a training run in the main window.
 #include "views/diagnostics/DiagnosticsView.h"
 #include "window/MainWindow.h"
-#include "setup/ModelSettingsWidget.h"
+#include "task/translate/ModelSettingsWidget.h"
 #include "views/positions/PositionalEncodingView.h"
 #include "views/translate/ProbeView.h"
-#include "setup/TrainingSettingsWidget.h"
+#include "task/translate/TrainingSettingsWidget.h"
 
 #include "base/PositionalEncoding.h"
 

@@ -2,10 +2,10 @@
 // the small-multiples and numbered-PNG exports.
 #include "widgets/AttentionPanel.h"
 #include "window/MainWindow.h"
-#include "setup/ModelSettingsWidget.h"
+#include "task/translate/ModelSettingsWidget.h"
 #include "views/translate/ProbeView.h"
 #include "views/timeline/TimelineView.h"
-#include "setup/TrainingSettingsWidget.h"
+#include "task/translate/TrainingSettingsWidget.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 #include <QCoreApplication>
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 
 #include "session/BackgroundJob.h"
 

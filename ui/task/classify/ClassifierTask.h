@@ -3,8 +3,8 @@
 // (Texts, Classify, Curves, Explain, Needle; registered with the navigator under the task's id),
 // its model on a worker thread (ClassifierSession) and its lessons. The window knows it only
 // through the Task interface.
-#include "session/ClassifierSession.h"
-#include "setup/ClassifierSetupPanel.h"  // ClassifierDataChoice
+#include "task/classify/ClassifierSession.h"
+#include "task/classify/ClassifierSetupPanel.h"  // ClassifierDataChoice
 #include "task/SessionTask.h"
 #include <memory>
 

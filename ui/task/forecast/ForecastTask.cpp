@@ -1,7 +1,7 @@
 #include "task/forecast/ForecastTask.h"
 #include <algorithm>
 #include "base/TaskIds.h"
-#include "session/ForecastLessons.h"
+#include "task/forecast/ForecastLessons.h"
 #include "session/SettingNames.h"
 #include "task/LessonSetup.h"
 #include "task/TaskSupport.h"

@@ -3,8 +3,8 @@
 // Lag profile, Curves, Heads; registered with the navigator under the task's id), its model on a
 // worker thread (ForecastSession) and its lessons (ForecastLessons.h). The window knows it only
 // through the Task interface.
-#include "session/ForecastSession.h"
-#include "setup/ForecastSetupPanel.h"  // ForecastDataChoice
+#include "task/forecast/ForecastSession.h"
+#include "task/forecast/ForecastSetupPanel.h"  // ForecastDataChoice
 #include "task/SessionTask.h"
 #include <QObject>
 #include <memory>

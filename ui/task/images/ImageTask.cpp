@@ -4,7 +4,7 @@
 #include "task/TaskSupport.h"
 #include "views/heads/ImportanceView.h"
 #include "views/ViewNavigator.h"
-#include "session/ImageLessons.h"
+#include "task/images/ImageLessons.h"
 #include "session/SettingNames.h"
 #include "views/image/ImageCurvesView.h"
 #include "views/image/ImageExplainView.h"

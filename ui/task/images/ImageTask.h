@@ -3,8 +3,8 @@
 // registered with the navigator under the task's id), its model on a worker thread (ImageSession: a
 // ViT or a captioner) and its lessons (ImageLessons.h). The window knows it only through the Task
 // interface.
-#include "session/ImageSession.h"
-#include "setup/ImageSetupPanel.h"  // ImageDataChoice
+#include "task/images/ImageSession.h"
+#include "task/images/ImageSetupPanel.h"  // ImageDataChoice
 #include "task/SessionTask.h"
 #include <QObject>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 // File > Open Recent: the last corpora opened (a TSV, or a pair of aligned files), newest first.
-#include "session/CorpusLoader.h"
+#include "task/translate/CorpusLoader.h"
 
 #include <QObject>
 #include <QStringList>

@@ -3,10 +3,10 @@
 
 #include "base/TaskIds.h"
 
-#include "session/Lessons.h"
-#include "setup/DataPanel.h"
-#include "setup/ModelSettingsWidget.h"
-#include "setup/TrainingSettingsWidget.h"
+#include "task/translate/Lessons.h"
+#include "task/translate/DataPanel.h"
+#include "task/translate/ModelSettingsWidget.h"
+#include "task/translate/TrainingSettingsWidget.h"
 #include "views/View.h"
 #include "views/compare/CompareView.h"
 #include "views/decoding/DecodingView.h"

@@ -3,8 +3,8 @@
 // run (start, step, reset; lessons and the demo set one up), the probe, and the translation requests
 // the views make. It drives the TrainingController and tells the views through the View interface;
 // the window only shows what it reports.
-#include "session/CorpusLoader.h"
-#include "session/TrainingController.h"
+#include "task/translate/CorpusLoader.h"
+#include "task/translate/TrainingController.h"
 
 #include <QMessageBox>
 #include <QObject>

@@ -7,8 +7,8 @@
 // Pause, Step, Stop, Reset) and the logarithmic loss axis; its status-bar parts show the run's
 // state, epoch, progress and ETA. TrainingSession does the corpus, run and lesson work; this class
 // wires it to the views and the window.
-#include "session/CorpusLoader.h"
-#include "session/TrainingController.h"
+#include "task/translate/CorpusLoader.h"
+#include "task/translate/TrainingController.h"
 #include "task/Task.h"
 
 class QAction;

@@ -3,7 +3,7 @@
 // (a newer request drops an older answer). Split from TranslationTask.cpp, which wires the rest.
 #include "task/translate/TranslationTask.h"
 
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 #include "task/translate/TrainingSession.h"
 #include "views/heads/HeadsView.h"
 #include "views/heads/ImportanceView.h"

@@ -1,5 +1,5 @@
 #include "views/attribution/AttributionView.h"
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 #include "views/classify/ExplainView.h"  // methodKeys, methodTitle: the explanation lab's names
 #include "widgets/WidgetStyle.h"
 #include "widgets/WordStrip.h"

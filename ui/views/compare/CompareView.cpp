@@ -1,7 +1,7 @@
 #include "views/compare/CompareView.h"
 
 #include "session/BackgroundJob.h"
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 #include "widgets/WidgetStyle.h"
 
 #include "engine/translation/Seq2SeqModel.h"

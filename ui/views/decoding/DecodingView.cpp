@@ -1,6 +1,6 @@
 #include "views/decoding/DecodingView.h"
 
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 #include "views/decoding/DecodingCharts.h"
 #include "widgets/WidgetStyle.h"
 #include "widgets/WordStrip.h"

@@ -6,7 +6,7 @@
 // view's latest translation, the live probe's as training goes on, or whichever came last.
 #include "views/View.h"
 #include "widgets/HeatmapWidget.h"
-#include "session/TrainingTypes.h"
+#include "task/translate/TrainingTypes.h"
 
 #include "base/AttentionDiagnostics.h"
 

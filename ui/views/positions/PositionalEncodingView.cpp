@@ -1,6 +1,6 @@
 #include "views/positions/PositionalEncodingView.h"
 
-#include "session/TrainingTypes.h"
+#include "task/translate/TrainingTypes.h"
 
 #include "base/translation/ModelConfig.h"
 #include "base/PositionalEncoding.h"

@@ -9,7 +9,7 @@
 #include "views/View.h"
 #include "widgets/AttentionPanel.h"
 #include "render/HeatmapRenderer.h"
-#include "session/TrainingTypes.h"
+#include "task/translate/TrainingTypes.h"
 
 #include <QList>
 #include <QSize>

@@ -1,4 +1,4 @@
-#include "session/TrainingWorker.h"
+#include "task/translate/TrainingWorker.h"
 
 #include "session/SettingNames.h"
 

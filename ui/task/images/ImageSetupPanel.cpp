@@ -1,4 +1,4 @@
-#include "setup/ImageSetupPanel.h"
+#include "task/images/ImageSetupPanel.h"
 #include "setup/LessonControls.h"
 #include "base/vision/Captions.h"
 #include "base/vision/ImageDatasets.h"

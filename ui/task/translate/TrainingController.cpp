@@ -1,7 +1,7 @@
-#include "session/TrainingController.h"
+#include "task/translate/TrainingController.h"
 
 #include "session/BackgroundJob.h"
-#include "session/TrainingWorker.h"
+#include "task/translate/TrainingWorker.h"
 
 
 #include <algorithm>

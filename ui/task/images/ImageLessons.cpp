@@ -1,4 +1,4 @@
-#include "session/ImageLessons.h"
+#include "task/images/ImageLessons.h"
 
 #include "base/InputError.h"
 #include "base/TaskIds.h"

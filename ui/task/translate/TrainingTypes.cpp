@@ -1,4 +1,4 @@
-#include "session/TrainingTypes.h"
+#include "task/translate/TrainingTypes.h"
 
 namespace attnlab {
 

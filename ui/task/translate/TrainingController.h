@@ -11,7 +11,7 @@
 // openFailed with loadFailed, modelDiscarded on a reset that dropped a model; open() and save() are
 // loadModel() and saveModel().
 #include "session/ModelSession.h"
-#include "session/TrainingTypes.h"
+#include "task/translate/TrainingTypes.h"
 
 #include <QElapsedTimer>
 #include <QObject>

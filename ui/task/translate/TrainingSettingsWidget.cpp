@@ -1,4 +1,4 @@
-#include "setup/TrainingSettingsWidget.h"
+#include "task/translate/TrainingSettingsWidget.h"
 #include "setup/LessonControls.h"
 
 #include <QDoubleSpinBox>

@@ -1,4 +1,4 @@
-#include "session/ClassifierLessons.h"
+#include "task/classify/ClassifierLessons.h"
 
 #include "base/InputError.h"
 #include "base/TaskIds.h"

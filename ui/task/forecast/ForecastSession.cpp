@@ -1,4 +1,4 @@
-#include "session/ForecastSession.h"
+#include "task/forecast/ForecastSession.h"
 #include "base/InputError.h"
 #include <QCoreApplication>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "session/CorpusLoader.h"
+#include "task/translate/CorpusLoader.h"
 
 #include "base/translation/Alignments.h"
 #include "base/InputError.h"

@@ -1,4 +1,4 @@
-#include "setup/ForecastSetupPanel.h"
+#include "task/forecast/ForecastSetupPanel.h"
 #include "setup/LessonControls.h"
 #include <QCheckBox>
 #include <QComboBox>

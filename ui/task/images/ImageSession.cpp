@@ -1,4 +1,4 @@
-#include "session/ImageSession.h"
+#include "task/images/ImageSession.h"
 #include "base/InputError.h"
 #include "base/vision/ImageAttention.h"
 #include "engine/HeadStudy.h"

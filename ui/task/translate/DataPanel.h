@@ -1,7 +1,7 @@
 #pragma once
 // Where the corpus comes from: a built-in dataset (name, size, seed, maximum length) or a file, and
 // what was loaded (pairs, skipped lines, vocabulary sizes) with how it is split into tokens.
-#include "session/CorpusLoader.h"
+#include "task/translate/CorpusLoader.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "setup/ClassifierSetupPanel.h"
+#include "task/classify/ClassifierSetupPanel.h"
 #include "setup/LessonControls.h"
 #include "base/text/ClassifyDatasets.h"
 #include <algorithm>

@@ -3,7 +3,7 @@
 // (each batch queues the next), so requests queued by the GUI — translate, pause, step, stop — are
 // served between batches. Every call runs on the worker's thread; nothing here is touched from the
 // GUI thread except cancel(). No exception leaves a call: each becomes a failure signal.
-#include "session/TrainingTypes.h"
+#include "task/translate/TrainingTypes.h"
 
 #include <QObject>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "session/ForecastLessons.h"
+#include "task/forecast/ForecastLessons.h"
 
 #include "base/InputError.h"
 #include "base/TaskIds.h"

@@ -1,4 +1,4 @@
-#include "session/ClassifierSession.h"
+#include "task/classify/ClassifierSession.h"
 #include "base/InputError.h"
 #include "engine/HeadStudy.h"
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "session/Lessons.h"
+#include "task/translate/Lessons.h"
 
 #include "base/InputError.h"
 #include "base/TaskIds.h"

@@ -1,4 +1,4 @@
-#include "setup/DataPanel.h"
+#include "task/translate/DataPanel.h"
 #include "setup/LessonControls.h"
 
 #include <QCheckBox>

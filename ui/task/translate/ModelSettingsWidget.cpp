@@ -1,4 +1,4 @@
-#include "setup/ModelSettingsWidget.h"
+#include "task/translate/ModelSettingsWidget.h"
 #include "setup/LessonControls.h"
 
 #include "base/translation/ModelSize.h"
