@@ -30,10 +30,10 @@ void checkFormatVersion(const CheckpointMetadata& metadata, const std::string& p
 
 void checkModelTask(const CheckpointMetadata& metadata, const std::string& path, const char* task, const char* what) {
     const auto found = metadata.find("task");
-    const bool translation = std::string(task) == tasks::kTranslate;
     if (found == metadata.end()) {
-        if (translation) return;
-        if (metadata.count("source_vocab"))
+        const std::string untagged = tasks::untaggedCheckpointTask();
+        if (untagged == task) return;  // from before the "task" metadata
+        if (!untagged.empty() && metadata.count("source_vocab"))
             throw ModelFileError(path, std::string("holds a translation model, not ") + what + " (use translate)");
         throw ModelFileError(path, "not an AttnLab model: metadata 'task' is missing");
     }

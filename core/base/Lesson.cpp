@@ -2,14 +2,9 @@
 
 #include "base/FileUtil.h"
 #include "base/InputError.h"
+#include "base/LessonSchema.h"
 #include "base/TaskIds.h"
-#include "base/forecast/ForecastConfig.h"
-#include "base/forecast/Series.h"
-#include "base/text/ClassifierConfig.h"
-#include "base/text/ClassifyDatasets.h"
-#include "base/translation/Datasets.h"
-#include "base/translation/ModelConfig.h"
-#include "base/vision/VisionConfig.h"
+#include "base/text/ClassifyDatasets.h"  // kMinNeedleLength, kMaxNeedleLength
 
 #include <nlohmann/json.hpp>
 
@@ -150,64 +145,61 @@ bool isTask(const std::string& task) {
     return false;
 }
 
-std::string taskList() {
-    std::string out;
-    for (const tasks::ModelTask& t : tasks::modelTasks()) out += (out.empty() ? "" : ", ") + std::string(t.id);
-    return out;
-}
-
-// The task's configuration parsed from its complete JSON (throws ConfigError), or false when the
-// task has no configuration type known here.
-bool checkModelJson(const std::string& task, const std::string& json) {
-    if (task == tasks::kTranslate) return modelConfigFromJson(json), true;
-    if (task == tasks::kClassify) return classifierConfigFromJson(json), true;
-    if (task == tasks::kImageClassify) return vitConfigFromJson(json), true;
-    if (task == tasks::kCaption) return captionerConfigFromJson(json), true;
-    if (task == tasks::kForecast) return forecastConfigFromJson(json), true;
-    return false;
-}
-
-// The datasets a lesson of this task may name.
-std::vector<std::string> datasetsOf(const std::string& task) {
-    std::vector<std::string> out;
-    if (task == tasks::kTranslate) {
-        for (const DatasetInfo& d : builtinDatasets()) out.push_back(d.name);
-    } else if (task == tasks::kClassify) {
-        for (const ClassificationDatasetInfo& d : classificationDatasets()) out.push_back(d.name);
-        out.push_back("langid");
-    } else if (task == tasks::kImageClassify) {
-        out = {"glyphs", "fashion-mnist"};
-    } else if (task == tasks::kCaption) {
-        out = {"scenes"};
-    } else if (task == tasks::kForecast) {
-        for (SeriesKind k : {SeriesKind::Seasonal, SeriesKind::Echo, SeriesKind::Regime}) out.push_back(toString(k));
-    }
-    return out;
-}
-
 std::string join(const std::vector<std::string>& names) {
     std::string out;
     for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
     return out;
 }
 
+std::string taskList() { return join(tasks::modelTaskIds()); }
+
+// The model tasks a window task trains ("images": image-classify, caption), when it trains more
+// than one: a lesson must name one of them.
+std::vector<std::string> modelTasksOfWindowTask(const std::string& window) {
+    std::vector<std::string> out;
+    for (const tasks::ModelTask& t : tasks::modelTasks())
+        if (window == t.window && window != t.id) out.emplace_back(t.id);
+    return out;
+}
+
+// The task's schema; every model task has one (a task without any accepts only the common fields).
+const LessonSchema& schemaOf(const std::string& task) {
+    static const LessonSchema none;
+    const LessonSchema* s = lessonSchemaOf(task);
+    return s != nullptr ? *s : none;
+}
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The task's configuration parsed from its complete JSON (throws ConfigError), or false when the
+// task has no configuration type known here.
+bool checkModelJson(const std::string& task, const std::string& json) {
+    const LessonSchema& schema = schemaOf(task);
+    if (!schema.checkModel) return false;
+    schema.checkModel(json);
+    return true;
+}
+
+// The datasets a lesson of this task may name (empty: any).
+std::vector<std::string> datasetsOf(const std::string& task) {
+    const LessonSchema& schema = schemaOf(task);
+    return schema.datasets ? schema.datasets() : std::vector<std::string>{};
+}
+
 // The probe fields of a task: name -> whether it is a path.
-std::vector<std::pair<std::string, bool>> probeFieldsOf(const std::string& task) {
-    if (task == tasks::kTranslate) return {{"sentence", false}, {"translate", false}};
-    if (task == tasks::kClassify) return {{"text", false}};
-    if (task == tasks::kImageClassify || task == tasks::kCaption) return {{"image", true}};
-    return {};
+const std::vector<std::pair<std::string, bool>>& probeFieldsOf(const std::string& task) {
+    return schemaOf(task).probeFields;
 }
 
 void parseData(const Reader& r, const Json& data, LessonFile& l) {
     r.object(data, "data");
-    std::vector<const char*> known = {"dataset", "path", "size", "seed"};
-    if (l.task == tasks::kTranslate) known.push_back("max_length");
-    if (l.task == tasks::kClassify) known.push_back("length");
-    if (l.task == tasks::kForecast) known.insert(known.end(), {"period", "lag", "noise"});
+    std::vector<std::string> known = {"dataset", "path", "size", "seed"};
+    const std::vector<std::string>& own = schemaOf(l.task).dataFields;
+    known.insert(known.end(), own.begin(), own.end());
     for (auto it = data.begin(); it != data.end(); ++it)
-        if (std::find_if(known.begin(), known.end(), [&](const char* k) { return it.key() == k; }) == known.end())
-            r.fail("data." + it.key(), "unknown field");
+        if (!has(known, it.key())) r.fail("data." + it.key(), "unknown field");
     const bool hasDataset = data.contains("dataset"), hasPath = data.contains("path");
     if (hasDataset == hasPath) r.fail("data", "give either \"dataset\" (a built-in dataset) or \"path\" (a file or folder)");
     if (hasDataset) {
@@ -260,13 +252,11 @@ void parseModel(const Reader& r, const Json& model, LessonFile& l) {
 
 void parseTraining(const Reader& r, const Json& t, LessonFile& l) {
     r.object(t, "training");
-    std::vector<const char*> known = {"epochs", "batch_size", "learning_rate", "clip", "validation_fraction"};
-    if (l.task == tasks::kTranslate)
-        for (const char* k : {"teacher_forcing", "coverage_penalty", "guided_alignment", "alignment_head"}) known.push_back(k);
-    if (l.task == tasks::kImageClassify || l.task == tasks::kCaption) known.push_back("cosine");
+    std::vector<std::string> known = {"epochs", "batch_size", "learning_rate", "clip", "validation_fraction"};
+    const std::vector<std::string>& own = schemaOf(l.task).trainingFields;
+    known.insert(known.end(), own.begin(), own.end());
     for (auto it = t.begin(); it != t.end(); ++it)
-        if (std::find_if(known.begin(), known.end(), [&](const char* k) { return it.key() == k; }) == known.end())
-            r.fail("training." + it.key(), "unknown field");
+        if (!has(known, it.key())) r.fail("training." + it.key(), "unknown field");
     LessonTraining& o = l.training;
     if (t.contains("epochs")) o.epochs = static_cast<int>(r.integer(t["epochs"], "training.epochs", 1, 10000));
     if (t.contains("batch_size")) o.batchSize = static_cast<int>(r.integer(t["batch_size"], "training.batch_size", 1, 4096));
@@ -291,10 +281,10 @@ void parseTraining(const Reader& r, const Json& t, LessonFile& l) {
 
 void parseProbe(const Reader& r, const Json& p, LessonFile& l) {
     r.object(p, "probe");
-    const auto fields = probeFieldsOf(l.task);
+    const auto& fields = probeFieldsOf(l.task);
     for (auto it = p.begin(); it != p.end(); ++it) {
         const std::string field = "probe." + it.key();
-        if (l.task == tasks::kTranslate && it.key() == "every_batches") {
+        if (schemaOf(l.task).probeEveryBatches && it.key() == "every_batches") {
             l.probeEveryBatches = static_cast<int>(r.integer(it.value(), field, 1, 100000));
             continue;
         }
@@ -381,39 +371,12 @@ std::string parsableLessonModel(const std::string& model) {
 }
 
 std::string defaultLessonModel(const std::string& task) {
-    Json j;
-    if (task == tasks::kTranslate) j = Json::parse(toJson(ModelConfig{}));
-    else if (task == tasks::kClassify) j = Json::parse(toJson(ClassifierConfig{}));
-    else if (task == tasks::kImageClassify) j = Json::parse(toJson(VitConfig{}));
-    else if (task == tasks::kCaption) j = Json::parse(toJson(CaptionerConfig{}));
-    else if (task == tasks::kForecast) j = Json::parse(toJson(ForecastConfig{}));
-    else return {};
-    return j.dump();
+    const LessonSchema& schema = schemaOf(task);
+    return schema.defaultModel ? Json::parse(schema.defaultModel()).dump() : std::string();
 }
 
 const std::vector<std::string>& lessonControlNames(const std::string& task) {
-    static const std::vector<std::string> translate = {
-        "dataset", "size", "data_seed", "max_length", "open_corpus", "architecture", "attention", "window",
-        "bidirectional", "query", "hidden", "layers", "heads", "pattern", "chunk", "feed_forward", "dropout",
-        "dropout_on", "model_max_length", "learning_rate", "batch_size", "epochs", "seed", "threads",
-        "validation_fraction", "clip", "teacher_forcing", "coverage_penalty", "guided_alignment"};
-    static const std::vector<std::string> classify = {
-        "dataset", "size", "length", "data_seed", "architecture", "pooling", "hops", "hidden", "layers", "heads",
-        "pattern", "window", "bidirectional", "units", "epochs", "learning_rate", "batch_size", "seed", "clip",
-        "validation_fraction"};
-    static const std::vector<std::string> images = {
-        "dataset", "size", "data_seed", "patch", "hidden", "heads", "layers", "attention", "lambda", "caption_hidden",
-        "epochs", "learning_rate", "batch_size", "seed", "clip", "validation_fraction"};
-    static const std::vector<std::string> forecast = {
-        "dataset", "size", "data_seed", "period", "lag", "noise", "column", "timestamp", "context", "horizon",
-        "hidden", "heads", "layers", "decoder_layers", "loss", "pattern", "window", "time_features", "epochs",
-        "learning_rate", "batch_size", "seed", "clip", "validation_fraction"};
-    static const std::vector<std::string> none;
-    if (task == tasks::kForecast) return forecast;
-    if (task == tasks::kTranslate) return translate;
-    if (task == tasks::kClassify) return classify;
-    if (task == tasks::kImageClassify || task == tasks::kCaption) return images;
-    return none;  // a task whose controls this reader does not list: any name is accepted
+    return schemaOf(task).controls;  // empty: a task whose controls are not listed accepts any name
 }
 
 LessonFile parseLesson(const std::string& text, const std::string& file) {
@@ -445,7 +408,8 @@ LessonFile parseLesson(const std::string& text, const std::string& file) {
     if (!validId(l.id)) r.fail("id", "must be 1 to 64 letters, digits, '-' or '_'");
     l.task = r.string(j["task"], "task");
     if (!isTask(l.task)) {
-        const std::string hint = l.task == tasks::kImages ? " (a lesson names the model: image-classify or caption)" : "";
+        const std::vector<std::string> models = modelTasksOfWindowTask(l.task);
+        const std::string hint = models.empty() ? "" : " (a lesson names the model: " + join(models) + ")";
         r.fail("task", "unknown task '" + l.task + "' (one of " + taskList() + ")" + hint);
     }
     l.title = r.text(j["title"], "title");
@@ -519,7 +483,7 @@ std::string lessonToJson(const LessonFile& l, const std::string& file) {
     j["training"] = training;
     if (l.seed) j["seed"] = *l.seed;
     Json probe = Json::object();
-    const auto fields = probeFieldsOf(l.task);
+    const auto& fields = probeFieldsOf(l.task);
     for (const auto& entry : l.probe) {
         const std::string& name = entry.first;
         const std::string& value = entry.second;

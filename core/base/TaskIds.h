@@ -18,16 +18,22 @@ inline constexpr const char* kForecast = "forecast";
 inline constexpr const char* kImages = "images";  // the window's task for image-classify and caption
 
 struct ModelTask {
-    const char* id;      // the CLI's --task value and the checkpoint's "task"
-    const char* window;  // the window's task that trains it
+    std::string id;      // the CLI's --task value and the checkpoint's "task"
+    std::string window;  // the window's task that trains it
+    // Checkpoints written before the "task" metadata existed hold this task (translation's).
+    bool untaggedCheckpoints = false;
 };
 
-// Every model task, in the order the CLI lists them.
+// Every model task, in the order the CLI lists them: the built-in ones, then those registered.
 const std::vector<ModelTask>& modelTasks();
+// Adds a model task (a task made outside this list: a test's own); an id already listed is ignored.
+void registerModelTask(const ModelTask& task);
 // The ids of modelTasks(), for usage messages and flag checks.
 std::vector<std::string> modelTaskIds();
 // The window's task for a model task or a window task id ("caption" -> "images", "images" ->
 // "images"); empty for an unknown id.
 std::string windowTaskOf(const std::string& id);
+// The model task of checkpoints without "task" metadata; empty if none.
+std::string untaggedCheckpointTask();
 
 }  // namespace attnlab::tasks

@@ -1,0 +1,10 @@
+#pragma once
+// What a forecasting lesson may contain (base/LessonSchema.h): the generated series (seasonal,
+// echo, regime) with their period, lag and noise, ForecastConfig; no probe fields.
+#include "base/LessonSchema.h"
+
+namespace attnlab {
+
+LessonSchema forecastLessonSchema();
+
+}  // namespace attnlab
