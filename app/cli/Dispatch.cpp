@@ -8,6 +8,7 @@
 
 #include "ArgParser.h"
 #include "Dispatch.h"
+#include "EngineCommands.h"
 #include "Version.h"
 #include "base/InputError.h"
 

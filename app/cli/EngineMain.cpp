@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "Dispatch.h"
+#include "EngineCommands.h"
 #include "engine/Runtime.h"
 
 int main(int argc, char** argv) {

@@ -1,6 +1,7 @@
 #include <iostream>
 #include <map>
 
+#include "CliTasks.h"
 #include "Commands.h"
 #include "base/TaskIds.h"
 
@@ -119,158 +120,6 @@ tokenizer options used.
 
   --task T             what the model learns: @TASKS@
                        (default translate; the other tasks' data and flags are below)
-Data:
-  --corpus FILE        TSV corpus (source<TAB>target)
-  --src F --tgt F      two line-aligned files
-  --gettext LANG       English -> LANG message pairs from this machine's GNU gettext
-                       catalogues (--locale-dir DIR, default /usr/share/locale)
-  --dataset NAME       a built-in dataset (see: attnlab-cli datasets)
-  --size N --data-seed S --max-len N   options for --dataset (defaults 2000, 1, per dataset)
-  --alignments FILE    gold word links for a corpus file, in the Pharaoh format fast_align
-                       and GIZA++ write: one line per corpus line, "i-j" (sure) or "i?j"
-                       (possible) over space-separated words from 0; the epochs' "aer" then
-                       measures the attention against them, with "align_precision" and
-                       "align_recall" (Och & Ney: possible links count for precision only)
-  --val-fraction F     share held out for validation (default 0.1)
-  --min-freq N         drop tokens seen fewer times (default 1)
-  --no-lowercase, --no-split-punct      tokenizer switches
-  --split-cjk, --no-split-cjk           Chinese/Japanese/Korean one token per character, or
-                       space-separated words kept whole. Default: per character, except
-                       for a dataset written in words (toy-en-zh). The model keeps the choice.
-Model:
-  --arch A             gru or transformer
-  --attention K        none, dot, general, scaled-dot, additive, local-m, local-p (GRU; default additive)
-  --hidden N           hidden size / d_model (default 128)
-  --layers N           layers (default 1 for GRU, 2 for Transformer)
-  --bidirectional, --no-bidirectional
-                       GRU encoder reading both ways (default on: with it the attention
-                       points at the right words far more often; docs/defaults.md)
-  --query Q            after or before: the GRU decoder's attention asks with the state
-                       after reading the previous word (Luong) or before it (Bahdanau).
-                       Default after: its maps matched the gold word links best
-  --heads N            attention heads (Transformer, default 4)
-  --ff N               feed-forward size (Transformer, default 512)
-  --window D           local attention half-width (default 3): a GRU's local-m/local-p,
-                       a Transformer's local and strided patterns
-  --attention-pattern P  full, local, strided, chunked or linear (Transformer self-attention;
-                       default full; cross-attention stays full). local: keys within D of
-                       the query (the decoder: the D before it); strided: that band and every
-                       s-th key from the query (Child et al. 2019); chunked: its chunk of C
-                       keys and the mean key/value of every other chunk (the decoder: earlier
-                       ones); linear: phi(q).phi(k), phi = elu + 1, no softmax (O(N))
-  --chunk C            the chunk size (chunked) or stride s (strided); default 0 =
-                       ceil(sqrt(max length))
-  --positional P       sinusoidal, learned or none: the Transformer's position signal
-                       (default sinusoidal; none leaves the encoder blind to word order)
-  --dropout F          dropout (default 0.1)
-  --dropout-on P       embeddings, attention or both (GRU). Default embeddings: dropping
-                       attention weights too blurred the maps without gaining accuracy
-Training:
-  --epochs N (10)  --batch N (32)  --lr F (0.001)  --clip F (1.0)
-  --teacher-forcing F (1.0)  --seed N (1)  --threads N (1)
-  --coverage-penalty F  add F * sum over source tokens of (tau - the attention they
-                       received)^2 per sentence, tau = target length / source length (Xu et
-                       al. 2015's doubly stochastic attention): every word gets attended;
-                       a Transformer's last layer, heads averaged (default 0 = off)
-  --guided-alignment F  add F * the cross-entropy between each target token's gold links
-                       and its attention (Garg et al. 2019); needs word links (--alignments
-                       or a built-in dataset). "aer" then scores that head (default 0 = off)
-  --alignment-head L:H  the Transformer cross-attention head guided alignment pulls
-                       (default: the last layer's first head)
-
-Prints one JSON object per epoch on stdout; a progress bar on stderr when it is a
-terminal. The model is saved atomically after every epoch and at the end. Ctrl-C
-finishes the current batch, saves, and exits 130.
-
-Text classification: attnlab-cli train --task classify (--corpus FILE.tsv | --dataset NAME)
-                         --arch gru|transformer --out MODEL.safetensors [options]
-  --corpus FILE.tsv    text<TAB>label per line (two or more classes)
-  --dataset NAME       sentiment, topic or needle (--size N, --data-seed S, --length N for needle);
-                       langid: this machine's gettext translations labelled by language
-                       (--languages de,fr,... or all; default 12 common ones; --size N per
-                       language, default 2000; --locale-dir DIR, default /usr/share/locale)
-  --units U            words (default) or characters (default for langid)
-  --attention P        pooling: additive (default), dot, scaled-dot, none (last state), mean
-  --hops R             attention rows (Lin et al. 2017; default 1)   --penalty F  ||AA^T - I||^2 weight
-  --hidden N (64)  --embedding N  --attention-size N  --no-bidirectional  --dropout F (0.1)
-  --max-len N (256)  --epochs N (10)  --batch N (32)  --lr F (0.002)  --clip F  --seed N
-  --arch transformer   a [CLS] token and encoder layers: --layers N (2) --heads N (4) --ff N (256);
-                       its attention is each layer's self-attention and the [CLS] rollout;
-                       --attention-pattern P [--window W (3)] [--chunk C (0 = ceil(sqrt(max
-                       length + 1)))] as for translation, not causal. [CLS] is position 0, so
-                       under local, strided or chunked its row and column see only what the
-                       pattern allows (local: the first W words; the rest through the layers)
-  Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, val_macro_f1,
-  attention_entropy, rationale_mass (built-in datasets: mean attention on the deciding
-  words, beside uniform_rationale_mass), pairs_per_sec (texts), seconds.
-
-Images: attnlab-cli train --task image-classify (--images DIR | --idx IMAGES LABELS |
-                         --dataset fashion-mnist|glyphs) --arch vit --out MODEL.safetensors
-  data as for inspect --task image-classify (--channels, --image-size, --size, --data-seed);
-  Fashion-MNIST trains on its 60,000 training images and tests on its 10,000 test images,
-  the others hold --val-fraction out. A vision Transformer: P x P patches, [CLS], positions,
-  pre-norm encoder layers (GELU), a linear head on [CLS].
-  --patch P (4)  --hidden N (64)  --heads N (4)  --layers N (3)  --ff N (4 x hidden)
-  --positions learned|sinusoidal (learned)  --dropout F (0: off)
-  --attention-pattern P [--window W (3)] [--chunk C (0 = ceil(sqrt(1 + patches)))] as for
-  translation, not causal, over [CLS] then the patches row-major: [CLS] is position 0, so
-  under local, strided or chunked its row and column see only what the pattern allows
-  --epochs N (8)  --batch N (32)  --lr F (0.001)  --clip F (1.0)  --seed N  --threads N
-  --lr-schedule constant|cosine   the learning rate kept, or decayed to 0 along a cosine
-  Each epoch's JSON: epoch, train_loss, val_loss, val_accuracy, pairs_per_sec and
-  images_per_sec (training images per second), seconds; with boxes (glyphs):
-  rollout_on_box (the [CLS] rollout's mass on the mark) beside box_share (uniform's).
-
-Captions: attnlab-cli train --task caption (--captions FILE.tsv | --dataset scenes)
-                         --arch cnn-gru --out MODEL.safetensors
-  A CNN's (S/8) x (S/8) grid of features and a GRU decoder that attends over the cells.
-  --attention additive|dot (additive)  --doubly-stochastic L (0: off; Xu et al.'s
-  L * sum over cells of (1 - sum over words of alpha)^2)  --hidden N (128)  --embedding N (64)
-  --features N (64)  --max-len N (16 words)  --epochs N (10)  --lr F (0.003)  --batch N (32)
-  --query current|previous (current: the decoder reads the word it just wrote, then asks over
-                       the cells; previous: it asks first, as Bahdanau et al. and Xu et al.)
-  --encoder image|cell (image: the convolutions see the whole image; cell: each 8x8 cell alone)
-  --initial-state mean|zero (the decoder's first state: tanh(W mean(features)), or zeros)
-  --gate               Xu et al.'s gate: the context scaled by sigmoid(w . h + b)
-  --sentinel           Lu et al.'s visual sentinel, one more key drawn from the state (additive)
-  --objects N|MIN-MAX  with --dataset scenes: objects per scene (1..4; default 2-3)
-  Each epoch's JSON: epoch, train_loss, val_loss, val_bleu (0-100), val_exact, pairs_per_sec,
-  seconds; with objects (scenes): objects_named (held-out images whose caption names every
-  object, "red disk"), peak_in_box (shape words whose attention peak cell has its centre in that
-  object's box or within half a cell of it) and peak_strictly_in_box (in the box itself).
-
-Forecasting: attnlab-cli train --task forecast (--series FILE.csv --column NAME | --dataset NAME)
-                         --context C --horizon H --out MODEL.safetensors [options]
-  --series FILE.csv    a comma-separated file with a header line; --column NAME is the series
-                       (numbers; an empty, non-numeric, NaN or infinite cell is exit 3 naming the
-                       line), --timestamp-column NAME keeps a column of timestamps as text
-  --dataset NAME       seasonal, echo or regime, generated (see datasets --write): --length N
-                       (2000) --period P (17) --second-period Q --lag K (24) --noise X (0.2)
-                       --data-seed S (1)
-  A Transformer encoder-decoder: the encoder reads the C values before a point, the decoder's
-  H query slots attend to them and give the H values after it. Values are standardised with
-  the training part's mean and deviation; the last --val-fraction (0.2) is held out.
-  --context C (96)  --horizon H (12)  --arch transformer  --d-model N (64)  --heads N (4)
-  --layers N or --encoder-layers N (2)  --decoder-layers N (1)  --ff N (128)  --dropout F (0)
-  --loss mse|mae (mse)
-  --time-features, --no-time-features   sin and cos of the position within the period added
-                       to each value's input (default on: the cross-attention then finds the
-                       period far more often, docs/forecasting.md)
-  --season P           the period the time features, the seasonal naive and MASE use, 2 to
-                       the context (default 0: estimated on the training part)
-  --attention-pattern P [--window W (8)] [--chunk N (0 = ceil(sqrt(C)), at most C)] for the encoder's
-                       self-attention, as for translation; the cross-attention stays full
-  --epochs N (12)  --batch N (32)  --lr F (0.001)  --clip F (1.0)  --seed N  --threads N
-  --stride N (1)       steps between training windows
-  --json               end with one more line on stdout: {"summary": {"model", "epochs_trained",
-                       "interrupted", "parameters", "context", "horizon", "period",
-                       "period_estimated", "length", "train_end", "training_windows",
-                       "validation_windows", "last_epoch"}}
-  Each epoch prints a JSON object on stdout and a readable line on stderr: the training loss (and the held-out one), the held-out MAE, RMSE
-  and MASE (MAE over the seasonal naive's), the seasonal naive's MAE and the period-mass ratio
-  (the cross-attention's share on points a whole number of periods back over the share of such
-  points: above 1 the model looks back by periods). JSON keys: epoch, train_loss, val_loss,
-  val_mae, val_rmse, val_mase, seasonal_naive_mae, period_mass_ratio, windows_per_sec, seconds.
 )"},
     {"forecast", R"(Usage: attnlab-cli forecast --model MODEL.safetensors (--series FILE.csv --column NAME |
                              --dataset NAME [generator flags]) [--at I] [--json]
@@ -625,6 +474,15 @@ bool printHelp(const std::string& command) {
         for (std::size_t i = 0; i < ids.size(); ++i)
             list += (i == 0 ? "" : i + 1 == ids.size() ? " or " : ", ") + ids[i];
         text.replace(at, 7, list);
+    }
+    if (command == "train") {  // each task's data and flags (CliTasks.h), the default task's first
+        bool first = true;
+        for (const FrontTask& task : frontTasks()) {
+            if (task.trainHelp.empty()) continue;
+            if (!first) text += "\n";
+            text += task.trainHelp;
+            first = false;
+        }
     }
     std::cout << text;
     return true;

@@ -1,6 +1,6 @@
 #pragma once
-// What both render commands share (RenderCommand.cpp for translations, RenderImageCommand.cpp for
-// images): the Qt application they paint under and the one way a figure is written.
+// What every task's render shares (RenderCommand.cpp; a task's render, e.g. translate/RenderTranslation.cpp,
+// images/RenderImageCommand.cpp): the Qt application they paint under and the one way a figure is written.
 #ifdef ATTNLAB_HAVE_RENDER
 #include <QGuiApplication>
 
@@ -21,8 +21,3 @@ void writeFigure(const std::string& path, const Figure& figure, double scale);
 
 }  // namespace attnlab::cli
 #endif
-
-namespace attnlab::cli {
-// render --image: a vision model's attention over one image.
-int runRenderImage(const Args& args);
-}  // namespace attnlab::cli

@@ -17,6 +17,8 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QTableWidget>
 #include <QToolButton>
@@ -158,7 +160,15 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     stripTitle_ = new QLabel(tr("<b>Every word</b>: where the captioner looked as it said it"));
     layout->addWidget(stripTitle_);
     strip_ = new FigureCanvas;
-    layout->addWidget(strip_);
+    // The strip is as wide as the caption is long: it scrolls sideways in its own row, so that the
+    // view keeps the window's width (a 1024-pixel projector).
+    stripArea_ = new QScrollArea;
+    stripArea_->setObjectName(QStringLiteral("captionStripArea"));
+    stripArea_->setWidget(strip_);
+    stripArea_->setFrameShape(QFrame::NoFrame);
+    stripArea_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    stripArea_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    layout->addWidget(stripArea_);
     layout->addWidget(new QLabel(tr("<b>Dataset</b>: pick an image to look at")));
     browser_ = new QListWidget;
     browser_->setObjectName(QStringLiteral("imageBrowser"));
@@ -530,7 +540,7 @@ void ImageView::redraw() {
     hoverTitle_->setVisible(vit);
     attendedBy_->setVisible(vit);
     stripTitle_->setVisible(captioning_.has_value());
-    strip_->setVisible(captioning_.has_value());
+    stripArea_->setVisible(captioning_.has_value());
     if (vit) {
         const ImageClassification& c = *classification_;
         rows = c.gridRows;
@@ -565,6 +575,7 @@ void ImageView::redraw() {
         QStringList words;
         for (const std::string& t : c.tokens) words << QString::fromStdString(t);
         strip_->setFigure(imageAttentionStrip(image_, c.attention, words, rows, cols, style(), 120));
+        stripArea_->setFixedHeight(strip_->height() + stripArea_->horizontalScrollBar()->sizeHint().height() + 2);
     }
     if (!captioning_) strip_->clear();
     std::vector<ImageCanvas::Outline> outlines;

@@ -22,6 +22,7 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QTableWidget;
 
@@ -139,6 +140,7 @@ private:
     QLabel* hoverStatus_;
     QLabel* stripTitle_;
     FigureCanvas* strip_;
+    QScrollArea* stripArea_;  // the strip's row, scrolling sideways
     QListWidget* browser_;
 
     Image image_;

@@ -1,4 +1,4 @@
-#include "SeriesSources.h"
+#include "forecast/SeriesSources.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -12,9 +12,10 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "forecast/ForecastCli.h"
 #include "Interrupt.h"
 #include "Commands.h"
-#include "SeriesSources.h"
+#include "forecast/SeriesSources.h"
 #include "TrainingFlags.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
@@ -27,12 +28,6 @@ namespace attnlab::cli {
 
 namespace {
 
-std::string fixed(double v, int digits) {
-    if (!std::isfinite(v)) return "n/a";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-    return buffer;
-}
 
 nlohmann::ordered_json epochJson(const ForecastEpochMetrics& m) {
     nlohmann::ordered_json j;
@@ -139,11 +134,11 @@ int runTrainForecaster(const Args& argv) {
     try {
         outcome = trainer.run(
             [&](const ForecastEpochMetrics& m) {
-                std::cerr << "epoch " << m.epoch << "/" << options.epochs << "  loss " << fixed(m.trainLoss, 4) << " (val "
-                          << fixed(m.validationLoss, 4) << ")  MAE " << fixed(m.errors.mae, 4) << "  RMSE "
-                          << fixed(m.errors.rmse, 4) << "  MASE " << fixed(m.errors.mase, 3) << "  seasonal-naive MAE "
-                          << fixed(m.seasonalNaiveMae, 4) << "  period mass x" << fixed(m.periodMassRatio, 2) << "  ("
-                          << fixed(m.seconds, 2) << " s)" << std::endl;
+                std::cerr << "epoch " << m.epoch << "/" << options.epochs << "  loss " << fixedOrNa(m.trainLoss, 4) << " (val "
+                          << fixedOrNa(m.validationLoss, 4) << ")  MAE " << fixedOrNa(m.errors.mae, 4) << "  RMSE "
+                          << fixedOrNa(m.errors.rmse, 4) << "  MASE " << fixedOrNa(m.errors.mase, 3) << "  seasonal-naive MAE "
+                          << fixedOrNa(m.seasonalNaiveMae, 4) << "  period mass x" << fixedOrNa(m.periodMassRatio, 2) << "  ("
+                          << fixedOrNa(m.seconds, 2) << " s)" << std::endl;
                 std::cout << epochJson(m).dump() << std::endl;
                 last = m;
                 save();

@@ -12,7 +12,7 @@
 #include "JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
-#include "ImageSources.h"
+#include "images/ImageSources.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 #include "base/vision/Captions.h"

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Interrupt.h"
-#include "ClassifierData.h"
+#include "classify/ClassifierData.h"
 #include "Commands.h"
 #include "CorpusOptions.h"
 #include "TrainingFlags.h"

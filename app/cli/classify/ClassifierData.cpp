@@ -1,4 +1,4 @@
-#include "ClassifierData.h"
+#include "classify/ClassifierData.h"
 
 #include <algorithm>
 #include <iostream>
@@ -70,19 +70,5 @@ ClassificationCorpus loadClassificationCorpus(const ArgParser& args) {
     return makeClassificationDataset(name, size, seed, length);
 }
 
-std::string taskOf(const std::vector<std::string>& args) {
-    const std::vector<std::string> known = tasks::modelTaskIds();
-    std::string task = tasks::kTranslate;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--task" && i + 1 < args.size()) task = args[i + 1];
-        else if (args[i].rfind("--task=", 0) == 0) task = args[i].substr(7);
-    }
-    if (std::find(known.begin(), known.end(), task) == known.end()) {
-        std::string list;
-        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        throw UsageError("--task: unknown task '" + task + "' (expected one of: " + list + ")");
-    }
-    return task;
-}
 
 }  // namespace attnlab::cli

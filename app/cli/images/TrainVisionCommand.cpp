@@ -10,7 +10,7 @@
 
 #include "Interrupt.h"
 #include "Commands.h"
-#include "ImageSources.h"
+#include "images/ImageSources.h"
 #include "TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"

@@ -10,11 +10,12 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "RenderOutput.h"
+#include "images/ImagesCli.h"
 
 #ifdef ATTNLAB_HAVE_RENDER
 #include <iostream>
 
-#include "ImageSources.h"
+#include "images/ImageSources.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 #include "engine/vision/ImageModels.h"

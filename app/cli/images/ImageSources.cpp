@@ -1,4 +1,4 @@
-#include "ImageSources.h"
+#include "images/ImageSources.h"
 
 #include "base/InputError.h"
 

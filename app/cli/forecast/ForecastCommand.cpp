@@ -8,10 +8,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "forecast/ForecastCli.h"
 #include "JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
-#include "SeriesSources.h"
+#include "forecast/SeriesSources.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 #include "base/Safetensors.h"
@@ -43,12 +44,6 @@ nlohmann::ordered_json errorsJson(const ForecastErrors& e) {
 
 std::string nameOf(const Series& s) { return s.source.empty() ? s.name : s.source; }
 
-std::string fixed(double v, int digits) {
-    if (!std::isfinite(v)) return "n/a";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-    return buffer;
-}
 
 // The held-out share the model was trained with (its checkpoint's "tail_fraction"), else the default.
 int evaluate(const ArgParser& args, const std::string& path, const Forecaster& model, const Series& series) {
@@ -76,12 +71,12 @@ int evaluate(const ArgParser& args, const std::string& path, const Forecaster& m
     const std::pair<const char*, const ForecastErrors*> lines[] = {
         {"model", &e.model}, {"last value", &e.lastValue}, {"seasonal naive", &e.seasonalNaive}, {"mean", &e.mean}};
     for (const auto& [name, errors] : lines)
-        std::printf("%-16s %12s %12s %8s\n", name, fixed(errors->mae, 4).c_str(), fixed(errors->rmse, 4).c_str(),
-                    fixed(errors->mase, 3).c_str());
+        std::printf("%-16s %12s %12s %8s\n", name, fixedOrNa(errors->mae, 4).c_str(), fixedOrNa(errors->rmse, 4).c_str(),
+                    fixedOrNa(errors->mase, 3).c_str());
     std::printf("\ncross-attention on points a whole number of periods back: %s of the mass, %s of the points "
                 "(ratio %s)\n",
-                fixed(e.periodMass.mass, 3).c_str(), fixed(e.periodMass.pointShare, 3).c_str(),
-                fixed(e.periodMass.ratio(), 2).c_str());
+                fixedOrNa(e.periodMass.mass, 3).c_str(), fixedOrNa(e.periodMass.pointShare, 3).c_str(),
+                fixedOrNa(e.periodMass.ratio(), 2).c_str());
     return kOk;
 }
 
@@ -150,12 +145,12 @@ int runForecast(const Args& argv) {
         const std::string label = data.timestamps.empty() || index >= length
                                       ? std::to_string(index)
                                       : data.timestamps[static_cast<std::size_t>(index)];
-        const std::string spread = static_cast<std::size_t>(h) < f.spread.size() ? fixed(f.spread[h], 4) : "";
-        const std::string truthText = h < known ? fixed(truth[static_cast<std::size_t>(h)], 4) : "";
+        const std::string spread = static_cast<std::size_t>(h) < f.spread.size() ? fixedOrNa(f.spread[h], 4) : "";
+        const std::string truthText = h < known ? fixedOrNa(truth[static_cast<std::size_t>(h)], 4) : "";
         const int lag = (context - best) + h;
-        std::printf("%5d %10s %14s %12s %14s   %s\n", h + 1, label.c_str(), fixed(f.forecast[h], 4).c_str(),
+        std::printf("%5d %10s %14s %12s %14s   %s\n", h + 1, label.c_str(), fixedOrNa(f.forecast[h], 4).c_str(),
                     spread.c_str(), truthText.c_str(),
-                    withMap ? (std::to_string(lag) + " (" + fixed(mean.at(h, best), 2) + ")").c_str() : "");
+                    withMap ? (std::to_string(lag) + " (" + fixedOrNa(mean.at(h, best), 2) + ")").c_str() : "");
     }
     if (f.lagProfile.size() > 1) {
         std::vector<std::size_t> order;

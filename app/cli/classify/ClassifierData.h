@@ -6,7 +6,6 @@
 #include <string>
 
 #include "ArgParser.h"
-#include "base/TaskIds.h"
 #include "base/text/ClassifyCorpus.h"
 
 namespace attnlab::cli {
@@ -14,9 +13,5 @@ namespace attnlab::cli {
 const std::set<std::string>& classifierDataFlags();
 // Throws UsageError, InputError or ConfigError (naming the flag).
 ClassificationCorpus loadClassificationCorpus(const ArgParser& args);
-
-// The model task (base/TaskIds.h): "translate" unless the arguments hold --task NAME (or
-// --task=NAME); UsageError for a task that is not one of tasks::modelTaskIds().
-std::string taskOf(const std::vector<std::string>& args);
 
 }  // namespace attnlab::cli
