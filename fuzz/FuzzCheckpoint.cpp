@@ -12,7 +12,7 @@
 #include "base/InputError.h"
 #include "base/translation/ModelConfig.h"
 #include "base/translation/ModelSize.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "base/Vocabulary.h"
 #include "engine/translation/Seq2SeqModel.h"  // kCheckpointFormatVersion only; the header is torch-free
 

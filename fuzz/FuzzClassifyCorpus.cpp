@@ -24,7 +24,7 @@
 #include "FuzzCheck.h"
 #include "FuzzScratch.h"
 #include "base/InputError.h"
-#include "base/TextLines.h"
+#include "base/io/TextLines.h"
 #include "base/Tokenizer.h"
 #include "base/text/ClassifyCorpus.h"
 

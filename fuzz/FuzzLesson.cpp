@@ -33,7 +33,7 @@
 #include "FuzzCheck.h"
 #include "FuzzScratch.h"
 #include "base/InputError.h"
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 #include "base/TaskIds.h"
 #include "base/forecast/ForecastConfig.h"
 #include "base/text/ClassifierConfig.h"

@@ -15,7 +15,7 @@
 
 #include "base/translation/ModelConfig.h"
 #include "base/translation/ModelSize.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "engine/translation/Seq2SeqModel.h"
 
 namespace {

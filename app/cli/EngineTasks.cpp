@@ -1,6 +1,6 @@
 #include "EngineTasks.h"
 
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "base/TaskIds.h"
 
 namespace attnlab::cli {

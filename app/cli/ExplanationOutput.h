@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "JsonOut.h"
-#include "base/Explanation.h"
+#include "base/analysis/Explanation.h"
 
 namespace attnlab::cli {
 

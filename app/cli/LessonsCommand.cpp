@@ -1,4 +1,4 @@
-// attnlab-cli lessons: lists the built-in lessons (core/base/Lesson.h, docs/lessons.md), or checks
+// attnlab-cli lessons: lists the built-in lessons (core/base/lesson/Lesson.h, docs/lessons.md), or checks
 // one lesson file. Front end only: lessons are JSON read by core's base, no model is needed.
 #include <iostream>
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 
 namespace attnlab::cli {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The built-in tasks' entries in core/base's registries: the one place in core/base that lists
 // them (a new task adds a line to each function). Read once, when a registry is first used.
-#include "base/LessonSchema.h"
+#include "base/lesson/LessonSchema.h"
 
 #include <vector>
 

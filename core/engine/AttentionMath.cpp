@@ -1,7 +1,7 @@
 #include "AttentionMath.h"
 
 #include "base/InputError.h"
-#include "nn/GruAttention.h"
+#include "engine/nn/networks/GruAttention.h"
 
 namespace attnlab {
 

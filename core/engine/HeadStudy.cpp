@@ -12,7 +12,7 @@
 #include "base/vision/ImageData.h"
 #include "engine/detail/HeadStudyRunner.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/nn/TransformerClassifierNet.h"
+#include "engine/nn/networks/TransformerClassifierNet.h"
 
 namespace attnlab {
 

@@ -13,7 +13,7 @@
 #include "engine/Runtime.h"
 #include "engine/detail/CountingAllocator.h"
 #include "engine/detail/TorchPch.h"
-#include "engine/nn/TransformerClassifierNet.h"
+#include "engine/nn/networks/TransformerClassifierNet.h"
 
 namespace attnlab {
 

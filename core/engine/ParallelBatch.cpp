@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "engine/Runtime.h"
-#include "engine/nn/Random.h"
-#include "engine/nn/VectorKernels.h"
+#include "engine/nn/kernels/Random.h"
+#include "engine/nn/kernels/VectorKernels.h"
 
 namespace attnlab::detail {
 

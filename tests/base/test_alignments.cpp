@@ -15,7 +15,7 @@
 
 #include "base/translation/Alignments.h"
 #include "base/InputError.h"
-#include "base/Metrics.h"
+#include "base/analysis/Metrics.h"
 #include "TempDir.h"
 
 namespace {

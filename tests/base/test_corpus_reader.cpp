@@ -9,7 +9,7 @@
 #include <string>
 
 #include "base/translation/Corpus.h"
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "base/InputError.h"
 #include "InputErrors.h"
 #include "Skip.h"

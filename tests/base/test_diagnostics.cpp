@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "base/AttentionDiagnostics.h"
+#include "base/analysis/AttentionDiagnostics.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;

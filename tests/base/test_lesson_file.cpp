@@ -1,4 +1,4 @@
-// Lesson files (core/base/Lesson.h, docs/lessons.md): every built-in lesson parses, each kind of
+// Lesson files (core/base/lesson/Lesson.h, docs/lessons.md): every built-in lesson parses, each kind of
 // mistake is reported as "FILE: FIELD: reason" naming its field, and a lesson written and read back
 // is the same lesson.
 #include <catch2/catch.hpp>
@@ -11,7 +11,7 @@
 
 #include "InputErrors.h"
 #include "TempDir.h"
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 #include "base/TaskIds.h"
 #include "base/translation/ModelConfig.h"
 

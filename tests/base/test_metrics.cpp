@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "base/Metrics.h"
+#include "base/analysis/Metrics.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "base/Pca.h"
+#include "base/analysis/Pca.h"
 
 using namespace attnlab;
 using Catch::Matchers::WithinAbs;

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "Skip.h"
 #include "TempDir.h"
 

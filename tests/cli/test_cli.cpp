@@ -711,7 +711,7 @@ TEST_CASE("SIGINT during training saves the model and exits 130", "[cli]") {
 }
 
 // A save killed halfway through, every time: ATTNLAB_TEST_SAVE_PAUSE_MS makes the atomic write
-// (core/base/FileUtil.cpp) sleep with half of its temporary file written, and SIGKILL is sent once
+// (core/base/io/FileUtil.cpp) sleep with half of its temporary file written, and SIGKILL is sent once
 // that half is on disk. Killed in the first epoch's save there is no model yet and none may appear;
 // killed in the second epoch's save, the first epoch's model must still be there, whole. The torn
 // temporary file stays behind, as after a real crash, and must not get in the way of the next save.

@@ -11,8 +11,8 @@
 #include "base/InputError.h"
 #include "base/translation/Datasets.h"
 #include "engine/detail/AttentionLosses.h"
-#include "engine/nn/GruSeq2Seq.h"
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/GruSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 
 #include "TinyModels.h"
 

@@ -22,8 +22,8 @@
 #include "engine/text/TextClassifier.h"
 #include "engine/vision/ImageModels.h"
 #include "engine/vision/VisionTrainer.h"
-#include "engine/nn/AttentionPatterns.h"
-#include "engine/nn/MultiHeadAttention.h"
+#include "engine/nn/networks/AttentionPatterns.h"
+#include "engine/nn/networks/MultiHeadAttention.h"
 #include "engine/translation/Seq2SeqModel.h"
 
 using torch::Tensor;

@@ -9,7 +9,7 @@
 #include "base/translation/Datasets.h"
 #include "base/InputError.h"
 #include "base/translation/ModelSize.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "engine/translation/Trainer.h"
 
 #include "TempDir.h"

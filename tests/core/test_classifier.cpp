@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/nn/TransformerClassifierNet.h"
+#include "engine/nn/networks/TransformerClassifierNet.h"
 
 #include <cmath>
 #include <memory>
@@ -14,7 +14,7 @@
 #include "base/text/ClassifyDatasets.h"
 #include "base/translation/Datasets.h"
 #include "base/InputError.h"
-#include "base/RankCorrelation.h"
+#include "base/analysis/RankCorrelation.h"
 #include "engine/text/ClassifierTrainer.h"
 #include "engine/translation/Seq2SeqModel.h"
 #include "engine/text/TextClassifier.h"

@@ -9,7 +9,7 @@
 #include "TinyModels.h"
 #include "base/InputError.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 #include "engine/translation/AttentionTrace.h"
 #include "engine/translation/EncoderStates.h"
 

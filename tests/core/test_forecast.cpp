@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/nn/ForecastNet.h"
+#include "engine/nn/networks/ForecastNet.h"
 
 #include <atomic>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "base/InputError.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "base/text/ClassifyDatasets.h"
 #include "engine/forecast/ForecastTrainer.h"
 #include "engine/text/ClassifierTrainer.h"

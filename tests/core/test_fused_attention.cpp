@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "engine/nn/AdditiveScores.h"
-#include "engine/nn/AttentionPooling.h"
-#include "engine/nn/BatchMatmul.h"
-#include "engine/nn/FusedFeedForward.h"
-#include "engine/nn/FusedHeadAttention.h"
-#include "engine/nn/MultiHeadAttention.h"
-#include "engine/nn/Random.h"
-#include "engine/nn/VectorKernels.h"
+#include "engine/nn/nodes/AdditiveScores.h"
+#include "engine/nn/nodes/AttentionPooling.h"
+#include "engine/nn/kernels/BatchMatmul.h"
+#include "engine/nn/nodes/FusedFeedForward.h"
+#include "engine/nn/nodes/FusedHeadAttention.h"
+#include "engine/nn/networks/MultiHeadAttention.h"
+#include "engine/nn/kernels/Random.h"
+#include "engine/nn/kernels/VectorKernels.h"
 
 using torch::Tensor;
 namespace nn = attnlab::nn;

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/nn/FusedAttentionDecoder.h"
-#include "engine/nn/FusedGruCell.h"
-#include "engine/nn/GruSeq2Seq.h"
+#include "engine/nn/nodes/FusedAttentionDecoder.h"
+#include "engine/nn/nodes/FusedGruCell.h"
+#include "engine/nn/networks/GruSeq2Seq.h"
 
 #include "TinyModels.h"
 

@@ -20,7 +20,7 @@
 #include "base/translation/Datasets.h"
 #include "engine/detail/HeadGates.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 #include "engine/translation/HeadImportance.h"
 #include "engine/translation/Trainer.h"
 

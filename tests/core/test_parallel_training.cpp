@@ -21,8 +21,8 @@
 #include "engine/text/ClassifierTrainer.h"
 #include "engine/translation/Trainer.h"
 #include "engine/vision/VisionTrainer.h"
-#include "engine/nn/Random.h"
-#include "engine/nn/VectorKernels.h"
+#include "engine/nn/kernels/Random.h"
+#include "engine/nn/kernels/VectorKernels.h"
 
 #include "TinyModels.h"
 

@@ -1,6 +1,6 @@
 // The sinusoidal positional encoding as plain numbers: hand-computed entries, the position
 // similarity matrix, and equality with the table the Transformer itself adds to its embeddings.
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 #include <catch2/catch.hpp>
 
 #include <cmath>

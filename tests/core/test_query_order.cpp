@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/nn/GruSeq2Seq.h"
+#include "engine/nn/networks/GruSeq2Seq.h"
 
 #include "TinyModels.h"
 

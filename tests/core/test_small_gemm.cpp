@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/AutogradGraph.h"
-#include "engine/nn/PackedLinear.h"
-#include "engine/nn/SmallGemm.h"
+#include "engine/nn/nodes/PackedLinear.h"
+#include "engine/nn/kernels/SmallGemm.h"
 
 using namespace attnlab;
 namespace gemm = attnlab::nn::gemm;

@@ -11,9 +11,9 @@
 #include "base/vision/Captions.h"
 #include "base/vision/ImageAttention.h"
 #include "base/vision/ImageDatasets.h"
-#include "base/CheckpointMetadata.h"
+#include "base/io/CheckpointMetadata.h"
 #include "base/InputError.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "engine/vision/ImageModels.h"
 #include "engine/vision/VisionTrainer.h"
 

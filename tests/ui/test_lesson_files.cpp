@@ -1,7 +1,7 @@
 // Lesson files in the window (docs/lessons.md): File > Save Setup as Lesson writes a file that
 // reopens to the same setup, a lesson's hidden controls stay hidden and its locked ones disabled
 // whatever the panels do afterwards, and a broken file is one error line naming the file and field.
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 #include "session/LessonFiles.h"
 #include "task/translate/Lessons.h"
 #include "task/classify/ClassifierSetupPanel.h"

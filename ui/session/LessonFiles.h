@@ -1,10 +1,10 @@
 #pragma once
-// The lessons as the window knows them: lesson files (core/base/Lesson.h, docs/lessons.md) read
+// The lessons as the window knows them: lesson files (core/base/lesson/Lesson.h, docs/lessons.md) read
 // once from the built-in folder (builtinLessonDir: $ATTNLAB_LESSON_DIR, BINDIR/../share/attnlab/
 // lessons, BINDIR/lessons), their texts in the interface language, and their cards. Each task's
 // lesson struct (Lessons.h, ClassifierLessons.h, ImageLessons.h) is filled from a LessonFile by its
 // converter; nothing else defines a lesson.
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 #include "session/LessonCard.h"
 
 #include <QString>

@@ -2,7 +2,7 @@
 // What every task's File > Save Setup as Lesson shares: the training settings, the card and the
 // controls of the setup being saved, as the fields of a lesson file (base/Lesson.h).
 #include "setup/TrainingBox.h"
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 #include "setup/LessonControls.h"
 
 #include <QString>

@@ -6,7 +6,7 @@
 // and status-bar parts, and forwards what the user does (open or save a model, drop a file, start
 // a lesson, close the window) to it. Adding a task is a folder under ui/task/ and one line in
 // BuiltinTasks.cpp (docs/ARCHITECTURE.md, "Adding a task"); nothing in ui/window/ names a task.
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 #include "session/LessonCard.h"
 
 #include <QList>

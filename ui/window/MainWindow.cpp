@@ -1,6 +1,6 @@
 #include "window/MainWindow.h"
 
-#include "base/Lesson.h"
+#include "base/lesson/Lesson.h"
 #include "base/TaskIds.h"
 #include "task/BuiltinTasks.h"
 #include "views/View.h"

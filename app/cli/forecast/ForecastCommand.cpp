@@ -15,7 +15,7 @@
 #include "forecast/SeriesSources.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "base/forecast/Series.h"
 #include "engine/forecast/ForecastTrainer.h"
 #include "engine/forecast/Forecaster.h"

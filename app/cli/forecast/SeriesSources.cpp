@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "base/InputError.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "engine/forecast/ForecastTrainer.h"
 
 namespace attnlab::cli {

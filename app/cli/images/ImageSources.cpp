@@ -111,7 +111,7 @@ CaptionDataset loadCaptionDataset(const ArgParser& p) {
 
 }  // namespace attnlab::cli
 
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 
 namespace attnlab::cli {
 

@@ -9,7 +9,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "engine/translation/Seq2SeqModel.h"
 
 namespace attnlab::cli {

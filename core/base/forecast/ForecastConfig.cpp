@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
-#include "base/JsonFields.h"
+#include "base/io/JsonFields.h"
 #include "base/forecast/Series.h"  // kMaxForecastContext, kMaxForecastHorizon
 
 namespace attnlab {

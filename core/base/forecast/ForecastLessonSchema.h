@@ -1,7 +1,7 @@
 #pragma once
 // What a forecasting lesson may contain (base/LessonSchema.h): the generated series (seasonal,
 // echo, regime) with their period, lag and noise, ForecastConfig; no probe fields.
-#include "base/LessonSchema.h"
+#include "base/lesson/LessonSchema.h"
 
 namespace attnlab {
 

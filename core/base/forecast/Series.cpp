@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "base/InputError.h"
 #include "base/SeededRandom.h"
 

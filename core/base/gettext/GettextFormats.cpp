@@ -30,11 +30,11 @@
 #include <vector>
 
 #include "base/translation/Corpus.h"  // kMaxLineBytes
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "Gettext.h"
 #include "GettextDetail.h"
 #include "base/InputError.h"
-#include "base/TextLines.h"
+#include "base/io/TextLines.h"
 #include "base/Tokenizer.h"
 
 namespace attnlab {

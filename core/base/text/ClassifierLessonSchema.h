@@ -1,7 +1,7 @@
 #pragma once
 // What a text classification lesson may contain (base/LessonSchema.h): the built-in classification
 // datasets and langid, the needle's text length, the probe's text, ClassifierConfig.
-#include "base/LessonSchema.h"
+#include "base/lesson/LessonSchema.h"
 
 namespace attnlab {
 

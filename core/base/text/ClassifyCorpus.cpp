@@ -10,10 +10,10 @@
 #include <stdexcept>
 
 #include "base/translation/Corpus.h"  // kMaxLineBytes, kMaxCorpusFileBytes
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "base/InputError.h"
 #include "base/SeededRandom.h"
-#include "base/TextLines.h"
+#include "base/io/TextLines.h"
 #include "base/Tokenizer.h"
 
 namespace attnlab {

@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "base/InputError.h"
 
 namespace attnlab {

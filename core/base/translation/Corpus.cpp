@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "base/InputError.h"
-#include "base/TextLines.h"
+#include "base/io/TextLines.h"
 #include "base/Tokenizer.h"
 
 namespace attnlab {

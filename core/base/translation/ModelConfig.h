@@ -20,7 +20,7 @@ enum class QueryOrder { Before, After };
 // attention weights, or both. Checkpoints written before the choice existed load as Both.
 enum class DropoutPlacement { Embeddings, Attention, Both };
 // Which keys a Transformer's self-attention (encoder and decoder) computes scores for
-// (core/engine/nn/AttentionPatterns.h); cross-attention is always full. Local: |i - j| <= W
+// (core/engine/nn/networks/AttentionPatterns.h); cross-attention is always full. Local: |i - j| <= W
 // (localWindow; in the decoder j in [i - W, i]); strided (Child et al. 2019): that band plus
 // every j with (i - j) a multiple of the stride s; chunked: every key of i's chunk of C and one
 // summary (the mean key and value) of every other chunk (in the decoder: of earlier chunks);

@@ -1,7 +1,7 @@
 #pragma once
 // What a translation lesson may contain (base/LessonSchema.h): the built-in parallel datasets,
 // max_length, the teacher forcing and attention-loss settings, the probe's sentences, ModelConfig.
-#include "base/LessonSchema.h"
+#include "base/lesson/LessonSchema.h"
 
 namespace attnlab {
 

@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "base/translation/Corpus.h"  // kMaxCorpusFileBytes
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "ImageFiles.h"
 #include "base/InputError.h"
 #include "base/SeededRandom.h"
-#include "base/TextLines.h"
+#include "base/io/TextLines.h"
 
 namespace attnlab {
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <zlib.h>
 
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "base/InputError.h"
 
 namespace attnlab {

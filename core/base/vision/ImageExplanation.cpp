@@ -6,7 +6,7 @@
 
 #include "ImageAttention.h"
 #include "base/InputError.h"
-#include "base/RankCorrelation.h"
+#include "base/analysis/RankCorrelation.h"
 #include "base/SeededRandom.h"
 
 namespace attnlab {

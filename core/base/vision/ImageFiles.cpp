@@ -8,9 +8,9 @@
 #include <png.h>
 #include <jpeglib.h>
 
-#include "base/FileUtil.h"
+#include "base/io/FileUtil.h"
 #include "base/InputError.h"
-#include "base/TextLines.h"
+#include "base/io/TextLines.h"
 
 namespace attnlab {
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/InputError.h"
-#include "base/JsonFields.h"
+#include "base/io/JsonFields.h"
 
 namespace attnlab {
 

@@ -2,7 +2,7 @@
 // What a lesson of the two vision models may contain (base/LessonSchema.h): the ViT's datasets
 // (glyphs, fashion-mnist) and VitConfig, the captioner's scenes and CaptionerConfig; both take a
 // probe image, the cosine schedule and the Images task's setup controls.
-#include "base/LessonSchema.h"
+#include "base/lesson/LessonSchema.h"
 
 namespace attnlab {
 

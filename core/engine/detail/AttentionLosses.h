@@ -9,7 +9,7 @@
 
 #include "base/translation/Alignments.h"
 #include "base/translation/Batching.h"
-#include "engine/nn/Seq2SeqNet.h"
+#include "engine/nn/networks/Seq2SeqNet.h"
 #include "engine/translation/Trainer.h"
 
 namespace attnlab {

@@ -5,7 +5,7 @@
 
 #include "EvalModeGuard.h"
 #include "engine/text/TextClassifier.h"
-#include "engine/nn/GruClassifierNet.h"
+#include "engine/nn/networks/GruClassifierNet.h"
 
 namespace attnlab {
 

@@ -4,7 +4,7 @@
 
 #include "EvalModeGuard.h"
 #include "engine/forecast/Forecaster.h"
-#include "engine/nn/ForecastNet.h"
+#include "engine/nn/networks/ForecastNet.h"
 
 namespace attnlab {
 

@@ -11,7 +11,7 @@
 
 #include "base/InputError.h"
 #include "base/translation/HeadAblation.h"
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 
 namespace attnlab::detail {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/HeadStudy.h"
-#include "engine/nn/MultiHeadAttention.h"
+#include "engine/nn/networks/MultiHeadAttention.h"
 
 namespace attnlab::detail {
 

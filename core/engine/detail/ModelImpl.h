@@ -5,7 +5,7 @@
 
 #include "EvalModeGuard.h"
 #include "engine/translation/Seq2SeqModel.h"
-#include "engine/nn/Seq2SeqNet.h"
+#include "engine/nn/networks/Seq2SeqNet.h"
 
 namespace attnlab {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 
 namespace attnlab {
 

@@ -5,7 +5,7 @@
 
 #include "EvalModeGuard.h"
 #include "engine/vision/ImageModels.h"
-#include "engine/nn/VisionNets.h"
+#include "engine/nn/networks/VisionNets.h"
 
 namespace attnlab {
 

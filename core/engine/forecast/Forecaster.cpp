@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/CheckpointMetadata.h"
+#include "base/io/CheckpointMetadata.h"
 #include "base/InputError.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "base/TaskIds.h"
 #include "engine/detail/ForecastImpl.h"
 #include "engine/detail/ModuleTensors.h"

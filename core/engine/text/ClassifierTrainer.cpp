@@ -9,7 +9,7 @@
 
 #include "base/InputError.h"
 #include "base/Memory.h"
-#include "base/RankCorrelation.h"
+#include "base/analysis/RankCorrelation.h"
 #include "engine/detail/ClassifierImpl.h"
 #include "engine/detail/ParallelBatch.h"
 #include "engine/Runtime.h"

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 
-#include "base/CheckpointMetadata.h"
+#include "base/io/CheckpointMetadata.h"
 #include "base/InputError.h"
-#include "base/RankCorrelation.h"
-#include "base/Safetensors.h"
+#include "base/analysis/RankCorrelation.h"
+#include "base/io/Safetensors.h"
 #include "base/TaskIds.h"
 #include "engine/detail/ClassifierImpl.h"
 #include "engine/detail/ModuleTensors.h"

@@ -21,7 +21,7 @@
 
 #include "base/AttentionMap.h"
 #include "base/text/ClassifierConfig.h"
-#include "base/Explanation.h"
+#include "base/analysis/Explanation.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"
 

@@ -4,8 +4,8 @@
 
 #include "engine/detail/ModelAccess.h"
 #include "base/InputError.h"
-#include "engine/nn/GruSeq2Seq.h"
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/GruSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 
 namespace attnlab {
 

@@ -7,10 +7,10 @@
 
 #include "engine/detail/ModelImpl.h"
 #include "engine/detail/ModuleTensors.h"
-#include "base/CheckpointMetadata.h"
+#include "base/io/CheckpointMetadata.h"
 #include "base/InputError.h"
 #include "base/translation/ModelSize.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "base/TaskIds.h"
 
 namespace attnlab {

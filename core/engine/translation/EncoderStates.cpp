@@ -5,10 +5,10 @@
 #include <stdexcept>
 
 #include "base/InputError.h"
-#include "base/Pca.h"
+#include "base/analysis/Pca.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/nn/GruSeq2Seq.h"
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/GruSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 
 namespace attnlab {
 

@@ -7,7 +7,7 @@
 #include "Trainer.h"
 #include "engine/detail/CountingAllocator.h"
 #include "engine/detail/TorchPch.h"
-#include "engine/nn/AttentionPatterns.h"
+#include "engine/nn/networks/AttentionPatterns.h"
 #include "base/translation/Datasets.h"
 #include "base/InputError.h"
 

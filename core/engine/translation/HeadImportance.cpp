@@ -4,13 +4,13 @@
 #include <cmath>
 
 #include "base/InputError.h"
-#include "base/Metrics.h"
+#include "base/analysis/Metrics.h"
 #include "base/Tokenizer.h"
 #include "base/translation/Batching.h"
 #include "engine/detail/HeadGates.h"
 #include "engine/detail/HeadStudyRunner.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/nn/TransformerClassifierNet.h"  // attentionRollout
+#include "engine/nn/networks/TransformerClassifierNet.h"  // attentionRollout
 
 namespace attnlab {
 

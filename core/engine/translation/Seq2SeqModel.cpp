@@ -6,8 +6,8 @@
 #include "engine/detail/ModelImpl.h"
 #include "engine/detail/ModuleTensors.h"
 #include "base/InputError.h"
-#include "engine/nn/GruSeq2Seq.h"
-#include "engine/nn/TransformerSeq2Seq.h"
+#include "engine/nn/networks/GruSeq2Seq.h"
+#include "engine/nn/networks/TransformerSeq2Seq.h"
 
 namespace attnlab {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/AttentionMap.h"
-#include "base/CheckpointMetadata.h"  // kCheckpointFormatVersion, for the fuzzers that include this header
+#include "base/io/CheckpointMetadata.h"  // kCheckpointFormatVersion, for the fuzzers that include this header
 #include "base/translation/ModelConfig.h"
 #include "base/Tokenizer.h"
 #include "base/Vocabulary.h"

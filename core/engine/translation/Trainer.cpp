@@ -19,9 +19,9 @@
 #include "base/translation/Batching.h"
 #include "base/InputError.h"
 #include "base/Memory.h"
-#include "base/Metrics.h"
+#include "base/analysis/Metrics.h"
 #include "base/translation/ModelSize.h"
-#include "engine/nn/Random.h"
+#include "engine/nn/kernels/Random.h"
 
 namespace attnlab {
 

@@ -11,7 +11,7 @@
 //                        (trapezoid rule, igSteps intervals); completeness: its sum vs z(e) - z(0)
 //   leave_one_out        p(token) - p(token | source without token i); "</s>" is never removed
 // Torch-free header.
-#include "base/Explanation.h"
+#include "base/analysis/Explanation.h"
 #include "engine/translation/Seq2SeqModel.h"
 #include <string>
 

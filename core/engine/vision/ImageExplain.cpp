@@ -5,7 +5,7 @@
 #include "ImageModels.h"
 #include "base/InputError.h"
 #include "engine/detail/VisionImpl.h"
-#include "engine/nn/TransformerClassifierNet.h"  // attentionRollout
+#include "engine/nn/networks/TransformerClassifierNet.h"  // attentionRollout
 
 namespace attnlab {
 

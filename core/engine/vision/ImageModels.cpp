@@ -6,14 +6,14 @@
 #include <cmath>
 #include <limits>
 
-#include "base/CheckpointMetadata.h"
+#include "base/io/CheckpointMetadata.h"
 #include "base/vision/ImageFiles.h"
 #include "base/InputError.h"
-#include "base/Safetensors.h"
+#include "base/io/Safetensors.h"
 #include "base/TaskIds.h"
 #include "engine/detail/ModuleTensors.h"
 #include "engine/detail/VisionImpl.h"
-#include "engine/nn/TransformerClassifierNet.h"  // attentionRollout
+#include "engine/nn/networks/TransformerClassifierNet.h"  // attentionRollout
 
 namespace attnlab {
 

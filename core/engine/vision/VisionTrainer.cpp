@@ -11,10 +11,10 @@
 
 #include "base/InputError.h"
 #include "base/Memory.h"
-#include "base/Metrics.h"
+#include "base/analysis/Metrics.h"
 #include "engine/detail/ParallelBatch.h"
 #include "engine/detail/VisionImpl.h"
-#include "engine/nn/TransformerClassifierNet.h"  // attentionRollout
+#include "engine/nn/networks/TransformerClassifierNet.h"  // attentionRollout
 #include "engine/Runtime.h"
 
 namespace attnlab {

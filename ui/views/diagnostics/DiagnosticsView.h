@@ -1,5 +1,5 @@
 #pragma once
-// Diagnostics of a translation's attention (core/base/AttentionDiagnostics.h): a table with one row
+// Diagnostics of a translation's attention (core/base/analysis/AttentionDiagnostics.h): a table with one row
 // per head (kind, layer, head | entropy | diagonality | sink mass | coverage), each kind's summary
 // first, every judged number coloured by its flag; the map of the selected row beside it; and under
 // them, in plain language, what each raised flag means and what to try. It follows the Translate
@@ -8,7 +8,7 @@
 #include "widgets/HeatmapWidget.h"
 #include "task/translate/TrainingTypes.h"
 
-#include "base/AttentionDiagnostics.h"
+#include "base/analysis/AttentionDiagnostics.h"
 
 #include <QWidget>
 

@@ -1,0 +1,366 @@
+#include "Safetensors.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <string_view>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "FileUtil.h"
+#include "base/InputError.h"
+
+namespace attnlab {
+
+// Tensor bytes are copied with memcpy, which is only the file's little-endian IEEE 754 layout here.
+static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559, "F32 must be IEEE 754 binary32");
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "safetensors I/O assumes a little-endian machine");
+#else
+#error "cannot tell the byte order; safetensors I/O assumes a little-endian machine"
+#endif
+
+namespace {
+
+using Json = nlohmann::ordered_json;  // keeps the header's order for tensors that share an offset
+
+constexpr const char* kMetadataKey = "__metadata__";
+constexpr int kMaxJsonDepth = 8;  // a valid header nests 3 deep; deeper is garbage or an attack
+
+// Tensor names come from the file: keep error messages to one printable line.
+std::string printable(const std::string& s) {
+    constexpr std::size_t kMaxShown = 80;
+    std::string out = "'";
+    for (std::size_t i = 0; i < s.size() && i < kMaxShown; ++i) {
+        auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c == 0x7f) {
+            static const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    if (s.size() > kMaxShown) out += "...";
+    return out + "'";
+}
+
+std::string shapeText(const std::vector<std::int64_t>& shape) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    return out + "]";
+}
+
+// Number of elements, or -1 if a dimension is negative or the byte size would overflow int64.
+std::int64_t elementCount(const std::vector<std::int64_t>& shape) {
+    constexpr std::int64_t kLimit = std::numeric_limits<std::int64_t>::max() / 4;
+    std::int64_t count = 1;
+    for (std::int64_t d : shape) {
+        if (d < 0) return -1;
+        if (d != 0 && count > kLimit / d) return -1;
+        count *= d;
+    }
+    return count;
+}
+
+// A non-negative JSON integer, or false.
+bool unsignedValue(const Json& j, std::uint64_t& out) {
+    if (j.is_number_unsigned()) {
+        out = j.get<std::uint64_t>();
+        return true;
+    }
+    if (j.is_number_integer() && j.get<std::int64_t>() >= 0) {
+        out = static_cast<std::uint64_t>(j.get<std::int64_t>());
+        return true;
+    }
+    return false;
+}
+
+struct Entry {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+};
+
+Entry parseEntry(const std::string& key, const Json& value, std::uint64_t bufferSize, const std::string& file) {
+    const std::string tensor = "tensor " + printable(key);
+    auto fail = [&](const std::string& reason) { throw ModelFileError(file, tensor + ": " + reason); };
+    if (!value.is_object()) fail("entry is not a JSON object");
+
+    auto dtype = value.find("dtype");
+    if (dtype == value.end()) fail("missing dtype");
+    if (!dtype->is_string()) fail("dtype is not a string");
+    if (dtype->get_ref<const std::string&>() != "F32")
+        fail("unsupported dtype " + printable(dtype->get_ref<const std::string&>()) + " (only F32 is supported)");
+
+    Entry e;
+    e.name = key;
+    auto shape = value.find("shape");
+    if (shape == value.end()) fail("missing shape");
+    if (!shape->is_array()) fail("shape is not an array");
+    for (const auto& d : *shape) {
+        std::uint64_t dim = 0;
+        if (!unsignedValue(d, dim)) fail("shape must hold non-negative integers");
+        if (dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) fail("shape overflows");
+        e.shape.push_back(static_cast<std::int64_t>(dim));
+    }
+    std::int64_t count = elementCount(e.shape);
+    if (count < 0) fail("shape " + shapeText(e.shape) + " overflows");
+
+    auto offsets = value.find("data_offsets");
+    if (offsets == value.end()) fail("missing data_offsets");
+    if (!offsets->is_array() || offsets->size() != 2 || !unsignedValue((*offsets)[0], e.begin) ||
+        !unsignedValue((*offsets)[1], e.end))
+        fail("data_offsets is not [begin, end] with non-negative integers");
+    if (e.begin > e.end || e.end > bufferSize)
+        fail("data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) + "] outside the " +
+             std::to_string(bufferSize) + "-byte data buffer");
+    if (e.end - e.begin != static_cast<std::uint64_t>(count) * 4u)
+        fail("data_offsets span " + std::to_string(e.end - e.begin) + " bytes but shape " + shapeText(e.shape) +
+             " needs " + std::to_string(static_cast<std::uint64_t>(count) * 4u));
+    return e;
+}
+
+std::map<std::string, std::string> parseMetadata(const Json& value, const std::string& file) {
+    std::map<std::string, std::string> metadata;
+    if (!value.is_object()) throw ModelFileError(file, "__metadata__ is not a JSON object");
+    for (const auto& [k, v] : value.items()) {
+        if (!v.is_string()) throw ModelFileError(file, "__metadata__ value " + printable(k) + " is not a string");
+        metadata[k] = v.get<std::string>();
+    }
+    return metadata;
+}
+
+Json parseHeader(std::string::const_iterator begin, std::string::const_iterator end, const std::string& file) {
+    struct TooDeep {};
+    Json::parser_callback_t limitDepth = [](int depth, Json::parse_event_t, Json&) {
+        if (depth > kMaxJsonDepth) throw TooDeep{};
+        return true;
+    };
+    try {
+        return Json::parse(begin, end, limitDepth);
+    } catch (const Json::parse_error& e) {
+        throw ModelFileError(file, "invalid header JSON (at byte " + std::to_string(e.byte) + " of the header)");
+    } catch (const Json::exception&) {
+        throw ModelFileError(file, "invalid header JSON");
+    } catch (const TooDeep&) {
+        throw ModelFileError(file, "invalid header JSON (nested more than " + std::to_string(kMaxJsonDepth) +
+                                       " levels deep)");
+    }
+}
+
+bool startsWith(std::string_view bytes, std::string_view magic) { return bytes.substr(0, magic.size()) == magic; }
+
+// Text: valid UTF-8 (a sequence cut at the end of `head` counts), no NUL and no control
+// character other than tab, newline, carriage return, form feed and escape.
+bool looksLikeText(std::string_view head) {
+    if (head.empty()) return false;
+    std::size_t i = 0;
+    while (i < head.size()) {
+        const auto c = static_cast<unsigned char>(head[i]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b) || c == 0x7f) return false;
+            ++i;
+            continue;
+        }
+        const std::size_t length = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (length == 0) return false;
+        for (std::size_t k = 1; k < length; ++k) {
+            if (i + k >= head.size()) return true;  // cut short by the sample
+            if ((static_cast<unsigned char>(head[i + k]) & 0xc0) != 0x80) return false;
+        }
+        i += length;
+    }
+    return true;
+}
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+std::string describeText(std::string_view head) {
+    if (startsWith(head, "\xef\xbb\xbf")) head.remove_prefix(3);
+    const std::size_t first = head.find_first_not_of(" \t\r\n\f");
+    if (first == std::string_view::npos) return "a text file of blanks";
+    const std::string start = lowercase(head.substr(first, 200));
+    if (startsWith(start, "<svg") || (startsWith(start, "<?xml") && lowercase(head).find("<svg") != std::string::npos))
+        return "an SVG image";
+    if (startsWith(start, "<!doctype html") || startsWith(start, "<html")) return "an HTML page";
+    if (startsWith(start, "<?xml")) return "an XML file";
+    if (startsWith(start, "{") || startsWith(start, "[")) return "a JSON file";
+    if (startsWith(start, "%!ps")) return "a PostScript file";
+    const std::string_view line = head.substr(0, head.find('\n'));
+    if (line.find('\t') != std::string_view::npos) return "a tab-separated text file, such as a corpus";
+    if (lowercase(head).find("msgid \"") != std::string::npos) return "a gettext .po catalogue";
+    return "a text file";
+}
+
+}  // namespace
+
+std::string describeFileKind(const std::string& bytes) {
+    const std::string_view b(bytes);
+    if (startsWith(b, "\x89PNG\r\n\x1a\n")) return "a PNG image";
+    if (startsWith(b, "\xff\xd8\xff")) return "a JPEG image";
+    if (startsWith(b, "GIF87a") || startsWith(b, "GIF89a")) return "a GIF image";
+    if (startsWith(b, "RIFF") && b.substr(8, 4) == "WEBP") return "a WebP image";
+    if (startsWith(b, "BM") && b.size() >= 26 && b.substr(6, 4) == std::string_view("\0\0\0\0", 4))
+        return "a BMP image";
+    if (startsWith(b, std::string_view("II*\0", 4)) || startsWith(b, std::string_view("MM\0*", 4))) return "a TIFF image";
+    if (startsWith(b, "%PDF-")) return "a PDF document";
+    if (startsWith(b, "\x1f\x8b")) return "a gzip-compressed file";
+    if (startsWith(b, "PK\x03\x04") || startsWith(b, "PK\x05\x06")) return "a ZIP archive, such as a PyTorch .pt file";
+    if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x80 && b[1] >= 2 && b[1] <= 5)
+        return "a Python pickle, such as an old PyTorch .pt file";
+    if (startsWith(b, "\x93NUMPY")) return "a NumPy .npy array";
+    if (startsWith(b, "\x89HDF\r\n\x1a\n")) return "an HDF5 file, such as a Keras model";
+    if (startsWith(b, "\x7f" "ELF")) return "an ELF program";
+    if (startsWith(b, "\xde\x12\x04\x95") || startsWith(b, "\x95\x04\x12\xde")) return "a gettext .mo catalogue";
+    if (b.size() >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 0x08 && b[3] >= 1 && b[3] <= 4)
+        return "an IDX data file, such as Fashion-MNIST's";
+    if (startsWith(b, "\xfd" "7zXZ") || startsWith(b, "BZh") || startsWith(b, "\x28\xb5\x2f\xfd"))
+        return "a compressed file";
+    const std::string_view head = b.substr(0, 4096);
+    if (looksLikeText(head)) return describeText(head);
+    return {};
+}
+
+const TensorRecord* SafetensorsContent::find(const std::string& name) const {
+    for (const auto& t : tensors)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name) {
+    if (bytes.empty()) throw ModelFileError(name, "not an AttnLab model file (the file is empty)");
+    if (bytes.size() < 8)
+        throw ModelFileError(name, "not an AttnLab model file (too short (" + std::to_string(bytes.size()) +
+                                       " bytes) for a safetensors header)");
+    std::uint64_t headerLength = 0;
+    for (int i = 7; i >= 0; --i) headerLength = (headerLength << 8) | static_cast<unsigned char>(bytes[i]);
+    const std::uint64_t available = bytes.size() - 8;
+    if (headerLength > available || headerLength > kMaxSafetensorsHeader) {
+        const std::string reason =
+            headerLength > available
+                ? "header length " + std::to_string(headerLength) + " exceeds file size (" +
+                      std::to_string(bytes.size()) + " bytes)"
+                : "header length " + std::to_string(headerLength) + " exceeds the limit of " +
+                      std::to_string(kMaxSafetensorsHeader) + " bytes";
+        // A plausible length and the header's '{': a model file cut short (a copy interrupted, a
+        // download not finished). Anything else is some other kind of file; say which if the bytes tell.
+        if (headerLength <= kMaxSafetensorsHeader && bytes.size() > 8 && bytes[8] == '{')
+            throw ModelFileError(name, reason + ": the model file is truncated");
+        const std::string kind = describeFileKind(bytes);
+        throw ModelFileError(name, "not an AttnLab model file (" + (kind.empty() ? reason : "it looks like " + kind) +
+                                       ")");
+    }
+
+    Json header = parseHeader(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(headerLength), name);
+    if (!header.is_object()) throw ModelFileError(name, "header is not a JSON object");
+
+    const std::uint64_t bufferStart = 8 + headerLength;
+    const std::uint64_t bufferSize = bytes.size() - bufferStart;
+    SafetensorsContent content;
+    std::vector<Entry> entries;
+    for (const auto& [key, value] : header.items()) {
+        if (key == kMetadataKey)
+            content.metadata = parseMetadata(value, name);
+        else
+            entries.push_back(parseEntry(key, value, bufferSize, name));
+    }
+
+    // File order is buffer order; stable so empty tensors keep their header order.
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
+    const Entry* previous = nullptr;
+    for (const auto& e : entries) {
+        if (e.begin == e.end) continue;  // occupies no bytes
+        if (previous && e.begin < previous->end)
+            throw ModelFileError(name, "tensors " + printable(previous->name) + " and " + printable(e.name) +
+                                           " overlap in the data buffer");
+        previous = &e;
+    }
+
+    content.tensors.reserve(entries.size());
+    for (const auto& e : entries) {
+        TensorRecord t;
+        t.name = e.name;
+        t.shape = e.shape;
+        t.data.resize(static_cast<std::size_t>((e.end - e.begin) / 4));  // checked against the buffer above
+        if (!t.data.empty()) std::memcpy(t.data.data(), bytes.data() + bufferStart + e.begin, e.end - e.begin);
+        content.tensors.push_back(std::move(t));
+    }
+    return content;
+}
+
+SafetensorsContent readSafetensors(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (status.type() == fs::file_type::not_found || path.empty()) throw ModelFileError(path, "no such file");
+    if (ec) throw ModelFileError(path, "cannot access: " + ec.message());
+    if (fs::is_directory(status)) throw ModelFileError(path, "is a directory");
+    if (!fs::is_regular_file(status)) throw ModelFileError(path, "not a regular file");
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (ec) throw ModelFileError(path, "cannot access: " + ec.message());
+
+    std::string bytes;
+    try {
+        bytes = readFileLimited(path, size);  // a file that grows meanwhile is refused, not read whole
+    } catch (const InputError& e) {
+        throw ModelFileError(path, e.reason());
+    }
+    return parseSafetensors(bytes, path);
+}
+
+void writeSafetensors(const std::string& path, const SafetensorsContent& content) {
+    auto fail = [&](const std::string& reason) { throw std::runtime_error(path + ": " + reason); };
+
+    Json header = Json::object();
+    if (!content.metadata.empty()) {
+        Json metadata = Json::object();
+        for (const auto& [k, v] : content.metadata) metadata[k] = v;
+        header[kMetadataKey] = std::move(metadata);
+    }
+    std::set<std::string> names;
+    std::uint64_t offset = 0;
+    for (const auto& t : content.tensors) {
+        const std::string tensor = "tensor " + printable(t.name);
+        if (t.name == kMetadataKey) fail(tensor + ": the name is reserved");
+        if (!names.insert(t.name).second) fail(tensor + ": the name is used twice");
+        std::int64_t count = elementCount(t.shape);
+        if (count < 0) fail(tensor + ": invalid shape " + shapeText(t.shape));
+        if (static_cast<std::uint64_t>(count) != t.data.size())
+            fail(tensor + ": " + std::to_string(t.data.size()) + " values do not fill shape " + shapeText(t.shape));
+        const std::uint64_t end = offset + t.data.size() * 4u;
+        header[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, end}}};
+        offset = end;
+    }
+
+    std::string headerText;
+    try {
+        headerText = header.dump();
+    } catch (const Json::exception&) {
+        fail("tensor names and metadata must be valid UTF-8");
+    }
+    // The data buffer starts 8-byte aligned, as the reference writer does it.
+    headerText.append((8 - headerText.size() % 8) % 8, ' ');
+
+    std::string bytes;
+    bytes.reserve(8 + headerText.size() + offset);
+    std::uint64_t n = headerText.size();
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((n >> (8 * i)) & 0xffu));
+    bytes += headerText;
+    for (const auto& t : content.tensors)
+        if (!t.data.empty()) bytes.append(reinterpret_cast<const char*>(t.data.data()), t.data.size() * sizeof(float));
+    writeFileAtomically(path, bytes);
+}
+
+}  // namespace attnlab
