@@ -10,7 +10,7 @@
 #include "ArgParser.h"
 #include "CliTasks.h"
 #include "Commands.h"
-#include "CorpusOptions.h"
+#include "support/CorpusOptions.h"
 #include "base/InputError.h"
 
 namespace attnlab::cli {

@@ -8,7 +8,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "EngineTasks.h"
-#include "RenderOutput.h"
+#include "support/RenderOutput.h"
 #include "base/InputError.h"
 
 #ifdef ATTNLAB_HAVE_RENDER

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "CorpusOptions.h"
+#include "support/CorpusOptions.h"
 #include "base/text/ClassifyDatasets.h"
 #include "base/gettext/Gettext.h"
 #include "base/InputError.h"

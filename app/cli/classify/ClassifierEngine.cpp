@@ -1,8 +1,8 @@
 // attnlab-cli's text classification task, engine part: its EngineTask (train, heads, explain, its
 // experiments) and heads on a classifier.
 #include "ArgParser.h"
-#include "CorpusOptions.h"
-#include "HeadStudyOutput.h"
+#include "support/CorpusOptions.h"
+#include "support/HeadStudyOutput.h"
 #include "base/TaskIds.h"
 #include "classify/ClassifierCli.h"
 #include "classify/ClassifierData.h"

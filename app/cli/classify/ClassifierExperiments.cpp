@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "ArgParser.h"
-#include "CorpusOptions.h"
-#include "ExperimentSupport.h"
-#include "Interrupt.h"
+#include "support/CorpusOptions.h"
+#include "support/ExperimentSupport.h"
+#include "support/Interrupt.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
 #include "base/text/ClassifierConfig.h"

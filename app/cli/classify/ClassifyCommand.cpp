@@ -6,8 +6,8 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "ExplanationOutput.h"
-#include "JsonOut.h"
+#include "support/ExplanationOutput.h"
+#include "support/JsonOut.h"
 #include "classify/ClassifierCli.h"
 #include "ArgParser.h"
 #include "Commands.h"

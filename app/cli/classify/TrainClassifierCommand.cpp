@@ -7,11 +7,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "Interrupt.h"
+#include "support/Interrupt.h"
 #include "classify/ClassifierData.h"
 #include "Commands.h"
-#include "CorpusOptions.h"
-#include "TrainingFlags.h"
+#include "support/CorpusOptions.h"
+#include "support/TrainingFlags.h"
 #include "base/InputError.h"
 #include "base/text/ClassifyDatasets.h"
 #include "engine/text/ClassifierTrainer.h"

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "forecast/ForecastCli.h"
-#include "JsonOut.h"
+#include "support/JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
 #include "forecast/SeriesSources.h"

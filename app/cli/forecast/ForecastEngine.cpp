@@ -1,6 +1,6 @@
 // attnlab-cli's forecasting task, engine part: its EngineTask (train, heads) and heads on a forecaster.
 #include "ArgParser.h"
-#include "HeadStudyOutput.h"
+#include "support/HeadStudyOutput.h"
 #include "base/TaskIds.h"
 #include "engine/HeadStudy.h"
 #include "engine/forecast/Forecaster.h"

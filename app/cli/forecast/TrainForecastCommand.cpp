@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "forecast/ForecastCli.h"
-#include "Interrupt.h"
+#include "support/Interrupt.h"
 #include "Commands.h"
 #include "forecast/SeriesSources.h"
-#include "TrainingFlags.h"
+#include "support/TrainingFlags.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 #include "base/forecast/ForecastConfig.h"

@@ -11,8 +11,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "Interrupt.h"
-#include "JsonOut.h"
+#include "support/Interrupt.h"
+#include "support/JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
 #include "images/ImageSources.h"

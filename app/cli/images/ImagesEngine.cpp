@@ -1,7 +1,7 @@
 // attnlab-cli's vision tasks, engine part: their EngineTasks (train, heads, explain, render --image,
 // the deletion experiment) and heads on a ViT.
 #include "ArgParser.h"
-#include "HeadStudyOutput.h"
+#include "support/HeadStudyOutput.h"
 #include "base/TaskIds.h"
 #include "engine/HeadStudy.h"
 #include "engine/vision/ImageModels.h"

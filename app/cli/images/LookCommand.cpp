@@ -9,7 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "JsonOut.h"
+#include "support/JsonOut.h"
 #include "ArgParser.h"
 #include "Commands.h"
 #include "images/ImageSources.h"

@@ -9,7 +9,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "RenderOutput.h"
+#include "support/RenderOutput.h"
 #include "images/ImagesCli.h"
 
 #ifdef ATTNLAB_HAVE_RENDER

@@ -8,10 +8,10 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "Interrupt.h"
+#include "support/Interrupt.h"
 #include "Commands.h"
 #include "images/ImageSources.h"
-#include "TrainingFlags.h"
+#include "support/TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
 #include "engine/vision/VisionTrainer.h"

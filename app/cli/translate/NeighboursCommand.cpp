@@ -7,7 +7,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "CorpusOptions.h"
+#include "support/CorpusOptions.h"
 #include "engine/translation/EncoderStates.h"
 #include "engine/translation/Seq2SeqModel.h"
 

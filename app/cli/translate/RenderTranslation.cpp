@@ -7,7 +7,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "RenderOutput.h"
+#include "support/RenderOutput.h"
 #include "translate/TranslationCli.h"
 
 #ifdef ATTNLAB_HAVE_RENDER

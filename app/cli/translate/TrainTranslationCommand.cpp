@@ -10,11 +10,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "Interrupt.h"
+#include "support/Interrupt.h"
 #include "Commands.h"
 #include "translate/TranslationCli.h"
-#include "CorpusOptions.h"
-#include "TrainingFlags.h"
+#include "support/CorpusOptions.h"
+#include "support/TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
 #include "engine/translation/Trainer.h"

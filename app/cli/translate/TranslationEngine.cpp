@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "ArgParser.h"
-#include "CorpusOptions.h"
-#include "ExplanationOutput.h"
-#include "HeadStudyOutput.h"
+#include "support/CorpusOptions.h"
+#include "support/ExplanationOutput.h"
+#include "support/HeadStudyOutput.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 #include "engine/translation/HeadImportance.h"

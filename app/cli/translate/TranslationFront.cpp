@@ -12,8 +12,8 @@
 
 #include "ArgParser.h"
 #include "CliTasks.h"
-#include "CorpusOptions.h"
-#include "InspectSupport.h"
+#include "support/CorpusOptions.h"
+#include "support/InspectSupport.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 #include "base/Tokenizer.h"

@@ -1,4 +1,4 @@
-#include "CorpusOptions.h"
+#include "support/CorpusOptions.h"
 
 #include "base/translation/Alignments.h"
 #include "base/translation/Datasets.h"

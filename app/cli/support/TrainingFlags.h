@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ArgParser.h"
-#include "CorpusOptions.h"
+#include "support/CorpusOptions.h"
 #include "base/InputError.h"
 #include "base/translation/ModelConfig.h"
 #include "engine/TrainingRun.h"

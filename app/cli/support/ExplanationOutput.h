@@ -5,7 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "JsonOut.h"
+#include "support/JsonOut.h"
 #include "base/analysis/Explanation.h"
 
 namespace attnlab::cli {
