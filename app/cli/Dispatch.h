@@ -14,9 +14,12 @@ using CommandTable = std::map<std::string, std::function<int(const Args&)>>;
 // The commands that need no model (datasets, inspect): both programs run them themselves.
 const CommandTable& frontCommands();
 
-// The commands that need the engine (LibTorch; ATTNLAB_ENGINE_COMMANDS in Commands.h): the front
+// The commands that need the engine (LibTorch; ATTNLAB_ENGINE_COMMANDS in EngineCommands.h): the front
 // end hands them to attnlab-cli-engine.
 bool isEngineCommand(const std::string& command);
+
+// Every command, the engine's too: attnlab-cli-engine's table (EngineCommands.cpp, in the engine).
+const CommandTable& allCommands();
 
 // Runs argv's command from `commands`. `--help`, `--version`, an unknown command and every
 // thrown error are handled here; a command that is not in `commands` but is an engine

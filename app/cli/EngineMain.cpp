@@ -11,14 +11,7 @@
 int main(int argc, char** argv) {
     attnlab::tuneAllocator();  // before any thread allocates
     using namespace attnlab::cli;
-    static const CommandTable commands = [] {
-        CommandTable all = frontCommands();
-#define ATTNLAB_ENGINE_COMMAND_ENTRY(name, run) all.emplace(name, run);
-        ATTNLAB_ENGINE_COMMANDS(ATTNLAB_ENGINE_COMMAND_ENTRY)
-#undef ATTNLAB_ENGINE_COMMAND_ENTRY
-        return all;
-    }();
-    const int code = dispatch(argc, argv, commands);
+    const int code = dispatch(argc, argv, allCommands());
     // Every command has closed its files by now. Leave without running the static destructors:
     // LibTorch's deregister each of its ~2,000 operators, ~9% of a short command's time.
     std::cout.flush();

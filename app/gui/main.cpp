@@ -4,14 +4,10 @@
 // --help (with the lessons) and --version, and when there is no display to open the window on it
 // says so in one line (exit 2) instead of letting Qt abort. Then, for everything else, on the
 // QApplication that opens the window.
-#include "task/translate/TranslationTask.h"
-#include "window/MainWindow.h"
-#include "task/classify/ClassifierLessons.h"
-#include "task/forecast/ForecastLessons.h"
-#include "task/images/ImageLessons.h"
+#include "session/BackgroundJob.h"
 #include "session/LessonFiles.h"
-#include "task/translate/Lessons.h"
-#include "task/translate/TrainingController.h"
+#include "task/BuiltinTasks.h"
+#include "window/MainWindow.h"
 #include "window/Translations.h"
 
 #include "Version.h"
@@ -44,19 +40,9 @@ bool installLanguage(attnlab::Translations& translations, QString* language) {
     return translations.install(*language);
 }
 
-// Every task's lessons, in the Lessons menu's order (translation, text classification, images,
-// forecasting): the one list --help prints and --lesson checks against.
-QList<attnlab::LessonCard> allLessonCards() {
-    QList<attnlab::LessonCard> cards = attnlab::lessonCards();
-    cards.append(attnlab::classifierLessonCards());
-    cards.append(attnlab::imageLessonCards());
-    cards.append(attnlab::forecastLessonCards());
-    return cards;
-}
-
 QString lessonIds() {
     QStringList ids;
-    for (const attnlab::LessonCard& card : allLessonCards()) ids << card.id;
+    for (const attnlab::LessonCard& card : attnlab::allLessonCards()) ids << card.id;
     return ids.join(QStringLiteral(", "));
 }
 
@@ -73,12 +59,7 @@ struct CommandLine {
         QStringLiteral("dataset")};
     QCommandLineOption tab{
         QStringLiteral("tab"),
-        QCoreApplication::translate("main", "Open on a tab: corpus, translate, probe, heads, projector, "
-                                            "curves, timeline, maths, diagnostics, head-importance, compare, positions, "
-                                            "attribution, experiments; for text classification texts, classify, "
-                                            "class-curves, explain, class-importance, needle; for images image, "
-                                            "image-curves, image-importance; for forecasting forecast, lag-profile, "
-                                            "forecast-curves, forecast-heads, forecast-importance."),
+        QCoreApplication::translate("main", "Open on a view, by its name (an unknown name lists them)."),
         QStringLiteral("name")};
     QCommandLineOption setup{
         QStringLiteral("setup"),
@@ -91,8 +72,7 @@ struct CommandLine {
         QStringLiteral("name")};
     QCommandLineOption task{
         QStringLiteral("task"),
-        QCoreApplication::translate("main", "Open on a task: translate, classify, images (or image-classify, caption), "
-                                            "forecast."),
+        QCoreApplication::translate("main", "Open on a task: %1.").arg(attnlab::windowTaskList()),
         QStringLiteral("id")};
 
     CommandLine() : help(parser.addHelpOption()), version(parser.addVersionOption()) {
@@ -111,7 +91,7 @@ struct CommandLine {
     QString helpText() const {
         QString text = parser.helpText();
         text += QLatin1Char('\n') + QCoreApplication::translate("main", "Lessons (--lesson NAME):") + QLatin1Char('\n');
-        const QList<attnlab::LessonCard> cards = allLessonCards();
+        const QList<attnlab::LessonCard> cards = attnlab::allLessonCards();
         qsizetype width = 0;
         for (const attnlab::LessonCard& card : cards) width = std::max(width, card.id.size());
         for (const attnlab::LessonCard& card : cards)
@@ -292,12 +272,13 @@ int main(int argc, char* argv[]) {
         attnlab::MainWindow window;
         window.show();
         if (parser.isSet(task) && !window.switchTask(parser.value(task))) {
-            std::fprintf(stderr, "error: --task: unknown task '%s' (translate, classify, images, image-classify, caption, forecast)\n",
-                         qPrintable(parser.value(task)));
+            std::fprintf(stderr, "error: --task: unknown task '%s' (%s)\n", qPrintable(parser.value(task)),
+                         qPrintable(attnlab::windowTaskList()));
             return 2;
         }
         if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
-            std::fprintf(stderr, "warning: unknown tab '%s'\n", qPrintable(parser.value(tab)));
+            std::fprintf(stderr, "warning: unknown tab '%s' (%s)\n", qPrintable(parser.value(tab)),
+                         qPrintable(window.navigator()->allNames().join(QStringLiteral(", "))));
         }
         if (parser.isSet(setup) && !window.showSetupPage(parser.value(setup))) {
             std::fprintf(stderr, "warning: unknown setup page '%s'\n", qPrintable(parser.value(setup)));
@@ -320,10 +301,10 @@ int main(int argc, char* argv[]) {
                 return 2;
             }
         } else if (parser.isSet(demo)) {
-            // The demo is the translation task's "heads" lesson on the dataset given.
-            auto* translation = window.task<attnlab::TranslationTask>();
-            window.switchTask(translation->id());
-            translation->startDemo(parser.value(demo));
+            if (!window.startDemo(parser.value(demo))) {
+                std::fprintf(stderr, "error: --demo: no task has a demo on '%s'\n", qPrintable(parser.value(demo)));
+                return 2;
+            }
         } else if (!parser.positionalArguments().isEmpty()) {
             window.openFiles({QFileInfo(parser.positionalArguments().constFirst()).absoluteFilePath()});
         }
@@ -337,7 +318,7 @@ int main(int argc, char* argv[]) {
         }
         code = QApplication::exec();
     }  // the window (and its training thread) is gone before the process ends
-    if (attnlab::TrainingController::hasAbandonedThreads()) {
+    if (attnlab::anyThreadAbandoned()) {
         // A worker did not stop in time; static destructors must not run under it.
         std::fflush(nullptr);
         std::_Exit(code);

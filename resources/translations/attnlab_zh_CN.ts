@@ -657,6 +657,10 @@
         <source>A setup saved from AttnLab: say here what the class should look for.</source>
         <translation>从 AttnLab 保存的设置：请在此说明该类别应寻找什么。</translation>
     </message>
+    <message>
+        <source>texts</source>
+        <translation>文本</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ClassifyView</name>
@@ -2908,6 +2912,10 @@
         <source>A Transformer forecasts a time series from its recent past; its cross-attention shows how far back each forecast step looks.</source>
         <translation>Transformer 根据时间序列的近期历史进行预测；其交叉注意力显示每个预测步回看多远。</translation>
     </message>
+    <message>
+        <source>forecast windows</source>
+        <translation>预测窗口</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ForecastView</name>
@@ -3939,6 +3947,10 @@
         <source>A captioner has no self-attention heads: its words&apos; attention over the image is in the Image view.</source>
         <translation>描述生成器没有自注意力头：它每个词在图像上的注意力在图像视图中。</translation>
     </message>
+    <message>
+        <source>images</source>
+        <translation>图像</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImageView</name>
@@ -4216,18 +4228,6 @@
     <message>
         <source>Which heads matter? Measure switches each head off alone over the held-out %1 (the change in loss and in the task&apos;s metric) and ranks the heads by their gradient importance (Michel et al. 2019, normalised within each layer). The chart switches heads off together, the least important first, beside random orders.</source>
         <translation>哪些注意力头重要？“测量”在留出的%1上逐个单独关闭每个注意力头（损失和任务指标的变化），并按梯度重要性（Michel 等人 2019，在每层内归一化）为它们排序。图表把注意力头一起关闭，从最不重要的开始，并与随机顺序对比。</translation>
-    </message>
-    <message>
-        <source>texts</source>
-        <translation>文本</translation>
-    </message>
-    <message>
-        <source>images</source>
-        <translation>图像</translation>
-    </message>
-    <message>
-        <source>forecast windows</source>
-        <translation>预测窗口</translation>
     </message>
     <message>
         <source>pairs</source>
@@ -7300,12 +7300,12 @@ The current model stays loaded.</source>
         <translation>开始一个课程：下列课程之一（也见“课程”菜单），或一个课程文件（.json，参见 docs/lessons.md）。</translation>
     </message>
     <message>
-        <source>Open on a task: translate, classify, images (or image-classify, caption), forecast.</source>
-        <translation>在指定任务上打开：translate、classify、images（或 image-classify、caption）、forecast。</translation>
+        <source>Open on a view, by its name (an unknown name lists them).</source>
+        <translation>在指定视图上打开，按其名称（名称不存在时会列出全部）。</translation>
     </message>
     <message>
-        <source>Open on a tab: corpus, translate, probe, heads, projector, curves, timeline, maths, diagnostics, head-importance, compare, positions, attribution, experiments; for text classification texts, classify, class-curves, explain, class-importance, needle; for images image, image-curves, image-importance; for forecasting forecast, lag-profile, forecast-curves, forecast-heads, forecast-importance.</source>
-        <translation>打开指定标签页：corpus、translate、probe、heads、projector、curves、timeline、maths、diagnostics、head-importance、compare、positions、attribution、experiments；文本分类为 texts、classify、class-curves、explain、class-importance、needle；图像为 image、image-curves、image-importance；时间序列预测为 forecast、lag-profile、forecast-curves、forecast-heads、forecast-importance。</translation>
+        <source>Open on a task: %1.</source>
+        <translation>在指定任务上打开：%1。</translation>
     </message>
 </context>
 </TS>

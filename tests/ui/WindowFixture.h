@@ -78,7 +78,7 @@ public:
     // questions; with waitForCorpus, returns once the default dataset has loaded.
     MainWindow& openWindow() {
         closeWindow();
-        std::vector<TaskFactory> tasks = builtinTasks();
+        std::vector<TaskFactory> tasks = taskFactories();
         tasks.insert(tasks.end(), options_.extraTasks.begin(), options_.extraTasks.end());
         window = std::make_unique<MainWindow>(tasks);
         window->setErrorReporter([this](const QString& title, const QString& message) {

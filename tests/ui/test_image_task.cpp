@@ -91,7 +91,7 @@ TEST_CASE("the Task box switches to Images and back", "[ui][images]") {
     WindowFixture f;
     MainWindow& w = *f.window;
     const QStringList translation = w.tabNames();
-    CHECK(w.taskChooser()->count() == static_cast<int>(builtinTasks().size()));
+    CHECK(w.taskChooser()->count() == static_cast<int>(taskFactories().size()));
     chooseTask(w, QStringLiteral("images"));
     CHECK(w.tabNames() == QStringList({"image", "image-heads", "image-curves", "image-explain", "image-importance"}));
     ImageTask& task = *w.task<ImageTask>();

@@ -105,7 +105,7 @@ TEST_CASE("a task written outside the window plugs in through the Task interface
     MainWindow& w = *f.window;
     auto* toy = w.task<ToyTask>();
     REQUIRE(toy != nullptr);
-    const int builtin = static_cast<int>(builtinTasks().size());  // the toy comes after them
+    const int builtin = static_cast<int>(taskFactories().size());  // the toy comes after them
     CHECK(static_cast<int>(w.tasks().size()) == builtin + 1);
     REQUIRE(w.taskChooser()->findData(QStringLiteral("toy")) == builtin);
     CHECK(w.taskChooser()->itemText(builtin) == QStringLiteral("Toy task"));

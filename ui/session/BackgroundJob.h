@@ -58,7 +58,8 @@
 
 namespace attnlab {
 
-// The process-wide record of threads left running (see TrainingController::hasAbandonedThreads).
+// The process-wide record of threads left running: when one was, main() ends the process with _Exit
+// (static destructors must not run under a thread that still runs).
 void markThreadAbandoned();
 bool anyThreadAbandoned();
 

@@ -114,6 +114,9 @@ public:
 
     // ---- lessons ----
     virtual QList<LessonCard> lessons() const { return {}; }
+    // attnlab --demo DATASET: the task's demonstration on a built-in dataset of its own (translation:
+    // a Transformer training on it); false if the task has none or the dataset is not its.
+    virtual bool startDemo(const QString& dataset) { (void)dataset; return false; }
     virtual bool startLesson(const QString& id) = 0;  // false for an id that is not among lessons()
     virtual QString lesson() const = 0;               // the lesson set up last; empty if none
     // A lesson file of this task (a built-in one, or one the user opened: File > Open Lesson,

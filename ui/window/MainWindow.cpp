@@ -37,7 +37,7 @@
 
 namespace attnlab {
 
-MainWindow::MainWindow(QWidget* parent) : MainWindow(builtinTasks(), parent) {}
+MainWindow::MainWindow(QWidget* parent) : MainWindow(taskFactories(), parent) {}
 
 MainWindow::MainWindow(const std::vector<TaskFactory>& factories, QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(applicationIcon());
@@ -245,6 +245,16 @@ bool MainWindow::startLesson(const QString& id) {
             return t->startLesson(id);
         }
     }
+    return false;
+}
+
+bool MainWindow::startDemo(const QString& dataset) {
+    Task* before = current_;
+    for (Task* t : tasks_) {
+        switchTask(t->id());
+        if (t->startDemo(dataset)) return true;
+    }
+    if (before != nullptr) switchTask(before->id());
     return false;
 }
 

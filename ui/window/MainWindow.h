@@ -36,7 +36,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    // The window with these tasks, in Task box order (builtinTasks(): translation, text
+    // The window with these tasks, in Task box order (taskFactories(): translation, text
     // classification, images); the first is current until a view or lesson of another is chosen.
     explicit MainWindow(QWidget* parent = nullptr);
     explicit MainWindow(const std::vector<TaskFactory>& tasks, QWidget* parent = nullptr);
@@ -59,6 +59,9 @@ public:
     // Sets up a lesson of any task (switching to it) and starts training it; false for an unknown
     // id. Asks before discarding unsaved training.
     bool startLesson(const QString& id);
+    // attnlab --demo DATASET: the first task whose demo takes the dataset (Task::startDemo) becomes
+    // current and starts it; false if none does.
+    bool startDemo(const QString& dataset);
     QString currentLesson() const;
     // A lesson file (docs/lessons.md): switches to its task and starts it. A broken file is
     // reported in one line naming the file and the field ("Cannot Open Lesson"); false then.

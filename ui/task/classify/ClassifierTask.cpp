@@ -64,7 +64,7 @@ ClassifierTask::ClassifierTask(const TaskContext& context)
     curves_ = new ClassifierCurvesView;
     explain_ = new ExplainView;
     needle_ = new NeedleView;
-    importance_ = new ImportanceView(ImportanceView::Items::Texts);
+    importance_ = new ImportanceView(tr("texts"));
     const QString task = id();
     navigator()->addView(ViewGroup::Data, QStringLiteral("texts"), texts_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("classify"), classify_, task);

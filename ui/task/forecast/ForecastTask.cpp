@@ -78,7 +78,7 @@ ForecastTask::ForecastTask(const TaskContext& context)
     lag_ = new LagProfileView;
     curves_ = new ForecastCurvesView;
     heads_ = new ForecastHeadsView;
-    importance_ = new ImportanceView(ImportanceView::Items::Windows);
+    importance_ = new ImportanceView(tr("forecast windows"));
     const QString task = id();
     navigator()->addView(ViewGroup::Watch, QStringLiteral("forecast"), forecast_, task);
     navigator()->addView(ViewGroup::Watch, QStringLiteral("lag-profile"), lag_, task);

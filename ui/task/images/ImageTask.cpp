@@ -105,7 +105,7 @@ ImageTask::ImageTask(const TaskContext& context)
     page_ = TaskSupport::scrollPage(panel_);
     image_ = new ImageView;
     curves_ = new ImageCurvesView;
-    importance_ = new ImportanceView(ImportanceView::Items::Images);
+    importance_ = new ImportanceView(tr("images"));
     explain_ = new ImageExplainView;
     heads_ = new ImageHeadsView;
     const QString task = id();

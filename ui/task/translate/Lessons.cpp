@@ -46,7 +46,7 @@ std::vector<Lesson> lessons() {
     return out;
 }
 
-QList<LessonCard> lessonCards() { return lessonCardsOf(lessons()); }
+QList<LessonCard> translationLessonCards() { return lessonCardsOf(lessons()); }
 
 Lesson findLesson(const QString& id) { return findLessonById(lessons(), id); }
 

@@ -35,7 +35,7 @@ Lesson lessonFromFile(const LessonFile& file);
 
 // The built-in translation lessons, in the interface language: call after the translator is installed.
 std::vector<Lesson> lessons();
-QList<LessonCard> lessonCards();  // the same, as the Lessons menu lists them
+QList<LessonCard> translationLessonCards();  // the same, as the Lessons menu lists them
 // nullptr-like empty id when unknown.
 Lesson findLesson(const QString& id);
 

@@ -407,7 +407,10 @@ void TranslationTask::run(RunCommand command) {
     }
 }
 
-void TranslationTask::startDemo(const QString& dataset) { session_->startDemo(dataset); }
+bool TranslationTask::startDemo(const QString& dataset) {
+    session_->startDemo(dataset);
+    return true;
+}
 
 QString TranslationTask::lesson() const { return session_->lesson(); }
 

@@ -90,7 +90,7 @@ public:
     RunState runState() const override;
     void run(RunCommand command) override;
     // The "heads" lesson (a Transformer that trains visibly within seconds) on a built-in dataset.
-    void startDemo(const QString& dataset = QStringLiteral("toy-en-zh"));
+    bool startDemo(const QString& dataset = QStringLiteral("toy-en-zh")) override;
 
     TrainingController* controller() const { return controller_; }
     TrainingSession* session() const { return session_; }

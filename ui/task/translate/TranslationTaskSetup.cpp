@@ -23,7 +23,7 @@ namespace attnlab {
 
 // ---- lessons ----------------------------------------------------------------------------------------
 
-QList<LessonCard> TranslationTask::lessons() const { return lessonCards(); }
+QList<LessonCard> TranslationTask::lessons() const { return translationLessonCards(); }
 
 bool TranslationTask::startLesson(const QString& id) {
     if (findLesson(id).id.isEmpty()) return false;

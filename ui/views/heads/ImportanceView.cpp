@@ -34,7 +34,7 @@ QString kindName(MapKind kind) {
 
 }  // namespace
 
-ImportanceView::ImportanceView(Items items, QWidget* parent) : QWidget(parent), items_(items) {
+ImportanceView::ImportanceView(const QString& items, QWidget* parent) : QWidget(parent), items_(items) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     layout->setSpacing(8);
@@ -125,15 +125,7 @@ ImportanceView::ImportanceView(Items items, QWidget* parent) : QWidget(parent), 
     clearView();
 }
 
-QString ImportanceView::itemsName() const {
-    switch (items_) {
-    case Items::Texts: return tr("texts");
-    case Items::Images: return tr("images");
-    case Items::Windows: return tr("forecast windows");
-    case Items::Pairs: break;
-    }
-    return tr("pairs");
-}
+QString ImportanceView::itemsName() const { return items_.isEmpty() ? tr("pairs") : items_; }
 
 HeatmapWidget* ImportanceView::grid(MapKind kind) const {
     if (kind == MapKind::Encoder) return encoder_;

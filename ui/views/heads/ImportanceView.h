@@ -35,9 +35,9 @@ class ImportanceView : public QWidget, public View {
     Q_OBJECT
 
 public:
-    // What the task measures its heads on: the view's texts name them.
-    enum class Items { Pairs, Texts, Images, Windows };
-    explicit ImportanceView(Items items = Items::Pairs, QWidget* parent = nullptr);
+    // `items` names what the task measures its heads on, in the plural and the interface language
+    // ("texts", "images", ...); empty: sentence pairs. The view's texts use it.
+    explicit ImportanceView(const QString& items = QString(), QWidget* parent = nullptr);
 
     // View
     QString viewTitle() const override;
@@ -78,7 +78,7 @@ private:
     QString itemsName() const;
     void showIdleStatus();
 
-    Items items_;
+    QString items_;
     QLabel* intro_;
     QPushButton* measure_;
     QLabel* limitLabel_;
