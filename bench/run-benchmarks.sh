@@ -109,7 +109,7 @@ $(scaling "Transformer 2+2, d_model 128" transformer --heads 4 --layers 2 --ff 5
 task_rows="$(ROUNDS="$ROUNDS" SHARED_BENCH="$SHARED_BENCH" "$ATTNLAB_ROOT/bench/task-speed.sh")"
 
 start=$(date +%s.%N)
-ATTNLAB_QUIT_AFTER_FIRST_PAINT=1 QT_QPA_PLATFORM=offscreen "$ATTNLAB_BUILD/app/attnlab" >/dev/null 2>&1
+QT_QPA_PLATFORM=offscreen "$ATTNLAB_BUILD/app/attnlab" --paint-and-quit >/dev/null 2>&1
 cold=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
 
 echo

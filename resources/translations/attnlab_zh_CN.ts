@@ -7307,5 +7307,9 @@ The current model stays loaded.</source>
         <source>Open on a task: %1.</source>
         <translation>在指定任务上打开：%1。</translation>
     </message>
+    <message>
+        <source>Open the window, do what the other options ask, paint it once and quit: a check that AttnLab starts on this machine (and how fast).</source>
+        <translation>打开窗口，执行其他选项所要求的操作，绘制一次后退出：用来检查 AttnLab 能否在这台机器上启动（以及启动有多快）。</translation>
+    </message>
 </context>
 </TS>

@@ -126,39 +126,6 @@ inline std::string join(const std::vector<std::string>& items, const std::string
     return s;
 }
 
-// The temporary files writeFileAtomically writes next to `path` (".NAME.tmp-PID-N").
-inline std::vector<fs::path> temporaryFilesOf(const std::string& path) {
-    const fs::path target(path);
-    const std::string prefix = "." + target.filename().string() + ".tmp-";
-    std::vector<fs::path> found;
-    std::error_code ec;
-    for (auto it = fs::directory_iterator(target.parent_path(), ec); !ec && it != fs::directory_iterator();
-         it.increment(ec))
-        if (it->path().filename().string().rfind(prefix, 0) == 0) found.push_back(it->path());
-    return found;
-}
-
-// Reads the child's output until a temporary file of `path` holds bytes. With
-// ATTNLAB_TEST_SAVE_PAUSE_MS set, the save then sleeps with half of that file written, so a signal
-// sent now lands in the middle of the save. When an earlier save is already in place, a temporary
-// file counts only while it holds at most three quarters of that model's size: one seen after the
-// pause, with both halves written and the save syncing them to disk (which can take a while on a
-// busy machine), would not be torn by a kill. Empty if `timeout` seconds pass first.
-inline fs::path waitForHalfWrittenSave(ProcessRunner& runner, const std::string& path, double timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
-    while (std::chrono::steady_clock::now() < deadline) {
-        std::error_code ec;
-        const auto whole = fs::file_size(path, ec);
-        const bool earlier = !ec;
-        for (const fs::path& tmp : temporaryFilesOf(path)) {
-            const auto size = fs::file_size(tmp, ec);
-            if (!ec && size > 0 && (!earlier || size <= whole / 4 * 3)) return tmp;
-        }
-        runner.waitForOutput(std::string(1, '\x01'), 0.005);  // drains the pipes meanwhile; never printed
-    }
-    return {};
-}
-
 // Reads the child's output until `path` exists (a save renamed into place). False if `timeout`
 // seconds pass first.
 inline bool waitForFile(ProcessRunner& runner, const std::string& path, double timeout) {

@@ -713,65 +713,6 @@ TEST_CASE("SIGINT during training saves the model and exits 130", "[cli]") {
     CHECK(t.exitCode == 0);
 }
 
-// A save killed halfway through, every time: ATTNLAB_TEST_SAVE_PAUSE_MS makes the atomic write
-// (core/base/io/FileUtil.cpp) sleep with half of its temporary file written, and SIGKILL is sent once
-// that half is on disk. Killed in the first epoch's save there is no model yet and none may appear;
-// killed in the second epoch's save, the first epoch's model must still be there, whole. The torn
-// temporary file stays behind, as after a real crash, and must not get in the way of the next save.
-TEST_CASE("SIGKILL in the middle of a save leaves no model or the whole previous one, never a torn file",
-          "[cli]") {
-    const Models& m = models();
-    ProcessOptions slowSaves = defaultOptions();
-    slowSaves.environment["ATTNLAB_TEST_SAVE_PAUSE_MS"] = "2500";  // far longer than a poll below
-    const std::string first = scratch().file("killed-in-first-save.safetensors");
-    const std::string second = scratch().file("killed-in-second-save.safetensors");
-    // Both at once: the second run spends its first save's pause while the first one is killed.
-    ProcessRunner inFirst(kCli, longRun(first), slowSaves);
-    ProcessRunner inSecond(kCli, longRun(second), slowSaves);
-    inFirst.start();
-    inSecond.start();
-    // Waits for the run's save to be half on disk, kills it there; returns the torn temporary file.
-    auto killMidSave = [&](ProcessRunner& run, const std::string& model) {
-        const fs::path tmp = waitForHalfWrittenSave(run, model, 30.0);
-        REQUIRE_FALSE(tmp.empty());
-        run.sendSignal(SIGKILL);
-        const ProcessResult r = run.wait();
-        INFO(describe(longRun(model), r));
-        CHECK(r.signal == SIGKILL);
-        return tmp;
-    };
-
-    const fs::path firstTmp = killMidSave(inFirst, first);
-    // The second epoch's line is printed once the first epoch's save has been renamed into place:
-    // a temporary file seen after it belongs to the second save.
-    REQUIRE(inSecond.waitForOutput("\"epoch\":2,", 30.0));
-    const fs::path secondTmp = killMidSave(inSecond, second);
-
-    // No model from the run killed in its first save; the other keeps its first epoch's model.
-    CHECK_FALSE(fs::exists(first));
-    REQUIRE(fs::exists(second));
-    // The kills did land mid-write: both temporary files hold part of a model of the same shape.
-    REQUIRE(fs::exists(firstTmp));
-    REQUIRE(fs::exists(secondTmp));
-    CHECK(fs::file_size(firstTmp) < fs::file_size(second));
-    CHECK(fs::file_size(secondTmp) < fs::file_size(second));
-
-    // The model left in place loads; a new save next to a stale temporary file succeeds.
-    Args again = longRun(first);
-    *(std::find(again.begin(), again.end(), std::string("--epochs")) + 1) = "1";
-    const std::vector<Args> invocations{{"translate", "--model", second, m.sentence}, again};
-    const auto results = cliAll(invocations);
-    for (std::size_t i = 0; i < invocations.size(); ++i) {
-        INFO(describe(invocations[i], results[i]));
-        CHECK(results[i].exitCode == 0);
-    }
-    REQUIRE(fs::exists(first));
-    const ProcessResult t = cli({"translate", "--model", first, m.sentence});
-    INFO(describe({"translate", "--model", first}, t));
-    CHECK(t.exitCode == 0);
-    for (const fs::path& tmp : temporaryFilesOf(first)) CHECK(tmp.string() == firstTmp.string());  // the stale one only
-}
-
 // A short train whose model goes to `out`.
 Args shortTrainTo(const std::string& out) {
     return {"train", "--dataset", "copy", "--size", "32", "--max-len", "5", "--arch", "gru", "--hidden",

@@ -102,12 +102,11 @@ TEST_CASE("attnlab --lesson FILE starts a lesson file, and a broken one is one e
     const std::string bad = dir.file("bad.json", head + R"("view": 3})");
     ProcessOptions o;
     o.environment["QT_QPA_PLATFORM"] = "offscreen";
-    o.environment["ATTNLAB_QUIT_AFTER_FIRST_PAINT"] = "1";
-    const ProcessResult ok = ProcessRunner::run(window, {"--lesson", good}, o);
+    const ProcessResult ok = ProcessRunner::run(window, {"--paint-and-quit", "--lesson", good}, o);
     INFO(ok.err);
     CHECK(ok.exitCode == 0);
     CHECK(ok.err.find("error") == std::string::npos);
-    const ProcessResult broken = ProcessRunner::run(window, {"--lesson", bad}, o);
+    const ProcessResult broken = ProcessRunner::run(window, {"--paint-and-quit", "--lesson", bad}, o);
     CHECK(broken.exitCode == 3);
     CHECK(broken.err.find("error: " + bad + ": view: must be a string\n") != std::string::npos);
     CHECK(broken.err.find("error:") == broken.err.rfind("error:"));  // one line

@@ -212,8 +212,8 @@ TEST_CASE("a file corpus takes gold word links beside it: the panel names them, 
     translation(*f.window).openCorpusFile(corpus);
     REQUIRE(waitUntil([&] { return translation(*f.window).corpus().source.path == corpus && !translation(*f.window).isLoadingCorpus(); }));
     DataPanel* panel = translation(*f.window).dataPanel();
-    CHECK(panel->alignmentButton()->isEnabled());
-    CHECK(panel->alignmentLabel()->text() == QStringLiteral("none"));
+    CHECK(panel->findChild<QPushButton*>(QStringLiteral("openAlignments"))->isEnabled());
+    CHECK(panel->findChild<QLabel*>(QStringLiteral("alignments"))->text() == QStringLiteral("none"));
 
     // A bad file: reported with its name and line; the corpus stays as it was.
     QByteArray bad = links;
@@ -228,7 +228,7 @@ TEST_CASE("a file corpus takes gold word links beside it: the panel names them, 
     panel->addAlignments(good);
     REQUIRE(waitUntil([&] { return translation(*f.window).corpus().corpus->hasAlignments && !translation(*f.window).isLoadingCorpus(); }));
     CHECK(translation(*f.window).corpus().source.alignmentPath == good);
-    CHECK(panel->alignmentLabel()->text() == QStringLiteral("pairs.align"));
+    CHECK(panel->findChild<QLabel*>(QStringLiteral("alignments"))->text() == QStringLiteral("pairs.align"));
     const SentencePair& first = translation(*f.window).corpus().corpus->pairs.front();
     CHECK(first.alignment.size() == 1);
     CHECK(first.possibleAlignment.size() == 1);
@@ -437,7 +437,7 @@ TEST_CASE("toy-en-zh loads as Chinese words, the check box splits them, and trai
     Fixture f;
     // The window starts on toy-en-zh, in the dataset's own tokens: words.
     REQUIRE(translation(*f.window).corpus().source.dataset == QLatin1String("toy-en-zh"));
-    QCheckBox* split = translation(*f.window).dataPanel()->splitCjkBox();
+    QCheckBox* split = translation(*f.window).dataPanel()->findChild<QCheckBox*>(QStringLiteral("splitCjk"));
     CHECK(split->isEnabled());
     CHECK_FALSE(split->isChecked());
     CHECK_FALSE(translation(*f.window).corpus().source.tokenizer.splitCjkCharacters);

@@ -7,12 +7,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
-#include <thread>
 
 #include "base/InputError.h"
 
@@ -55,32 +53,6 @@ private:
     int fd_;
 };
 
-bool writeAll(int fd, const char* data, std::size_t size) {
-    while (size > 0) {
-        ssize_t n = ::write(fd, data, size);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        data += n;
-        size -= static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
-// Test-only: with ATTNLAB_TEST_SAVE_PAUSE_MS=N in the environment, writeFileAtomically writes the
-// temporary file in two halves and sleeps N ms between them, so that a test can kill the process
-// while a save is half written, every time (tests/cli/test_cli.cpp, "SIGKILL in the middle of a
-// save"). It exists for that test only. Unset, as it always is outside the tests, it costs one
-// getenv per save and the file is written in one piece as before.
-int testSavePauseMs() {
-    const char* value = std::getenv("ATTNLAB_TEST_SAVE_PAUSE_MS");
-    if (value == nullptr || *value == '\0') return 0;
-    char* end = nullptr;
-    const long ms = std::strtol(value, &end, 10);
-    if (end == value || *end != '\0' || ms <= 0) return 0;
-    return static_cast<int>(std::min(ms, 600000L));
-}
 
 }  // namespace
 
@@ -116,7 +88,20 @@ std::string readFileLimited(const std::string& path, std::uint64_t maxBytes) {
     return bytes;
 }
 
-void writeFileAtomically(const std::string& path, const std::string& bytes) {
+bool writeAllBytes(int fd, const char* data, std::size_t size) {
+    while (size > 0) {
+        ssize_t n = ::write(fd, data, size);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+void writeFileAtomically(const std::string& path, const std::string& bytes, const FileWriter& writer) {
     namespace fs = std::filesystem;
     if (path.empty()) throw std::runtime_error("(empty file name): no file name given");
     const fs::path target(path);
@@ -149,11 +134,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode))
         ::fchmod(fd.get(), existing.st_mode & 07777);
 
-    const int pauseMs = testSavePauseMs();
-    const std::size_t first = pauseMs > 0 ? bytes.size() / 2 : bytes.size();
-    if (!writeAll(fd.get(), bytes.data(), first)) fail("cannot write", errno);
-    if (pauseMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
-    if (!writeAll(fd.get(), bytes.data() + first, bytes.size() - first)) fail("cannot write", errno);
+    if (!writer(fd.get(), bytes.data(), bytes.size())) fail("cannot write", errno);
     if (::fsync(fd.get()) != 0) fail("cannot sync", errno);
     if (::close(fd.release()) != 0) {
         int err = errno;

@@ -139,15 +139,18 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
     warnings_->setWordWrap(true);
     warnings_->setVisible(false);
     splitCjk_ = new QCheckBox(tr("Split CJK text into characters"));
+    splitCjk_->setObjectName(QStringLiteral("splitCjk"));
     splitCjk_->setToolTip(tr("On, every Chinese, Japanese or Korean character is a token: this works for text "
                              "written without spaces between words. Off, words separated by spaces stay whole, "
                              "so each attention row is a word (toy-en-zh is written that way). Changing it "
                              "counts the corpus again; the next training run uses it."));
     splitCjk_->setEnabled(false);
     alignments_ = valueLabel();
+    alignments_->setObjectName(QStringLiteral("alignments"));
     alignments_->setToolTip(tr("Gold word links of the corpus: with them, training measures how often the "
                                "attention points at the right word (AER on the Curves view)."));
     openAlignments_ = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Add Word Alignments…"));
+    openAlignments_->setObjectName(QStringLiteral("openAlignments"));
     openAlignments_->setToolTip(tr("A Pharaoh file for this corpus, as fast_align and GIZA++ write it: one line "
                                    "per corpus line, links \"i-j\" (sure) or \"i?j\" (possible) between "
                                    "space-separated words counted from 0."));

@@ -26,9 +26,6 @@ public:
     void setLoaded(const LoadedCorpus& corpus);
     void setLoading(const QString& name);
     void setLoadFailed();
-    QCheckBox* splitCjkBox() const { return splitCjk_; }  // for tests
-    QPushButton* alignmentButton() const { return openAlignments_; }  // for tests
-    QLabel* alignmentLabel() const { return alignments_; }            // for tests
     // The loaded file corpus again, with gold links from a Pharaoh file (reloadRequested).
     void addAlignments(const QString& path);
 
