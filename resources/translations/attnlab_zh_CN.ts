@@ -2706,10 +2706,6 @@
         <translation>H：一次预测的点数。</translation>
     </message>
     <message>
-        <source>d_model: the Transformer&apos;s width.</source>
-        <translation>d_model：Transformer 的宽度。</translation>
-    </message>
-    <message>
         <source>Heads; they must divide the width.</source>
         <translation>头数；必须能整除宽度。</translation>
     </message>
@@ -2766,10 +2762,6 @@
         <translation>预测长度：</translation>
     </message>
     <message>
-        <source>d_model:</source>
-        <translation>d_model：</translation>
-    </message>
-    <message>
         <source>Heads:</source>
         <translation>头数：</translation>
     </message>
@@ -2808,6 +2800,14 @@
     <message>
         <source>Adds the sine and cosine of each point&apos;s place in the period (its phase) to its input.</source>
         <translation>将每个点在周期中位置（相位）的正弦和余弦加入其输入。</translation>
+    </message>
+    <message>
+        <source>The Transformer&apos;s width (d_model), as Hidden size is every task&apos;s.</source>
+        <translation>Transformer 的宽度（d_model），与其他任务的“隐藏层大小”是同一个设置。</translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation>隐藏层大小：</translation>
     </message>
 </context>
 <context>

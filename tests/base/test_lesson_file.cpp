@@ -13,6 +13,7 @@
 #include "TempDir.h"
 #include "base/lesson/Lesson.h"
 #include "base/TaskIds.h"
+#include "base/forecast/ForecastConfig.h"
 #include "base/translation/ModelConfig.h"
 
 using namespace attnlab;
@@ -300,4 +301,22 @@ TEST_CASE("a translation lesson's attention-loss fields are read, checked and wr
                Contains("bad.json: training.alignment_head: must be [LAYER, HEAD]"));
     CHECK_THAT(test::inputErrorOf([&] { parseLesson(base + R"({"guided_alignment": -1}})", "bad.json"); }),
                Contains("bad.json: training.guided_alignment"));
+}
+
+TEST_CASE("a forecasting lesson's width is \"hidden\", as every task's, and d_model is the same field", "[lesson]") {
+    test::TempDir dir;
+    Json j = minimal();
+    j["task"] = "forecast";
+    j["data"] = {{"dataset", "seasonal"}};
+    j["model"] = {{"hidden", 32}, {"heads", 2}};
+    const LessonFile l = readLessonFile(dir.file("hidden.json", j.dump()));
+    CHECK(forecastConfigFromJson(l.model).dModel == 32);
+    // Written back with the lesson's name for it.
+    const Json written = Json::parse(lessonToJson(l));
+    CHECK(written["model"].contains("hidden"));
+    CHECK_FALSE(written["model"].contains("d_model"));
+    j["model"] = {{"d_model", 48}};
+    CHECK(forecastConfigFromJson(readLessonFile(dir.file("d_model.json", j.dump())).model).dModel == 48);
+    j["model"] = {{"hidden", 32}, {"d_model", 48}};
+    CHECK_THAT(errorOf(dir, j), Contains("model.hidden: names the same setting as model.d_model; give one"));
 }

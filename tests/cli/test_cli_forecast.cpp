@@ -23,7 +23,7 @@ Args concat(Args a, const Args& b) {
 }
 
 Args tinyModel() {
-    return {"--context", std::to_string(kContext), "--horizon", std::to_string(kHorizon), "--d-model", "8", "--heads",
+    return {"--context", std::to_string(kContext), "--horizon", std::to_string(kHorizon), "--hidden", "8", "--heads",
             std::to_string(kHeads), "--layers", "1", "--decoder-layers", "1", "--ff", "16"};
 }
 
@@ -275,7 +275,9 @@ TEST_CASE("forecasting input a user can get wrong is one error line naming the f
         {concat(concat(train, kSeasonal), {"--column", "y"}), 2, {"--column", "--series"}},
         {concat(concat(train, {"--series", word, "--column", "y"}), kSeasonal), 2, {"--series", "--dataset"}},
         {concat(inspect, {"--series", word}), 2, {"--column", "t, y"}},
-        {concat(concat(train, kSeasonal), {"--heads", "3"}), 2, {"--heads 3 does not divide --d-model 64"}},
+        {concat(concat(train, kSeasonal), {"--heads", "3"}), 2, {"--heads 3 does not divide --hidden 64"}},
+        {concat(concat(train, kSeasonal), {"--heads", "3", "--d-model", "16"}), 2, {"--heads 3 does not divide --d-model 16"}},
+        {concat(concat(train, kSeasonal), {"--hidden", "16", "--d-model", "16"}), 2, {"--hidden and --d-model"}},
         {concat(concat(train, kSeasonal), {"--attention-pattern", "chunked", "--chunk", "97"}), 2, {"--chunk", "96"}},
         {concat({"train", "--task", "forecast", "--out", scratch().path.string()}, kSeasonal), 2, {"--out", "is a directory"}},
         {concat({"train", "--task", "forecast", "--out", scratch().file("no/such/m.safetensors")}, kSeasonal), 2,

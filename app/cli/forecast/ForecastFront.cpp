@@ -115,7 +115,7 @@ const char* kTrainHelp = R"(Forecasting: attnlab-cli train --task forecast (--se
   A Transformer encoder-decoder: the encoder reads the C values before a point, the decoder's
   H query slots attend to them and give the H values after it. Values are standardised with
   the training part's mean and deviation; the last --val-fraction (0.2) is held out.
-  --context C (96)  --horizon H (12)  --arch transformer  --d-model N (64)  --heads N (4)
+  --context C (96)  --horizon H (12)  --arch transformer  --hidden N (64; or --d-model N)  --heads N (4)
   --layers N or --encoder-layers N (2)  --decoder-layers N (1)  --ff N (128)  --dropout F (0)
   --loss mse|mae (mse)
   --time-features, --no-time-features   sin and cos of the position within the period added

@@ -53,14 +53,18 @@ ForecastConfig readForecastConfig(const ArgParser& args) {
         throw UsageError("--arch: unknown architecture '" + arch + "' for forecasting (expected: transformer)");
     if (args.has("--layers") && args.has("--encoder-layers"))
         throw UsageError("--layers and --encoder-layers name the same setting; give one");
+    // The width is --hidden as for every task; --d-model, the Transformer papers' name, is the same.
+    if (args.has("--hidden") && args.has("--d-model"))
+        throw UsageError("--hidden and --d-model name the same setting; give one");
+    const char* widthFlag = args.has("--d-model") ? "--d-model" : "--hidden";
     const ForecastConfig defaults;
     ForecastConfig config;
     config.context = static_cast<int>(args.integer("--context", defaults.context, 2, 4096));
     config.horizon = static_cast<int>(args.integer("--horizon", defaults.horizon, 1, 512));
-    config.dModel = static_cast<int>(args.integer("--d-model", defaults.dModel, 1, 4096));
+    config.dModel = static_cast<int>(args.integer(widthFlag, defaults.dModel, 1, 4096));
     config.heads = static_cast<int>(args.integer("--heads", defaults.heads, 1, 64));
     if (config.dModel % config.heads != 0)  // checked here to name the flags
-        throw UsageError("--heads " + std::to_string(config.heads) + " does not divide --d-model " +
+        throw UsageError("--heads " + std::to_string(config.heads) + " does not divide " + widthFlag + " " +
                          std::to_string(config.dModel));
     const char* layersFlag = args.has("--layers") ? "--layers" : "--encoder-layers";
     config.encoderLayers = static_cast<int>(args.integer(layersFlag, defaults.encoderLayers, 1, 16));
@@ -89,7 +93,7 @@ ForecastConfig readForecastConfig(const ArgParser& args) {
 
 int runTrainForecaster(const Args& argv) {
     std::set<std::string> valueFlags = seriesDataFlags();
-    valueFlags.insert({"--arch", "--context", "--horizon", "--d-model", "--heads", "--layers", "--encoder-layers",
+    valueFlags.insert({"--arch", "--context", "--horizon", "--hidden", "--d-model", "--heads", "--layers", "--encoder-layers",
                        "--decoder-layers", "--ff", "--dropout", "--loss", "--season", "--attention-pattern", "--window",
                        "--chunk", "--epochs", "--batch", "--lr", "--clip", "--seed", "--threads", "--val-fraction",
                        "--stride", "--out"});

@@ -16,6 +16,7 @@ LessonSchema forecastLessonSchema() {
     };
     s.dataFields = {"period", "lag", "noise"};
     s.defaultModel = [] { return toJson(ForecastConfig{}); };
+    s.modelAliases = {{"hidden", "d_model"}};  // the width is "hidden" in every task's lessons
     s.checkModel = [](const std::string& json) { forecastConfigFromJson(json); };
     s.controls = {"dataset", "size", "data_seed", "period", "lag", "noise", "column", "timestamp", "context", "horizon",
                   "hidden", "heads", "layers", "decoder_layers", "loss", "pattern", "window", "time_features", "epochs",

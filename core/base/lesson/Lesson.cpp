@@ -230,17 +230,22 @@ void parseModel(const Reader& r, const Json& model, LessonFile& l) {
         return;
     }
     Json merged = Json::parse(defaults);
+    const auto& aliases = schemaOf(l.task).modelAliases;
     for (auto it = model.begin(); it != model.end(); ++it) {
         const std::string field = "model." + it.key();
-        if (!merged.contains(it.key()) || !isLessonModelField(it.key())) r.fail(field, "unknown field");
-        const Json& d = merged[it.key()];
+        std::string key = it.key();  // the configuration's name for it
+        for (const auto& [lessonName, configName] : aliases)
+            if (key == lessonName) key = configName;
+        if (key != it.key() && model.contains(key)) r.fail(field, "names the same setting as model." + key + "; give one");
+        if (!merged.contains(key) || !isLessonModelField(key)) r.fail(field, "unknown field");
+        const Json& d = merged[key];
         const Json& v = it.value();
         if (d.is_string() && !v.is_string()) r.fail(field, "must be a string");
         if (d.is_boolean() && !v.is_boolean()) r.fail(field, "must be true or false");
         if ((d.is_number_integer() || d.is_number_unsigned()) && !(v.is_number_integer() || v.is_number_unsigned()))
             r.fail(field, "must be a whole number");
         if (d.is_number_float() && !v.is_number()) r.fail(field, "must be a number");
-        merged[it.key()] = v;
+        merged[key] = v;
     }
     l.model = merged.dump();
     try {
@@ -462,9 +467,14 @@ std::string lessonToJson(const LessonFile& l, const std::string& file) {
         const Json full = Json::parse(l.model);
         const std::string defaultsText = defaultLessonModel(l.task);
         const Json defaults = defaultsText.empty() ? Json::object() : Json::parse(defaultsText);
+        const auto& aliases = schemaOf(l.task).modelAliases;
         for (auto it = full.begin(); it != full.end(); ++it) {
             if (!isLessonModelField(it.key())) continue;
-            if (!defaults.contains(it.key()) || defaults[it.key()] != it.value()) model[it.key()] = it.value();
+            if (defaults.contains(it.key()) && defaults[it.key()] == it.value()) continue;
+            std::string name = it.key();  // the lesson's name for it
+            for (const auto& [lessonName, configName] : aliases)
+                if (name == configName) name = lessonName;
+            model[name] = it.value();
         }
     }
     j["model"] = model;

@@ -28,6 +28,10 @@ struct LessonSchema {
     bool probeEveryBatches = false;  // the probe's "every_batches" (how often the probe is shown)
     // The configuration's complete JSON with every default; empty: a lesson's model is kept as written.
     std::function<std::string()> defaultModel;
+    // The lesson's names of configuration keys that the configuration names otherwise: {"hidden",
+    // "d_model"} lets a forecasting lesson say "hidden" as every other task's does. A lesson file may
+    // give either; it is written with the lesson's name.
+    std::vector<std::pair<std::string, std::string>> modelAliases;
     // Throws ConfigError when the complete JSON is not a valid configuration of the task.
     std::function<void(const std::string& json)> checkModel;
     // The stable names of the setup controls; empty accepts any name.

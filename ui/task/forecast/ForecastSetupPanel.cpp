@@ -74,7 +74,7 @@ ForecastSetupPanel::ForecastSetupPanel(QWidget* parent) : TaskSetupPanel(parent)
     context_->setObjectName(QStringLiteral("forecastContext"));
     horizon_ = spin(1, 512, config_.horizon, tr("H: the points forecast at once."));
     horizon_->setObjectName(QStringLiteral("forecastHorizon"));
-    width_ = spin(8, 512, config_.dModel, tr("d_model: the Transformer's width."));
+    width_ = spin(8, 512, config_.dModel, tr("The Transformer's width (d_model), as Hidden size is every task's."));
     heads_ = spin(1, 16, config_.heads, tr("Heads; they must divide the width."));
     encoderLayers_ = spin(1, 8, config_.encoderLayers, tr("Encoder layers over the history."));
     decoderLayers_ = spin(1, 8, config_.decoderLayers, tr("Decoder layers: the forecast steps attend to the history."));
@@ -94,7 +94,7 @@ ForecastSetupPanel::ForecastSetupPanel(QWidget* parent) : TaskSetupPanel(parent)
     timeFeatures_->setToolTip(tr("Adds the sine and cosine of each point's place in the period (its phase) to its input."));
     modelForm->addRow(tr("Context:"), context_);
     modelForm->addRow(tr("Horizon:"), horizon_);
-    modelForm->addRow(tr("d_model:"), width_);
+    modelForm->addRow(tr("Hidden size:"), width_);
     modelForm->addRow(tr("Heads:"), heads_);
     // Two settings a row, so that the panel fits a small screen's height.
     auto pair = [](QWidget* a, QWidget* b) {
