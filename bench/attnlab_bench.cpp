@@ -484,7 +484,7 @@ int main(int argc, char* argv[]) {
     {
         ImageSession session;
         ImageTrainRequest vit;
-        vit.task = QString::fromLatin1(kImageClassifyTask);
+        vit.task = QString::fromLatin1(tasks::kImageClassify);
         vit.images = std::make_shared<const ImageDataset>(makeGlyphs(3000, 1));
         vit.vit.classes = 10;
         vit.options.epochs = 1;
@@ -494,7 +494,7 @@ int main(int argc, char* argv[]) {
     {
         ImageSession session;
         ImageTrainRequest captioner;
-        captioner.task = QString::fromLatin1(kCaptionTask);
+        captioner.task = QString::fromLatin1(tasks::kCaption);
         captioner.captions = std::make_shared<const CaptionDataset>(makeScenes(2000, 1));
         captioner.options.epochs = 1;
         session.setProbe(captioner.captions->images.front());

@@ -292,7 +292,7 @@ TEST_CASE("an image model is saved, reset and opened again; a broken or foreign 
     saveThenReset(task, path);
     CHECK(task.imageView()->classification() == nullptr);
     openAndWait(task, path);
-    CHECK(task.session()->model().task == QLatin1String(kImageClassifyTask));
+    CHECK(task.session()->model().task == QLatin1String(tasks::kImageClassify));
     CHECK(task.session()->model().classes.size() == static_cast<int>(glyphClasses().size()));
     REQUIRE(waitUntil([&] { return task.imageView()->classification() != nullptr; }));
 
@@ -319,7 +319,7 @@ TEST_CASE("an image model is saved, reset and opened again; a broken or foreign 
     CHECK_FALSE(f.errors.back().message.contains(QLatin1Char('\n')));
     REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }));
     CHECK(task.session()->hasModel());
-    CHECK(task.session()->model().task == QLatin1String(kImageClassifyTask));
+    CHECK(task.session()->model().task == QLatin1String(tasks::kImageClassify));
 }
 
 TEST_CASE("a file that is no image, opened in the Image view, is reported in one line", "[ui][images]") {

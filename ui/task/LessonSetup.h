@@ -1,6 +1,7 @@
 #pragma once
-// What every task's File > Save Setup as Lesson shares: the training settings, the card and the
-// controls of the setup being saved, as the fields of a lesson file (base/Lesson.h).
+// What every task's lessons share with a lesson file (base/lesson/Lesson.h): the run options every
+// setup page has, read from a lesson (applyLessonTraining) and written to one (lessonTrainingOf,
+// File > Save Setup as Lesson), and the card and controls of a setup being saved.
 #include "setup/TrainingBox.h"
 #include "base/lesson/Lesson.h"
 #include "setup/LessonControls.h"
@@ -22,6 +23,18 @@ LessonTraining lessonTrainingOf(const Options& o) {
     Options copy = o;
     t.validationFraction = TrainingBox::heldOutShare(copy);  // a forecaster's: its held-out tail
     return t;
+}
+
+// A lesson's run options into the task's options: what the lesson gives (epochs, batch size,
+// learning rate, clip, the held-out share: a forecaster's tail); the rest stays the task's. A task
+// applies its own fields (teacher forcing, the cosine schedule, ...) itself.
+template <typename Options>
+void applyLessonTraining(const LessonTraining& t, Options& o) {
+    if (t.epochs) o.epochs = *t.epochs;
+    if (t.batchSize) o.batchSize = *t.batchSize;
+    if (t.learningRate) o.learningRate = *t.learningRate;
+    if (t.clip) o.clip = *t.clip;
+    if (t.validationFraction) TrainingBox::heldOutShare(o) = *t.validationFraction;
 }
 
 // The card of a saved setup (the teacher rewrites it), its view, and the controls hidden or

@@ -1,5 +1,6 @@
 #include "task/classify/ClassifierLessons.h"
 
+#include "task/LessonSetup.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 
@@ -29,11 +30,7 @@ ClassifierLesson classifierLessonFromFile(const LessonFile& file) {
         throw InputError(file.file, 0, std::string("model: ") + e.what());
     }
     const LessonTraining& t = file.training;
-    if (t.epochs) l.options.epochs = *t.epochs;
-    if (t.batchSize) l.options.batchSize = *t.batchSize;
-    if (t.learningRate) l.options.learningRate = *t.learningRate;
-    if (t.clip) l.options.clip = *t.clip;
-    if (t.validationFraction) l.options.validationFraction = *t.validationFraction;
+    applyLessonTraining(t, l.options);
     if (file.seed) l.options.seed = *file.seed;
     if (const auto it = file.probe.find("text"); it != file.probe.end()) l.text = QString::fromStdString(it->second);
     return l;

@@ -1,5 +1,6 @@
 #include "task/forecast/ForecastLessons.h"
 
+#include "task/LessonSetup.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 
@@ -28,11 +29,7 @@ ForecastLesson forecastLessonFromFile(const LessonFile& file) {
         throw InputError(file.file, 0, std::string("model: ") + e.what());
     }
     const LessonTraining& t = file.training;
-    if (t.epochs) l.options.epochs = *t.epochs;
-    if (t.batchSize) l.options.batchSize = *t.batchSize;
-    if (t.learningRate) l.options.learningRate = *t.learningRate;
-    if (t.clip) l.options.clip = *t.clip;
-    if (t.validationFraction) l.options.tailFraction = *t.validationFraction;  // a forecaster holds out its tail
+    applyLessonTraining(t, l.options);
     if (file.seed) l.options.seed = *file.seed;
     return l;
 }

@@ -1,5 +1,6 @@
 #include "task/images/ImageLessons.h"
 
+#include "task/LessonSetup.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 #include "base/vision/Captions.h"
@@ -51,11 +52,7 @@ ImageLesson imageLessonFromFile(const LessonFile& file) {
     }
     l.options = captions ? defaultCaptionerTraining() : defaultVitTraining();
     const LessonTraining& t = file.training;
-    if (t.epochs) l.options.epochs = *t.epochs;
-    if (t.batchSize) l.options.batchSize = *t.batchSize;
-    if (t.learningRate) l.options.learningRate = *t.learningRate;
-    if (t.clip) l.options.clip = *t.clip;
-    if (t.validationFraction) l.options.validationFraction = *t.validationFraction;
+    applyLessonTraining(t, l.options);
     if (t.cosine) l.options.cosine = *t.cosine;
     if (file.seed) l.options.seed = *file.seed;
     if (const auto it = file.probe.find("image"); it != file.probe.end()) l.probeImage = QString::fromStdString(it->second);

@@ -15,7 +15,7 @@ std::string noImageModelYet() {
 
 ImageModelInfo describe(const ImageClassifier& model) {
     ImageModelInfo info;
-    info.task = QString::fromLatin1(kImageClassifyTask);
+    info.task = QString::fromLatin1(tasks::kImageClassify);
     info.vit = model.config();
     for (const std::string& c : model.classes()) info.classes << QString::fromStdString(c);
     info.parameters = model.parameterCount();
@@ -24,7 +24,7 @@ ImageModelInfo describe(const ImageClassifier& model) {
 
 ImageModelInfo describe(const ImageCaptioner& model) {
     ImageModelInfo info;
-    info.task = QString::fromLatin1(kCaptionTask);
+    info.task = QString::fromLatin1(tasks::kCaption);
     info.captioner = model.config();
     info.parameters = model.parameterCount();
     return info;
@@ -48,7 +48,7 @@ public:
 
     void train(const ImageTrainRequest& request) {
         ImageSession* s = session_;
-        const bool caption = request.task == QLatin1String(kCaptionTask);
+        const bool caption = request.task == QLatin1String(tasks::kCaption);
         SessionWorker::train(
             [this, &request, caption] {
                 ImageModelInfo info;
@@ -173,13 +173,13 @@ private:
     ImageModelInfo openModel(const QString& path) override {
         const std::string file = path.toStdString();
         const std::string task = visionTaskOf(file);
-        if (task == kImageClassifyTask) {
+        if (task == tasks::kImageClassify) {
             ImageClassifier opened = ImageClassifier::load(file);
             reset();
             vit_.emplace(std::move(opened));
             return describe(*vit_);
         }
-        if (task == kCaptionTask) {
+        if (task == tasks::kCaption) {
             ImageCaptioner opened = ImageCaptioner::load(file);
             reset();
             captioner_.emplace(std::move(opened));
@@ -239,7 +239,7 @@ ImageSession::ImageSession(QObject* parent) : ImageSessionBase(parent) {
 }
 
 bool ImageSession::train(const ImageTrainRequest& request) {
-    if (request.task == QLatin1String(kCaptionTask) ? !request.captions : !request.images) return false;
+    if (request.task == QLatin1String(tasks::kCaption) ? !request.captions : !request.images) return false;
     if (!beginTraining()) return false;
     post([request](ImageWorker& w) { w.train(request); });
     return true;

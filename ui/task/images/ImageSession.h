@@ -19,15 +19,14 @@
 #include <memory>
 #include <optional>
 
+#include "base/TaskIds.h"
+
 namespace attnlab {
 
 class ImageWorker;
 
-inline constexpr const char* kImageClassifyTask = "image-classify";
-inline constexpr const char* kCaptionTask = "caption";
-
 struct ImageTrainRequest {
-    QString task;  // kImageClassifyTask or kCaptionTask
+    QString task;  // tasks::kImageClassify or tasks::kCaption
     std::shared_ptr<const ImageDataset> images;       // image-classify
     std::shared_ptr<const ImageDataset> testImages;   // may be null
     std::shared_ptr<const CaptionDataset> captions;   // caption
@@ -38,7 +37,7 @@ struct ImageTrainRequest {
 
 // What the window and the views show of the model.
 struct ImageModelInfo {
-    QString task;  // kImageClassifyTask or kCaptionTask
+    QString task;  // tasks::kImageClassify or tasks::kCaption
     VitConfig vit;
     CaptionerConfig captioner;
     QStringList classes;  // a ViT's
@@ -46,7 +45,7 @@ struct ImageModelInfo {
     std::size_t trainingImages = 0, validationImages = 0;  // 0 for a model opened from a file
     int epochsPlanned = 0;
     QString source;  // the dataset's name, or the file opened
-    bool isCaptioner() const { return task == QLatin1String(kCaptionTask); }
+    bool isCaptioner() const { return task == QLatin1String(tasks::kCaption); }
 };
 
 using ImageSessionBase = SessionOf<ImageWorker, ImageModelInfo>;

@@ -309,7 +309,7 @@ void ImageTask::startRun() {
     ImageTrainRequest request;
     request.options = panel_->options();
     if (captions_) {
-        request.task = QString::fromLatin1(kCaptionTask);
+        request.task = QString::fromLatin1(tasks::kCaption);
         request.captions = captions_;
         request.captioner = panel_->captionerConfig();
         if (!captions_->images.empty()) {
@@ -317,7 +317,7 @@ void ImageTask::startRun() {
             request.captioner.imageSize = captions_->images.front().height;
         }
     } else {
-        request.task = QString::fromLatin1(kImageClassifyTask);
+        request.task = QString::fromLatin1(tasks::kImageClassify);
         request.images = images_;
         request.testImages = testImages_;
         request.vit = panel_->vitConfig();

@@ -1,5 +1,6 @@
 #include "task/translate/Lessons.h"
 
+#include "task/LessonSetup.h"
 #include "base/InputError.h"
 #include "base/TaskIds.h"
 
@@ -22,11 +23,7 @@ Lesson lessonFromFile(const LessonFile& file) {
     }
     l.config.sourceVocab = l.config.targetVocab = 0;  // from the corpus
     const LessonTraining& t = file.training;
-    if (t.epochs) l.options.epochs = *t.epochs;
-    if (t.batchSize) l.options.batchSize = *t.batchSize;
-    if (t.learningRate) l.options.learningRate = *t.learningRate;
-    if (t.clip) l.options.clip = *t.clip;
-    if (t.validationFraction) l.options.validationFraction = *t.validationFraction;
+    applyLessonTraining(t, l.options);
     if (t.teacherForcing) l.options.teacherForcing = *t.teacherForcing;
     if (t.coveragePenalty) l.options.coveragePenalty = *t.coveragePenalty;
     if (t.guidedAlignment) l.options.guidedAlignment = *t.guidedAlignment;
