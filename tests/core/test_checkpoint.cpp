@@ -62,11 +62,31 @@ void expectLoadError(const SafetensorsContent& content, const std::string& fragm
     std::filesystem::remove(path);
 }
 
-TEST_CASE("an untouched checkpoint loads", "[checkpoint]") {
+TEST_CASE("an untouched checkpoint loads as the model that was saved", "[checkpoint]") {
     const std::string path = tempPath("ok.safetensors");
     writeSafetensors(path, savedModel());
-    CHECK_NOTHROW(Seq2SeqModel::load(path));
+    const Seq2SeqModel model = Seq2SeqModel::load(path);
+    // Its configuration is the one it was trained with (test::tinyGru, additive, hidden 8).
+    CHECK(model.config().architecture == Architecture::Gru);
+    CHECK(model.config().attention == AttentionKind::Additive);
+    CHECK(model.config().hidden == 8);
+    CHECK(model.config().maxLength == 16);
+    // Saved again, every tensor and every metadata entry is the file's, to the bit.
+    const std::string again = tempPath("again.safetensors");
+    model.save(again);
+    const SafetensorsContent reloaded = readSafetensors(again);
+    const SafetensorsContent& original = savedModel();
+    CHECK(reloaded.metadata == original.metadata);
+    REQUIRE(reloaded.tensors.size() == original.tensors.size());
+    for (const TensorRecord& t : original.tensors) {
+        INFO(t.name);
+        const TensorRecord* r = reloaded.find(t.name);
+        REQUIRE(r != nullptr);
+        CHECK(r->shape == t.shape);
+        CHECK(r->data == t.data);
+    }
     std::filesystem::remove(path);
+    std::filesystem::remove(again);
 }
 
 TEST_CASE("shapes that disagree with the config are refused", "[checkpoint]") {

@@ -373,9 +373,10 @@ TEST_CASE("a 1024 x 1024 map renders", "[ui][heatmap]") {
     const qint64 firstMs = timer.elapsed();
     timer.restart();
     const int repaints = 5;
+    QImage highlighted;
     for (int i = 0; i < repaints; ++i) {
         widget.highlightToken(i * 100, i * 100);
-        widget.grab();
+        highlighted = widget.grab().toImage();
     }
     const double repaintMs = static_cast<double>(timer.elapsed()) / repaints;
     std::cout << "1024x1024 heatmap: first paint " << firstMs << " ms, repaint " << repaintMs << " ms\n";
@@ -390,6 +391,19 @@ TEST_CASE("a 1024 x 1024 map renders", "[ui][heatmap]") {
         }
     }
     CHECK(matches);
+    // The last repaint shows the highlight of row and column 400: that row's band differs from the
+    // first paint away from column 400, a band far from it does not (but where column 400 crosses it).
+    REQUIRE(highlighted.size() == first.size());
+    const QRectF column = widget.cellRect(0, 400).united(widget.cellRect(1023, 400)).adjusted(-3, 0, 3, 0);
+    auto bandDiffers = [&](int token) {
+        const QRectF row = widget.cellRect(token, 0).united(widget.cellRect(token, 1023));
+        const int y = static_cast<int>(row.center().y());
+        for (int x = static_cast<int>(row.left()); x < static_cast<int>(row.right()); ++x)
+            if ((x < column.left() || x > column.right()) && highlighted.pixel(x, y) != first.pixel(x, y)) return true;
+        return false;
+    };
+    CHECK(bandDiffers(400));
+    CHECK_FALSE(bandDiffers(900));
 }
 
 TEST_CASE("head grid activates heads and follows a token across heads", "[ui][heatmap]") {
@@ -442,7 +456,13 @@ TEST_CASE("head grid of one layer exports images", "[ui][heatmap]") {
     HeadGridWidget grid;
     QString error;
     CHECK_FALSE(grid.exportImage(dir.filePath("empty.png"), &error));  // nothing to show yet
-    grid.grab();                                                       // empty state paints
+    const QImage empty = grid.grab().toImage();  // the empty state paints its message
+    REQUIRE_FALSE(empty.isNull());
+    CHECK(empty.size() == grid.size() * grid.devicePixelRatio());
+    bool drawn = false;
+    for (int y = 0; y < empty.height() && !drawn; ++y)
+        for (int x = 0; x < empty.width() && !drawn; ++x) drawn = empty.pixel(x, y) != empty.pixel(0, 0);
+    CHECK(drawn);
     grid.setHeads(std::vector<AttentionMap>(6, patternMap(5, 7)), QStringList(), QStringList());
     grid.setTitle("Cross-attention, layer 0");
     CHECK_FALSE(grid.showsLayers());

@@ -587,11 +587,9 @@ TEST_CASE("the Attribution view explains an output word of the window's model", 
     view->setSentence(f.firstSource());
     view->explain(0);
     REQUIRE(waitUntil([&] { return view->result() != nullptr || view->message().startsWith(QStringLiteral("Cannot")); }));
-    if (view->result() == nullptr) {
-        // A tiny model may translate to nothing; the view says so in one line, nothing crashes.
-        CHECK(view->message().contains(QStringLiteral("empty")));
-        return;
-    }
+    // Trained long enough (seed 3) to write at least one word: the view explains it.
+    INFO(view->message().toStdString());
+    REQUIRE(view->result() != nullptr);
     const OutputTokenExplanation& r = *view->result();
     CHECK(r.outputIndex == 0);
     CHECK(view->tokenChooser()->count() == static_cast<int>(r.outputTokens.size()));
