@@ -1,4 +1,4 @@
-// fuzz_lesson: the lesson file reader (base/Lesson.h, docs/lessons.md) on the bytes: parseLesson as
+// fuzz_lesson: the lesson file reader (base/lesson/Lesson.h, docs/lessons.md) on the bytes: parseLesson as
 // "fuzz.json" (relative paths then start from the working directory), and readLessonFile of the
 // bytes written to lesson.json in a scratch folder that holds the files the seeds name (pairs.tsv,
 // data/pairs.tsv, a caption list, images, a series CSV, a folder of class folders), so that

@@ -7,7 +7,7 @@
 
 namespace attnlab {
 
-// Every built-in model task's lesson schema (base/LessonSchema.h).
+// Every built-in model task's lesson schema (base/lesson/LessonSchema.h).
 std::vector<LessonSchema> builtinLessonSchemas();
 
 }  // namespace attnlab

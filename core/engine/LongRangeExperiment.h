@@ -1,6 +1,6 @@
 #pragma once
 // The long-range experiment (`attnlab-cli experiment long-range`, the Experiments view): each
-// self-attention pattern (nn/AttentionPatterns.h: full, local, strided, chunked, linear) trains the
+// self-attention pattern (nn/networks/AttentionPatterns.h: full, local, strided, chunked, linear) trains the
 // classifier Transformer on the built-in `needle` texts, where one colour word anywhere among N
 // noise words decides the class and the classifier reads its [CLS] token at position 0: the
 // answer lies up to N positions away. For each pattern and length: validation accuracy, the

@@ -1,4 +1,4 @@
-// projectPca2 (base/Pca.h) against hand computation: points along a known direction, a 2-D cloud
+// projectPca2 (base/analysis/Pca.h) against hand computation: points along a known direction, a 2-D cloud
 // whose components are the axes, the shares of variance, the sign rule and the degenerate cases.
 #include <catch2/catch.hpp>
 

@@ -102,7 +102,7 @@ double relativeError(const Tensor& got, const Tensor& want) {
 // precision, same seed, so that dropout draws the same masks) and compares everything.
 // fusedRecurrences: how many FusedGruEncoder nodes the fused pass must hold (-1: any).
 // In single precision the fused nodes' per-step products run on the packed kernel of
-// nn/SmallGemm.h (double precision takes addmm): the same numbers to float rounding.
+// nn/kernels/SmallGemm.h (double precision takes addmm): the same numbers to float rounding.
 void requireSameAsReference(const ModelConfig& config, bool decoderFused, bool encoderFused,
                             int fusedRecurrences = -1, torch::Dtype dtype = torch::kDouble) {
     auto net = std::make_shared<nn::GruSeq2Seq>(config);

@@ -220,7 +220,7 @@ TEST_CASE("vision checkpoints: reloaded models answer the same; the wrong kind i
     CHECK_THROWS_WITH(ImageCaptioner::load(vitPath), Contains("holds a 'image-classify' model, not an image captioner"));
     CHECK_THROWS_WITH(ImageClassifier::load(capPath), Contains("not an image classifier"));
 
-    // The format version is checked as for every task's file (base/CheckpointMetadata.h), naming the file.
+    // The format version is checked as for every task's file (base/io/CheckpointMetadata.h), naming the file.
     SafetensorsContent later = readSafetensors(vitPath);
     later.metadata["format_version"] = "2";
     const std::string laterPath = (dir.path / "later.safetensors").string();

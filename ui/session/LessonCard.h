@@ -18,7 +18,7 @@ struct LessonCard {
     QString summary;  // what the lesson shows and what to look for (the card above the views)
     QString tab;      // the view it opens (ViewNavigator names)
     // From the lesson file (session/LessonFiles.h): the setup controls it hides or locks (stable
-    // names, base/Lesson.h lessonControlNames) and the file it was read from.
+    // names, base/lesson/Lesson.h lessonControlNames) and the file it was read from.
     // (Default-initialised, so that a card written as {id, title, summary, tab} stays complete.)
     QStringList hidden{};
     QStringList locked{};

@@ -1,7 +1,7 @@
 #pragma once
 // The setup controls a lesson may hide or lock (a lesson file's "controls": {"hide": [...], "lock":
 // [...]}, docs/lessons.md). Each panel names its controls once with markLessonControl (the stable
-// names of base/Lesson.h lessonControlNames); the task applies a lesson's lists to its setup page.
+// names of base/lesson/Lesson.h lessonControlNames); the task applies a lesson's lists to its setup page.
 // A hidden control (and its label in a form) stays hidden and a locked one disabled whatever the
 // panel's own enabling does afterwards, until the next lesson's lists are applied.
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 // What every task of AttnLab provides to the main window, and all the window knows of it. A task
-// (translation, text classification, images, ...) owns its setup page, its views (registered with
+// (translation, text classification, images, forecasting, ...) owns its setup page, its views (registered with
 // the ViewNavigator under its id), its model session on a worker thread, its lessons and its own
 // actions; the window lists the tasks in its Task box, shows the current one's page, views, actions
 // and status-bar parts, and forwards what the user does (open or save a model, drop a file, start

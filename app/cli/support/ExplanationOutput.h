@@ -1,5 +1,5 @@
 #pragma once
-// How explain prints an explanation of a text decision (base/Explanation.h), the classifier's label
+// How explain prints an explanation of a text decision (base/analysis/Explanation.h), the classifier's label
 // or a translation's output token: as JSON, or a table of the tokens against the methods.
 #include <cstdio>
 #include <iostream>

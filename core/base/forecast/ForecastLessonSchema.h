@@ -1,5 +1,5 @@
 #pragma once
-// What a forecasting lesson may contain (base/LessonSchema.h): the generated series (seasonal,
+// What a forecasting lesson may contain (base/lesson/LessonSchema.h): the generated series (seasonal,
 // echo, regime) with their period, lag and noise, ForecastConfig; no probe fields.
 #include "base/lesson/LessonSchema.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// What a lesson file of one model task may contain (base/Lesson.h reads and writes lessons through
+// What a lesson file of one model task may contain (base/lesson/Lesson.h reads and writes lessons through
 // it): its built-in datasets, the data, training and probe fields beyond those every lesson has, its
 // model's configuration JSON (the defaults a lesson's "model" overrides, and the check of the result)
 // and the setup controls a lesson may hide or lock. Each task's folder in core/base makes its schema

@@ -1,5 +1,5 @@
 #pragma once
-// What a text classification lesson may contain (base/LessonSchema.h): the built-in classification
+// What a text classification lesson may contain (base/lesson/LessonSchema.h): the built-in classification
 // datasets and langid, the needle's text length, the probe's text, ClassifierConfig.
 #include "base/lesson/LessonSchema.h"
 

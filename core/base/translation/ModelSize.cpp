@@ -53,7 +53,7 @@ std::int64_t estimateTrainingBytes(const ModelConfig& c, std::int64_t batchSize,
         // ~12 [B, T, d] / 2 [B, T, ff] tensors; three attention blocks per decoder layer.
         const std::int64_t perAttention = 3 * B * c.heads * T * T + 8 * B * T * H;
         const std::int64_t perFeed = 2 * B * T * c.feedForward + 4 * B * T * H;
-        // Self-attention with a pattern (nn/AttentionPatterns.h): scores for M keys per query,
+        // Self-attention with a pattern (nn/networks/AttentionPatterns.h): scores for M keys per query,
         // computed in blocks (scores, mask, softmax, dropout: ~5 [B, heads, T, M]) beside the
         // queries, keys and values padded to whole blocks; linear: the decoder's running
         // [d_k, d_k] sums per position. Cross-attention is full.

@@ -1,5 +1,5 @@
 #pragma once
-// What a translation lesson may contain (base/LessonSchema.h): the built-in parallel datasets,
+// What a translation lesson may contain (base/lesson/LessonSchema.h): the built-in parallel datasets,
 // max_length, the teacher forcing and attention-loss settings, the probe's sentences, ModelConfig.
 #include "base/lesson/LessonSchema.h"
 

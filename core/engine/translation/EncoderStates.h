@@ -39,7 +39,7 @@ std::vector<TokenNeighbour> nearestTokens(const Seq2SeqModel& model, const std::
 
 // The embedding projector: the encoder states of every word (</s> left out) of `sentences` at
 // `layer` (as encoderStates), at most maxTokens of them in corpus order, projected to two
-// dimensions by PCA (base/Pca.h).
+// dimensions by PCA (base/analysis/Pca.h).
 struct StateProjection {
     struct Point {
         double x = 0.0;

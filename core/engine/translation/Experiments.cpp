@@ -94,7 +94,7 @@ torch::Tensor fullAttention(const torch::Tensor& q, const torch::Tensor& k, cons
     return torch::mm(w, v);                                                                  // [N, d]
 }
 
-// The patterns as the Transformer runs them (nn/AttentionPatterns.h), one sequence, one head.
+// The patterns as the Transformer runs them (nn/networks/AttentionPatterns.h), one sequence, one head.
 torch::Tensor patterned(const nn::PatternSpec& spec, const torch::Tensor& q, const torch::Tensor& k,
                         const torch::Tensor& v) {
     auto head = [](const torch::Tensor& x) { return x.view({1, 1, x.size(0), x.size(1)}); };

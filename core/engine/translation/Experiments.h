@@ -43,7 +43,7 @@ BottleneckResult runBottleneckExperiment(
     const std::atomic<bool>* stop = nullptr);
 
 // Cost of one attention layer as the sequence grows: full softmax attention (N x N
-// matrix) and the Transformer's patterns as it trains them (nn/AttentionPatterns.h): local
+// matrix) and the Transformer's patterns as it trains them (nn/networks/AttentionPatterns.h): local
 // (each query sees 2w+1 keys), strided (a band of s and every s-th key, s = ceil(sqrt(N))),
 // chunked (chunks of ceil(sqrt(N)) and one summary per chunk) and linear (kernelised,
 // phi(x) = elu(x) + 1). Time is the median of `repeats` runs; memory is the peak of the bytes

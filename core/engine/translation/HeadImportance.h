@@ -25,7 +25,7 @@
 namespace attnlab {
 
 // A model's figures on a corpus: mean token cross-entropy (teacher forced, </s> included, as the
-// trainer's val_loss), corpus BLEU-4 of the greedy translations (0..100, base/Metrics.h) and the
+// trainer's val_loss), corpus BLEU-4 of the greedy translations (0..100, base/analysis/Metrics.h) and the
 // share of greedy translations equal to the reference.
 struct AblationScore {
     double loss = 0.0;

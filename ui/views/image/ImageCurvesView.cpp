@@ -82,7 +82,7 @@ void ImageCurvesView::addEpoch(const ImageEpochMetrics& m) {
 void ImageCurvesView::addEpoch(const CaptionEpochMetrics& m) {
     const double x = m.epoch;
     appendLoss(m.epoch, m.trainLoss, m.validationLoss);
-    // BLEU on 0..100 (corpusBleu in base/Metrics.h, as the translation task shows it), drawn on 0..1.
+    // BLEU on 0..100 (corpusBleu in base/analysis/Metrics.h, as the translation task shows it), drawn on 0..1.
     const double bleu = m.bleu;
     append(bleu_, x, bleu / 100.0);
     append(objectsNamed_, x, m.objectsNamed);

@@ -5,7 +5,7 @@
 //              config.timeFeatures; t is the position in the window, 0 .. C + H - 1, P the period,
 //              the features are 0 when P is 0); z the standardised value
 //   encoder    e_c = W_in x_c + b_in + PE[c] for the C history points, then `encoderLayers` post-norm
-//              encoder layers (the translation Transformer's EncoderLayer, nn/TransformerSeq2Seq.h)
+//              encoder layers (the translation Transformer's EncoderLayer, nn/networks/TransformerSeq2Seq.h)
 //              whose self-attention follows config.pattern / window / chunk as the classifier's does
 //   decoder    q_h = W_dec [z_{C-1}, time features of C + h] + b_dec + PE[C + h] for the H steps (an
 //              input layer of its own: the last history value and the step's position, which

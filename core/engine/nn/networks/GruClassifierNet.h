@@ -1,7 +1,7 @@
 #pragma once
 // Engine-internal: the text classifiers' networks. The GRU: embedding -> dropout -> one GRU layer
-// (bidirectional by default; fused, nn/FusedGruEncoder.h) -> pooling -> linear. The Transformer
-// (nn/TransformerClassifierNet.h): [CLS] + words -> encoder layers -> linear on [CLS]. The
+// (bidirectional by default; fused, nn/nodes/FusedGruEncoder.h) -> pooling -> linear. The Transformer
+// (nn/networks/TransformerClassifierNet.h): [CLS] + words -> encoder layers -> linear on [CLS]. The
 // explanation methods run them from the words' embeddings (forwardEmbedded), so that gradients
 // and integrated gradients reach each word's embedding.
 #include <torch/torch.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Engine-internal: the Transformer text classifier. A learned [CLS] vector, then the words'
 // embeddings * sqrt(d); sinusoidal positions (0 for [CLS]); `layers` post-norm encoder layers (the
-// translation Transformer's, nn/TransformerSeq2Seq.h, with the config's attention pattern) with padding masked; a linear layer on
+// translation Transformer's, nn/networks/TransformerSeq2Seq.h, with the config's attention pattern) with padding masked; a linear layer on
 // [CLS]'s final state. Every layer's attention is captured; the rollout (Abnar & Zuidema 2020:
 // heads averaged, the identity added for the residual, rows renormalised, the layers multiplied)
 // gives [CLS]'s row over the words.
