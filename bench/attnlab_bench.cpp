@@ -22,18 +22,18 @@
 #include "widgets/HeadGridWidget.h"
 #include "widgets/HeatmapWidget.h"
 #include "widgets/LineViewWidget.h"
-#include "views/curves/TrainingChartsView.h"
+#include "views/translate/TranslationCurvesView.h"
 #include "task/classify/ClassifierSession.h"
 #include "task/forecast/ForecastSession.h"
 #include "task/images/ImageSession.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "base/forecast/Series.h"
 #include "base/text/ClassifyDatasets.h"
 #include "base/vision/Captions.h"
 #include "base/vision/ImageDatasets.h"
 #include "base/translation/Datasets.h"
 #include "engine/Runtime.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 #include "engine/forecast/Forecaster.h"
 #include "engine/vision/ImageModels.h"
 
@@ -78,10 +78,10 @@ double translateLatencyMs(const ModelConfig& config, double* cpuMs) {
     data.size = 300;
     data.maxLen = 40;
     data.minLen = 30;
-    Corpus corpus = generateDataset("toy-en-fr", data);
-    TrainingOptions options;
+    ParallelCorpus corpus = generateDataset("toy-en-fr", data);
+    TranslationTrainingOptions options;
     options.epochs = 1;
-    Trainer trainer(corpus, config, options);
+    TranslationTrainer trainer(corpus, config, options);
     const std::string sentence = corpus.pairs.front().source;  // 30+ tokens
     std::vector<double> ms, cpu;
     for (int i = 0; i < translateRepeats; ++i) {
@@ -181,7 +181,7 @@ std::pair<double, double> paintMs(Widget& w) {
 // laid out and painted as the window would) once `epochs` epochs are already on the charts:
 // {median, longest} over 20 epochs.
 std::pair<double, double> chartEpochMs(QApplication& app, int epochs) {
-    TrainingChartsView charts;
+    TranslationCurvesView charts;
     charts.resize(1300, 850);
     charts.setPlannedEpochs(10000);
     charts.show();
@@ -195,7 +195,7 @@ std::pair<double, double> chartEpochMs(QApplication& app, int epochs) {
             r.loss = 3.0 / (e + b / double(kBatches)) + 0.05 * std::sin(b);
             charts.addBatch(r);
         }
-        EpochMetrics m;
+        TranslationEpochMetrics m;
         m.epoch = e;
         m.trainLoss = 3.0 / e;
         m.validationLoss = 3.2 / e + 0.01;
@@ -467,15 +467,15 @@ int main(int argc, char* argv[]) {
     // few batches as the views ask): translation toy-en-fr (GRU + additive, hidden 128), then every
     // other task at its default size on its built-in data.
     {
-        TrainingController controller;
+        TranslationSession controller;
         DatasetOptions data;
         data.size = 2000;
         TrainingRequest request;
-        request.corpus = std::make_shared<const Corpus>(generateDataset("toy-en-fr", data));
+        request.corpus = std::make_shared<const ParallelCorpus>(generateDataset("toy-en-fr", data));
         request.config = gru;
         request.options.epochs = 1;
         controller.setProbe(QStringLiteral("the cat sees the red house"), 5);
-        gapRows(app, "translation", controller, &TrainingController::finished, &TrainingController::failed, [&] { controller.start(request); });
+        gapRows(app, "translation", controller, &TranslationSession::finished, &TranslationSession::failed, [&] { controller.start(request); });
     }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

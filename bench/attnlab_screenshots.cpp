@@ -37,7 +37,7 @@
 #include "views/timeline/TimelineView.h"
 #include "views/translate/TranslateView.h"
 #include "engine/Runtime.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include <QApplication>
 #include <algorithm>
@@ -126,7 +126,7 @@ int main(int argc, char* argv[]) {
     };
     auto trainLesson = [&](const char* lesson) {
         window.startLesson(QString::fromLatin1(lesson));
-        return must(waitFor([&] { return translation(window).controller()->state() == TrainingController::State::Finished; },
+        return must(waitFor([&] { return translation(window).session()->state() == TranslationSession::State::Finished; },
                             15 * 60 * 1000),
                     lesson);
     };
@@ -176,7 +176,7 @@ int main(int argc, char* argv[]) {
         translate->editToken(1, TranslateView::TokenEdit::Mask);
         must(waitFor([&] { return translate->showsEdit(); }, 60000), "the edited translation");
         shot("translate-edit");
-        translation(window).controller()->shutdown();
+        translation(window).session()->shutdown();
         return failures == 0 ? 0 : 1;
     }
     // The decoding lab on the heads lesson's Transformer: greedy with its key/value cache, three
@@ -207,7 +207,7 @@ int main(int argc, char* argv[]) {
         view->setMethod(DecodingView::Method::Beam);
         view->setBeamWidth(3);
         if (decode("a beam search")) shot("decoding-beam");
-        translation(window).controller()->shutdown();
+        translation(window).session()->shutdown();
         return failures == 0 ? 0 : 1;
     }
     // Guided alignment: the lesson's curves (AER of the guided head), then that head's map.
@@ -221,7 +221,7 @@ int main(int argc, char* argv[]) {
         Q_EMIT heads->findChild<QLineEdit*>()->returnPressed();
         must(waitFor([&] { return heads->showsTransformer(); }, 60000), "the heads");
         shot("guided-alignment-heads");
-        translation(window).controller()->shutdown();
+        translation(window).session()->shutdown();
         return failures == 0 ? 0 : 1;
     }
     // The long-range experiment, a short run to its end: every pattern at three lengths.
@@ -278,7 +278,7 @@ int main(int argc, char* argv[]) {
         classifier->shutdown();
         images->shutdown();
         forecast->shutdown();
-        translation(window).controller()->shutdown();
+        translation(window).session()->shutdown();
         return failures == 0 ? 0 : 1;
     }
     // The Images task: where a ViT looks, and a captioner that looks at what it names.
@@ -332,12 +332,12 @@ int main(int argc, char* argv[]) {
             }
         }
         images->shutdown();
-        translation(window).controller()->shutdown();
+        translation(window).session()->shutdown();
         return failures == 0 ? 0 : 1;
     }
     if (only == "attribution") {
         if (trainLesson("alignment")) attribution();
-        translation(window).controller()->shutdown();
+        translation(window).session()->shutdown();
         return failures == 0 ? 0 : 1;
     }
 
@@ -372,7 +372,7 @@ int main(int argc, char* argv[]) {
     must(waitFor([&] { return !needle->isRunning(); }, 30 * 60 * 1000), "the needle experiment");
     shot("needle");
     if (only == "classify") {
-        translation(window).controller()->shutdown();
+        translation(window).session()->shutdown();
         return failures == 0 ? 0 : 1;
     }
 
@@ -384,7 +384,7 @@ int main(int argc, char* argv[]) {
         window.showTab(QStringLiteral("positions"));
         shot("positions");
         bool saved = false;
-        QObject::connect(translation(window).controller(), &TrainingController::modelSaved, [&] { saved = true; });
+        QObject::connect(translation(window).session(), &TranslationSession::modelSaved, [&] { saved = true; });
         translation(window).saveModelTo(transformerPath);
         must(waitFor([&] { return saved; }, 60000), "the Transformer to be saved");
     }
@@ -439,6 +439,6 @@ int main(int argc, char* argv[]) {
     experiments->runBottleneck();
     must(waitFor([&] { return !experiments->bottleneckRunning(); }, 30 * 60 * 1000), "the bottleneck run");
     shot("bottleneck");
-    translation(window).controller()->shutdown();
+    translation(window).session()->shutdown();
     return failures == 0 ? 0 : 1;
 }

@@ -1,33 +1,28 @@
 // The soak test: the real main window runs for a long time while a script uses it as a learner
-// would. By default it cycles through every task in turn, a few minutes each (translation, text
-// classification, the ViT, the captioner, forecasting): each phase starts that task's built-in
-// lesson (MainWindow::startLesson) or switches task and presses Train, often while the previous
-// task still trains, and switches lesson again half-way through; meanwhile the task's prediction
-// input is used every second (a sentence typed into Translate or Classify, another image picked in
-// the Image view's browser, another forecast origin and step) and the view on screen is exported
-// every minute (PNG, SVG, PDF in turn) through the window's export path. It reports the resident
+// would. By default it cycles through every task of the window in turn (the registry's tasks, in
+// Task box order), a few minutes each: each phase starts one of that task's lessons
+// (MainWindow::startLesson; its lessons in turn over the cycles) or switches task and presses Start,
+// often while the previous task still trains, and switches lesson again half-way through; meanwhile
+// the task's first Watch view is used every second (a sentence typed into its text box, another item
+// picked in its list, its slider moved) and one of the task's views is exported every minute (PNG,
+// SVG, PDF in turn) through the window's export path. It reports the resident
 // memory over time (and its slopes after the warm-up), the event-loop gaps, every failed
 // prediction, export or error dialog, and per task what was asked, answered, exported and trained.
 // --translation-only keeps the original soak (GRU + additive on toy-en-fr, one long run).
 // Scripted, not part of the test suite: see bench/run-soak.sh.
 #include "Stats.h"
 #include "engine/Runtime.h"
-#include "engine/translation/Trainer.h"
-#include "task/translate/DataPanel.h"
-#include "task/forecast/ForecastSetupPanel.h"
-#include "task/images/ImageSetupPanel.h"
+#include "engine/translation/TranslationTrainer.h"
+#include "session/LessonCard.h"
+#include "session/ModelSession.h"
+#include "task/Task.h"
+#include "task/translate/DataPanel.h"  // --translation-only sets translation up through its panels
 #include "task/translate/ModelSettingsWidget.h"
 #include "task/translate/TrainingSettingsWidget.h"
-#include "task/classify/ClassifierTask.h"
-#include "task/forecast/ForecastTask.h"
-#include "task/images/ImageTask.h"
 #include "task/translate/TranslationTask.h"
 #include "views/View.h"
-#include "views/forecast/ForecastView.h"
-#include "views/image/ImageView.h"
-#include "views/classify/ClassifyView.h"
+#include "views/ViewNavigator.h"
 #include "views/translate/ProbeView.h"
-#include "views/translate/TranslateView.h"
 #include "window/MainWindow.h"
 
 #include <QApplication>
@@ -221,24 +216,29 @@ bool looksLikeFormat(const QString& path, const QString& suffix) {
     return !head.isEmpty();
 }
 
-// The phases of one cycle, in order. The ViT and the captioner are both the Images task's.
-enum Kind { kTranslate, kClassify, kVit, kCaptioner, kForecast, kKinds };
-const std::array<const char*, kKinds> kKindNames{"translation", "classification", "vit", "captioner", "forecasting"};
-const std::array<const char*, kKinds> kTaskIds{"translate", "classify", "images", "images", "forecast"};
-const std::array<const char*, kKinds> kLessons{"heads", "explanation", "vit", "captioner", "lookback"};
-
-// The views exported in turn while a task's phase runs.
-QStringList exportViewsOf(int kind) {
-    switch (kind) {
-        case kTranslate:
-            return {QStringLiteral("translate"), QStringLiteral("heads"), QStringLiteral("curves"), QStringLiteral("probe")};
-        case kClassify: return {QStringLiteral("classify"), QStringLiteral("class-curves")};
-        case kVit:
-        case kCaptioner: return {QStringLiteral("image"), QStringLiteral("image-curves")};
-        default:
-            return {QStringLiteral("forecast"), QStringLiteral("lag-profile"), QStringLiteral("forecast-curves"),
-                    QStringLiteral("forecast-heads")};
+// A user's hand on a view: a sentence typed into its first text box, else another item picked in
+// its first list, else its first slider moved. False if the view has none of them enabled.
+bool pokeView(QWidget* view, int n, const QStringList& sentences) {
+    auto usable = [](QWidget* w) { return w->isVisible() && w->isEnabled(); };
+    for (QLineEdit* edit : view->findChildren<QLineEdit*>()) {
+        if (!usable(edit) || edit->isReadOnly() || qobject_cast<QSpinBox*>(edit->parentWidget())) continue;
+        typeInto(edit, sentences[n % sentences.size()]);
+        return true;
     }
+    for (QListWidget* list : view->findChildren<QListWidget*>()) {
+        if (!usable(list) || list->count() < 2) continue;
+        list->setCurrentRow((std::max(0, list->currentRow()) + 1 + n % 5) % list->count());
+        return true;
+    }
+    for (QSlider* slider : view->findChildren<QSlider*>()) {
+        if (!usable(slider) || slider->maximum() <= slider->minimum()) continue;
+        const int range = slider->maximum() - slider->minimum() + 1;
+        int at = slider->minimum() + (n * 37) % range;
+        if (at == slider->value()) at = at == slider->maximum() ? slider->minimum() : at + 1;
+        slider->setValue(at);
+        return true;
+    }
+    return false;
 }
 
 // What happened to each task over the run.
@@ -344,16 +344,27 @@ int main(int argc, char* argv[]) {
     window.resize(1400, 900);
     window.show();
 
-    auto* translation = window.task<TranslationTask>();
-    auto* classifier = window.task<ClassifierTask>();
-    auto* images = window.task<ImageTask>();
-    auto* forecaster = window.task<ForecastTask>();
-    if (translation == nullptr || classifier == nullptr || images == nullptr || forecaster == nullptr) {
-        std::fprintf(stderr, "error: the window lacks one of the four tasks\n");
+    // The window's tasks, from the registry (task/BuiltinTasks.h), in Task box order.
+    const std::vector<Task*> tasks(window.tasks().begin(), window.tasks().end());
+    auto* translation = window.task<TranslationTask>();  // --translation-only's
+    if (tasks.empty() || (translationOnly && translation == nullptr)) {
+        std::fprintf(stderr, "error: the window has %s\n", tasks.empty() ? "no task" : "no translation task");
         return 1;
     }
-    const std::array<Task*, kKinds> taskOf{translation, classifier, images, images, forecaster};
-    std::array<Counts, kKinds> counts;
+    const std::size_t kinds = tasks.size();
+    std::vector<std::string> names;
+    std::vector<ModelSession*> sessions;
+    for (Task* t : tasks) {
+        names.push_back(t->id().toStdString());
+        sessions.push_back(t->modelSession());
+        if (sessions.back() == nullptr) {
+            std::fprintf(stderr, "error: the task %s has no model session\n", names.back().c_str());
+            return 1;
+        }
+    }
+    const std::size_t translationKind =
+        static_cast<std::size_t>(std::find(tasks.begin(), tasks.end(), static_cast<Task*>(translation)) - tasks.begin());
+    std::vector<Counts> counts(kinds);
 
     QElapsedTimer clock;
     clock.start();
@@ -361,50 +372,32 @@ int main(int argc, char* argv[]) {
     const double totalMs = minutes * 60000.0;
 
     // ---- what the tasks answer --------------------------------------------------------------------
-    TrainingController* controller = translation->controller();
-    QObject::connect(controller, &TrainingController::translated, [&](quint64, const Translation&) { ++counts[kTranslate].answered; });
-    QObject::connect(controller, &TrainingController::translationFailed, [&](quint64, const QString& m) {
-        ++counts[kTranslate].failed;
-        std::fprintf(stderr, "%.2f min: translation failed: %s\n", nowMinutes(), qPrintable(m));
-    });
-    QObject::connect(controller, &TrainingController::epochFinished, [&](const EpochMetrics&) { ++counts[kTranslate].epochs; });
-    QObject::connect(controller, &TrainingController::failed, [&](const QString& m) {
-        ++counts[kTranslate].trainingFailures;
-        std::fprintf(stderr, "%.2f min: translation training failed: %s\n", nowMinutes(), qPrintable(m));
-    });
-    QObject::connect(controller, &TrainingController::diverged, [&](int, int, const QString& m) {
-        ++counts[kTranslate].trainingFailures;
-        std::fprintf(stderr, "%.2f min: translation training diverged: %s\n", nowMinutes(), qPrintable(m));
-    });
-    ClassifierSession* cs = classifier->session();
-    QObject::connect(cs, &ClassifierSession::classified, [&](quint64, const Classification&) { ++counts[kClassify].answered; });
-    QObject::connect(cs, &ClassifierSession::epochFinished, [&](const ClassifierEpochMetrics&) { ++counts[kClassify].epochs; });
-    ImageSession* is = images->session();
-    QObject::connect(is, &ImageSession::classified, [&](quint64, const ImageClassification&) { ++counts[kVit].answered; });
-    QObject::connect(is, &ImageSession::captioned, [&](quint64, const Captioning&) { ++counts[kCaptioner].answered; });
-    QObject::connect(is, &ImageSession::classifierEpochFinished, [&](const ImageEpochMetrics&) { ++counts[kVit].epochs; });
-    QObject::connect(is, &ImageSession::captionerEpochFinished, [&](const CaptionEpochMetrics&) { ++counts[kCaptioner].epochs; });
-    ForecastSession* fs = forecaster->session();
-    QObject::connect(fs, &ForecastSession::forecasted, [&](quint64, const Forecast&, long) { ++counts[kForecast].answered; });
-    QObject::connect(fs, &ForecastSession::epochFinished, [&](const ForecastEpochMetrics&) { ++counts[kForecast].epochs; });
-    // Failures of the sessions' requests and jobs; the images session's go to the model it has.
-    auto imageKind = [&] { return is->hasModel() && is->model().isCaptioner() ? kCaptioner : kVit; };
-    auto watchSession = [&](ModelSession* s, std::function<int()> kindNow) {
-        QObject::connect(s, &ModelSession::requestFailed, [&, kindNow](quint64, const QString& m) {
-            ++counts[static_cast<std::size_t>(kindNow())].failed;
-            std::fprintf(stderr, "%.2f min: %s request failed: %s\n", nowMinutes(), kKindNames[static_cast<std::size_t>(kindNow())], qPrintable(m));
+    // Every session's answers and failures (ModelSession's signals); its epochs, from its count.
+    std::vector<int> epochsSeen(kinds, 0);
+    for (std::size_t k = 0; k < kinds; ++k) {
+        ModelSession* s = sessions[k];
+        QObject::connect(s, &ModelSession::requestAnswered, [&, k](quint64) { ++counts[k].answered; });
+        QObject::connect(s, &ModelSession::requestFailed, [&, k](quint64, const QString& m) {
+            ++counts[k].failed;
+            std::fprintf(stderr, "%.2f min: %s request failed: %s\n", nowMinutes(), names[k].c_str(), qPrintable(m));
         });
-        auto jobFailed = [&, kindNow](const QString& m) {
-            ++counts[static_cast<std::size_t>(kindNow())].trainingFailures;
-            std::fprintf(stderr, "%.2f min: %s job failed: %s\n", nowMinutes(), kKindNames[static_cast<std::size_t>(kindNow())], qPrintable(m));
+        auto jobFailed = [&, k](const QString& m) {
+            ++counts[k].trainingFailures;
+            std::fprintf(stderr, "%.2f min: %s job failed: %s\n", nowMinutes(), names[k].c_str(), qPrintable(m));
         };
         QObject::connect(s, &ModelSession::trainingFailed, jobFailed);
         QObject::connect(s, &ModelSession::openFailed, jobFailed);
         QObject::connect(s, &ModelSession::saveFailed, jobFailed);
-    };
-    watchSession(cs, [] { return static_cast<int>(kClassify); });
-    watchSession(is, [&] { return static_cast<int>(imageKind()); });
-    watchSession(fs, [] { return static_cast<int>(kForecast); });
+    }
+    QTimer epochWatch;
+    QObject::connect(&epochWatch, &QTimer::timeout, [&] {
+        for (std::size_t k = 0; k < kinds; ++k) {
+            const int e = sessions[k]->completedEpochs();
+            if (e > epochsSeen[k]) counts[k].epochs += e - epochsSeen[k];
+            epochsSeen[k] = e;  // a new run starts again from 0
+        }
+    });
+    epochWatch.start(200);
 
     // A message box or any other dialog that opens (none should: errors go to the reporter above and
     // questions to the prompt): counted, printed and closed.
@@ -449,7 +442,7 @@ int main(int argc, char* argv[]) {
 
     // ---- the phases ---------------------------------------------------------------------------------
     const qint64 phaseMs = static_cast<qint64>(phaseMinutes * 60000.0);
-    const int phasesPerCycle = translationOnly ? 1 : kKinds;
+    const int phasesPerCycle = translationOnly ? 1 : static_cast<int>(kinds);
     // The warm-up: the first cycle (every task has made its data, model and views once) when the run
     // holds two cycles or more, else as before the first five minutes (a third of a short run).
     // --warmup-minutes replaces it (a long run whose memory settles after a few cycles).
@@ -457,7 +450,7 @@ int main(int argc, char* argv[]) {
                                  : !translationOnly && minutes >= 2.0 * phasesPerCycle * phaseMinutes
                                      ? phasesPerCycle * phaseMinutes
                                      : std::min(5.0, minutes / 3.0);
-    int phaseNumber = -1, kind = kTranslate, cycle = 0;
+    int phaseNumber = -1, kind = translationOnly ? static_cast<int>(translationKind) : 0, cycle = 0;
     int pendingTrain = -1, stuckStops = 0, lessonRefusals = 0;
     QElapsedTimer stopClock;
     std::vector<Snapshot> phaseStart;  // memory when each phase began
@@ -466,36 +459,20 @@ int main(int argc, char* argv[]) {
     phaseCsv << "phase,cycle,task,start_minutes,how,task_was_training,previous_still_training,rss_mb,rss_anon_mb,rss_file_mb,"
                 "main_heap_rss_mb,main_arena_in_use_mb\n";
 
+    // The window's Stop (when a run can stop); a task busy otherwise (loading) ends on its own.
     auto stopTask = [&](int k) {
-        if (k == kTranslate) {
-            controller->stop();
-            return;
-        }
-        Task* task = taskOf[static_cast<std::size_t>(k)];
-        if (task->runState().stop) task->run(RunCommand::Stop);  // the window's Stop
-        else (k == kClassify ? static_cast<ModelSession*>(cs) : k == kForecast ? static_cast<ModelSession*>(fs) : is)->stop();
+        Task* task = tasks[static_cast<std::size_t>(k)];
+        if (task->runState().stop) task->run(RunCommand::Stop);
     };
-    // Train as the setup panel's button does it; the Images task first gets the phase's data.
+    // Start as the window's Run menu does it, with the task's current setup.
     auto pressTrain = [&](int k) {
         ++counts[static_cast<std::size_t>(k)].trainPresses;
-        if (k == kVit || k == kCaptioner) {
-            ImageDataChoice data = images->panel()->data();
-            const QString want = k == kVit ? QStringLiteral("glyphs") : QStringLiteral("scenes");
-            if (data.dataset != want) {
-                data.dataset = want;
-                data.path.clear();
-                data.size = k == kVit ? 5000 : 4000;
-                data.seed = 1;
-                images->panel()->setData(data);  // loads; Train below waits for the data
-            }
-        }
-        if (k == kTranslate) translation->startTraining();
-        else static_cast<SessionTask*>(taskOf[static_cast<std::size_t>(k)])->train();
+        tasks[static_cast<std::size_t>(k)]->run(RunCommand::Start);
     };
     // A task switch and Train: a run of the task that still goes is stopped first (the worker
     // finishes its batch and the task becomes idle), as the Stop button does.
     auto userTrain = [&](int k) {
-        if (taskOf[static_cast<std::size_t>(k)]->isBusy()) {
+        if (tasks[static_cast<std::size_t>(k)]->isBusy()) {
             ++counts[static_cast<std::size_t>(k)].stopsBeforeTrain;
             stopTask(k);
             pendingTrain = k;
@@ -506,7 +483,7 @@ int main(int argc, char* argv[]) {
     };
     QTimer pendingWatch;
     QObject::connect(&pendingWatch, &QTimer::timeout, [&] {
-        if (pendingTrain < 0 || taskOf[static_cast<std::size_t>(pendingTrain)]->isBusy()) return;
+        if (pendingTrain < 0 || tasks[static_cast<std::size_t>(pendingTrain)]->isBusy()) return;
         Counts& c = counts[static_cast<std::size_t>(pendingTrain)];
         c.longestStopMs = std::max(c.longestStopMs, static_cast<double>(stopClock.elapsed()));
         const int k = pendingTrain;
@@ -515,10 +492,15 @@ int main(int argc, char* argv[]) {
     });
     pendingWatch.start(20);
 
+    // The task's lessons in turn: the n-th (from the registry's cards, as the Lessons menu lists them).
+    auto lessonOf = [&](int k, int n) {
+        const QList<LessonCard> cards = tasks[static_cast<std::size_t>(k)]->lessons();
+        return cards.isEmpty() ? QString() : cards[n % cards.size()].id;
+    };
     auto startLesson = [&](const QString& id) {
         Counts& c = counts[static_cast<std::size_t>(kind)];
         ++c.lessonStarts;
-        if (taskOf[static_cast<std::size_t>(kind)]->isBusy()) ++c.lessonStartsWhileTraining;
+        if (tasks[static_cast<std::size_t>(kind)]->isBusy()) ++c.lessonStartsWhileTraining;
         if (!window.startLesson(id)) {
             ++lessonRefusals;
             std::fprintf(stderr, "%.2f min: lesson %s was not started\n", nowMinutes(), qPrintable(id));
@@ -540,8 +522,9 @@ int main(int argc, char* argv[]) {
     QObject::connect(&midPhase, &QTimer::timeout, [&] {
         // Half-way: a lesson switch inside the task, usually while it still trains (its worker is
         // stopped and the model dropped), in every other cycle; translation goes on to another lesson.
-        if (cycle % 2 == 0) startLesson(kind == kTranslate ? QStringLiteral("alignment") : QString::fromLatin1(kLessons[static_cast<std::size_t>(kind)]));
-        else if (kind == kTranslate) startLesson(QStringLiteral("bottleneck"));
+        if (tasks[static_cast<std::size_t>(kind)]->lessons().isEmpty()) return;
+        if (cycle % 2 == 0) startLesson(lessonOf(kind, cycle / 2 + 1));
+        else if (tasks[static_cast<std::size_t>(kind)]->lessons().size() > 1) startLesson(lessonOf(kind, cycle / 2 + 2));
     });
     auto beginPhase = [&] {
         const Snapshot now = snapshot(nowMinutes());
@@ -549,35 +532,35 @@ int main(int argc, char* argv[]) {
         if (pendingTrain >= 0) {
             ++stuckStops;
             std::fprintf(stderr, "%.2f min: %s did not become idle within its phase after Stop\n", now.minutes,
-                         kKindNames[static_cast<std::size_t>(pendingTrain)]);
+                         names[static_cast<std::size_t>(pendingTrain)].c_str());
             pendingTrain = -1;
         }
         const int previous = kind;
         ++phaseNumber;
-        kind = translationOnly ? kTranslate : phaseNumber % kKinds;
+        kind = translationOnly ? static_cast<int>(translationKind) : phaseNumber % static_cast<int>(kinds);
         cycle = phaseNumber / phasesPerCycle;
-        const bool previousTraining = phaseNumber > 0 && taskOf[static_cast<std::size_t>(previous)]->isBusy();
+        const bool previousTraining = phaseNumber > 0 && tasks[static_cast<std::size_t>(previous)]->isBusy();
         if (previousTraining && previous != kind) ++counts[static_cast<std::size_t>(previous)].switchesAwayWhileTraining;
         Counts& c = counts[static_cast<std::size_t>(kind)];
         ++c.phases;
-        const bool ownTraining = taskOf[static_cast<std::size_t>(kind)]->isBusy();
-        const bool byLesson = cycle % 2 == 0;
+        const bool ownTraining = tasks[static_cast<std::size_t>(kind)]->isBusy();
+        const bool byLesson = cycle % 2 == 0 && !tasks[static_cast<std::size_t>(kind)]->lessons().isEmpty();
         if (byLesson) {
-            startLesson(QString::fromLatin1(kLessons[static_cast<std::size_t>(kind)]));
+            startLesson(lessonOf(kind, cycle / 2));
         } else {
-            window.switchTask(QString::fromLatin1(kTaskIds[static_cast<std::size_t>(kind)]));
+            window.switchTask(tasks[static_cast<std::size_t>(kind)]->id());
             userTrain(kind);
             switchEnd = clock.nsecsElapsed();
         }
         phaseStart.push_back(now);
         phaseKind.push_back(kind);
-        phaseCsv << phaseNumber << ',' << cycle << ',' << kKindNames[static_cast<std::size_t>(kind)] << ',' << now.minutes << ','
+        phaseCsv << phaseNumber << ',' << cycle << ',' << names[static_cast<std::size_t>(kind)].c_str() << ',' << now.minutes << ','
                  << (byLesson ? "lesson" : "switch+train") << ',' << (ownTraining ? 1 : 0) << ',' << (previousTraining ? 1 : 0)
                  << ',' << now.resident.total << ',' << now.resident.anonymous << ',' << now.resident.file << ','
                  << now.arena.resident << ',' << now.arena.inUse << '\n';
         phaseCsv.flush();
         std::printf("%6.2f min: phase %d (cycle %d) %s by %s%s%s\n", now.minutes, phaseNumber, cycle,
-                    kKindNames[static_cast<std::size_t>(kind)], byLesson ? "lesson" : "task switch and Train",
+                    names[static_cast<std::size_t>(kind)].c_str(), byLesson ? "lesson" : "task switch and Train",
                     ownTraining ? ", the task still training" : "", previousTraining ? ", the previous task still training" : "");
         std::fflush(stdout);
         midPhase.start(static_cast<int>(phaseMs / 2));
@@ -587,10 +570,10 @@ int main(int argc, char* argv[]) {
         // The original soak: GRU + additive on toy-en-fr, with enough epochs to outlast it; the probe
         // follows every 5 batches as in the demo. Set up through the panels, as a user would.
         phaseNumber = 0;
-        kind = kTranslate;
-        counts[kTranslate].phases = 1;
+        kind = static_cast<int>(translationKind);
+        counts[translationKind].phases = 1;
         phaseStart.push_back(snapshot(0.0));
-        phaseKind.push_back(kTranslate);
+        phaseKind.push_back(kind);
         DatasetOptions data;
         data.size = 2000;
         data.seed = 1;
@@ -600,7 +583,7 @@ int main(int argc, char* argv[]) {
         config.attention = AttentionKind::Additive;
         config.hidden = 128;
         translation->modelSettings()->setConfig(config);
-        TrainingOptions options = translation->trainingSettings()->options();
+        TranslationTrainingOptions options = translation->trainingSettings()->options();
         options.epochs = 10000;
         options.seed = 1;
         translation->trainingSettings()->setOptions(options);
@@ -626,62 +609,28 @@ int main(int argc, char* argv[]) {
     // view before the export: the typist waits while an export is under way.
     bool exporting = false;
     int typed = 0;
-    QLineEdit* classifyInput = classifier->classifyView()->findChild<QLineEdit*>(QStringLiteral("classifyText"));
-    if (classifyInput == nullptr) {
-        std::fprintf(stderr, "error: the Classify view has no text box named classifyText\n");
-        return 1;
-    }
     QTimer typist;
     QObject::connect(&typist, &QTimer::timeout, [&] {
         if (exporting) return;
         const std::size_t k = static_cast<std::size_t>(kind);
-        if (window.currentTask() != taskOf[k]) return;
-        const QString view = QString::fromLatin1(k == kTranslate ? "translate" : k == kClassify ? "classify" : k == kForecast ? "forecast" : "image");
-        if (window.currentTabName() != view) window.showTab(view);
-        ++typed;
-        switch (k) {
-            case kTranslate: {
-                if (!controller->hasModel() || controller->isPreparing()) return;
-                const auto& corpus = translation->corpus().corpus;
-                const QString sentence =
-                    translationOnly || !corpus || corpus->pairs.empty()
-                        ? fallbackSentences[counts[k].asked % fallbackSentences.size()]
-                        : QString::fromStdString(corpus->pairs[(static_cast<std::size_t>(typed) * 7919u) % corpus->pairs.size()].source);
-                typeInto(translation->translateView()->input(), sentence);
-                break;
-            }
-            case kClassify: {
-                const auto corpus = classifier->corpus();
-                if (!cs->hasModel() || !corpus || corpus->examples.empty()) return;
-                typeInto(classifyInput, QString::fromStdString(corpus->examples[(static_cast<std::size_t>(typed) * 7919u) % corpus->examples.size()].text));
-                break;
-            }
-            case kVit:
-            case kCaptioner: {
-                if (!is->hasModel() || imageKind() != static_cast<Kind>(k)) return;  // the phase's model, once built
-                QListWidget* browser = images->imageView()->browser();
-                if (browser->count() < 2) return;
-                browser->setCurrentRow((std::max(0, browser->currentRow()) + 1 + typed % 5) % browser->count());
-                break;
-            }
-            default: {
-                ForecastView* f = forecaster->forecastView();
-                QSlider* slider = f->slider();
-                if (!fs->hasModel() || !slider->isEnabled() || slider->maximum() <= slider->minimum()) return;
-                const int range = slider->maximum() - slider->minimum() + 1;
-                int at = slider->minimum() + (typed * 37) % range;
-                if (at == f->forecastPosition()) at = at == slider->maximum() ? slider->minimum() : at + 1;
-                slider->setValue(at);  // a forecast at the new origin
-                f->stepBox()->setValue(typed % (f->stepBox()->maximum() + 1));
-                break;
-            }
+        Task* task = tasks[k];
+        if (window.currentTask() != task || !task->hasModel()) return;
+        // The task's first Watch view (Translate, Classify, Image, Forecast: where a learner tries the model).
+        QString watch = task->defaultView();
+        for (const QString& name : window.navigator()->names()) {
+            if (window.navigator()->groupTitleOf(name) != ViewNavigator::groupTitle(ViewGroup::Watch)) continue;
+            watch = name;
+            break;
         }
+        if (window.currentTabName() != watch) window.showTab(watch);
+        QWidget* view = window.navigator()->currentWidget();
+        if (view == nullptr || !pokeView(view, typed++, fallbackSentences)) return;
         ++counts[k].asked;
     });
     typist.start(1000);
 
     // ---- an export every minute ---------------------------------------------------------------------
-    std::array<int, kKinds> exportTurn{};
+    std::vector<int> exportTurn(kinds, 0);
     int exportsTried = 0;
     std::ofstream exportCsv(QDir(outDir).filePath(QStringLiteral("soak-exports.csv")).toStdString());
     exportCsv << "minutes,task,view,format,ms,bytes,ok\n";
@@ -691,7 +640,10 @@ int main(int argc, char* argv[]) {
     auto exportNow = [&] {
         const std::size_t k = static_cast<std::size_t>(kind);
         Counts& c = counts[k];
-        const QStringList views = exportViewsOf(kind);
+        QStringList views;  // the task's views, as the navigator lists them
+        for (const QString& name : window.navigator()->allNames())
+            if (window.navigator()->taskOf(name) == tasks[k]->id()) views << name;
+        if (views.isEmpty()) return;
         const QString tab = views[exportTurn[k]++ % views.size()];
         const QStringList suffixes = translationOnly ? QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("png"), QStringLiteral("pdf")}
                                                      : QStringList{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
@@ -719,12 +671,12 @@ int main(int argc, char* argv[]) {
             const double ms = static_cast<double>(took.nsecsElapsed()) / 1e6;
             if (written) error = looksLikeFormat(path, suffix) ? QString() : QStringLiteral("the file is not a %1").arg(suffix.toUpper());
             else if (error.isEmpty()) error = QStringLiteral("unknown error");
-            exportCsv << nowMinutes() << ',' << kKindNames[k] << ',' << tab.toStdString() << ',' << suffix.toStdString() << ',' << ms
+            exportCsv << nowMinutes() << ',' << names[k].c_str() << ',' << tab.toStdString() << ',' << suffix.toStdString() << ',' << ms
                       << ',' << QFileInfo(path).size() << ',' << (error.isEmpty() ? 1 : 0) << '\n';
             exportCsv.flush();
             if (ms > slowestExportMs) {
                 slowestExportMs = ms;
-                slowestExport = QStringLiteral("%1 (%2, %3)").arg(QFileInfo(path).fileName()).arg(QFileInfo(path).size()).arg(kKindNames[k]);
+                slowestExport = QStringLiteral("%1 (%2, %3)").arg(QFileInfo(path).fileName()).arg(QFileInfo(path).size()).arg(names[k].c_str());
             }
         }
         if (error.isEmpty()) {
@@ -781,7 +733,7 @@ int main(int argc, char* argv[]) {
         sampleLongestGap.push_back(longest);
         sampleGapIndex.push_back(gapCount);
         csv << t << ',' << resident.total << ',' << resident.anonymous << ',' << resident.file << ',' << inUse << ',' << freeMb << ','
-            << kKindNames[static_cast<std::size_t>(kind)] << ',' << totalEpochs() << ',' << longest << ',' << arena.resident << ','
+            << names[static_cast<std::size_t>(kind)].c_str() << ',' << totalEpochs() << ',' << longest << ',' << arena.resident << ','
             << arena.inUse << ',' << arena.freeSmall << ',' << split.arenas << ',' << split.arenaHeaps << ',' << split.other << ','
             << split.threads << '\n';
         threadArenas.push_back(split.arenas);
@@ -799,16 +751,16 @@ int main(int argc, char* argv[]) {
     // every task is asked, the settings saved, every task's worker stopped and joined, bounded), timed.
     // The threads by name (/proc/self/task/*/comm), before and after.
     auto threadNames = [] {
-        QStringList names;
+        QStringList threads;
         for (const QString& id : QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
             QFile comm(QStringLiteral("/proc/self/task/%1/comm").arg(id));
-            if (comm.open(QIODevice::ReadOnly)) names << QString::fromLocal8Bit(comm.readAll()).trimmed();
+            if (comm.open(QIODevice::ReadOnly)) threads << QString::fromLocal8Bit(comm.readAll()).trimmed();
         }
-        names.sort();
-        return names.join(QLatin1Char(' '));
+        threads.sort();
+        return threads.join(QLatin1Char(' '));
     };
     bool translationStillTraining = false;
-    std::array<bool, kKinds> busyAtEnd{};
+    std::vector<bool> busyAtEnd(kinds, false);
     QString threadsBefore, threadsAfter;
     double closeMs = 0;
     bool closed = false;
@@ -823,8 +775,9 @@ int main(int argc, char* argv[]) {
         dialogWatch.stop();
         sample();
         addPhaseMemory(snapshot(nowMinutes()));
-        translationStillTraining = controller->state() == TrainingController::State::Running;
-        for (std::size_t k = 0; k < kKinds; ++k) busyAtEnd[k] = taskOf[k]->isBusy();
+        epochWatch.stop();
+        translationStillTraining = translation != nullptr && translation->session()->state() == TranslationSession::State::Running;
+        for (std::size_t k = 0; k < kinds; ++k) busyAtEnd[k] = tasks[k]->isBusy();
         threadsBefore = threadNames();
         QElapsedTimer s;
         s.start();
@@ -835,8 +788,9 @@ int main(int argc, char* argv[]) {
     });
     app.exec();
     const std::vector<double> gaps(gapBuffer.begin(), gapBuffer.begin() + static_cast<std::ptrdiff_t>(gapCount));
-    const bool shutDown = controller->isShutDown() && cs->isShutDown() && is->isShutDown() && fs->isShutDown();
-    const bool abandoned = TrainingController::hasAbandonedThreads();
+    bool shutDown = true;
+    for (ModelSession* session : sessions) shutDown = shutDown && session->isShutDown();
+    const bool abandoned = TranslationSession::hasAbandonedThreads();
 
     // ---- the report ---------------------------------------------------------------------------------
     std::vector<double> lateX, lateY, lateHeap, lateAnon, lateFile, lateMainResident, lateMainInUse;
@@ -858,7 +812,7 @@ int main(int argc, char* argv[]) {
     int asked = 0, answered = 0, failed = 0, exported = 0, failedExports = 0, skipped = 0, trainingFailures = 0;
     std::printf("%-15s %6s %7s %7s %8s %8s %6s %7s %7s %7s %6s %7s %8s %8s %8s\n", "task", "phases", "lessons", "(train)",
                 "switch+T", "stops/ms", "away", "asked", "answers", "failed", "export", "fail/sk", "epochs", "dRSS/ph", "dArena/ph");
-    for (std::size_t k = 0; k < kKinds; ++k) {
+    for (std::size_t k = 0; k < kinds; ++k) {
         const Counts& c = counts[k];
         if (c.phases == 0 && c.answered == 0) continue;
         asked += c.asked;
@@ -869,7 +823,7 @@ int main(int argc, char* argv[]) {
         skipped += c.skippedExports;
         trainingFailures += c.trainingFailures;
         const double n = std::max(1, c.memoryPhases);
-        std::printf("%-15s %6d %7d %7d %8d %3d/%-4.0f %6d %7d %7d %7d %6d %3d/%-3d %8d %8.2f %8.2f\n", kKindNames[k], c.phases,
+        std::printf("%-15s %6d %7d %7d %8d %3d/%-4.0f %6d %7d %7d %7d %6d %3d/%-3d %8d %8.2f %8.2f\n", names[k].c_str(), c.phases,
                     c.lessonStarts, c.lessonStartsWhileTraining, c.trainPresses, c.stopsBeforeTrain, c.longestStopMs, c.switchesAwayWhileTraining,
                     c.asked, c.answered, c.failed, c.exports, c.failedExports, c.skippedExports, c.epochs, c.memoryDeltaMb / n,
                     c.arenaInUseDeltaMb / n);
@@ -882,8 +836,8 @@ int main(int argc, char* argv[]) {
                 asked, answered, failed, exported, failedExports, skipped, trainingFailures, errors, dialogs, lessonRefusals,
                 stuckStops, qtWarnings);
     std::printf("at the end still training:");
-    for (std::size_t k = 0; k < kKinds; ++k)
-        if (busyAtEnd[k] && (k != kCaptioner || !busyAtEnd[kVit])) std::printf(" %s", kTaskIds[k]);
+    for (std::size_t k = 0; k < kinds; ++k)
+        if (busyAtEnd[k]) std::printf(" %s", names[k].c_str());
     std::printf("; closing the window (every worker stopped and joined): %.1f ms, %s, every session shut down: %s, "
                 "abandoned threads: %s\n  threads before: %s\n  threads after:  %s\n",
                 closeMs, closed ? "closed" : "NOT closed", shutDown ? "yes" : "no", abandoned ? "yes" : "no", qPrintable(threadsBefore),
@@ -918,7 +872,7 @@ int main(int argc, char* argv[]) {
         // The same moment of every cycle (its first phase begins): free of the swing within a cycle.
         std::vector<double> cx, cy, ca, cu;
         std::printf("at each cycle's start (MB: resident / anonymous / GUI heap in use):");
-        for (std::size_t i = 0; i < phaseStart.size(); i += kKinds) {
+        for (std::size_t i = 0; i < phaseStart.size(); i += kinds) {
             std::printf(" %.1f/%.1f/%.1f", phaseStart[i].resident.total, phaseStart[i].resident.anonymous, phaseStart[i].arena.inUse);
             if (phaseStart[i].minutes >= warmupMinutes) {
                 cx.push_back(phaseStart[i].minutes);
@@ -958,10 +912,10 @@ int main(int argc, char* argv[]) {
     bool ok = failed == 0 && failedExports == 0 && errors == 0 && dialogs == 0 && trainingFailures == 0 && !abandoned && closed &&
               shutDown;
     if (translationOnly) {
-        ok = ok && counts[kTranslate].answered >= counts[kTranslate].asked - 2 && translationStillTraining;
+        ok = ok && counts[translationKind].answered >= counts[translationKind].asked - 2 && translationStillTraining;
     } else {
         ok = ok && lessonRefusals == 0 && stuckStops == 0;
-        for (std::size_t k = 0; k < kKinds; ++k)
+        for (std::size_t k = 0; k < kinds; ++k)
             if (counts[k].phases > 0) ok = ok && counts[k].epochs > 0 && counts[k].answered > 0 && counts[k].exports > 0;
     }
     std::printf("soak %s\n", ok ? "passed" : "FAILED");

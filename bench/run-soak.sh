@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The GUI soak test: the main window cycles through every task in turn (translation, text
-# classification, the ViT, the captioner, forecasting; 2 minutes each by default) for MINUTES
-# (default 30): each phase starts the task's lesson or switches task and presses Train, a lesson
-# switch half-way, a prediction asked every second and a figure exported every minute; prints per
-# task what was asked, answered, exported and trained, the resident-memory slopes and the
-# event-loop gaps (docs/reliability.md, "Long runs"). Not part of the test suite.
+# The GUI soak test: the main window cycles through every task of the window in turn (the task
+# registry's, in Task box order; 2 minutes each by default) for MINUTES (default 30): each phase
+# starts one of the task's lessons or switches task and presses Start, a lesson switch half-way, the
+# task's first Watch view used every second and a figure exported every minute; prints per task what was
+# asked, answered, exported and trained, the resident-memory slopes and the event-loop gaps
+# (docs/reliability.md, "Long runs"). Not part of the test suite.
 #   ./bench/run-soak.sh [MINUTES] [--phase-minutes P] [--translation-only] [--no-teardown]
 # --translation-only is the original soak: GRU + additive on toy-en-fr for the whole run.
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"

@@ -31,7 +31,7 @@
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 #include "base/translation/Alignments.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 
 namespace {
 
@@ -223,7 +223,7 @@ void fuzzAttach(const std::string& bytes) {
     const std::size_t split = bytes.find('\xFF');
     const std::string tsv = split == std::string::npos ? std::string(kFixedCorpus) : bytes.substr(0, split);
     const std::string pharaoh = split == std::string::npos ? bytes : bytes.substr(split + 1);
-    attnlab::Corpus corpus;
+    attnlab::ParallelCorpus corpus;
     try {
         corpus = attnlab::parseTsvCorpus(tsv, "fuzz.tsv");
     } catch (const attnlab::InputError& e) {
@@ -259,7 +259,7 @@ void fuzzAttach(const std::string& bytes) {
     const std::string tsvPath = (scratch.path() / "written.tsv").string();
     const std::string alignPath = (scratch.path() / "written.align").string();
     attnlab::writeTsvCorpus(corpus, tsvPath, alignPath);
-    attnlab::Corpus again;
+    attnlab::ParallelCorpus again;
     try {
         again = attnlab::readTsvCorpus(tsvPath);
         attnlab::attachAlignments(again, alignPath);

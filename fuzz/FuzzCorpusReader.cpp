@@ -6,20 +6,20 @@
 
 #include "FuzzCheck.h"
 #include "FuzzScratch.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 
 namespace {
 
-using attnlab::Corpus;
+using attnlab::ParallelCorpus;
 
 using attnlab::fuzz::isWhitespaceAt;
 using attnlab::fuzz::lastCodePoint;
 
 // What every reader promises about a corpus it returns. A tab inside a sentence is
 // only impossible in TSV: in a line of a two-file corpus it is white space like any other.
-void checkCorpus(const Corpus& corpus, bool fromTsv) {
+void checkCorpus(const ParallelCorpus& corpus, bool fromTsv) {
     FUZZ_CHECK(!corpus.pairs.empty());
     long previous = 0;
     for (const auto& pair : corpus.pairs) {
@@ -41,10 +41,10 @@ void checkCorpus(const Corpus& corpus, bool fromTsv) {
 }
 
 // Writing the pairs back as TSV and reading that gives the same pairs.
-void checkRoundTrip(const Corpus& corpus) {
+void checkRoundTrip(const ParallelCorpus& corpus) {
     std::string tsv;
     for (const auto& pair : corpus.pairs) tsv += pair.source + "\t" + pair.target + "\n";
-    const Corpus again = attnlab::parseTsvCorpus(tsv, "round-trip.tsv");
+    const ParallelCorpus again = attnlab::parseTsvCorpus(tsv, "round-trip.tsv");
     FUZZ_CHECK(again.pairs.size() == corpus.pairs.size());
     FUZZ_CHECK(again.skipped.empty());
     for (std::size_t i = 0; i < corpus.pairs.size(); ++i) {
@@ -58,7 +58,7 @@ void checkRoundTrip(const Corpus& corpus) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string bytes = attnlab::fuzz::bytesOf(data, size);
     try {
-        const Corpus corpus = attnlab::parseTsvCorpus(bytes, "fuzz.tsv");
+        const ParallelCorpus corpus = attnlab::parseTsvCorpus(bytes, "fuzz.tsv");
         checkCorpus(corpus, true);
         checkRoundTrip(corpus);
     } catch (const attnlab::InputError& e) {

@@ -6,7 +6,7 @@
 #include "base/translation/Datasets.h"
 #include "base/translation/ModelConfig.h"
 #include "base/vision/VisionConfig.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 #include <memory>
 
 namespace attnlab::test {
@@ -47,18 +47,18 @@ inline ModelConfig tinyModel(Architecture architecture, AttentionKind attention 
 // A trainer for `config` on `size` pairs of the reverse dataset (sentences up to 6 letters), trained
 // `epochs` epochs at a high learning rate (0 = built, untrained): a model that has learnt something,
 // so that decoding runs for several steps.
-inline std::unique_ptr<Trainer> trainedOnReverse(const ModelConfig& config, std::size_t size = 120, int epochs = 2) {
+inline std::unique_ptr<TranslationTrainer> trainedOnReverse(const ModelConfig& config, std::size_t size = 120, int epochs = 2) {
     DatasetOptions data;
     data.size = size;
     data.seed = 3;
     data.maxLen = 6;
-    TrainingOptions o;
+    TranslationTrainingOptions o;
     o.epochs = epochs > 0 ? epochs : 1;
     o.batchSize = 16;
     o.learningRate = 0.01;
     o.seed = 7;
     o.validationFraction = 0;
-    auto trainer = std::make_unique<Trainer>(generateDataset("reverse", data), config, o);
+    auto trainer = std::make_unique<TranslationTrainer>(generateDataset("reverse", data), config, o);
     if (epochs > 0) trainer->run(nullptr, nullptr);
     return trainer;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// What every task's trainer shares (Trainer, ClassifierTrainer, ImageClassifierTrainer,
+// What every task's trainer shares (TranslationTrainer, ClassifierTrainer, ImageClassifierTrainer,
 // CaptionerTrainer): the options of the training loop, how a run ends, and the exception for a
 // run that diverged. Torch-free header.
 #include <cstddef>
@@ -50,10 +50,10 @@ private:
     int epoch_, batch_;
 };
 
-// What every task's trainer with one model answers beside its own run() and evaluate()
-// (ClassifierTrainer, ImageClassifierTrainer, CaptionerTrainer): its model, how many examples it
-// trains and validates on, and the epochs done. The trainer's constructor calls setModel(); its
-// run() calls epochDone() after each epoch.
+// What every task's trainer answers beside its own run() and evaluate() (TranslationTrainer,
+// ClassifierTrainer, ImageClassifierTrainer, CaptionerTrainer, ForecastTrainer): its model, how many
+// examples it trains and validates on, and the epochs done. The trainer's constructor calls
+// setModel(); its run() (or, for translation, finishEpoch()) calls epochDone() after each epoch.
 template <typename Metrics, typename Model>
 class TaskTrainer {
 public:

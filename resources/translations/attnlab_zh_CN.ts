@@ -6295,188 +6295,6 @@ The model keeps its last good weights.</source>
     </message>
 </context>
 <context>
-    <name>attnlab::TrainingChartsView</name>
-    <message>
-        <source>Logarithmic loss axis</source>
-        <translation>损失使用对数坐标轴</translation>
-    </message>
-    <message>
-        <source>A log scale shows the late, small improvements of the loss.</source>
-        <translation>对数刻度能显示损失在后期的细小改进。</translation>
-    </message>
-    <message>
-        <source>Loss of every batch</source>
-        <translation>每个批次的损失</translation>
-    </message>
-    <message>
-        <source>Show the noisy loss of each batch as a faint line behind the epoch averages.</source>
-        <translation>在每轮平均值后面用浅色线条显示每个批次带噪声的损失。</translation>
-    </message>
-    <message>
-        <source>Loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>Batch loss</source>
-        <translation>批次损失</translation>
-    </message>
-    <message>
-        <source>Training loss</source>
-        <translation>训练损失</translation>
-    </message>
-    <message>
-        <source>Validation loss</source>
-        <translation>验证损失</translation>
-    </message>
-    <message>
-        <source>epoch</source>
-        <translation>轮次</translation>
-    </message>
-    <message>
-        <source>Validation quality</source>
-        <translation>验证质量</translation>
-    </message>
-    <message>
-        <source>Token accuracy (%)</source>
-        <translation>词元准确率 (%)</translation>
-    </message>
-    <message>
-        <source>Exact match (%)</source>
-        <translation>完全匹配 (%)</translation>
-    </message>
-    <message>
-        <source>BLEU</source>
-        <translation>BLEU</translation>
-    </message>
-    <message>
-        <source>percent / BLEU</source>
-        <translation>百分比 / BLEU</translation>
-    </message>
-    <message>
-        <source>epoch %1</source>
-        <translation>第 %1 轮</translation>
-    </message>
-    <message>
-        <source>Curves appear here as the model trains.</source>
-        <translation>模型训练时，曲线会显示在这里。</translation>
-    </message>
-    <message>
-        <source>cross-entropy per token</source>
-        <translation>每个词元的交叉熵</translation>
-    </message>
-    <message>
-        <source>Epoch %1:  validation loss %2 · token accuracy %3% · exact match %4% · BLEU %5 · %6 pairs/s</source>
-        <translation>第 %1 轮：验证损失 %2 · 词元准确率 %3% · 完全匹配 %4% · BLEU %5 · %6 句对/秒</translation>
-    </message>
-    <message>
-        <source>Training curves</source>
-        <translation>训练曲线</translation>
-    </message>
-    <message>
-        <source>Training Curves</source>
-        <translation>训练曲线</translation>
-    </message>
-    <message>
-        <source>Loss, accuracy and BLEU as training goes on.</source>
-        <translation>训练过程中的损失、准确率和 BLEU。</translation>
-    </message>
-    <message>
-        <source>Alignment error (AER, %)</source>
-        <translation>对齐错误率（AER，%）</translation>
-    </message>
-    <message>
-        <source>AER %1%</source>
-        <translation>AER %1%</translation>
-    </message>
-</context>
-<context>
-    <name>attnlab::TrainingSession</name>
-    <message>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <source>Loaded %1: %2 sentence pairs.</source>
-        <translation>已加载 %1：%2 个句对。</translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation>无法打开 %1</translation>
-    </message>
-    <message>
-        <source>
-
-The current corpus (%1) stays loaded.</source>
-        <translation>
-
-当前语料（%1）仍保持加载。</translation>
-    </message>
-    <message>
-        <source>Cannot Open Corpus</source>
-        <translation>无法打开语料</translation>
-    </message>
-    <message>
-        <source>The corpus could not be read:
-
-%1%2</source>
-        <translation>无法读取该语料：
-
-%1%2</translation>
-    </message>
-    <message>
-        <source>Training starts when the corpus is loaded…</source>
-        <translation>语料加载完成后将开始训练…</translation>
-    </message>
-    <message>
-        <source>No Corpus</source>
-        <translation>没有语料</translation>
-    </message>
-    <message>
-        <source>Load a corpus or generate a built-in dataset first.</source>
-        <translation>请先加载语料，或生成一个内置数据集。</translation>
-    </message>
-    <message>
-        <source>Start a New Run?</source>
-        <translation>开始新的训练？</translation>
-    </message>
-    <message>
-        <source>Starting builds a new model from the settings. The current model has unsaved training. Discard it?</source>
-        <translation>开始训练会按当前设置构建一个新模型。当前模型有尚未保存的训练结果。要丢弃它吗？</translation>
-    </message>
-    <message>
-        <source>Preparing: tokenizing %1 and building the model…</source>
-        <translation>准备中：正在对 %1 进行分词并构建模型…</translation>
-    </message>
-    <message>
-        <source>Discard the Model?</source>
-        <translation>丢弃模型？</translation>
-    </message>
-    <message>
-        <source>Reset discards the model and its unsaved training.</source>
-        <translation>重置会丢弃模型及其尚未保存的训练结果。</translation>
-    </message>
-    <message>
-        <source>Reset: no model.</source>
-        <translation>已重置：当前没有模型。</translation>
-    </message>
-    <message>
-        <source>Start the Lesson?</source>
-        <translation>开始课程？</translation>
-    </message>
-    <message>
-        <source>The lesson trains a new model. The current model and its unsaved training will be discarded.</source>
-        <translation>课程会训练一个新模型。当前模型及其尚未保存的训练结果将被丢弃。</translation>
-    </message>
-    <message>
-        <source>Type a sentence to translate.</source>
-        <translation>请输入要翻译的句子。</translation>
-    </message>
-    <message>
-        <source>There is no model yet: start training or open a model.</source>
-        <translation>还没有模型：请开始训练或打开一个模型。</translation>
-    </message>
-</context>
-<context>
     <name>attnlab::TrainingSettingsWidget</name>
     <message>
         <source>Step size of the Adam optimiser: too high diverges, too low learns slowly.</source>
@@ -6561,33 +6379,6 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>Guided alignment:</source>
         <translation>引导对齐：</translation>
-    </message>
-</context>
-<context>
-    <name>attnlab::TrainingWorker</name>
-    <message>
-        <source>an unknown internal error occurred</source>
-        <translation>发生了未知的内部错误</translation>
-    </message>
-    <message>
-        <source>no corpus is loaded</source>
-        <translation>尚未加载语料</translation>
-    </message>
-    <message>
-        <source>there is no model yet: start training or open a model</source>
-        <translation>还没有模型：请开始训练或打开一个模型</translation>
-    </message>
-    <message>
-        <source>there is no model to save</source>
-        <translation>没有可保存的模型</translation>
-    </message>
-    <message>
-        <source>there are no pairs to measure the heads on: load a corpus first</source>
-        <translation>没有可用于测量的句对：请先载入语料</translation>
-    </message>
-    <message>
-        <source>there are no sentences to project: load a corpus first</source>
-        <translation>没有可投影的句子：请先载入语料</translation>
     </message>
 </context>
 <context>
@@ -6699,6 +6490,188 @@ The current corpus (%1) stays loaded.</source>
     <message>
         <source>Edited (%1): the source is now %2. %3</source>
         <translation>已编辑（%1）：源句现在是 %2。%3</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TranslationCurvesView</name>
+    <message>
+        <source>Logarithmic loss axis</source>
+        <translation>损失使用对数坐标轴</translation>
+    </message>
+    <message>
+        <source>A log scale shows the late, small improvements of the loss.</source>
+        <translation>对数刻度能显示损失在后期的细小改进。</translation>
+    </message>
+    <message>
+        <source>Loss of every batch</source>
+        <translation>每个批次的损失</translation>
+    </message>
+    <message>
+        <source>Show the noisy loss of each batch as a faint line behind the epoch averages.</source>
+        <translation>在每轮平均值后面用浅色线条显示每个批次带噪声的损失。</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Batch loss</source>
+        <translation>批次损失</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Validation quality</source>
+        <translation>验证质量</translation>
+    </message>
+    <message>
+        <source>Token accuracy (%)</source>
+        <translation>词元准确率 (%)</translation>
+    </message>
+    <message>
+        <source>Exact match (%)</source>
+        <translation>完全匹配 (%)</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>percent / BLEU</source>
+        <translation>百分比 / BLEU</translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Curves appear here as the model trains.</source>
+        <translation>模型训练时，曲线会显示在这里。</translation>
+    </message>
+    <message>
+        <source>cross-entropy per token</source>
+        <translation>每个词元的交叉熵</translation>
+    </message>
+    <message>
+        <source>Epoch %1:  validation loss %2 · token accuracy %3% · exact match %4% · BLEU %5 · %6 pairs/s</source>
+        <translation>第 %1 轮：验证损失 %2 · 词元准确率 %3% · 完全匹配 %4% · BLEU %5 · %6 句对/秒</translation>
+    </message>
+    <message>
+        <source>Training curves</source>
+        <translation>训练曲线</translation>
+    </message>
+    <message>
+        <source>Training Curves</source>
+        <translation>训练曲线</translation>
+    </message>
+    <message>
+        <source>Loss, accuracy and BLEU as training goes on.</source>
+        <translation>训练过程中的损失、准确率和 BLEU。</translation>
+    </message>
+    <message>
+        <source>Alignment error (AER, %)</source>
+        <translation>对齐错误率（AER，%）</translation>
+    </message>
+    <message>
+        <source>AER %1%</source>
+        <translation>AER %1%</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TranslationRun</name>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Loaded %1: %2 sentence pairs.</source>
+        <translation>已加载 %1：%2 个句对。</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>
+
+The current corpus (%1) stays loaded.</source>
+        <translation>
+
+当前语料（%1）仍保持加载。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Corpus</source>
+        <translation>无法打开语料</translation>
+    </message>
+    <message>
+        <source>The corpus could not be read:
+
+%1%2</source>
+        <translation>无法读取该语料：
+
+%1%2</translation>
+    </message>
+    <message>
+        <source>Training starts when the corpus is loaded…</source>
+        <translation>语料加载完成后将开始训练…</translation>
+    </message>
+    <message>
+        <source>No Corpus</source>
+        <translation>没有语料</translation>
+    </message>
+    <message>
+        <source>Load a corpus or generate a built-in dataset first.</source>
+        <translation>请先加载语料，或生成一个内置数据集。</translation>
+    </message>
+    <message>
+        <source>Start a New Run?</source>
+        <translation>开始新的训练？</translation>
+    </message>
+    <message>
+        <source>Starting builds a new model from the settings. The current model has unsaved training. Discard it?</source>
+        <translation>开始训练会按当前设置构建一个新模型。当前模型有尚未保存的训练结果。要丢弃它吗？</translation>
+    </message>
+    <message>
+        <source>Preparing: tokenizing %1 and building the model…</source>
+        <translation>准备中：正在对 %1 进行分词并构建模型…</translation>
+    </message>
+    <message>
+        <source>Discard the Model?</source>
+        <translation>丢弃模型？</translation>
+    </message>
+    <message>
+        <source>Reset discards the model and its unsaved training.</source>
+        <translation>重置会丢弃模型及其尚未保存的训练结果。</translation>
+    </message>
+    <message>
+        <source>Reset: no model.</source>
+        <translation>已重置：当前没有模型。</translation>
+    </message>
+    <message>
+        <source>Start the Lesson?</source>
+        <translation>开始课程？</translation>
+    </message>
+    <message>
+        <source>The lesson trains a new model. The current model and its unsaved training will be discarded.</source>
+        <translation>课程会训练一个新模型。当前模型及其尚未保存的训练结果将被丢弃。</translation>
+    </message>
+    <message>
+        <source>Type a sentence to translate.</source>
+        <translation>请输入要翻译的句子。</translation>
+    </message>
+    <message>
+        <source>There is no model yet: start training or open a model.</source>
+        <translation>还没有模型：请开始训练或打开一个模型。</translation>
     </message>
 </context>
 <context>
@@ -6978,6 +6951,33 @@ The current model stays loaded.</source>
     <message>
         <source>A setup saved from AttnLab: say here what the class should look for.</source>
         <translation>从 AttnLab 保存的设置：请在此说明学生应观察什么。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TranslationWorker</name>
+    <message>
+        <source>an unknown internal error occurred</source>
+        <translation>发生了未知的内部错误</translation>
+    </message>
+    <message>
+        <source>no corpus is loaded</source>
+        <translation>尚未加载语料</translation>
+    </message>
+    <message>
+        <source>there is no model yet: start training or open a model</source>
+        <translation>还没有模型：请开始训练或打开一个模型</translation>
+    </message>
+    <message>
+        <source>there is no model to save</source>
+        <translation>没有可保存的模型</translation>
+    </message>
+    <message>
+        <source>there are no pairs to measure the heads on: load a corpus first</source>
+        <translation>没有可用于测量的句对：请先载入语料</translation>
+    </message>
+    <message>
+        <source>there are no sentences to project: load a corpus first</source>
+        <translation>没有可投影的句子：请先载入语料</translation>
     </message>
 </context>
 <context>

@@ -268,7 +268,7 @@ TEST_CASE("Precision, recall and AER with sure and possible links, summed over t
     //   P2 = {0-1, 1-0, 1-2}                 |P2| = 3
     //   A2 = {0-1, 1-2}                      |A2| = 2
     //   A2∩S2 = {0-1}        -> 1;   A2∩P2 = {0-1, 1-2} -> 2
-    // Corpus: |A| = 5, |S| = 3, |P| = 7, |A∩S| = 2, |A∩P| = 4
+    // ParallelCorpus: |A| = 5, |S| = 3, |P| = 7, |A∩S| = 2, |A∩P| = 4
     //   precision = |A∩P| / |A| = 4/5
     //   recall    = |A∩S| / |S| = 2/3
     //   AER       = 1 - (|A∩S| + |A∩P|) / (|A| + |S|) = 1 - (2 + 4) / (5 + 3) = 1 - 6/8 = 1/4

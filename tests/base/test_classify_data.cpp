@@ -10,7 +10,7 @@
 #include "base/text/ClassifyCorpus.h"
 #include "Words.h"
 #include "base/text/ClassifyDatasets.h"
-#include "base/translation/Corpus.h"  // kMaxLineBytes
+#include "base/translation/ParallelCorpus.h"  // kMaxLineBytes
 #include "base/InputError.h"
 #include "base/Tokenizer.h"
 #include "InputErrors.h"

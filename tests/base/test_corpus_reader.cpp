@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "base/io/FileUtil.h"
 #include "base/InputError.h"
 #include "InputErrors.h"
@@ -18,7 +18,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using attnlab::Corpus;
+using attnlab::ParallelCorpus;
 using attnlab::InputError;
 
 using attnlab::test::TempDir;
@@ -35,7 +35,7 @@ std::string corpusParseError(const std::string& text) {
 }
 
 TEST_CASE("TSV pairs are read with trimmed sides and their line numbers", "[corpus]") {
-    Corpus c = attnlab::parseTsvCorpus("hello\tbonjour\n  the cat \t le chat\u3000\n", "c.tsv");
+    ParallelCorpus c = attnlab::parseTsvCorpus("hello\tbonjour\n  the cat \t le chat\u3000\n", "c.tsv");
     CHECK(c.name == "c.tsv");
     REQUIRE(c.pairs.size() == 2);
     CHECK(c.pairs[0].source == "hello");
@@ -50,7 +50,7 @@ TEST_CASE("TSV pairs are read with trimmed sides and their line numbers", "[corp
 }
 
 TEST_CASE("A BOM, CRLF line ends and a missing final newline are accepted", "[corpus]") {
-    Corpus c = attnlab::parseTsvCorpus("\xEF\xBB\xBFTom\t\u6C64\u59C6\r\nJerry\t\u6770\u745E", "c.tsv");
+    ParallelCorpus c = attnlab::parseTsvCorpus("\xEF\xBB\xBFTom\t\u6C64\u59C6\r\nJerry\t\u6770\u745E", "c.tsv");
     REQUIRE(c.pairs.size() == 2);
     CHECK(c.pairs[0].source == "Tom");
     CHECK(c.pairs[0].target == "\u6C64\u59C6");
@@ -59,20 +59,20 @@ TEST_CASE("A BOM, CRLF line ends and a missing final newline are accepted", "[co
 }
 
 TEST_CASE("Extra columns are ignored with one warning naming the first line", "[corpus]") {
-    Corpus c = attnlab::parseTsvCorpus("a\tb\nc\td\t1234\ne\tf\t5\tCC-BY\n", "c.tsv");
+    ParallelCorpus c = attnlab::parseTsvCorpus("a\tb\nc\td\t1234\ne\tf\t5\tCC-BY\n", "c.tsv");
     REQUIRE(c.pairs.size() == 3);
     CHECK(c.pairs[1].target == "d");
     CHECK(c.pairs[2].target == "f");
     REQUIRE(c.warnings.size() == 1);
     CHECK(c.warnings[0] == "c.tsv:2: extra columns ignored (3 found); 2 lines have extra columns");
 
-    Corpus single = attnlab::parseTsvCorpus("a\tb\tx\n", "s.tsv");
+    ParallelCorpus single = attnlab::parseTsvCorpus("a\tb\tx\n", "s.tsv");
     REQUIRE(single.warnings.size() == 1);
     CHECK(single.warnings[0] == "s.tsv:1: extra columns ignored (3 found)");
 }
 
 TEST_CASE("Blank lines and pairs with an empty side are skipped and reported", "[corpus]") {
-    Corpus c = attnlab::parseTsvCorpus("a\tb\n\n   \n\tonly target\nonly source\t  \nc\td\n", "c.tsv");
+    ParallelCorpus c = attnlab::parseTsvCorpus("a\tb\n\n   \n\tonly target\nonly source\t  \nc\td\n", "c.tsv");
     REQUIRE(c.pairs.size() == 2);
     CHECK(c.pairs[1].line == 6);
     REQUIRE(c.skipped.size() == 4);
@@ -126,7 +126,7 @@ TEST_CASE("Random bytes are either read or rejected with an InputError", "[corpu
             text += p < 7 ? std::string(pieces[p]) : std::string(1, static_cast<char>(byte(rng)));
         }
         try {
-            Corpus c = attnlab::parseTsvCorpus(text, "fuzz.tsv");
+            ParallelCorpus c = attnlab::parseTsvCorpus(text, "fuzz.tsv");
             CHECK_FALSE(c.pairs.empty());
         } catch (const InputError& e) {
             CHECK(std::string(e.what()).rfind("fuzz.tsv", 0) == 0);
@@ -137,7 +137,7 @@ TEST_CASE("Random bytes are either read or rejected with an InputError", "[corpu
 TEST_CASE("Reading a TSV file from disk", "[corpus]") {
     TempDir dir;
     const std::string path = dir.file("train.tsv", "I run.\tJe cours.\nI walk.\tJe marche.\n");
-    Corpus c = attnlab::readTsvCorpus(path);
+    ParallelCorpus c = attnlab::readTsvCorpus(path);
     CHECK(c.name == path);
     REQUIRE(c.pairs.size() == 2);
     CHECK(c.pairs[1].target == "Je marche.");
@@ -174,7 +174,7 @@ TEST_CASE("Two line-aligned files are read as pairs", "[corpus]") {
     TempDir dir;
     const std::string en = dir.file("train.en", "\xEF\xBB\xBFI run.\r\n\nI walk.\nhello\n");
     const std::string fr = dir.file("train.fr", "Je cours.\n\nJe marche.\n  \n");
-    Corpus c = attnlab::readParallelCorpus(en, fr);
+    ParallelCorpus c = attnlab::readParallelCorpus(en, fr);
     REQUIRE(c.pairs.size() == 2);
     CHECK(c.pairs[0].source == "I run.");
     CHECK(c.pairs[0].target == "Je cours.");
@@ -215,13 +215,13 @@ TEST_CASE("Each of two files is checked like a TSV file", "[corpus]") {
 
 TEST_CASE("writeTsvCorpus writes a file the reader reads back, with alignments", "[corpus]") {
     TempDir dir;
-    Corpus c;
+    ParallelCorpus c;
     c.pairs.push_back({"tom chases jerry", "\u6C64\u59C6 \u8FFD\u9010 \u6770\u745E", 0, {{0, 0}, {1, 1}, {2, 2}}, {}});
     c.pairs.push_back({"a b", "b a", 0, {{0, 1}, {1, 0}}, {}});
     const std::string tsv = dir / "out.tsv", align = dir / "out.align";
     attnlab::writeTsvCorpus(c, tsv, align);
     CHECK(readAll(align) == "0-0 1-1 2-2\n0-1 1-0\n");
-    Corpus back = attnlab::readTsvCorpus(tsv);
+    ParallelCorpus back = attnlab::readTsvCorpus(tsv);
     REQUIRE(back.pairs.size() == 2);
     CHECK(back.pairs[0].source == c.pairs[0].source);
     CHECK(back.pairs[0].target == c.pairs[0].target);
@@ -232,7 +232,7 @@ TEST_CASE("writeTsvCorpus writes a file the reader reads back, with alignments",
 TEST_CASE("A failed write leaves the existing file untouched and no temporary file", "[corpus]") {
     TempDir dir;
     const std::string tsv = dir.file("keep.tsv", "old\tcontent\n");
-    Corpus c;
+    ParallelCorpus c;
     c.pairs.push_back({"has\ta tab", "x", 0, {}, {}});
     CHECK_THROWS_WITH(attnlab::writeTsvCorpus(c, tsv), Catch::StartsWith(tsv + ": pair 1 contains a tab"));
     CHECK(readAll(tsv) == "old\tcontent\n");

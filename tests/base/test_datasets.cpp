@@ -38,7 +38,7 @@ const Tokenizer& perWord() {
 
 using test::splitSpaces;
 
-Corpus make(const std::string& name, std::size_t size, std::uint64_t seed = 1, int maxLen = 0, int minLen = 0) {
+ParallelCorpus make(const std::string& name, std::size_t size, std::uint64_t seed = 1, int maxLen = 0, int minLen = 0) {
     DatasetOptions o;
     o.size = size;
     o.seed = seed;
@@ -76,14 +76,14 @@ TEST_CASE("builtinDatasets lists the six datasets in a fixed order", "[datasets]
 TEST_CASE("every dataset is seeded, sized, tokenized and aligned", "[datasets]") {
     for (const auto& info : builtinDatasets()) {
         DYNAMIC_SECTION(info.name) {
-            const Corpus a = make(info.name, 300, 7);
+            const ParallelCorpus a = make(info.name, 300, 7);
             CHECK(a.name == info.name);
             CHECK(a.hasAlignments);
             CHECK(a.skipped.empty());
             REQUIRE(a.pairs.size() == 300);
 
-            const Corpus same = make(info.name, 300, 7);
-            const Corpus other = make(info.name, 300, 8);
+            const ParallelCorpus same = make(info.name, 300, 7);
+            const ParallelCorpus other = make(info.name, 300, 8);
             bool identical = true, differs = false;
             for (std::size_t i = 0; i < a.pairs.size(); ++i) {
                 identical = identical && a.pairs[i].source == same.pairs[i].source &&
@@ -236,7 +236,7 @@ bool validDate(int y, int m, int d) {
 }
 
 TEST_CASE("dates map every format to the same ISO date", "[datasets]") {
-    const Corpus c = make("dates", 2000, 5);
+    const ParallelCorpus c = make("dates", 2000, 5);
     std::set<std::string> shapes;  // the sequence of separators and words, one per format
     bool sawWeekday = false;
     for (const auto& p : c.pairs) {
@@ -289,7 +289,7 @@ TEST_CASE("dates honour the length range by choosing formats", "[datasets]") {
 }
 
 TEST_CASE("toy-en-fr puts adjectives after their noun", "[datasets]") {
-    const Corpus c = make("toy-en-fr", 500, 11);
+    const ParallelCorpus c = make("toy-en-fr", 500, 11);
     int crossing = 0;
     for (const auto& p : c.pairs) {
         INFO(p.source << " => " << p.target);
@@ -344,7 +344,7 @@ TEST_CASE("toy-en-zh is written in Chinese words and trains on them; the others 
 }
 
 TEST_CASE("toy-en-zh produces tom chases jerry, aligned word by word or per character", "[datasets]") {
-    const Corpus c = make("toy-en-zh", 3000, 1, 3, 3);
+    const ParallelCorpus c = make("toy-en-zh", 3000, 1, 3, 3);
     const SentencePair* found = nullptr;
     for (const auto& p : c.pairs)
         if (p.source == "tom chases jerry") found = &p;

@@ -63,7 +63,7 @@ TEST_CASE("guided alignment and coverage losses match a hand computation", "[att
     CHECK(targets[0][0][1].item<float>() == Approx(0.5));
     CHECK(targets.sum().item<float>() == Approx(1.0));
 
-    TrainingOptions guided;
+    TranslationTrainingOptions guided;
     guided.guidedAlignment = 2.0;
     AttentionLossScale scale{linked, 2};
     // 2 * -(0.5 ln 0.5 + 0.5 ln 0.3) / 1 linked row.
@@ -71,7 +71,7 @@ TEST_CASE("guided alignment and coverage losses match a hand computation", "[att
     CHECK(attentionLoss(h.captured, h.tgt, h.src, targets, guided, scale).item<double>() ==
           Approx(wantGuided).epsilon(1e-5));
 
-    TrainingOptions coverage;
+    TranslationTrainingOptions coverage;
     coverage.coveragePenalty = 0.5;
     // Sentence 0: received [0.6, 0.9, 0.5], tau 2/3. Sentence 1: only row 0 and columns 0-1 count:
     // received [0.7, 0.3], tau 1/2. Summed, times 0.5, over 2 sentences.
@@ -83,7 +83,7 @@ TEST_CASE("guided alignment and coverage losses match a hand computation", "[att
 
     // Both at once add up; a Transformer's coverage reads the last layer's heads averaged and its
     // guided alignment one head.
-    TrainingOptions both = guided;
+    TranslationTrainingOptions both = guided;
     both.coveragePenalty = 0.5;
     CHECK(attentionLoss(h.captured, h.tgt, h.src, targets, both, scale).item<double>() ==
           Approx(wantGuided + 0.5 * (s0 + s1) / 2.0).epsilon(1e-5));
@@ -91,7 +91,7 @@ TEST_CASE("guided alignment and coverage losses match a hand computation", "[att
     const torch::Tensor one = h.captured.at(MapKind::Cross);
     const torch::Tensor flat = torch::full_like(one, 1.0f / 3.0f);
     layered[MapKind::Cross] = torch::cat({torch::cat({flat, flat}, 2), torch::cat({one, flat}, 2)}, 1);  // [B, 2, 2, T, S]
-    TrainingOptions head = guided;
+    TranslationTrainingOptions head = guided;
     head.alignmentLayer = 1;
     head.alignmentHead = 0;
     CHECK(attentionLoss(layered, h.tgt, h.src, targets, head, scale).item<double>() == Approx(wantGuided).epsilon(1e-5));
@@ -145,7 +145,7 @@ TEST_CASE("with differentiableAttention the captured cross-attention carries gra
 namespace {
 
 // A tiny model trained on toy-en-zh (built in, with gold links) with these options.
-std::unique_ptr<Trainer> trainToy(ModelConfig c, TrainingOptions o, int epochs, EpochMetrics* last) {
+std::unique_ptr<TranslationTrainer> trainToy(ModelConfig c, TranslationTrainingOptions o, int epochs, TranslationEpochMetrics* last) {
     DatasetOptions data;
     data.size = 300;
     data.seed = 2;
@@ -156,15 +156,15 @@ std::unique_ptr<Trainer> trainToy(ModelConfig c, TrainingOptions o, int epochs, 
     o.learningRate = 0.005;
     o.seed = 4;
     o.validationFraction = 0.2;
-    auto trainer = std::make_unique<Trainer>(generateDataset("toy-en-zh", data), c, o);
-    trainer->run(nullptr, [&](const EpochMetrics& m) { *last = m; });
+    auto trainer = std::make_unique<TranslationTrainer>(generateDataset("toy-en-zh", data), c, o);
+    trainer->run(nullptr, [&](const TranslationEpochMetrics& m) { *last = m; });
     return trainer;
 }
 
 // How unevenly the source words share the attention, over the validation sentences' greedy
 // translations: the mean over source tokens of (rows / cols - the attention a token received)^2,
 // the quantity the coverage penalty lowers.
-double coverageDeviation(const Trainer& trainer) {
+double coverageDeviation(const TranslationTrainer& trainer) {
     double sum = 0;
     int tokens = 0;
     for (const SentencePair& pair : trainer.validationCorpus().pairs) {
@@ -191,10 +191,10 @@ TEST_CASE("guided alignment pulls the chosen head onto the gold links; coverage 
     ModelConfig transformer = test::tinyTransformer(1, 2);
     transformer.hidden = 32;
     transformer.feedForward = 64;
-    TrainingOptions probe, guided;
+    TranslationTrainingOptions probe, guided;
     probe.guidedAlignment = 1e-9;
     guided.guidedAlignment = 1.0;
-    EpochMetrics unguided, pulled;
+    TranslationEpochMetrics unguided, pulled;
     trainToy(transformer, probe, 6, &unguided);
     trainToy(transformer, guided, 6, &pulled);
     INFO("AER of the head: unguided " << unguided.alignmentErrorRate << ", guided " << pulled.alignmentErrorRate);
@@ -204,10 +204,10 @@ TEST_CASE("guided alignment pulls the chosen head onto the gold links; coverage 
 
     // Coverage on a GRU: the source words' shares of the attention come closer to even.
     ModelConfig gru = test::tinyGru(AttentionKind::Additive, 32);
-    TrainingOptions coverage;
+    TranslationTrainingOptions coverage;
     coverage.coveragePenalty = 1.0;
-    EpochMetrics plainMetrics, coveredMetrics;
-    const auto plain = trainToy(gru, TrainingOptions{}, 6, &plainMetrics);
+    TranslationEpochMetrics plainMetrics, coveredMetrics;
+    const auto plain = trainToy(gru, TranslationTrainingOptions{}, 6, &plainMetrics);
     const auto covered = trainToy(gru, coverage, 6, &coveredMetrics);
     const double before = coverageDeviation(*plain), after = coverageDeviation(*covered);
     INFO("coverage deviation: plain " << before << ", with the penalty " << after);
@@ -217,21 +217,21 @@ TEST_CASE("guided alignment pulls the chosen head onto the gold links; coverage 
 TEST_CASE("attention losses without what they need are ConfigErrors naming the flag", "[attention-losses]") {
     DatasetOptions data;
     data.size = 40;
-    Corpus withLinks = generateDataset("reverse", data);
-    Corpus noLinks = withLinks;
+    ParallelCorpus withLinks = generateDataset("reverse", data);
+    ParallelCorpus noLinks = withLinks;
     for (auto& p : noLinks.pairs) p.alignment.clear();
     noLinks.hasAlignments = false;
-    TrainingOptions guided;
+    TranslationTrainingOptions guided;
     guided.guidedAlignment = 1.0;
     guided.epochs = 1;
-    CHECK_THROWS_WITH(Trainer(noLinks, test::tinyGru(AttentionKind::Dot), guided),
+    CHECK_THROWS_WITH(TranslationTrainer(noLinks, test::tinyGru(AttentionKind::Dot), guided),
                       Contains("guided alignment (--guided-alignment) needs gold word links"));
-    CHECK_THROWS_WITH(Trainer(withLinks, test::tinyGru(AttentionKind::None), guided), Contains("--guided-alignment"));
-    TrainingOptions head = guided;
+    CHECK_THROWS_WITH(TranslationTrainer(withLinks, test::tinyGru(AttentionKind::None), guided), Contains("--guided-alignment"));
+    TranslationTrainingOptions head = guided;
     head.alignmentLayer = 2;
-    CHECK_THROWS_WITH(Trainer(withLinks, test::tinyTransformer(2, 2), head),
+    CHECK_THROWS_WITH(TranslationTrainer(withLinks, test::tinyTransformer(2, 2), head),
                       Contains("(--alignment-head) must be a cross-attention head of the model (layer 1-2, head 1-2)"));
-    TrainingOptions negative;
+    TranslationTrainingOptions negative;
     negative.coveragePenalty = -1;
-    CHECK_THROWS_AS(Trainer(withLinks, test::tinyGru(AttentionKind::Dot), negative), ConfigError);
+    CHECK_THROWS_AS(TranslationTrainer(withLinks, test::tinyGru(AttentionKind::Dot), negative), ConfigError);
 }

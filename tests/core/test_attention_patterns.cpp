@@ -260,7 +260,7 @@ TEST_CASE("a tiny translation Transformer trains with every pattern; its maps' r
         c.chunk = 3;
         auto trainer = attnlab::test::trainedOnReverse(c, 80, 0);
         double loss = std::nan("");
-        trainer->run(nullptr, [&](const attnlab::EpochMetrics& m) { loss = m.trainLoss; });
+        trainer->run(nullptr, [&](const attnlab::TranslationEpochMetrics& m) { loss = m.trainLoss; });
         CHECK(std::isfinite(loss));
         const attnlab::Translation t = trainer->model().translate("a b c d e f");
         for (const auto& [kind, layers] : t.attention) {

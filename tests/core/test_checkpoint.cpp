@@ -10,7 +10,7 @@
 #include "base/InputError.h"
 #include "base/translation/ModelSize.h"
 #include "base/io/Safetensors.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TempDir.h"
 #include "TinyModels.h"
@@ -35,9 +35,9 @@ const SafetensorsContent& savedModel() {
         o.maxLen = 5;
         ModelConfig c = test::tinyGru(AttentionKind::Additive, 8);
         c.maxLength = 16;
-        TrainingOptions t;
+        TranslationTrainingOptions t;
         t.epochs = 1;
-        Trainer trainer(generateDataset("copy", o), c, t);
+        TranslationTrainer trainer(generateDataset("copy", o), c, t);
         const std::string path = tempPath("base.safetensors");
         trainer.model().save(path);
         SafetensorsContent loaded = readSafetensors(path);
@@ -218,8 +218,8 @@ TEST_CASE("parameterCount(config) matches the network the engine builds", "[chec
     DatasetOptions o;
     o.size = 30;
     o.maxLen = 4;
-    Corpus corpus = generateDataset("reverse", o);
-    TrainingOptions t;
+    ParallelCorpus corpus = generateDataset("reverse", o);
+    TranslationTrainingOptions t;
     t.epochs = 1;
     std::vector<ModelConfig> configs;
     for (auto kind : {AttentionKind::None, AttentionKind::Dot, AttentionKind::General, AttentionKind::ScaledDot,
@@ -240,7 +240,7 @@ TEST_CASE("parameterCount(config) matches the network the engine builds", "[chec
     tr.feedForward = 12;
     configs.push_back(tr);
     for (const auto& c : configs) {
-        Trainer trainer(corpus, c, t);
+        TranslationTrainer trainer(corpus, c, t);
         INFO(toJson(trainer.model().config()));
         CHECK(parameterCount(trainer.model().config()) == trainer.model().parameterCount());
     }

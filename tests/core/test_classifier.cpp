@@ -18,7 +18,7 @@
 #include "engine/text/ClassifierTrainer.h"
 #include "engine/translation/Seq2SeqModel.h"
 #include "engine/text/TextClassifier.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TempDir.h"
 #include "TinyModels.h"
@@ -187,8 +187,8 @@ TEST_CASE("a classifier checkpoint round-trips, and each task's loader refuses t
     DatasetOptions o;
     o.size = 20;
     o.maxLen = 4;
-    Trainer translation(generateDataset("copy", o), test::tinyGru(AttentionKind::Dot, 8), [] {
-        TrainingOptions t;
+    TranslationTrainer translation(generateDataset("copy", o), test::tinyGru(AttentionKind::Dot, 8), [] {
+        TranslationTrainingOptions t;
         t.epochs = 1;
         return t;
     }());

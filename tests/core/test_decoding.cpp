@@ -12,7 +12,7 @@
 
 #include "base/translation/Datasets.h"
 #include "engine/detail/ModelAccess.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TinyModels.h"
 
@@ -53,7 +53,7 @@ std::vector<Case> everyArchitecture() {
 
 // A model that has learnt something, so that decoding runs for several steps (trained),
 // or a fresh one, whose beams swap places often (untrained).
-std::unique_ptr<Trainer> trainedOn(const ModelConfig& config, bool train = true) {
+std::unique_ptr<TranslationTrainer> trainedOn(const ModelConfig& config, bool train = true) {
     return test::trainedOnReverse(config, 120, train ? 2 : 0);
 }
 

@@ -22,7 +22,7 @@
 #include "engine/detail/ModelAccess.h"
 #include "engine/nn/networks/TransformerSeq2Seq.h"
 #include "engine/translation/HeadImportance.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TinyModels.h"
 
@@ -33,8 +33,8 @@ using torch::Tensor;
 namespace {
 
 // One trained tiny Transformer (2 + 2 layers, 2 heads) shared by the cases.
-Trainer& trained() {
-    static std::unique_ptr<Trainer> trainer = test::trainedOnReverse(test::tinyTransformer(2, 2), 160, 3);
+TranslationTrainer& trained() {
+    static std::unique_ptr<TranslationTrainer> trainer = test::trainedOnReverse(test::tinyTransformer(2, 2), 160, 3);
     return *trainer;
 }
 
@@ -58,7 +58,7 @@ Inputs inputs() {
     return in;
 }
 
-Corpus reverseCorpus(std::size_t size, std::uint64_t seed) {
+ParallelCorpus reverseCorpus(std::size_t size, std::uint64_t seed) {
     DatasetOptions o;
     o.size = size;
     o.seed = seed;
@@ -298,7 +298,7 @@ TEST_CASE("gradient importance is |dL/d gate| by finite differences, summed per 
     Seq2SeqModel& model = trained().model();
     nn::TransformerSeq2Seq& net = transformer(model);
     net.eval();
-    const Corpus corpus = reverseCorpus(2, 11);
+    const ParallelCorpus corpus = reverseCorpus(2, 11);
     REQUIRE(corpus.pairs.size() == 2);
     const std::vector<double> gradients = headGateGradients(model, corpus);
     const std::vector<HeadId> all = allHeads(2, 2);
@@ -325,7 +325,7 @@ TEST_CASE("gradient importance is |dL/d gate| by finite differences, summed per 
 
 TEST_CASE("head importance: per-head figures, per-layer norms and the pruning curves agree", "[heads]") {
     const Seq2SeqModel& model = trained().model();
-    const Corpus corpus = reverseCorpus(40, 21);
+    const ParallelCorpus corpus = reverseCorpus(40, 21);
     HeadImportanceOptions o;
     o.randomOrders = 2;
     const HeadImportanceReport r = measureHeadImportance(model, corpus, o);
@@ -367,5 +367,5 @@ TEST_CASE("head importance: per-head figures, per-layer norms and the pruning cu
     CHECK_THAT(r.pruningCurve[1].metric, WithinAbs(scoreWithAblation(model, corpus, {r.pruningOrder[0]}).bleu, 1e-9));
     // Everything off: the random orders end where the ranked one does.
     CHECK_THAT(r.randomCurve.back().metric, WithinAbs(r.pruningCurve.back().metric, 1e-9));
-    CHECK_THROWS_AS(measureHeadImportance(model, Corpus{"empty.tsv", {}, {}, {}, false}), InputError);
+    CHECK_THROWS_AS(measureHeadImportance(model, ParallelCorpus{"empty.tsv", {}, {}, {}, false}), InputError);
 }

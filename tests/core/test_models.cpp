@@ -9,7 +9,7 @@
 
 #include "base/translation/Datasets.h"
 #include "base/InputError.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TempDir.h"
 #include "TinyModels.h"
@@ -29,7 +29,7 @@ const test::TempDir& scratch() {
 
 std::string tempPath(const std::string& name) { return scratch() / name; }
 
-Corpus smallDataset(const std::string& name, std::size_t size = 200, int maxLen = 6) {
+ParallelCorpus smallDataset(const std::string& name, std::size_t size = 200, int maxLen = 6) {
     DatasetOptions o;
     o.size = size;
     o.seed = 3;
@@ -37,8 +37,8 @@ Corpus smallDataset(const std::string& name, std::size_t size = 200, int maxLen 
     return generateDataset(name, o);
 }
 
-TrainingOptions quickOptions(int epochs = 1) {
-    TrainingOptions o;
+TranslationTrainingOptions quickOptions(int epochs = 1) {
+    TranslationTrainingOptions o;
     o.epochs = epochs;
     o.batchSize = 16;
     o.learningRate = 0.01;
@@ -47,11 +47,11 @@ TrainingOptions quickOptions(int epochs = 1) {
 }
 
 TEST_CASE("every GRU attention variant captures one [target x source] map", "[models]") {
-    Corpus corpus = smallDataset("reverse", 60);
+    ParallelCorpus corpus = smallDataset("reverse", 60);
     for (auto kind : {AttentionKind::Dot, AttentionKind::General, AttentionKind::ScaledDot, AttentionKind::Additive,
                       AttentionKind::LocalM, AttentionKind::LocalP}) {
         INFO(toString(kind));
-        Trainer trainer(corpus, tinyGru(kind), quickOptions());
+        TranslationTrainer trainer(corpus, tinyGru(kind), quickOptions());
         Translation t = trainer.model().translate("a b c d", {1, 6, true});
         REQUIRE(t.sourceTokens.size() == 5);  // four tokens and </s>
         REQUIRE(t.attention.count(MapKind::Cross) == 1);
@@ -70,14 +70,14 @@ TEST_CASE("every GRU attention variant captures one [target x source] map", "[mo
 }
 
 TEST_CASE("attention none has no map: the decoder sees one fixed context", "[models]") {
-    Trainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::None), quickOptions());
+    TranslationTrainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::None), quickOptions());
     Translation t = trainer.model().translate("a b c", {1, 5, true});
     CHECK(t.attention.count(MapKind::Cross) == 0);
     CHECK(t.outputTokens.size() <= 5);
 }
 
 TEST_CASE("the Transformer captures every layer and head of each kind", "[models]") {
-    Trainer trainer(smallDataset("reverse", 60), tinyTransformer(2, 4), quickOptions());
+    TranslationTrainer trainer(smallDataset("reverse", 60), tinyTransformer(2, 4), quickOptions());
     Translation t = trainer.model().translate("a b c", {1, 4, true});
     const int S = static_cast<int>(t.sourceTokens.size());
     const int T = static_cast<int>(t.outputTokens.size());
@@ -102,11 +102,11 @@ TEST_CASE("the Transformer captures every layer and head of each kind", "[models
 }
 
 TEST_CASE("loss falls when training on copy", "[models]") {
-    TrainingOptions o = quickOptions(3);
-    Trainer trainer(smallDataset("copy", 300), tinyGru(AttentionKind::Additive, 32), o);
+    TranslationTrainingOptions o = quickOptions(3);
+    TranslationTrainer trainer(smallDataset("copy", 300), tinyGru(AttentionKind::Additive, 32), o);
     const double untrained = trainer.evaluate().validationLoss;
     std::vector<double> losses;
-    trainer.run(nullptr, [&](const EpochMetrics& m) { losses.push_back(m.validationLoss); });
+    trainer.run(nullptr, [&](const TranslationEpochMetrics& m) { losses.push_back(m.validationLoss); });
     REQUIRE(losses.size() == 3);
     CHECK(losses[0] < untrained);
     CHECK(losses[2] < losses[0]);
@@ -118,7 +118,7 @@ TEST_CASE("AER scores attention against the gold links over the tokens the model
     // source token every attention row's largest weight is on it, whatever the weights, so the
     // AER is known: 0 when the gold covers every target token, 1 - 2/3 if a per-character
     // model were scored against the unmapped word link (one of two rows).
-    Corpus corpus;
+    ParallelCorpus corpus;
     corpus.name = "names";
     corpus.hasAlignments = true;
     const char* names[][2] = {{"tom", "汤姆"}, {"jerry", "杰瑞"}, {"mary", "玛丽"}, {"lily", "莉莉"}};
@@ -131,18 +131,18 @@ TEST_CASE("AER scores attention against the gold links over the tokens the model
     }
     for (bool splitCjk : {true, false}) {
         INFO("splitCjkCharacters " << splitCjk);
-        TrainingOptions o = quickOptions();
+        TranslationTrainingOptions o = quickOptions();
         o.validationFraction = 0.5;
         o.tokenizer.splitCjkCharacters = splitCjk;
-        Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
+        TranslationTrainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
         CHECK(trainer.model().targetVocabulary().contains(splitCjk ? "汤" : "汤姆"));
         CHECK_THAT(trainer.evaluate().alignmentErrorRate, WithinAbs(0.0, 1e-12));
     }
     // A link to a word the sentence lacks is no gold at all, not a wrong one.
     for (auto& p : corpus.pairs) p.alignment = {{0, 1}};
-    TrainingOptions o = quickOptions();
+    TranslationTrainingOptions o = quickOptions();
     o.validationFraction = 0.5;
-    Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
+    TranslationTrainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
     CHECK(std::isnan(trainer.evaluate().alignmentErrorRate));
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("AER counts possible links as Och and Ney do, over the whole validatio
     // Gold: "0-0" sure and "0?1" possible. |A| = 2, |S| = 1, |A∩S| = 1, |A∩P| = 2, so
     // AER = 1 - (1 + 2) / (2 + 1) = 0, precision = 2/2, recall = 1/1. Without the possible link,
     // (0,1) is wrong: AER = 1 - (1 + 1) / 3 = 1/3, precision 1/2, recall 1.
-    Corpus corpus;
+    ParallelCorpus corpus;
     corpus.name = "names";
     corpus.hasAlignments = true;
     const char* names[][2] = {{"tom", "汤姆 来"}, {"jerry", "杰瑞 来"}, {"mary", "玛丽 来"}, {"lily", "莉莉 来"}};
@@ -163,19 +163,19 @@ TEST_CASE("AER counts possible links as Och and Ney do, over the whole validatio
         p.possibleAlignment = {{0, 1}};
         corpus.pairs.push_back(p);
     }
-    TrainingOptions o = quickOptions();
+    TranslationTrainingOptions o = quickOptions();
     o.validationFraction = 0.5;
     o.tokenizer.splitCjkCharacters = false;
     {
-        Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
-        const EpochMetrics m = trainer.evaluate();
+        TranslationTrainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
+        const TranslationEpochMetrics m = trainer.evaluate();
         CHECK_THAT(m.alignmentErrorRate, WithinAbs(0.0, 1e-12));
         CHECK_THAT(m.alignmentPrecision, WithinAbs(1.0, 1e-12));
         CHECK_THAT(m.alignmentRecall, WithinAbs(1.0, 1e-12));
     }
     for (auto& p : corpus.pairs) p.possibleAlignment.clear();
-    Trainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
-    const EpochMetrics m = trainer.evaluate();
+    TranslationTrainer trainer(corpus, tinyGru(AttentionKind::Additive), o);
+    const TranslationEpochMetrics m = trainer.evaluate();
     CHECK_THAT(m.alignmentErrorRate, WithinAbs(1.0 / 3.0, 1e-12));
     CHECK_THAT(m.alignmentPrecision, WithinAbs(0.5, 1e-12));
     CHECK_THAT(m.alignmentRecall, WithinAbs(1.0, 1e-12));
@@ -183,7 +183,7 @@ TEST_CASE("AER counts possible links as Och and Ney do, over the whole validatio
 
 TEST_CASE("training is deterministic on one thread", "[models]") {
     auto once = [] {
-        Trainer trainer(smallDataset("reverse", 80), tinyGru(AttentionKind::Additive), quickOptions(1));
+        TranslationTrainer trainer(smallDataset("reverse", 80), tinyGru(AttentionKind::Additive), quickOptions(1));
         std::vector<double> losses;
         trainer.run([&](const BatchReport& r) { losses.push_back(r.loss); }, nullptr);
         return losses;
@@ -195,7 +195,7 @@ TEST_CASE("training is deterministic on one thread", "[models]") {
 
 TEST_CASE("beam search with K = 1 is exactly greedy decoding", "[models]") {
     for (const ModelConfig& config : {tinyGru(AttentionKind::General), tinyTransformer(1, 2)}) {
-        Trainer trainer(smallDataset("reverse", 100), config, quickOptions(2));
+        TranslationTrainer trainer(smallDataset("reverse", 100), config, quickOptions(2));
         trainer.run(nullptr, nullptr);
         const std::vector<std::string> sentences{"a b c", "d e", "f g h i", "b"};
         auto greedy = trainer.model().translateGreedy(sentences);
@@ -210,7 +210,7 @@ TEST_CASE("beam search with K = 1 is exactly greedy decoding", "[models]") {
 
 TEST_CASE("save and load give identical outputs", "[models][checkpoint]") {
     for (const ModelConfig& config : {tinyGru(AttentionKind::LocalP), tinyTransformer(1, 2)}) {
-        Trainer trainer(smallDataset("toy-en-fr", 80, 8), config, quickOptions(1));
+        TranslationTrainer trainer(smallDataset("toy-en-fr", 80, 8), config, quickOptions(1));
         trainer.run(nullptr, nullptr);
         const std::string path = tempPath("roundtrip.safetensors");
         trainer.model().save(path);
@@ -228,14 +228,14 @@ TEST_CASE("save and load give identical outputs", "[models][checkpoint]") {
 }
 
 TEST_CASE("unknown words stay visible as <unk>", "[models]") {
-    Trainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::Dot), quickOptions());
+    TranslationTrainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::Dot), quickOptions());
     Translation t = trainer.model().translate("a zebra b", {1, 5, true});
     CHECK(t.sourceTokens == std::vector<std::string>{"a", "<unk>", "b", "</s>"});
     CHECK_THROWS_AS(trainer.model().translate("   ", {}), ConfigError);
 }
 
 TEST_CASE("a sentence longer than the model's maximum is truncated, not refused", "[models]") {
-    Trainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::Dot), quickOptions());
+    TranslationTrainer trainer(smallDataset("copy", 60), tinyGru(AttentionKind::Dot), quickOptions());
     std::string longSentence;
     for (int i = 0; i < 5000; ++i) longSentence += "a ";
     Translation t = trainer.model().translate(longSentence, {1, 3, true});
@@ -244,9 +244,9 @@ TEST_CASE("a sentence longer than the model's maximum is truncated, not refused"
 }
 
 TEST_CASE("a non-finite loss stops training and keeps the last good weights", "[models]") {
-    TrainingOptions o = quickOptions(1);
+    TranslationTrainingOptions o = quickOptions(1);
     o.injectNonFiniteAtBatch = 3;
-    Trainer trainer(smallDataset("copy", 100), tinyGru(AttentionKind::Dot), o);
+    TranslationTrainer trainer(smallDataset("copy", 100), tinyGru(AttentionKind::Dot), o);
     trainer.trainBatch();
     trainer.trainBatch();
     Translation before = trainer.model().translate("a b c", {1, 5, true});
@@ -263,22 +263,22 @@ TEST_CASE("a non-finite loss stops training and keeps the last good weights", "[
 }
 
 TEST_CASE("invalid configurations are refused before any work", "[models]") {
-    Corpus corpus = smallDataset("copy", 20);
+    ParallelCorpus corpus = smallDataset("copy", 20);
     ModelConfig c = tinyTransformer(1, 3);  // 3 heads do not divide 16
-    CHECK_THROWS_AS(Trainer(corpus, c, quickOptions()), ConfigError);
+    CHECK_THROWS_AS(TranslationTrainer(corpus, c, quickOptions()), ConfigError);
     ModelConfig z = tinyGru(AttentionKind::Dot);
     z.hidden = 0;
-    CHECK_THROWS_AS(Trainer(corpus, z, quickOptions()), ConfigError);
-    TrainingOptions o = quickOptions();
+    CHECK_THROWS_AS(TranslationTrainer(corpus, z, quickOptions()), ConfigError);
+    TranslationTrainingOptions o = quickOptions();
     o.batchSize = 0;
-    CHECK_THROWS_AS(Trainer(corpus, tinyGru(AttentionKind::Dot), o), ConfigError);
+    CHECK_THROWS_AS(TranslationTrainer(corpus, tinyGru(AttentionKind::Dot), o), ConfigError);
     ModelConfig huge = tinyGru(AttentionKind::Additive, 4096);
     huge.layers = 16;
     huge.maxLength = 8192;
-    TrainingOptions big = quickOptions();
+    TranslationTrainingOptions big = quickOptions();
     big.batchSize = 4096;
     try {
-        Trainer t(corpus, huge, big);
+        TranslationTrainer t(corpus, huge, big);
         FAIL("expected the memory estimate to refuse this");
     } catch (const ConfigError& e) {
         CHECK(std::string(e.what()).find("GiB") != std::string::npos);

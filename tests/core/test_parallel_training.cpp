@@ -19,7 +19,7 @@
 #include "engine/detail/ParallelBatch.h"
 #include "engine/forecast/ForecastTrainer.h"
 #include "engine/text/ClassifierTrainer.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 #include "engine/vision/VisionTrainer.h"
 #include "engine/nn/kernels/Random.h"
 #include "engine/nn/kernels/VectorKernels.h"
@@ -50,12 +50,12 @@ std::vector<Case> cases(float dropout) {
     return out;
 }
 
-Trainer makeTrainer(const Case& c, int threads) {
+TranslationTrainer makeTrainer(const Case& c, int threads) {
     DatasetOptions data;
     data.size = 96;
     data.seed = 5;
     data.maxLen = 7;  // sentences of different lengths: padding in every batch
-    TrainingOptions o;
+    TranslationTrainingOptions o;
     o.epochs = 1;
     o.batchSize = 31;  // odd: unequal parts
     o.seed = 11;
@@ -63,10 +63,10 @@ Trainer makeTrainer(const Case& c, int threads) {
     o.teacherForcing = c.teacherForcing;
     o.validationFraction = 0;
     o.clip = 0.05;  // below these gradients' norm: clipping (split across threads too) is in play
-    return Trainer(generateDataset("toy-en-fr", data), c.config, o);
+    return TranslationTrainer(generateDataset("toy-en-fr", data), c.config, o);
 }
 
-std::vector<torch::Tensor> gradients(Trainer& trainer) {
+std::vector<torch::Tensor> gradients(TranslationTrainer& trainer) {
     std::vector<torch::Tensor> g;
     for (const auto& p : attnlab::detail::ModelAccess::impl(trainer.model()).net->parameters()) g.push_back(p.grad());
     return g;
@@ -78,7 +78,7 @@ TEST_CASE("a batch split across two threads has the loss and gradients of the wh
     for (const Case& c : cases(0.0f)) {
         if (c.teacherForcing < 1.0) continue;  // sampled inputs differ by design
         INFO(c.name);
-        Trainer one = makeTrainer(c, 1), two = makeTrainer(c, 2);
+        TranslationTrainer one = makeTrainer(c, 1), two = makeTrainer(c, 2);
         REQUIRE(one.partsPerBatch() == 1);
         REQUIRE(two.partsPerBatch() == 2);
         for (int b = 0; b < 2; ++b) {
@@ -107,7 +107,7 @@ TEST_CASE("training on two threads repeats exactly, dropout and sampled inputs i
         INFO(c.name);
         auto run = [&] {
             torch::manual_seed(99);  // the parts' generators are seeded from the global one
-            Trainer t = makeTrainer(c, 2);
+            TranslationTrainer t = makeTrainer(c, 2);
             std::vector<double> losses;
             for (int b = 0; b < 3; ++b) losses.push_back(t.trainBatch().loss);
             std::vector<torch::Tensor> params;

@@ -14,7 +14,7 @@
 #include "engine/detail/ModelAccess.h"
 #include "engine/translation/PositionalExperiment.h"
 #include "engine/translation/Seq2SeqModel.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TempDir.h"
 #include "TinyModels.h"
@@ -127,15 +127,15 @@ TEST_CASE("token embeddings start at the positions' scale, so that a small Trans
     m.hidden = 32;
     m.feedForward = 64;
     m.dropout = 0.0f;
-    TrainingOptions o;
+    TranslationTrainingOptions o;
     o.epochs = 8;
     o.batchSize = 32;
     o.learningRate = 0.005;
     o.seed = 2;
     o.validationFraction = 0.2;
-    Trainer trainer(generateDataset("reverse", data), m, o);
-    EpochMetrics last;
-    trainer.run(nullptr, [&](const EpochMetrics& e) { last = e; });
+    TranslationTrainer trainer(generateDataset("reverse", data), m, o);
+    TranslationEpochMetrics last;
+    trainer.run(nullptr, [&](const TranslationEpochMetrics& e) { last = e; });
     INFO("validation exact match " << last.exactMatch << ", token accuracy " << last.tokenAccuracy);
     CHECK(last.exactMatch >= 0.5);
 }

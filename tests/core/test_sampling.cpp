@@ -14,7 +14,7 @@
 
 #include "base/InputError.h"
 #include "base/translation/Sampling.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TinyModels.h"
 
@@ -32,7 +32,7 @@ std::vector<std::size_t> keptTokens(const SamplingCut& cut) {
 // reverse task (peaked distributions, several steps) and an untrained one (spread-out
 // distributions).
 struct Models {
-    std::unique_ptr<Trainer> gru, transformer, gruUntrained, transformerUntrained;
+    std::unique_ptr<TranslationTrainer> gru, transformer, gruUntrained, transformerUntrained;
 };
 
 const Models& models() {

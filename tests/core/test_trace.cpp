@@ -10,7 +10,7 @@
 #include "base/translation/Datasets.h"
 #include "base/InputError.h"
 #include "engine/translation/AttentionTrace.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "TinyModels.h"
 
@@ -22,7 +22,7 @@ namespace {
 
 constexpr const char* kSentence = "a b c d e";
 
-Corpus reverseCorpus() {
+ParallelCorpus reverseCorpus() {
     DatasetOptions o;
     o.size = 200;
     o.seed = 3;
@@ -30,8 +30,8 @@ Corpus reverseCorpus() {
     return generateDataset("reverse", o);
 }
 
-TrainingOptions traceOptions() {
-    TrainingOptions o;
+TranslationTrainingOptions traceOptions() {
+    TranslationTrainingOptions o;
     o.epochs = 2;
     o.batchSize = 16;
     o.learningRate = 0.01;
@@ -114,11 +114,11 @@ void checkCommon(const AttentionTrace& t, const AttentionMap& heatmap) {
 }
 
 TEST_CASE("a GRU trace is the heatmap row, and its scores follow the formula by hand", "[trace]") {
-    const Corpus corpus = reverseCorpus();
+    const ParallelCorpus corpus = reverseCorpus();
     for (auto kind : {AttentionKind::Dot, AttentionKind::ScaledDot, AttentionKind::General, AttentionKind::Additive,
                       AttentionKind::LocalM, AttentionKind::LocalP}) {
         INFO(toString(kind));
-        Trainer trainer(corpus, gruConfig(kind), traceOptions());
+        TranslationTrainer trainer(corpus, gruConfig(kind), traceOptions());
         trainer.run(nullptr, nullptr);
         const Seq2SeqModel& model = trainer.model();
         const Translation translation = model.translate(kSentence);
@@ -199,7 +199,7 @@ TEST_CASE("a GRU trace with a deep bidirectional encoder matches its heatmap", "
     ModelConfig config = gruConfig(AttentionKind::Additive);
     config.layers = 2;
     config.bidirectional = true;
-    Trainer trainer(reverseCorpus(), config, traceOptions());
+    TranslationTrainer trainer(reverseCorpus(), config, traceOptions());
     trainer.run(nullptr, nullptr);
     const Translation translation = trainer.model().translate(kSentence);
     REQUIRE_FALSE(translation.outputTokens.empty());
@@ -215,7 +215,7 @@ TEST_CASE("a GRU trace of a query-after model: its heatmap row, scored with the 
         INFO(toString(kind));
         ModelConfig config = gruConfig(kind);
         config.query = QueryOrder::After;
-        Trainer trainer(reverseCorpus(), config, traceOptions());
+        TranslationTrainer trainer(reverseCorpus(), config, traceOptions());
         trainer.run(nullptr, nullptr);
         const Translation translation = trainer.model().translate(kSentence);
         REQUIRE_FALSE(translation.outputTokens.empty());
@@ -238,9 +238,9 @@ TEST_CASE("a GRU trace of a query-after model: its heatmap row, scored with the 
 }
 
 TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, masks, softmax, weights·V", "[trace]") {
-    TrainingOptions options = traceOptions();
+    TranslationTrainingOptions options = traceOptions();
     options.epochs = 8;  // a Transformer this small first learns to stop at once
-    Trainer trainer(reverseCorpus(), transformerConfig(), options);
+    TranslationTrainer trainer(reverseCorpus(), transformerConfig(), options);
     trainer.run(nullptr, nullptr);
     const Seq2SeqModel& model = trainer.model();
     const Translation translation = model.translate(kSentence);
@@ -299,7 +299,7 @@ TEST_CASE("a Transformer head's trace is its heatmap row: Q·Kᵀ, /√d_k, mask
 }
 
 TEST_CASE("a trace replays the beam search output when asked to", "[trace]") {
-    Trainer trainer(reverseCorpus(), gruConfig(AttentionKind::General), traceOptions());
+    TranslationTrainer trainer(reverseCorpus(), gruConfig(AttentionKind::General), traceOptions());
     trainer.run(nullptr, nullptr);
     DecodeOptions beam;
     beam.beam = 4;
@@ -314,9 +314,9 @@ TEST_CASE("a trace replays the beam search output when asked to", "[trace]") {
 }
 
 TEST_CASE("a trace of a step, layer, head or kind the model lacks is a one-line ConfigError", "[trace]") {
-    TrainingOptions none = traceOptions();
+    TranslationTrainingOptions none = traceOptions();
     none.epochs = 1;
-    Trainer gru(reverseCorpus(), gruConfig(AttentionKind::Dot), none);
+    TranslationTrainer gru(reverseCorpus(), gruConfig(AttentionKind::Dot), none);
     const Translation translation = gru.model().translate(kSentence);
     const int rows = static_cast<int>(translation.outputTokens.size());
     REQUIRE(rows > 0);
@@ -337,10 +337,10 @@ TEST_CASE("a trace of a step, layer, head or kind the model lacks is a one-line 
     CHECK_FALSE(parseMapKind("sideways"));  // a kind outside the enum cannot be asked for
     CHECK_THROWS_WITH(traceAttention(gru.model(), "  ", TraceRequest{}), Contains("empty"));
 
-    Trainer bottleneck(reverseCorpus(), gruConfig(AttentionKind::None), none);
+    TranslationTrainer bottleneck(reverseCorpus(), gruConfig(AttentionKind::None), none);
     CHECK_THROWS_WITH(trace(bottleneck.model(), MapKind::Cross, 0), Contains("attention 'none'"));
 
-    Trainer transformer(reverseCorpus(), transformerConfig(), none);
+    TranslationTrainer transformer(reverseCorpus(), transformerConfig(), none);
     CHECK_THROWS_WITH(trace(transformer.model(), MapKind::Cross, 0, 2), "layer 2 does not exist: the model has 2 layers (0 to 1)");
     CHECK_THROWS_WITH(trace(transformer.model(), MapKind::Encoder, 0, 0, 2),
                       "head 2 does not exist: the model has 2 heads per layer (0 to 1)");

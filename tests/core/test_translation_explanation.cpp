@@ -12,7 +12,7 @@
 #include "base/translation/Datasets.h"
 #include "base/InputError.h"
 #include "engine/translation/TranslationExplanation.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 #include "engine/detail/ModelAccess.h"
 #include "TinyModels.h"
 
@@ -20,7 +20,7 @@ using namespace attnlab;
 
 namespace {
 
-std::unique_ptr<Trainer> trained(const ModelConfig& config) { return test::trainedOnReverse(config, 200, 3); }
+std::unique_ptr<TranslationTrainer> trained(const ModelConfig& config) { return test::trainedOnReverse(config, 200, 3); }
 
 // The output token's logit (or probability) with the source embeddings scaled token by token, the
 // decoder fed the earlier outputs: what the methods differentiate.

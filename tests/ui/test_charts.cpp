@@ -1,4 +1,4 @@
-#include "views/curves/TrainingChartsView.h"
+#include "views/translate/TranslationCurvesView.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,10 +14,10 @@ using namespace attnlab;
 
 TEST_CASE("a long run keeps a bounded, evenly spaced set of points and markers that ends at the newest epoch",
           "[ui][charts]") {
-    TrainingChartsView charts;
+    TranslationCurvesView charts;
     charts.setPlannedEpochs(2000);
     for (int e = 1; e <= 2000; ++e) {
-        EpochMetrics m;
+        TranslationEpochMetrics m;
         m.epoch = e;
         m.trainLoss = 1.0 / e;
         m.validationLoss = 1.5 / e;
@@ -49,7 +49,7 @@ TEST_CASE("a long run keeps a bounded, evenly spaced set of points and markers t
     CHECK(charts.bleuSeries()->count() == 501);
     // A new run starts again with a marker per epoch.
     charts.clear();
-    EpochMetrics m;
+    TranslationEpochMetrics m;
     m.epoch = 1;
     m.validationLoss = 1.0;
     charts.addEpoch(m);
@@ -59,7 +59,7 @@ TEST_CASE("a long run keeps a bounded, evenly spaced set of points and markers t
 }
 
 TEST_CASE("the epoch axis grows in round steps and changes only when the run crosses one", "[ui][charts]") {
-    TrainingChartsView charts;
+    TranslationCurvesView charts;
     charts.setPlannedEpochs(10000);
     QValueAxis* axis = charts.epochAxis();
     REQUIRE(axis);
@@ -75,7 +75,7 @@ TEST_CASE("the epoch axis grows in round steps and changes only when the run cro
             r.loss = 2.0 / e;
             charts.addBatch(r);
         }
-        EpochMetrics m;
+        TranslationEpochMetrics m;
         m.epoch = e;
         m.trainLoss = m.validationLoss = 2.0 / e;
         charts.addEpoch(m);
@@ -97,9 +97,9 @@ TEST_CASE("the epoch axis grows in round steps and changes only when the run cro
     CHECK(axis->tickInterval() == 200.0);
 
     // A short planned run ends at its last epoch, not at the next round step.
-    TrainingChartsView shortRun;
+    TranslationCurvesView shortRun;
     shortRun.setPlannedEpochs(37);
-    EpochMetrics m;
+    TranslationEpochMetrics m;
     for (int e = 1; e <= 37; ++e) {
         m.epoch = e;
         m.validationLoss = 1.0;
@@ -109,7 +109,7 @@ TEST_CASE("the epoch axis grows in round steps and changes only when the run cro
 }
 
 TEST_CASE("the alignment error line, once shown, has one legend entry", "[ui][charts]") {
-    TrainingChartsView charts;
+    TranslationCurvesView charts;
     charts.setPlannedEpochs(3);
     auto visibleEntries = [&](const QString& name) {
         QCoreApplication::processEvents();  // the legend follows the series through queued signals
@@ -121,7 +121,7 @@ TEST_CASE("the alignment error line, once shown, has one legend entry", "[ui][ch
     const QString name = charts.alignmentErrorSeries()->name();
     CHECK(visibleEntries(name) == 0);  // no gold links: no line
     for (int e = 1; e <= 3; ++e) {
-        EpochMetrics m;
+        TranslationEpochMetrics m;
         m.epoch = e;
         m.validationLoss = 1.0;
         m.alignmentErrorRate = 0.3 / e;

@@ -1,5 +1,5 @@
 #include "views/compare/CompareView.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 
 #include "engine/translation/Seq2SeqModel.h"
 
@@ -44,7 +44,7 @@ TEST_CASE("compare shows two model files on one colour scale with the models' ow
     const QString transformerPath =
         writeModel(dir, QStringLiteral("transformer.safetensors"), test::tinyTransformer(1, 2), 2);
 
-    TrainingController controller;
+    TranslationSession controller;
     CompareView view(&controller);
     view.resize(1200, 700);
     QSignalSpy loaded(&view, &CompareView::modelLoaded);
@@ -113,7 +113,7 @@ TEST_CASE("compare reports a broken model file and keeps the side's model", "[ui
         REQUIRE(f.open(QIODevice::WriteOnly));
         f.write("this is not a model");
     }
-    TrainingController controller;
+    TranslationSession controller;
     CompareView view(&controller);
     QSignalSpy loaded(&view, &CompareView::modelLoaded);
     QSignalSpy failed(&view, &CompareView::loadFailed);
@@ -127,7 +127,7 @@ TEST_CASE("compare reports a broken model file and keeps the side's model", "[ui
 }
 
 TEST_CASE("compare without a current model says what to do instead of waiting", "[ui][compare]") {
-    TrainingController controller;
+    TranslationSession controller;
     CompareView view(&controller);
     QSignalSpy compared(&view, &CompareView::compared);
     view.setSentence(QStringLiteral("the cat"));

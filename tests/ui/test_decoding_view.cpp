@@ -3,7 +3,7 @@
 // counted multiply-adds, the beam tree, and the figures it exports.
 #include "views/decoding/DecodingCharts.h"
 #include "views/decoding/DecodingView.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "widgets/WordStrip.h"
 
 #include "engine/translation/Seq2SeqModel.h"
@@ -38,8 +38,8 @@ QString writeModel(const test::TempDir& dir, const QString& name, const ModelCon
     return path;
 }
 
-void load(TrainingController& controller, const QString& path) {
-    QSignalSpy loaded(&controller, &TrainingController::modelLoaded);
+void load(TranslationSession& controller, const QString& path) {
+    QSignalSpy loaded(&controller, &TranslationSession::modelLoaded);
     controller.loadModel(path);
     REQUIRE(waitUntil([&] { return loaded.count() == 1; }));
 }
@@ -58,7 +58,7 @@ TEST_CASE("the decoding lab steps through greedy and sampled translations with t
     test::TempDir dir;
     const QString path = writeModel(dir, QStringLiteral("transformer.safetensors"), test::tinyTransformer(2, 2));
     const Seq2SeqModel model = Seq2SeqModel::load(path.toStdString());
-    TrainingController controller;
+    TranslationSession controller;
     load(controller, path);
     DecodingView view(&controller);
     view.resize(1300, 900);
@@ -137,7 +137,7 @@ TEST_CASE("the decoding lab draws beam search as a tree whose marked path is the
     test::TempDir dir;
     const QString path = writeModel(dir, QStringLiteral("gru.safetensors"), test::tinyGru(AttentionKind::Additive));
     const Seq2SeqModel model = Seq2SeqModel::load(path.toStdString());
-    TrainingController controller;
+    TranslationSession controller;
     load(controller, path);
     DecodingView view(&controller);
     view.resize(1300, 900);
@@ -173,7 +173,7 @@ TEST_CASE("the decoding lab draws beam search as a tree whose marked path is the
 }
 
 TEST_CASE("the decoding lab without a model or a sentence says what to do", "[ui][decoding]") {
-    TrainingController controller;
+    TranslationSession controller;
     DecodingView view(&controller);
     view.setSentence(QString::fromLatin1(kSentence));
     view.decode();

@@ -46,8 +46,8 @@ bool rowHidden(QWidget* w) {
 }
 
 void stopTranslation(MainWindow& w) {
-    translation(w).controller()->stop();
-    REQUIRE(waitUntil([&] { return !translation(w).controller()->isActive(); }));
+    translation(w).session()->stop();
+    REQUIRE(waitUntil([&] { return !translation(w).session()->isActive(); }));
 }
 
 // A tiny translation lesson (64 pairs of five letters, one epoch) with these extra fields.
@@ -73,7 +73,7 @@ TEST_CASE("a setup saved as a lesson reopens to the same setup", "[ui][lessons]"
     config.layers = 1;
     config.feedForward = 64;
     t.modelSettings()->setConfig(config);
-    TrainingOptions options = t.trainingSettings()->options();
+    TranslationTrainingOptions options = t.trainingSettings()->options();
     options.epochs = 2;
     options.learningRate = 0.004;
     options.batchSize = 16;
@@ -87,7 +87,7 @@ TEST_CASE("a setup saved as a lesson reopens to the same setup", "[ui][lessons]"
     t.translateView()->setSentence(QStringLiteral("c b a"));
     REQUIRE(w.window->showTab(QStringLiteral("heads")));
     const ModelConfig saved = t.modelSettings()->config();
-    const TrainingOptions savedOptions = t.trainingSettings()->options();
+    const TranslationTrainingOptions savedOptions = t.trainingSettings()->options();
 
     const QString path = w.dir.filePath(QStringLiteral("my setup.json"));
     REQUIRE(w.window->saveSetupAsLesson(path));
@@ -99,16 +99,16 @@ TEST_CASE("a setup saved as a lesson reopens to the same setup", "[ui][lessons]"
 
     // Everything changed, then the lesson opened: the saved setup is back, and it trains.
     t.modelSettings()->setConfig(ModelConfig{});
-    t.trainingSettings()->setOptions(TrainingOptions{});
+    t.trainingSettings()->setOptions(TranslationTrainingOptions{});
     t.probeView()->setSentence(QStringLiteral("x"));
     t.translateView()->setSentence(QStringLiteral("y"));
     w.window->showTab(QStringLiteral("corpus"));
     REQUIRE(w.window->openLesson(path));
-    REQUIRE(waitUntil([&] { return t.controller()->isActive(); }, 30000));
+    REQUIRE(waitUntil([&] { return t.session()->isActive(); }, 30000));
     CHECK(w.window->currentLesson() == QLatin1String("my-setup"));
     CHECK(w.window->currentTabName() == QLatin1String("heads"));
     CHECK(toJson(t.modelSettings()->config()) == toJson(saved));
-    const TrainingOptions back = t.trainingSettings()->options();
+    const TranslationTrainingOptions back = t.trainingSettings()->options();
     CHECK(back.epochs == savedOptions.epochs);
     CHECK(back.learningRate == Approx(savedOptions.learningRate));
     CHECK(back.batchSize == savedOptions.batchSize);
@@ -156,7 +156,7 @@ TEST_CASE("a lesson's hidden controls stay hidden and its locked ones disabled",
                                                       QStringLiteral("heads")}));
     // The run ends (the panels enable what fits again) and the model settings change (the form
     // enables and shows its rows): the lesson's choices hold.
-    REQUIRE(waitUntil([&] { return t.controller()->hasModel() && !t.controller()->isActive(); }, 60000));
+    REQUIRE(waitUntil([&] { return t.session()->hasModel() && !t.session()->isActive(); }, 60000));
     ModelConfig transformer = t.modelSettings()->config();
     transformer.architecture = Architecture::Transformer;
     t.modelSettings()->setConfig(transformer);
@@ -244,7 +244,7 @@ TEST_CASE("a broken lesson file is one error line naming the file and the field"
     CHECK(w.errors.front().message == bad + QStringLiteral(": probe.sentence: must be a string"));
     CHECK_FALSE(w.errors.front().message.contains(QLatin1Char('\n')));
     CHECK(w.window->currentLesson() == before);
-    CHECK_FALSE(translation(*w.window).controller()->isActive());
+    CHECK_FALSE(translation(*w.window).session()->isActive());
 
     // Not JSON at all, and a file that is no lesson.
     const QString garbage = QString::fromStdString(w.dir.file("garbage.json", "{\"format\": \"attnlab-lesson\", "));

@@ -6,7 +6,7 @@
 // the cards promise"). "Is attention an explanation?" is checked at its full budget in
 // test_classify_task.
 #include "base/forecast/Series.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "task/classify/ClassifierSetupPanel.h"
 #include "task/forecast/ForecastTask.h"
 #include "views/classify/ClassifierCurvesView.h"
@@ -73,18 +73,18 @@ struct LessonClock {
 // Starts a translation lesson and waits until its run has finished all its epochs.
 void trainTranslationLesson(WindowFixture& f, const QString& id) {
     REQUIRE(f.window->startLesson(id));
-    TrainingController* c = translation(*f.window).controller();
+    TranslationSession* c = translation(*f.window).session();
     REQUIRE(waitUntil([&] { return c->isActive(); }, 60000));
-    REQUIRE(waitUntil([&] { return c->state() == TrainingController::State::Finished; }, kLessonTimeoutMs));
+    REQUIRE(waitUntil([&] { return c->state() == TranslationSession::State::Finished; }, kLessonTimeoutMs));
     CHECK(f.errors.isEmpty());
 }
 
 Translation translateNow(MainWindow& w, const QString& sentence) {
-    TrainingController* c = translation(w).controller();
+    TranslationSession* c = translation(w).session();
     Translation result;
     bool done = false;
     quint64 wanted = 0;
-    auto connection = QObject::connect(c, &TrainingController::translated, [&](quint64 id, const Translation& t) {
+    auto connection = QObject::connect(c, &TranslationSession::translated, [&](quint64 id, const Translation& t) {
         if (id == wanted) {
             result = t;
             done = true;
@@ -384,15 +384,15 @@ TEST_CASE("lesson 'guided-alignment': the guided head's AER falls to about 0 whi
           "[ui][lessons][promise][needs-full-lessons]") {
     NEEDS_FULL_LESSONS();
     WindowFixture f;
-    TrainingController* c = translation(*f.window).controller();
-    std::vector<EpochMetrics> epochs;
-    QObject::connect(c, &TrainingController::epochFinished, [&](const EpochMetrics& m) { epochs.push_back(m); });
+    TranslationSession* c = translation(*f.window).session();
+    std::vector<TranslationEpochMetrics> epochs;
+    QObject::connect(c, &TranslationSession::epochFinished, [&](const TranslationEpochMetrics& m) { epochs.push_back(m); });
     {
         LessonClock clock("guided-alignment");
         trainTranslationLesson(f, QStringLiteral("guided-alignment"));
     }
     REQUIRE(epochs.size() == 8);
-    const EpochMetrics& last = epochs.back();
+    const TranslationEpochMetrics& last = epochs.back();
     INFO("AER " << last.alignmentErrorRate << ", BLEU " << last.bleu);
     // "falls to about 0 within a few epochs while BLEU climbs to 99"
     CHECK(last.alignmentErrorRate < 0.03);

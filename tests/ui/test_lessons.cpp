@@ -28,12 +28,12 @@ struct LessonWindow : test::WindowFixture {
     // The first losses of a lesson's run, then the run is stopped.
     std::vector<double> firstLosses(const QString& lesson, int batches) {
         std::vector<double> losses;
-        auto connection = QObject::connect(translation(*window).controller(), &TrainingController::batchTrained,
+        auto connection = QObject::connect(translation(*window).session(), &TranslationSession::batchTrained,
                                            [&](const BatchReport& r) { losses.push_back(r.loss); });
         REQUIRE(window->startLesson(lesson));
         REQUIRE(waitUntil([&] { return static_cast<int>(losses.size()) >= batches; }, 60000));
-        translation(*window).controller()->stop();
-        REQUIRE(waitUntil([&] { return !translation(*window).controller()->isActive(); }));
+        translation(*window).session()->stop();
+        REQUIRE(waitUntil([&] { return !translation(*window).session()->isActive(); }));
         QObject::disconnect(connection);
         losses.resize(static_cast<std::size_t>(batches));
         return losses;
@@ -52,7 +52,7 @@ TEST_CASE("every lesson sets up its dataset, model, seed, sentences and view", "
         REQUIRE(w.window->startLesson(lesson.id));
         CHECK(w.window->currentLesson() == lesson.id);
         CHECK(w.window->currentTabName() == lesson.tab);
-        REQUIRE(waitUntil([&] { return translation(*w.window).controller()->isActive(); }, 30000));
+        REQUIRE(waitUntil([&] { return translation(*w.window).session()->isActive(); }, 30000));
         CHECK(translation(*w.window).corpus().source.dataset == lesson.dataset);
         CHECK(translation(*w.window).corpus().corpus->pairs.size() == lesson.data.size);
         const ModelConfig config = translation(*w.window).modelSettings()->config();
@@ -63,8 +63,8 @@ TEST_CASE("every lesson sets up its dataset, model, seed, sentences and view", "
         CHECK(translation(*w.window).trainingSettings()->options().epochs == lesson.options.epochs);
         CHECK(translation(*w.window).probeView()->sentence() == lesson.probeSentence);
         CHECK(translation(*w.window).translateView()->sentence() == lesson.translateSentence);
-        translation(*w.window).controller()->stop();
-        REQUIRE(waitUntil([&] { return !translation(*w.window).controller()->isActive(); }));
+        translation(*w.window).session()->stop();
+        REQUIRE(waitUntil([&] { return !translation(*w.window).session()->isActive(); }));
     }
     CHECK_FALSE(w.window->startLesson(QStringLiteral("no-such-lesson")));
     CHECK(w.errors.isEmpty());

@@ -9,7 +9,7 @@
 #include "window/MainWindow.h"
 #include "task/translate/ModelSettingsWidget.h"
 #include "views/translate/ProbeView.h"
-#include "views/curves/TrainingChartsView.h"
+#include "views/translate/TranslationCurvesView.h"
 #include "task/translate/TrainingSettingsWidget.h"
 #include "views/translate/TranslateView.h"
 
@@ -47,7 +47,7 @@
 #include "ui/WindowFixture.h"
 
 using namespace attnlab;
-using State = TrainingController::State;
+using State = TranslationSession::State;
 
 namespace {
 
@@ -66,7 +66,7 @@ struct Fixture : test::WindowFixture {
         config.bidirectional = false;
         config.query = QueryOrder::Before;
         translation(*window).modelSettings()->setConfig(config);
-        TrainingOptions options = translation(*window).trainingSettings()->options();
+        TranslationTrainingOptions options = translation(*window).trainingSettings()->options();
         options.epochs = epochs;
         options.batchSize = 16;
         options.seed = 3;
@@ -83,16 +83,16 @@ TEST_CASE("a training run driven through the window fills the charts and redraws
     translation(*f.window).probeView()->setSentence(f.firstSource());
 
     translation(*f.window).startTraining();
-    CHECK(translation(*f.window).controller()->state() == State::Running);
-    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }));
+    CHECK(translation(*f.window).session()->state() == State::Running);
+    REQUIRE(waitUntil([&] { return translation(*f.window).session()->state() == State::Finished; }));
 
-    TrainingChartsView* charts = translation(*f.window).chartsView();
+    TranslationCurvesView* charts = translation(*f.window).chartsView();
     CHECK(charts->epochCount() == 2);
     CHECK(charts->trainLossSeries()->count() == 2);
     CHECK(charts->bleuSeries()->count() == 2);
     CHECK(charts->batchPointCount() > 0);
     // The probe was translated before the first batch and then after every batch.
-    const int batches = static_cast<int>(translation(*f.window).controller()->batchesTrained());
+    const int batches = static_cast<int>(translation(*f.window).session()->batchesTrained());
     REQUIRE(waitUntil([&] { return translation(*f.window).probeView()->updates() >= batches + 1; }));
     CHECK(translation(*f.window).probeView()->attention()->hasMap());
     const auto& heatmap = translation(*f.window).probeView()->attention()->heatmap()->renderer();
@@ -135,12 +135,12 @@ TEST_CASE("a translation typed during training is answered while it runs", "[ui]
     f.tinyModel(Architecture::Gru, 500);
     translation(*f.window).translateView()->setSentence(QString());
     translation(*f.window).startTraining();
-    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->batchesTrained() >= 1; }));
+    REQUIRE(waitUntil([&] { return translation(*f.window).session()->batchesTrained() >= 1; }));
 
     translation(*f.window).translateView()->setSentence(f.firstSource());
     QTest::keyClick(translation(*f.window).translateView()->input(), Qt::Key_Return);
     REQUIRE(waitUntil([&] { return translation(*f.window).translateView()->attention()->hasMap(); }));
-    CHECK(translation(*f.window).controller()->state() == State::Running);
+    CHECK(translation(*f.window).session()->state() == State::Running);
     CHECK(translation(*f.window).translateView()->attention()->heatmap()->renderer().columns() == 6);
     // The Heads view shows the same translation: a GRU's one map.
     CHECK(translation(*f.window).headsView()->showsGru());
@@ -150,7 +150,7 @@ TEST_CASE("a translation typed during training is answered while it runs", "[ui]
     QTest::keyClick(translation(*f.window).translateView()->input(), Qt::Key_Return);
     REQUIRE(waitUntil([&] { return f.window->statusBar()->currentMessage().contains(QStringLiteral("Type a sentence")); }));
     CHECK(f.errors.isEmpty());
-    CHECK(translation(*f.window).controller()->state() == State::Running);
+    CHECK(translation(*f.window).session()->state() == State::Running);
 
     // Closing while training stops the worker promptly (the unsaved-model question says Discard).
     QElapsedTimer timer;
@@ -235,7 +235,7 @@ TEST_CASE("a file corpus takes gold word links beside it: the panel names them, 
 
     // Training on it draws the alignment error on the quality chart.
     f.tinyModel(Architecture::Gru, 2);
-    TrainingChartsView* charts = translation(*f.window).chartsView();
+    TranslationCurvesView* charts = translation(*f.window).chartsView();
     CHECK_FALSE(charts->alignmentErrorSeries()->isVisible());
     translation(*f.window).startTraining();
     REQUIRE(waitUntil([&] { return charts->alignmentErrorSeries()->count() == 2; }, 60000));
@@ -257,7 +257,7 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
     heads->setKind(MapKind::Encoder);  // shown whatever the young model outputs
     heads->setSentence(f.firstSource());
     translation(*f.window).startTraining();
-    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }));
+    REQUIRE(waitUntil([&] { return translation(*f.window).session()->state() == State::Finished; }));
     QTest::keyClick(heads->findChild<QLineEdit*>(), Qt::Key_Return);
     REQUIRE(waitUntil([&] { return heads->showsTransformer(); }));
 
@@ -421,12 +421,12 @@ TEST_CASE("the heads view shows every head of a Transformer and enlarges the one
 }
 
 // Mean target length counted by hand: space-separated words, or characters other than spaces.
-double meanTargetWords(const Corpus& corpus) {
+double meanTargetWords(const ParallelCorpus& corpus) {
     double n = 0;
     for (const auto& p : corpus.pairs) n += 1 + static_cast<double>(std::count(p.target.begin(), p.target.end(), ' '));
     return n / static_cast<double>(corpus.pairs.size());
 }
-double meanTargetCharacters(const Corpus& corpus) {
+double meanTargetCharacters(const ParallelCorpus& corpus) {
     double n = 0;
     for (const auto& p : corpus.pairs) n += QString::fromStdString(p.target).remove(QLatin1Char(' ')).size();
     return n / static_cast<double>(corpus.pairs.size());
@@ -470,9 +470,9 @@ TEST_CASE("toy-en-zh loads as Chinese words, the check box splits them, and trai
         REQUIRE(waitUntil([&] { return translation(*f.window).corpus().corpus->pairs.size() == 64 && !translation(*f.window).isLoadingCorpus(); }));
         f.tinyModel(Architecture::Gru, 1);
         translation(*f.window).startTraining();
-        REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }));
+        REQUIRE(waitUntil([&] { return translation(*f.window).session()->state() == State::Finished; }));
         const QString path = f.dir.filePath(QStringLiteral("zh.safetensors"));
-        translation(*f.window).controller()->saveModel(path);
+        translation(*f.window).session()->saveModel(path);
         REQUIRE(waitUntil([&] { return QFileInfo::exists(path); }));
         const Seq2SeqModel model = Seq2SeqModel::load(path.toStdString());
         CHECK_FALSE(model.tokenizerOptions().splitCjkCharacters);
@@ -523,6 +523,11 @@ TEST_CASE("the model form starts on core's GRU defaults and carries the query or
           "[ui][mainwindow]") {
     ModelSettingsWidget settings;
     const ModelConfig defaults;
+    // A learner who never opens the Model section trains core's default: a GRU with additive attention.
+    CHECK(settings.config().architecture == defaults.architecture);
+    CHECK(settings.config().attention == defaults.attention);
+    CHECK(settings.config().attention == AttentionKind::Additive);
+    CHECK(settings.config().hidden == defaults.hidden);
     CHECK(settings.config().bidirectional == defaults.bidirectional);
     CHECK(settings.config().query == defaults.query);
     CHECK(settings.config().dropoutOn == defaults.dropoutOn);
@@ -580,7 +585,7 @@ TEST_CASE("the Attribution view explains an output word of the window's model", 
     f.loadTinyCopy();
     f.tinyModel(Architecture::Gru, 3);
     translation(*f.window).startTraining();
-    REQUIRE(waitUntil([&] { return translation(*f.window).controller()->state() == State::Finished; }, 60000));
+    REQUIRE(waitUntil([&] { return translation(*f.window).session()->state() == State::Finished; }, 60000));
     REQUIRE(f.window->showTab(QStringLiteral("attribution")));
     auto* view = qobject_cast<AttributionView*>(f.window->navigator()->currentWidget());
     REQUIRE(view != nullptr);

@@ -3,7 +3,7 @@
 // window opens it as the "maths" tab with the Translate view's sentence.
 #include "window/MainWindow.h"
 #include "views/maths/MathsView.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "views/translate/TranslateView.h"
 
 #include "base/translation/Datasets.h"
@@ -39,7 +39,7 @@ TrainingRequest reverseRequest(Architecture architecture, AttentionKind attentio
     data.maxLen = 6;
     data.seed = 3;
     TrainingRequest request;
-    request.corpus = std::make_shared<const Corpus>(generateDataset("reverse", data));
+    request.corpus = std::make_shared<const ParallelCorpus>(generateDataset("reverse", data));
     request.config = test::tinyModel(architecture, attention);
     request.config.dropout = 0.1f;
     request.options.epochs = epochs;
@@ -49,15 +49,15 @@ TrainingRequest reverseRequest(Architecture architecture, AttentionKind attentio
     return request;
 }
 
-void train(TrainingController& controller, const TrainingRequest& request) {
-    QSignalSpy finished(&controller, &TrainingController::finished);
+void train(TranslationSession& controller, const TrainingRequest& request) {
+    QSignalSpy finished(&controller, &TranslationSession::finished);
     controller.start(request);
     REQUIRE(waitUntil([&] { return finished.count() == 1; }, 60000));
     REQUIRE(controller.hasModel());
 }
 
-Translation translate(TrainingController& controller, const QString& sentence) {
-    QSignalSpy translated(&controller, &TrainingController::translated);
+Translation translate(TranslationSession& controller, const QString& sentence) {
+    QSignalSpy translated(&controller, &TranslationSession::translated);
     const quint64 id = controller.translate(sentence);
     REQUIRE(waitUntil([&] { return translated.count() == 1; }));
     REQUIRE(translated.at(0).at(0).value<quint64>() == id);
@@ -70,16 +70,16 @@ struct WiredView {
     quint64 pending = 0;
     QString error;
 
-    explicit WiredView(TrainingController& controller) {
+    explicit WiredView(TranslationSession& controller) {
         QObject::connect(&view, &MathsView::traceRequested, &view,
                          [this, &controller](const QString& sentence, const TraceRequest& request) {
                              pending = controller.trace(sentence, request);
                          });
-        QObject::connect(&controller, &TrainingController::traced, &view,
+        QObject::connect(&controller, &TranslationSession::traced, &view,
                          [this](quint64 id, const AttentionTrace& trace) {
                              if (id == pending) view.setTrace(trace);
                          });
-        QObject::connect(&controller, &TrainingController::traceFailed, &view,
+        QObject::connect(&controller, &TranslationSession::traceFailed, &view,
                          [this](quint64 id, const QString& message) {
                              if (id == pending) error = message;
                          });
@@ -132,7 +132,7 @@ void checkRowShown(const MathsView& view, const AttentionMap& heatmap, int row,
 }  // namespace
 
 TEST_CASE("the Step by Step view shows a GRU's weights as its heatmap row, for every output token", "[ui][maths]") {
-    TrainingController controller;
+    TranslationSession controller;
     train(controller, reverseRequest(Architecture::Gru, AttentionKind::Additive, 3));
     const Translation translation = translate(controller, kSentence);
     REQUIRE(translation.outputTokens.size() >= 2);
@@ -170,7 +170,7 @@ TEST_CASE("the Step by Step view shows a GRU's weights as its heatmap row, for e
     }
 
     // A row the translation does not have comes back as a message, answered between batches like the rest.
-    QSignalSpy failed(&controller, &TrainingController::traceFailed);
+    QSignalSpy failed(&controller, &TranslationSession::traceFailed);
     TraceRequest tooFar;
     tooFar.step = 99;
     const quint64 id = controller.trace(kSentence, tooFar);
@@ -180,7 +180,7 @@ TEST_CASE("the Step by Step view shows a GRU's weights as its heatmap row, for e
 }
 
 TEST_CASE("the Step by Step view's Transformer selectors pick the kind, layer, head and token", "[ui][maths]") {
-    TrainingController controller;
+    TranslationSession controller;
     train(controller, reverseRequest(Architecture::Transformer, AttentionKind::None, 8));
     const Translation translation = translate(controller, kSentence);
     REQUIRE(translation.outputTokens.size() >= 2);
@@ -235,7 +235,7 @@ TEST_CASE("the main window opens Step by Step as the maths tab with the Translat
     REQUIRE(window.tabNames().contains(QLatin1String("maths")));
     CHECK(window.navigator()->titleOf(QStringLiteral("maths")) == QLatin1String("Step by Step"));
 
-    train(*translation(window).controller(), reverseRequest(Architecture::Gru, AttentionKind::Dot, 2));
+    train(*translation(window).session(), reverseRequest(Architecture::Gru, AttentionKind::Dot, 2));
     translation(window).translateView()->setSentence(QStringLiteral("b c d"));
     REQUIRE(window.showTab(QStringLiteral("maths")));
     CHECK(window.currentTabName() == QLatin1String("maths"));

@@ -44,6 +44,7 @@ public:
     void activate() override { ++activations; }
     void deactivate() override { ++deactivations; }
     QList<QWidget*> statusWidgets() const override { return {status_}; }
+    ModelSession* modelSession() const override { return nullptr; }
     bool hasModel() const override { return trained; }
     bool isModified() const override { return trained; }
     bool isBusy() const override { return false; }

@@ -52,6 +52,7 @@ public:
     QString summary() const override { return QStringLiteral("A task that exists only in this test."); }
     QWidget* setupPage() const override { return page_; }
     QString defaultView() const override { return QStringLiteral("fifth-view"); }
+    ModelSession* modelSession() const override { return nullptr; }
     bool hasModel() const override { return false; }
     bool isModified() const override { return false; }
     bool isBusy() const override { return false; }

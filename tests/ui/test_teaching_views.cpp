@@ -235,7 +235,7 @@ TEST_CASE("the main window's Diagnostics and Positions tabs follow training", "[
     config.dropout = 0.0f;
     config.maxLength = 16;  // positions() below is the model's maximum length
     translation(window).modelSettings()->setConfig(config);
-    TrainingOptions options = translation(window).trainingSettings()->options();
+    TranslationTrainingOptions options = translation(window).trainingSettings()->options();
     options.epochs = 6;  // with one epoch the probe gave no map the diagnostics could summarise
     options.batchSize = 16;
     options.learningRate = 0.01;
@@ -247,7 +247,7 @@ TEST_CASE("the main window's Diagnostics and Positions tabs follow training", "[
     CHECK(window.showTab(QStringLiteral("diagnostics")));
     CHECK(str(window.currentTabName()) == "diagnostics");
     translation(window).startTraining();
-    REQUIRE(waitUntil([&] { return translation(window).controller()->state() == TrainingController::State::Finished; }));
+    REQUIRE(waitUntil([&] { return translation(window).session()->state() == TranslationSession::State::Finished; }));
     REQUIRE(waitUntil([&] { return translation(window).probeView()->updates() > 1; }));
     // The probe's Transformer attention: cross, encoder and decoder summaries, 2 layers x 2 heads each.
     REQUIRE(waitUntil([&] { return translation(window).diagnosticsView()->diagnostics().summaries.size() == 3; }));

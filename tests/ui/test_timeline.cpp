@@ -265,7 +265,7 @@ TEST_CASE("the window's timeline records a run's probe and a new run clears it",
     config.dropout = 0.0f;
     config.maxLength = 16;
     translation(*window).modelSettings()->setConfig(config);
-    TrainingOptions options = translation(*window).trainingSettings()->options();
+    TranslationTrainingOptions options = translation(*window).trainingSettings()->options();
     options.epochs = 2;
     options.batchSize = 16;
     translation(*window).trainingSettings()->setOptions(options);
@@ -275,14 +275,14 @@ TEST_CASE("the window's timeline records a run's probe and a new run clears it",
     CHECK(window->currentTabName() == QStringLiteral("timeline"));
 
     translation(*window).startTraining();
-    REQUIRE(waitUntil([&] { return translation(*window).controller()->state() == TrainingController::State::Finished; }));
-    const int batches = static_cast<int>(translation(*window).controller()->batchesTrained());
+    REQUIRE(waitUntil([&] { return translation(*window).session()->state() == TranslationSession::State::Finished; }));
+    const int batches = static_cast<int>(translation(*window).session()->batchesTrained());
     REQUIRE(waitUntil([&] { return translation(*window).probeView()->updates() >= batches + 1; }));
     TimelineView* timeline = translation(*window).timelineView();
     // One snapshot per probe update: before the first batch and after each one.
     CHECK(timeline->snapshotCount() == translation(*window).probeView()->updates());
     CHECK(timeline->frameLabel(0) == QStringLiteral("before training"));
-    const int perEpoch = translation(*window).controller()->summary().batchesPerEpoch;
+    const int perEpoch = translation(*window).session()->summary().batchesPerEpoch;
     CHECK(timeline->frameLabel(timeline->snapshotCount() - 1) ==
           QStringLiteral("epoch 2 · batch %1").arg(perEpoch));
     CHECK(timeline->attention()->hasMap());

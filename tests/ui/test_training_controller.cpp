@@ -1,5 +1,5 @@
 #include <QCoreApplication>
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 
 #include "session/BackgroundJob.h"
 
@@ -25,7 +25,7 @@
 #include "ui/UiTestSupport.h"
 
 using namespace attnlab;
-using State = TrainingController::State;
+using State = TranslationSession::State;
 
 namespace {
 
@@ -35,7 +35,7 @@ TrainingRequest tinyRequest(int epochs, int batch = 16) {
     data.size = 64;
     data.maxLen = 5;
     TrainingRequest request;
-    request.corpus = std::make_shared<const Corpus>(generateDataset("copy", data));
+    request.corpus = std::make_shared<const ParallelCorpus>(generateDataset("copy", data));
     request.config = test::tinyGru(AttentionKind::Dot);
     request.config.dropout = 0.0f;
     request.config.maxLength = 16;
@@ -52,9 +52,9 @@ using test::waitUntil;
 // to a request queued now has arrived, every call queued before it (pause, step, stop) has run and
 // every batch the worker trained before reaching the request has been counted. Past a pause, step or
 // stop nothing else is queued to train, so a batch count read after this is final.
-void roundTrip(TrainingController& controller) {
-    QSignalSpy answered(&controller, &TrainingController::translated);
-    QSignalSpy refused(&controller, &TrainingController::translationFailed);
+void roundTrip(TranslationSession& controller) {
+    QSignalSpy answered(&controller, &TranslationSession::translated);
+    QSignalSpy refused(&controller, &TranslationSession::translationFailed);
     const quint64 id = controller.translate(QStringLiteral("a b c"));
     auto answeredWith = [id](const QSignalSpy& spy) {
         for (const auto& args : spy)
@@ -65,11 +65,11 @@ void roundTrip(TrainingController& controller) {
 }
 
 TEST_CASE("a run trains every batch of every epoch and finishes with a model", "[ui][controller]") {
-    TrainingController controller;
-    QSignalSpy batches(&controller, &TrainingController::batchTrained);
-    QSignalSpy epochs(&controller, &TrainingController::epochFinished);
-    QSignalSpy finished(&controller, &TrainingController::finished);
-    QSignalSpy prepared(&controller, &TrainingController::prepared);
+    TranslationSession controller;
+    QSignalSpy batches(&controller, &TranslationSession::batchTrained);
+    QSignalSpy epochs(&controller, &TranslationSession::epochFinished);
+    QSignalSpy finished(&controller, &TranslationSession::finished);
+    QSignalSpy prepared(&controller, &TranslationSession::prepared);
     CHECK(controller.state() == State::Idle);
     CHECK_FALSE(controller.hasModel());
 
@@ -87,15 +87,15 @@ TEST_CASE("a run trains every batch of every epoch and finishes with a model", "
     CHECK(summary.parameters > 0);
     CHECK(batches.count() == 2 * summary.batchesPerEpoch);
     REQUIRE(epochs.count() == 2);
-    CHECK(epochs.at(1).at(0).value<EpochMetrics>().epoch == 2);
+    CHECK(epochs.at(1).at(0).value<TranslationEpochMetrics>().epoch == 2);
     CHECK_THAT(controller.progress(), Catch::Matchers::WithinAbs(1.0, 1e-9));
 }
 
 TEST_CASE("pause, step, resume and stop take effect at batch boundaries", "[ui][controller]") {
-    TrainingController controller;
-    QSignalSpy batches(&controller, &TrainingController::batchTrained);
-    QSignalSpy finished(&controller, &TrainingController::finished);
-    QSignalSpy states(&controller, &TrainingController::stateChanged);
+    TranslationSession controller;
+    QSignalSpy batches(&controller, &TranslationSession::batchTrained);
+    QSignalSpy finished(&controller, &TranslationSession::finished);
+    QSignalSpy states(&controller, &TranslationSession::stateChanged);
 
     controller.start(tinyRequest(1000, 8));
     REQUIRE(waitUntil([&] { return batches.count() >= 2; }));
@@ -135,9 +135,9 @@ TEST_CASE("pause, step, resume and stop take effect at batch boundaries", "[ui][
 }
 
 TEST_CASE("step from a paused start trains exactly one batch", "[ui][controller]") {
-    TrainingController controller;
-    QSignalSpy batches(&controller, &TrainingController::batchTrained);
-    QSignalSpy prepared(&controller, &TrainingController::prepared);
+    TranslationSession controller;
+    QSignalSpy batches(&controller, &TranslationSession::batchTrained);
+    QSignalSpy prepared(&controller, &TranslationSession::prepared);
     controller.start(tinyRequest(3), true);
     CHECK(controller.state() == State::Paused);
     controller.step();
@@ -152,11 +152,11 @@ TEST_CASE("step from a paused start trains exactly one batch", "[ui][controller]
 }
 
 TEST_CASE("translation requests are answered while training runs", "[ui][controller]") {
-    TrainingController controller;
-    QSignalSpy batches(&controller, &TrainingController::batchTrained);
-    QSignalSpy translated(&controller, &TrainingController::translated);
-    QSignalSpy failedTranslation(&controller, &TrainingController::translationFailed);
-    QSignalSpy probes(&controller, &TrainingController::probeUpdated);
+    TranslationSession controller;
+    QSignalSpy batches(&controller, &TranslationSession::batchTrained);
+    QSignalSpy translated(&controller, &TranslationSession::translated);
+    QSignalSpy failedTranslation(&controller, &TranslationSession::translationFailed);
+    QSignalSpy probes(&controller, &TranslationSession::probeUpdated);
     const TrainingRequest request = tinyRequest(1000, 8);
     controller.setProbe(QString::fromStdString(request.corpus->pairs[0].source), 2);
     controller.start(request);
@@ -193,8 +193,8 @@ TEST_CASE("translation requests are answered while training runs", "[ui][control
 }
 
 TEST_CASE("a configuration the engine rejects fails without leaving a model", "[ui][controller]") {
-    TrainingController controller;
-    QSignalSpy failed(&controller, &TrainingController::failed);
+    TranslationSession controller;
+    QSignalSpy failed(&controller, &TranslationSession::failed);
     TrainingRequest request = tinyRequest(1);
     request.options.learningRate = -1.0;
     controller.start(request);
@@ -207,11 +207,11 @@ TEST_CASE("a configuration the engine rejects fails without leaving a model", "[
 
 TEST_CASE("a diverged run keeps its last good weights, which can be saved and loaded", "[ui][controller]") {
     test::TempDir dir;
-    TrainingController controller;
-    QSignalSpy diverged(&controller, &TrainingController::diverged);
-    QSignalSpy saved(&controller, &TrainingController::modelSaved);
-    QSignalSpy loaded(&controller, &TrainingController::modelLoaded);
-    QSignalSpy translated(&controller, &TrainingController::translated);
+    TranslationSession controller;
+    QSignalSpy diverged(&controller, &TranslationSession::diverged);
+    QSignalSpy saved(&controller, &TranslationSession::modelSaved);
+    QSignalSpy loaded(&controller, &TranslationSession::modelLoaded);
+    QSignalSpy translated(&controller, &TranslationSession::translated);
     TrainingRequest request = tinyRequest(5, 8);
     request.options.injectNonFiniteAtBatch = 3;
     controller.start(request);
@@ -244,10 +244,10 @@ TEST_CASE("a bad model file is reported and the current model stays", "[ui][cont
         REQUIRE(file.open(QIODevice::WriteOnly));
         file.write("not a model");
     }
-    TrainingController controller;
-    QSignalSpy finished(&controller, &TrainingController::finished);
-    QSignalSpy loadFailed(&controller, &TrainingController::loadFailed);
-    QSignalSpy translated(&controller, &TrainingController::translated);
+    TranslationSession controller;
+    QSignalSpy finished(&controller, &TranslationSession::finished);
+    QSignalSpy loadFailed(&controller, &TranslationSession::loadFailed);
+    QSignalSpy translated(&controller, &TranslationSession::translated);
     const TrainingRequest request = tinyRequest(1);
     controller.start(request);
     REQUIRE(waitUntil([&] { return finished.count() == 1; }));
@@ -262,8 +262,8 @@ TEST_CASE("a bad model file is reported and the current model stays", "[ui][cont
 }
 
 TEST_CASE("shutdown during training ends the worker within the timeout", "[ui][controller]") {
-    auto controller = std::make_unique<TrainingController>();
-    QSignalSpy batches(controller.get(), &TrainingController::batchTrained);
+    auto controller = std::make_unique<TranslationSession>();
+    QSignalSpy batches(controller.get(), &TranslationSession::batchTrained);
     controller->start(tinyRequest(1000, 8));
     REQUIRE(waitUntil([&] { return batches.count() >= 1; }));
     QElapsedTimer timer;
@@ -271,12 +271,12 @@ TEST_CASE("shutdown during training ends the worker within the timeout", "[ui][c
     CHECK(controller->shutdown(5000));
     CHECK(timer.elapsed() < 5000);
     controller.reset();  // destroying it after shutdown is fine too
-    CHECK_FALSE(TrainingController::hasAbandonedThreads());
+    CHECK_FALSE(TranslationSession::hasAbandonedThreads());
 }
 
 TEST_CASE("the controller is a ModelSession: its run state and the common signals follow the run",
           "[ui][controller]") {
-    TrainingController controller;
+    TranslationSession controller;
     ModelSession& session = controller;
     QSignalSpy finished(&session, &ModelSession::trainingFinished);
     QSignalSpy states(&session, &ModelSession::stateChanged);
@@ -407,7 +407,7 @@ TEST_CASE("a background job's result is dropped once its receiver is gone; shutd
     CHECK(job.start([] { return 1; }, [delivered](int) { *delivered = true; }) == 0);
     deliverPosted();
     CHECK_FALSE(*delivered);
-    CHECK_FALSE(TrainingController::hasAbandonedThreads());
+    CHECK_FALSE(TranslationSession::hasAbandonedThreads());
 }
 
 }  // namespace

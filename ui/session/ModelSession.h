@@ -1,5 +1,5 @@
 #pragma once
-// The base of every task's model session (ClassifierSession, ImageSession, TrainingController): the
+// The base of every task's model session (ClassifierSession, ImageSession, TranslationSession): the
 // state of the model and of its run, kept on the GUI thread, and the common requests and signals.
 //
 //   runState()  Idle / Training / Paused (only a session that can pause) / Stopping (a stop was asked;
@@ -60,7 +60,7 @@ public:
     virtual bool open(const QString& path);
     virtual void save(const QString& path);
     // Stops the worker's job and ends its thread, waiting at most timeoutMs; false if the thread was
-    // abandoned (TrainingController::hasAbandonedThreads). Once only.
+    // abandoned (TranslationSession::hasAbandonedThreads). Once only.
     virtual bool shutdown(int timeoutMs);
 
 Q_SIGNALS:
@@ -71,6 +71,9 @@ Q_SIGNALS:
     void openFailed(const QString& message);
     void saved(const QString& path);
     void saveFailed(const QString& message);
+    // A request's answer (the session's own signal for it, e.g. classified) has been emitted: requestAnswered;
+    // or it failed: requestFailed.
+    void requestAnswered(quint64 id);
     void requestFailed(quint64 id, const QString& message);
     void modifiedChanged(bool modified);
     // A head study (the Importance view) of a session whose model is a Transformer: its progress in
@@ -340,11 +343,12 @@ protected:
         if (pendingReset_) reset();
     }
 
-    // A request's answer: answer() posts it; if it throws, requestFailed(id, message).
+    // A request's answer: f() posts it (then requestAnswered(id)); if it throws, requestFailed(id, message).
     template <typename F>
     void answer(quint64 id, F f) {
         try {
             f();
+            toSession([id](Session* s) { Q_EMIT s->requestAnswered(id); });
         } catch (const std::exception& e) {
             report_.requestFailed(id, messageOf(e));
         }

@@ -22,6 +22,7 @@ public:
 
     // Task
     void activate() override;  // loads the data on first use
+    ModelSession* modelSession() const override { return session_; }
     bool hasModel() const override { return session_->hasModel(); }
     bool isModified() const override { return session_->isModified(); }
     bool isBusy() const override { return session_->isBusy(); }
@@ -57,7 +58,6 @@ protected:
 
     SessionTask(const TaskContext& context, ModelSession* session, const QString& loadThreadName);
 
-    ModelSession* modelSession() const { return session_; }
     virtual Words words() const = 0;
     virtual QString modelFileName() const = 0;  // what the save dialog suggests
     virtual bool hasData() const = 0;

@@ -27,6 +27,7 @@ class QWidget;
 
 namespace attnlab {
 
+class ModelSession;
 class ViewNavigator;
 
 // How a task asks the window: a question, an error report, a status-bar message.
@@ -95,6 +96,8 @@ public:
     virtual QList<QWidget*> statusWidgets() const { return {}; }
 
     // ---- the model ----
+    // The task's model session (ModelSession.h): its run, requests and their answers.
+    virtual ModelSession* modelSession() const = 0;  // null only for a task without a model
     virtual bool hasModel() const = 0;
     virtual bool isModified() const = 0;  // trained since built, saved or opened
     virtual bool isBusy() const = 0;      // a run, a load or a save is in progress

@@ -48,11 +48,11 @@ void requireArch(const ArgParser& args, const char* expected) {
     if (arch != expected) throw UsageError("--arch: unknown architecture '" + arch + "' (expected " + expected + ")");
 }
 
-template <typename Trainer, typename Metrics, typename ToJson>
-int trainAndSave(Trainer& trainer, const std::string& out, ToJson toJson) {
+template <typename TranslationTrainer, typename Metrics, typename ToJson>
+int trainAndSave(TranslationTrainer& trainer, const std::string& out, ToJson toJson) {
     catchInterrupts(true);
     auto save = [&] { trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}}); };
-    typename Trainer::Outcome outcome;
+    typename TranslationTrainer::Outcome outcome;
     try {
         outcome = trainer.run(
             [&](const Metrics& m) {
@@ -70,7 +70,7 @@ int trainAndSave(Trainer& trainer, const std::string& out, ToJson toJson) {
         return kInternal;
     }
     save();
-    return reportSaved(outcome == Trainer::Outcome::Stopped, out);
+    return reportSaved(outcome == TranslationTrainer::Outcome::Stopped, out);
 }
 
 }  // namespace

@@ -11,10 +11,10 @@
 
 namespace attnlab::cli {
 
-Corpus gettextCorpus(const std::string& localeDir, const std::string& lang) {
+ParallelCorpus gettextCorpus(const std::string& localeDir, const std::string& lang) {
     GettextReport report;
     const std::vector<GettextPair> pairs = gettextTranslationPairs(localeDir, lang, report);
-    Corpus corpus;
+    ParallelCorpus corpus;
     corpus.name = localeDir + "/" + lang;
     for (const auto& p : pairs) corpus.pairs.push_back({p.english, p.translation, 0, {}, {}});
     for (const auto& problem : report.problems) corpus.warnings.push_back("left out " + problem);
@@ -37,8 +37,8 @@ const std::set<std::string>& corpusValueFlags() {
 }
 
 
-Corpus loadCorpus(const ArgParser& args, int maxLen) {
-    Corpus corpus = loadCorpusOnly(args, maxLen);
+ParallelCorpus loadCorpus(const ArgParser& args, int maxLen) {
+    ParallelCorpus corpus = loadCorpusOnly(args, maxLen);
     if (auto path = args.value("--alignments")) {
         if (args.has("--dataset"))
             throw UsageError("--alignments applies to a corpus read from a file; built-in datasets carry their own");
@@ -47,7 +47,7 @@ Corpus loadCorpus(const ArgParser& args, int maxLen) {
     return corpus;
 }
 
-Corpus loadCorpusOnly(const ArgParser& args, int maxLen) {
+ParallelCorpus loadCorpusOnly(const ArgParser& args, int maxLen) {
     const int sources = (args.has("--corpus") ? 1 : 0) + (args.has("--src") || args.has("--tgt") ? 1 : 0) +
                         (args.has("--dataset") ? 1 : 0) + (args.has("--gettext") ? 1 : 0);
     if (sources != 1)

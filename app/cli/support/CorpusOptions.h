@@ -7,7 +7,7 @@
 #include <string>
 
 #include "ArgParser.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "base/gettext/Gettext.h"
 #include "base/Tokenizer.h"
 
@@ -17,7 +17,7 @@ namespace attnlab::cli {
 
 // English -> LANG pairs from every catalogue of LANG (--gettext LANG), as a translation corpus;
 // says on stderr how many were read and what was skipped.
-Corpus gettextCorpus(const std::string& localeDir, const std::string& lang);
+ParallelCorpus gettextCorpus(const std::string& localeDir, const std::string& lang);
 std::string describeSkips(const GettextReport& report);  // "12 duplicate, 3 plural" or "none"
 
 // Flags this helper reads, to be merged into a command's value flags.
@@ -25,9 +25,9 @@ const std::set<std::string>& corpusValueFlags();
 
 // Loads the corpus the flags name; `maxLen` (0 = dataset default) bounds generated
 // sentences. Throws UsageError, InputError or ConfigError.
-Corpus loadCorpus(const ArgParser& args, int maxLen);
+ParallelCorpus loadCorpus(const ArgParser& args, int maxLen);
 // The same without --alignments.
-Corpus loadCorpusOnly(const ArgParser& args, int maxLen);
+ParallelCorpus loadCorpusOnly(const ArgParser& args, int maxLen);
 
 // --split-cjk / --no-split-cjk (also used by `datasets` and `experiment`).
 const std::set<std::string>& splitCjkSwitches();

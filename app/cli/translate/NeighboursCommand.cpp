@@ -30,7 +30,7 @@ int runNeighbours(const Args& argv) {
     if (!args.has("--corpus") && !args.has("--src") && !args.has("--tgt") && !args.has("--dataset") &&
         !args.has("--gettext"))
         throw UsageError("neighbours needs the sentences to search: --corpus FILE.tsv or --dataset NAME");
-    const Corpus corpus = loadCorpusOnly(args, maxLen);
+    const ParallelCorpus corpus = loadCorpusOnly(args, maxLen);
 
     const Seq2SeqModel model = Seq2SeqModel::load(path);
     const ModelConfig& config = model.config();

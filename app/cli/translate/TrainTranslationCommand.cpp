@@ -17,7 +17,7 @@
 #include "support/TrainingFlags.h"
 #include "base/InputError.h"
 #include "engine/Runtime.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 namespace attnlab::cli {
 
@@ -117,8 +117,8 @@ int trainTranslation(const Args& argv) {
     const int maxLen = static_cast<int>(args.integer("--max-len", 0, 0, 8191));
     config.maxLength = maxLen > 0 ? maxLen + 1 : defaults.maxLength;
 
-    TrainingOptions options;
-    readSharedTrainingFlags(args, options);  // --lr defaults to TrainingOptions' 1e-3
+    TranslationTrainingOptions options;
+    readSharedTrainingFlags(args, options);  // --lr defaults to TranslationTrainingOptions' 1e-3
     options.teacherForcing = args.real("--teacher-forcing", 1.0, 0.0, 1.0);
     options.coveragePenalty = args.real("--coverage-penalty", 0.0, 0.0, 100.0);
     options.guidedAlignment = args.real("--guided-alignment", 0.0, 0.0, 100.0);
@@ -142,9 +142,9 @@ int trainTranslation(const Args& argv) {
 
     // Arguments are valid: training is worth the re-exec for faster BLAS kernels.
     preferFastBlasKernels(programArguments());
-    Corpus corpus = loadCorpus(args, maxLen);
+    ParallelCorpus corpus = loadCorpus(args, maxLen);
     for (const auto& w : corpus.warnings) std::cerr << "warning: " << w << "\n";
-    Trainer trainer(corpus, config, options);
+    TranslationTrainer trainer(corpus, config, options);
     if (trainer.skippedTooLong() > 0)
         std::cerr << "warning: skipped " << trainer.skippedTooLong() << " pairs longer than "
                   << trainer.model().config().maxLength - 1 << " tokens\n";
@@ -154,16 +154,16 @@ int trainTranslation(const Args& argv) {
               << (transformer ? "" : " + " + toString(config.attention) + ", query " + toString(config.query) +
                                          (config.bidirectional ? ", bidirectional encoder" : ""))
               << " (" << trainer.model().parameterCount()
-              << " parameters) on " << trainer.trainingPairs() << " pairs, validating on "
-              << trainer.validationPairs() << "\n";
+              << " parameters) on " << trainer.trainingExamples() << " pairs, validating on "
+              << trainer.validationExamples() << "\n";
 
     catchInterrupts(true);
     ProgressBar bar(options.epochs);
     auto save = [&] { trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}}); };
-    Trainer::Outcome outcome;
+    TranslationTrainer::Outcome outcome;
     try {
         outcome = trainer.run([&](const BatchReport& r) { bar.update(r); },
-                              [&](const EpochMetrics& m) {
+                              [&](const TranslationEpochMetrics& m) {
                                   bar.clear();
                                   nlohmann::json j{{"epoch", m.epoch},
                                                    {"train_loss", roundedFinite4(m.trainLoss)},
@@ -190,7 +190,7 @@ int trainTranslation(const Args& argv) {
     }
     bar.clear();
     save();
-    return reportSaved(outcome == Trainer::Outcome::Stopped, out);
+    return reportSaved(outcome == TranslationTrainer::Outcome::Stopped, out);
 }
 
 }  // namespace attnlab::cli

@@ -32,7 +32,7 @@ int translationHeads(const Args& argv, const std::string&) {
     if (!args.has("--corpus") && !args.has("--src") && !args.has("--tgt") && !args.has("--dataset") &&
         !args.has("--gettext"))
         throw UsageError("heads needs the sentences to measure on: --corpus FILE.tsv or --dataset NAME");
-    const Corpus corpus = loadCorpusOnly(args, maxLen);
+    const ParallelCorpus corpus = loadCorpusOnly(args, maxLen);
 
     const Seq2SeqModel model = Seq2SeqModel::load(path);
     if (model.config().architecture != Architecture::Transformer)

@@ -20,7 +20,7 @@
 #include "base/translation/ModelConfig.h"
 #include "engine/translation/Experiments.h"
 #include "engine/translation/PositionalExperiment.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 #include "translate/TranslationCli.h"
 
 namespace attnlab::cli {

@@ -20,7 +20,7 @@
 #include "base/Vocabulary.h"
 #include "base/gettext/Gettext.h"
 #include "base/translation/Alignments.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "base/translation/Datasets.h"
 #include "translate/TranslationCli.h"
 
@@ -75,7 +75,7 @@ int inspectTranslationData(const Args& args) {
         printCatalogue(*catalogue);
         return kOk;
     }
-    const Corpus corpus = loadCorpus(p, maxLen);
+    const ParallelCorpus corpus = loadCorpus(p, maxLen);
     const Tokenizer tokenizer(tokenization);
     std::vector<std::vector<std::string>> sources, targets;
     sources.reserve(corpus.pairs.size());
@@ -146,7 +146,7 @@ bool writeTranslationDataset(const ArgParser& p, const std::string& name, const 
                          " only changes the tokens the --alignments file indexes; give --alignments FILE");
 
     // Impossible lengths are ConfigErrors from the generator (exit 2).
-    Corpus corpus = generateDataset(name, options);
+    ParallelCorpus corpus = generateDataset(name, options);
     // The generator links words, which are the dataset's tokens; other tokens get the links mapped.
     TokenizerOptions tokens = findBuiltinDataset(name)->tokenizer;
     if (splitCjk && *splitCjk != tokens.splitCjkCharacters) {

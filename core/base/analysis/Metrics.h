@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "base/AttentionMap.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 
 namespace attnlab {
 

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/translation/Corpus.h"  // kMaxLineBytes
+#include "base/translation/ParallelCorpus.h"  // kMaxLineBytes
 #include "base/io/FileUtil.h"
 #include "Gettext.h"
 #include "GettextDetail.h"

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "base/InputError.h"
-#include "base/translation/Corpus.h"  // kMaxLineBytes
+#include "base/translation/ParallelCorpus.h"  // kMaxLineBytes
 #include "base/Tokenizer.h"
 
 namespace attnlab {

@@ -39,7 +39,7 @@ struct LessonTraining {
     std::optional<double> clip;
     std::optional<double> validationFraction;
     std::optional<double> teacherForcing;  // translate only
-    std::optional<double> coveragePenalty;  // translate only (TrainingOptions::coveragePenalty)
+    std::optional<double> coveragePenalty;  // translate only (TranslationTrainingOptions::coveragePenalty)
     std::optional<double> guidedAlignment;  // translate only
     std::optional<int> alignmentLayer, alignmentHead;  // translate only, 0-based ("alignment_head": [L, H] from 1)
     std::optional<bool> cosine;            // image-classify and caption only

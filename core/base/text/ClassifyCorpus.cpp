@@ -9,7 +9,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "base/translation/Corpus.h"  // kMaxLineBytes, kMaxCorpusFileBytes
+#include "base/translation/ParallelCorpus.h"  // kMaxLineBytes, kMaxCorpusFileBytes
 #include "base/io/FileUtil.h"
 #include "base/InputError.h"
 #include "base/SeededRandom.h"

@@ -32,7 +32,7 @@ struct ClassificationCorpus {
 // More distinct labels than this is not a classification corpus (a TSV of translations, say).
 inline constexpr std::size_t kMaxClassLabels = 1000;
 
-// Reads `text<TAB>label` lines with the translation corpus reader's rules (Corpus.h): UTF-8 only,
+// Reads `text<TAB>label` lines with the translation corpus reader's rules (ParallelCorpus.h): UTF-8 only,
 // a BOM and CRLF accepted, both sides trimmed, blank lines skipped and counted, lines over 64 KiB
 // and files over 512 MiB refused, extra columns ignored with one warning. Throws InputError
 // naming file and line for: a missing or unreadable file, invalid UTF-8, a NUL byte, a non-blank

@@ -241,7 +241,7 @@ int wordCount(const std::string& text) {
 
 }  // namespace
 
-void attachAlignments(Corpus& corpus, const std::string& path) {
+void attachAlignments(ParallelCorpus& corpus, const std::string& path) {
     long lines = 0;
     for (const SentencePair& p : corpus.pairs) lines = std::max(lines, p.line);
     for (const SkippedLine& s : corpus.skipped) lines = std::max(lines, s.line);

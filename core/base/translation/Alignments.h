@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "Corpus.h"  // AlignmentLink {source, target}
+#include "ParallelCorpus.h"  // AlignmentLink {source, target}
 #include "base/Tokenizer.h"
 
 namespace attnlab {
@@ -87,10 +87,10 @@ AlignmentScore scoreAlignments(const std::vector<std::vector<AlignmentLink>>& pr
 // file, SentencePair::line; the links of a line the reader skipped are checked but not placed) and
 // puts each line's sure and possible links into its pair. Throws InputError naming the file and
 // line, as readPharaoh.
-void attachAlignments(Corpus& corpus, const std::string& path);
+void attachAlignments(ParallelCorpus& corpus, const std::string& path);
 
 // A pair's gold links (sure and possible, over its words) mapped onto the tokens the model sees
-// (alignmentOverTokens, Corpus.h); a link that becomes sure and possible is sure only.
+// (alignmentOverTokens, ParallelCorpus.h); a link that becomes sure and possible is sure only.
 SentenceAlignment goldOverTokens(const SentencePair& pair, const Tokenizer& tokenizer);
 
 }  // namespace attnlab

@@ -625,7 +625,7 @@ const DatasetInfo* findBuiltinDataset(const std::string& name) {
     return nullptr;
 }
 
-Corpus generateDataset(const std::string& name, const DatasetOptions& options) {
+ParallelCorpus generateDataset(const std::string& name, const DatasetOptions& options) {
     const DatasetSpec* spec = nullptr;
     for (const auto& s : specs())
         if (s.info.name == name) spec = &s;
@@ -651,7 +651,7 @@ Corpus generateDataset(const std::string& name, const DatasetOptions& options) {
                           " to " + std::to_string(range.maxLen) + " cannot be generated");
 
     Rng rng(options.seed);
-    Corpus corpus;
+    ParallelCorpus corpus;
     corpus.name = name;
     corpus.hasAlignments = true;
     corpus.pairs.reserve(options.size);

@@ -4,12 +4,12 @@
 // single spaces, and the alignments link those words. With the dataset's own tokenizer
 // options (DatasetInfo::tokenizer) every word is one token. toy-en-zh writes its target
 // as Chinese words ("汤姆 追逐 杰瑞") and keeps them whole; trained per character instead,
-// its links are mapped onto the characters by alignmentOverTokens (Corpus.h).
+// its links are mapped onto the characters by alignmentOverTokens (ParallelCorpus.h).
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "Corpus.h"
+#include "ParallelCorpus.h"
 #include "base/Tokenizer.h"
 
 namespace attnlab {
@@ -35,6 +35,6 @@ bool isBuiltinDataset(const std::string& name);
 // The dataset of that name, or nullptr.
 const DatasetInfo* findBuiltinDataset(const std::string& name);
 // Throws ConfigError for an unknown name or out-of-range options.
-Corpus generateDataset(const std::string& name, const DatasetOptions& options);
+ParallelCorpus generateDataset(const std::string& name, const DatasetOptions& options);
 
 }  // namespace attnlab

@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "base/translation/Corpus.h"  // kMaxCorpusFileBytes
+#include "base/translation/ParallelCorpus.h"  // kMaxCorpusFileBytes
 #include "base/io/FileUtil.h"
 #include "ImageFiles.h"
 #include "base/InputError.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Engine-internal: the attention losses training can add to the cross-entropy
-// (TrainingOptions::coveragePenalty and guidedAlignment, Trainer.h). Each is a sum over a batch's
+// (TranslationTrainingOptions::coveragePenalty and guidedAlignment, TranslationTrainer.h). Each is a sum over a batch's
 // rows divided by the whole batch's scale, so that the parts a batch is split into for several
 // threads add up to the batch's loss. Tested against hand computation in tests/core/test_attention_losses.
 #include <torch/torch.h>
@@ -10,11 +10,11 @@
 #include "base/translation/Alignments.h"
 #include "base/translation/Batching.h"
 #include "engine/nn/networks/Seq2SeqNet.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 namespace attnlab {
 
-bool hasAttentionLoss(const TrainingOptions& o);
+bool hasAttentionLoss(const TranslationTrainingOptions& o);
 
 // What an attention loss of a batch is divided by: the target tokens with gold links (guided
 // alignment), and the sentences (coverage).
@@ -29,9 +29,9 @@ struct AttentionLossScale {
 torch::Tensor goldTargets(const std::vector<SentenceAlignment>& gold, const Batch& batch, double* linkedRows);
 
 // The cross-attention [B, T, S] of a training forward's capture ([B, L, H, T, S]) that guided
-// alignment pulls: one head (TrainingOptions::alignmentLayer, alignmentHead); and the map coverage
+// alignment pulls: one head (TranslationTrainingOptions::alignmentLayer, alignmentHead); and the map coverage
 // reads: the last layer's heads averaged.
-torch::Tensor guidedMap(const nn::Captured& captured, const TrainingOptions& o);
+torch::Tensor guidedMap(const nn::Captured& captured, const TranslationTrainingOptions& o);
 torch::Tensor coverageMap(const nn::Captured& captured);
 
 // guidedAlignment * -sum(gold * log(a + 1e-8)) / scale.linkedRows
@@ -39,6 +39,6 @@ torch::Tensor coverageMap(const nn::Captured& captured);
 // tau_b = T_b / S_b, the lengths counted from tgt and src (non-padding ids; </s> included).
 // A capture without cross-attention (attention none) gives 0.
 torch::Tensor attentionLoss(const nn::Captured& captured, const torch::Tensor& tgt, const torch::Tensor& src,
-                            const torch::Tensor& gold, const TrainingOptions& o, const AttentionLossScale& scale);
+                            const torch::Tensor& gold, const TranslationTrainingOptions& o, const AttentionLossScale& scale);
 
 }  // namespace attnlab

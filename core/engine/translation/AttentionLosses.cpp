@@ -3,7 +3,7 @@
 
 namespace attnlab {
 
-bool hasAttentionLoss(const TrainingOptions& o) { return o.coveragePenalty > 0 || o.guidedAlignment > 0; }
+bool hasAttentionLoss(const TranslationTrainingOptions& o) { return o.coveragePenalty > 0 || o.guidedAlignment > 0; }
 
 torch::Tensor goldTargets(const std::vector<SentenceAlignment>& gold, const Batch& batch, double* linkedRows) {
     const std::int64_t B = batch.size, T = batch.targetLen, S = batch.sourceLen;
@@ -18,7 +18,7 @@ torch::Tensor goldTargets(const std::vector<SentenceAlignment>& gold, const Batc
     return targets / rows.clamp_min(1.0f);
 }
 
-torch::Tensor guidedMap(const nn::Captured& captured, const TrainingOptions& o) {
+torch::Tensor guidedMap(const nn::Captured& captured, const TranslationTrainingOptions& o) {
     const torch::Tensor& w = captured.at(MapKind::Cross);
     const std::int64_t layer = o.alignmentLayer < 0 ? w.size(1) - 1 : o.alignmentLayer;
     return w.select(1, layer).select(1, o.alignmentHead);
@@ -30,7 +30,7 @@ torch::Tensor coverageMap(const nn::Captured& captured) {
 }
 
 torch::Tensor attentionLoss(const nn::Captured& captured, const torch::Tensor& tgt, const torch::Tensor& src,
-                            const torch::Tensor& gold, const TrainingOptions& o, const AttentionLossScale& scale) {
+                            const torch::Tensor& gold, const TranslationTrainingOptions& o, const AttentionLossScale& scale) {
     torch::Tensor loss = torch::zeros({});
     if (captured.find(MapKind::Cross) == captured.end()) return loss;  // attention none: nothing to pull
     if (o.guidedAlignment > 0 && scale.linkedRows > 0 && gold.defined()) {

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "Trainer.h"
+#include "TranslationTrainer.h"
 #include "engine/detail/CountingAllocator.h"
 #include "engine/detail/TorchPch.h"
 #include "engine/nn/networks/AttentionPatterns.h"
@@ -29,7 +29,7 @@ BottleneckResult runBottleneckExperiment(const BottleneckOptions& o,
         data.seed = o.seed;
         data.minLen = len;
         data.maxLen = len;
-        Corpus corpus = generateDataset(o.dataset, data);
+        ParallelCorpus corpus = generateDataset(o.dataset, data);
         for (const auto& name : o.attentions) {
             ModelConfig config;
             config.architecture = Architecture::Gru;
@@ -37,17 +37,17 @@ BottleneckResult runBottleneckExperiment(const BottleneckOptions& o,
             config.hidden = o.hidden;
             config.bidirectional = o.bidirectional;
             config.maxLength = std::max(64, 2 * len + 2);
-            TrainingOptions t;
+            TranslationTrainingOptions t;
             t.epochs = o.epochs;
             t.seed = o.seed;
             t.threads = o.threads;
             t.learningRate = o.learningRate;
             t.validationFraction = 0.1;
             t.tokenizer = o.tokenizer.value_or(findBuiltinDataset(o.dataset)->tokenizer);  // generated: it exists
-            Trainer trainer(corpus, config, t);
+            TranslationTrainer trainer(corpus, config, t);
             double accuracy = 0.0;
             trainer.run(nullptr,
-                        [&](const EpochMetrics& m) {
+                        [&](const TranslationEpochMetrics& m) {
                             accuracy = m.tokenAccuracy;
                             ++done;
                             if (progress)

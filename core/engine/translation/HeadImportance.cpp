@@ -26,7 +26,7 @@ struct EvalSet {
     std::size_t skipped = 0;
 };
 
-EvalSet prepare(const Seq2SeqModel& model, const Corpus& corpus, std::size_t limit) {
+EvalSet prepare(const Seq2SeqModel& model, const ParallelCorpus& corpus, std::size_t limit) {
     EvalSet set;
     const Tokenizer tokenizer(model.tokenizerOptions());
     const std::size_t maxTokens = static_cast<std::size_t>(std::max(2, model.config().maxLength)) - 1;
@@ -146,7 +146,7 @@ AblationScore toAblationScore(const HeadScore& s) { return {s.loss, s.metric, s.
 
 }  // namespace
 
-AblationScore scoreWithAblation(const Seq2SeqModel& model, const Corpus& corpus, const std::vector<HeadId>& off,
+AblationScore scoreWithAblation(const Seq2SeqModel& model, const ParallelCorpus& corpus, const std::vector<HeadId>& off,
                                 std::size_t limit) {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(model).net;
     const EvalModeGuard evalMode(net);
@@ -156,7 +156,7 @@ AblationScore scoreWithAblation(const Seq2SeqModel& model, const Corpus& corpus,
                                   [&](const detail::HeadSubject& s) { return toAblationScore(detail::scoreWith(s, off)); });
 }
 
-std::vector<double> headGateGradients(const Seq2SeqModel& model, const Corpus& corpus, std::size_t limit) {
+std::vector<double> headGateGradients(const Seq2SeqModel& model, const ParallelCorpus& corpus, std::size_t limit) {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(model).net;
     transformerOrThrow(net);
     const EvalModeGuard evalMode(net);
@@ -164,7 +164,7 @@ std::vector<double> headGateGradients(const Seq2SeqModel& model, const Corpus& c
     return withTranslationSubject(model, net, set, 64, [](const detail::HeadSubject& s) { return detail::gateGradients(s); });
 }
 
-HeadImportanceReport measureHeadImportance(const Seq2SeqModel& model, const Corpus& corpus,
+HeadImportanceReport measureHeadImportance(const Seq2SeqModel& model, const ParallelCorpus& corpus,
                                            const HeadImportanceOptions& options,
                                            const std::function<void(int, int)>& progress) {
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(model).net;

@@ -19,7 +19,7 @@
 #include "Seq2SeqModel.h"
 #include "engine/HeadStudy.h"  // PruningPoint, HeadStudyOptions, normalisePerLayer: the same study for every task
 #include "base/AttentionMap.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "base/translation/HeadAblation.h"
 
 namespace attnlab {
@@ -60,17 +60,17 @@ struct HeadImportanceReport {
 
 // Throws ConfigError("heads needs a Transformer model ...") for a GRU, InputError(corpus.name)
 // when no pair is usable. `progress` (may be empty) is told (done, total) evaluations.
-HeadImportanceReport measureHeadImportance(const Seq2SeqModel& model, const Corpus& corpus,
+HeadImportanceReport measureHeadImportance(const Seq2SeqModel& model, const ParallelCorpus& corpus,
                                            const HeadImportanceOptions& options = {},
                                            const std::function<void(int, int)>& progress = {});
 
 // The figures with `off` switched off (empty = the plain model). Same errors as above (a GRU is
 // accepted when `off` is empty).
-AblationScore scoreWithAblation(const Seq2SeqModel& model, const Corpus& corpus, const std::vector<HeadId>& off,
+AblationScore scoreWithAblation(const Seq2SeqModel& model, const ParallelCorpus& corpus, const std::vector<HeadId>& off,
                                 std::size_t limit = 0);
 
 // I_h before normalisation, in allHeads order (see the top of this file).
-std::vector<double> headGateGradients(const Seq2SeqModel& model, const Corpus& corpus, std::size_t limit = 0);
+std::vector<double> headGateGradients(const Seq2SeqModel& model, const ParallelCorpus& corpus, std::size_t limit = 0);
 
 // log p(output + </s> | sentence) under the model with `off` switched off (teacher forced, float
 // sums as beam search makes them): the score the model gives a fixed translation. The sentence is

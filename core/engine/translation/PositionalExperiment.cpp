@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "Trainer.h"
+#include "TranslationTrainer.h"
 #include "base/InputError.h"
 #include "base/translation/Datasets.h"
 #include "base/translation/ModelConfig.h"
@@ -59,19 +59,19 @@ PositionalResult runPositionalExperiment(const PositionalOptions& o,
         data.seed = o.seed;
         data.minLen = len;
         data.maxLen = len;
-        const Corpus corpus = generateDataset(o.dataset, data);
+        const ParallelCorpus corpus = generateDataset(o.dataset, data);
         for (const auto& model : o.models) {
-            TrainingOptions t;
+            TranslationTrainingOptions t;
             t.epochs = o.epochs;
             t.seed = o.seed;
             t.threads = o.threads;
             t.learningRate = o.learningRate;
             t.validationFraction = 0.1;
             t.tokenizer = info->tokenizer;
-            Trainer trainer(corpus, configFor(model, o, len), t);
-            EpochMetrics last;
+            TranslationTrainer trainer(corpus, configFor(model, o, len), t);
+            TranslationEpochMetrics last;
             trainer.run(nullptr,
-                        [&](const EpochMetrics& m) {
+                        [&](const TranslationEpochMetrics& m) {
                             last = m;
                             ++done;
                             if (progress)

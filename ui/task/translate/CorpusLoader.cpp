@@ -61,7 +61,7 @@ CorpusLoader::~CorpusLoader() = default;
 LoadedCorpus CorpusLoader::loadNow(const CorpusSource& source) {
     LoadedCorpus result;
     result.source = source;
-    Corpus corpus;
+    ParallelCorpus corpus;
     switch (source.kind) {
     case CorpusSource::Kind::Builtin:
         corpus = generateDataset(source.dataset.toStdString(), source.options);
@@ -95,7 +95,7 @@ LoadedCorpus CorpusLoader::loadNow(const CorpusSource& source) {
         result.meanSourceTokens = static_cast<double>(sourceTokens) / static_cast<double>(corpus.pairs.size());
         result.meanTargetTokens = static_cast<double>(targetTokens) / static_cast<double>(corpus.pairs.size());
     }
-    result.corpus = std::make_shared<const Corpus>(std::move(corpus));
+    result.corpus = std::make_shared<const ParallelCorpus>(std::move(corpus));
     return result;
 }
 

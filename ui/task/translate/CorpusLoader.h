@@ -2,7 +2,7 @@
 // Reads a corpus file or generates a built-in dataset off the GUI thread (a 500 MB file takes
 // seconds), and counts its vocabularies. Only the newest request is answered: a load superseded by
 // another is dropped by id, as the user no longer waits for it.
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "base/translation/Datasets.h"
 #include "session/BackgroundJob.h"
 
@@ -35,7 +35,7 @@ struct CorpusSource {
 };
 
 struct LoadedCorpus {
-    std::shared_ptr<const Corpus> corpus;
+    std::shared_ptr<const ParallelCorpus> corpus;
     CorpusSource source;
     std::size_t sourceVocabulary = 0;  // distinct tokens (source.tokenizer), specials excluded
     std::size_t targetVocabulary = 0;

@@ -258,7 +258,7 @@ void DataPanel::setLoaded(const LoadedCorpus& loaded) {
         splitCjk_->setChecked(loaded.source.tokenizer.splitCjkCharacters);
     }
     splitCjk_->setEnabled(true);
-    const Corpus& corpus = *loaded.corpus;
+    const ParallelCorpus& corpus = *loaded.corpus;
     openAlignments_->setEnabled(loaded.source.isFile());
     if (!loaded.source.alignmentPath.isEmpty())
         alignments_->setText(QFileInfo(loaded.source.alignmentPath).fileName());

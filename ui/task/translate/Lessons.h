@@ -5,7 +5,7 @@
 // docs/lessons.md); this is the translation task's view of one.
 #include "base/translation/Datasets.h"
 #include "base/translation/ModelConfig.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include "session/LessonCard.h"
 #include "session/LessonFiles.h"
@@ -23,7 +23,7 @@ struct Lesson : LessonCard {
     QString corpusPath;   // a TSV corpus (the lesson file's data.path)
     DatasetOptions data;
     ModelConfig config;
-    TrainingOptions options;
+    TranslationTrainingOptions options;
     QString probeSentence;
     int probeEveryBatches = 5;
     QString translateSentence;

@@ -56,6 +56,7 @@ ModelSettingsWidget::ModelSettingsWidget(QWidget* parent) : QWidget(parent) {
         {AttentionKind::LocalP, tr("local-p (Luong, predictive)")},
     };
     for (const auto& [kind, label] : kinds) attention_->addItem(label, static_cast<int>(kind));
+    attention_->setCurrentIndex(attention_->findData(static_cast<int>(defaults.attention)));
     attention_->setToolTip(tr("How the GRU decoder scores source positions; 'none' squeezes the whole sentence "
                               "into one vector."));
 

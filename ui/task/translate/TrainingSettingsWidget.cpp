@@ -99,8 +99,8 @@ TrainingSettingsWidget::TrainingSettingsWidget(QWidget* parent) : QWidget(parent
     for (QSpinBox* box : {batch_, epochs_, seed_, threads_}) connect(box, &QSpinBox::valueChanged, this, notify);
 }
 
-TrainingOptions TrainingSettingsWidget::options() const {
-    TrainingOptions o;
+TranslationTrainingOptions TrainingSettingsWidget::options() const {
+    TranslationTrainingOptions o;
     o.learningRate = learningRate_->value();
     o.batchSize = batch_->value();
     o.epochs = epochs_->value();
@@ -116,7 +116,7 @@ TrainingOptions TrainingSettingsWidget::options() const {
     return o;
 }
 
-void TrainingSettingsWidget::setOptions(const TrainingOptions& o) {
+void TrainingSettingsWidget::setOptions(const TranslationTrainingOptions& o) {
     learningRate_->setValue(o.learningRate);
     batch_->setValue(o.batchSize);
     epochs_->setValue(o.epochs);

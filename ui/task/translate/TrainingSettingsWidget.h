@@ -1,6 +1,6 @@
 #pragma once
 // Optimisation settings of a run: learning rate, batch size, epochs, seed, threads and the like.
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include <QWidget>
 
@@ -15,8 +15,8 @@ class TrainingSettingsWidget : public QWidget {
 public:
     explicit TrainingSettingsWidget(QWidget* parent = nullptr);
 
-    TrainingOptions options() const;
-    void setOptions(const TrainingOptions& options);
+    TranslationTrainingOptions options() const;
+    void setOptions(const TranslationTrainingOptions& options);
 
 Q_SIGNALS:
     void changed();

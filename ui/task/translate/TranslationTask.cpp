@@ -9,14 +9,14 @@
 #include "task/LessonSetup.h"
 #include "task/TaskSupport.h"
 #include "task/translate/RecentFiles.h"
-#include "task/translate/TrainingSession.h"
+#include "task/translate/TranslationRun.h"
 #include "views/ViewNavigator.h"
 #include "widgets/WidgetStyle.h"
 #include "views/attribution/AttributionView.h"
 #include "views/compare/CompareView.h"
 #include "views/decoding/DecodingView.h"
 #include "views/corpus/CorpusView.h"
-#include "views/curves/TrainingChartsView.h"
+#include "views/translate/TranslationCurvesView.h"
 #include "views/diagnostics/DiagnosticsView.h"
 #include "views/experiments/ExperimentsView.h"
 #include "views/heads/HeadsView.h"
@@ -92,7 +92,7 @@ ModelInfo modelInfoOf(const ModelSummary& s) {
 }  // namespace
 
 TranslationTask::TranslationTask(const TaskContext& context) : Task(context) {
-    controller_ = new TrainingController(this);
+    session_ = new TranslationSession(this);
     dataPanel_ = new DataPanel;
     modelSettings_ = new ModelSettingsWidget;
     trainingSettings_ = new TrainingSettingsWidget;
@@ -107,8 +107,8 @@ TranslationTask::TranslationTask(const TaskContext& context) : Task(context) {
     createViews();
     createStatusWidgets();
 
-    TrainingSession::Parts parts;
-    parts.controller = controller_;
+    TranslationRun::Parts parts;
+    parts.controller = session_;
     parts.data = dataPanel_;
     parts.model = modelSettings_;
     parts.training = trainingSettings_;
@@ -121,7 +121,7 @@ TranslationTask::TranslationTask(const TaskContext& context) : Task(context) {
     parts.decoding = decodingView_;
     parts.charts = chartsView_;
     const TaskHooks& h = hooks();
-    session_ = new TrainingSession(parts, h.ask, h.reportError, h.status, this);
+    runner_ = new TranslationRun(parts, h.ask, h.reportError, h.status, this);
     recent_ = new RecentFiles(recentMenu_, this);
 
     connectActions();
@@ -131,7 +131,7 @@ TranslationTask::TranslationTask(const TaskContext& context) : Task(context) {
     onStateChanged();
 }
 
-TranslationTask::~TranslationTask() { controller_->shutdown(kShutdownTimeoutMs); }
+TranslationTask::~TranslationTask() { session_->shutdown(kShutdownTimeoutMs); }
 
 QString TranslationTask::id() const { return QString::fromLatin1(tasks::kTranslate); }
 
@@ -175,13 +175,13 @@ void TranslationTask::createViews() {
     headsView_ = new HeadsView;
     importanceView_ = new ImportanceView;
     projectorView_ = new ProjectorView;
-    chartsView_ = new TrainingChartsView;
+    chartsView_ = new TranslationCurvesView;
     timelineView_ = new TimelineView;
     mathsView_ = new MathsView;
     diagnosticsView_ = new DiagnosticsView;
     positionsView_ = new PositionalEncodingView;
-    compareView_ = new CompareView(controller_);
-    decodingView_ = new DecodingView(controller_);
+    compareView_ = new CompareView(session_);
+    decodingView_ = new DecodingView(session_);
     experimentsView_ = new ExperimentsView;
     // The name is what --tab, lessons and showTab() accept.
     ViewNavigator* n = navigator();
@@ -199,7 +199,7 @@ void TranslationTask::createViews() {
     n->addView(ViewGroup::Explain, QStringLiteral("head-importance"), importanceView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("positions"), positionsView_, task);
     n->addView(ViewGroup::Explain, QStringLiteral("compare"), compareView_, task);
-    n->addView(ViewGroup::Explain, QStringLiteral("attribution"), new AttributionView(controller_), task);
+    n->addView(ViewGroup::Explain, QStringLiteral("attribution"), new AttributionView(session_), task);
     n->addView(ViewGroup::Experiments, QStringLiteral("experiments"), experimentsView_, task);
     // In Experiments: a seventh Explain tab would not fit 1024 px with large fonts.
     n->addView(ViewGroup::Experiments, QStringLiteral("decoding"), decodingView_, task);
@@ -231,35 +231,35 @@ bool TranslationTask::showSetupPart(const QString& name) {
 
 void TranslationTask::activate() {
     // A corpus is ready at once, so Start works on first launch.
-    if (!session_->corpus().corpus && !session_->isLoadingCorpus()) loadCorpus(dataPanel_->datasetSource());
+    if (!runner_->corpus().corpus && !runner_->isLoadingCorpus()) loadCorpus(dataPanel_->datasetSource());
 }
 
 void TranslationTask::connectActions() {
     connect(openCorpus_, &QAction::triggered, this, &TranslationTask::openCorpusDialog);
     connect(openParallel_, &QAction::triggered, this, &TranslationTask::openParallelDialog);
     connect(exportHeads_, &QAction::triggered, this, &TranslationTask::exportAllHeadsDialog);
-    connect(logScale_, &QAction::toggled, chartsView_, &TrainingChartsView::setLogScale);
+    connect(logScale_, &QAction::toggled, chartsView_, &TranslationCurvesView::setLogScale);
     connect(recent_, &RecentFiles::openTsv, this, &TranslationTask::openCorpusFile);
     connect(recent_, &RecentFiles::openParallel, this, &TranslationTask::openParallelFiles);
 }
 
 void TranslationTask::connectController() {
-    connect(controller_, &TrainingController::stateChanged, this, &TranslationTask::onStateChanged);
-    connect(controller_, &TrainingController::progressChanged, this, &TranslationTask::onProgress);
-    connect(controller_, &TrainingController::prepared, this, &TranslationTask::onPrepared);
-    connect(controller_, &TrainingController::batchTrained, this, &TranslationTask::onBatch);
-    connect(controller_, &TrainingController::epochFinished, this, &TranslationTask::onEpoch);
-    connect(controller_, &TrainingController::probeUpdated, probeView_, &ProbeView::setResult);
-    connect(controller_, &TrainingController::probeUpdated, diagnosticsView_, &DiagnosticsView::setProbe);
-    connect(controller_, &TrainingController::probeUpdated, timelineView_, &TimelineView::addSnapshot);
-    connect(controller_, &TrainingController::probeUpdated, this, &TranslationTask::actionsChanged);  // the Probe view's exports
-    connect(controller_, &TrainingController::modifiedChanged, this, &TranslationTask::titleChanged);
-    connect(controller_, &TrainingController::finished, this, [this](bool stopped) {
+    connect(session_, &TranslationSession::stateChanged, this, &TranslationTask::onStateChanged);
+    connect(session_, &TranslationSession::progressChanged, this, &TranslationTask::onProgress);
+    connect(session_, &TranslationSession::prepared, this, &TranslationTask::onPrepared);
+    connect(session_, &TranslationSession::batchTrained, this, &TranslationTask::onBatch);
+    connect(session_, &TranslationSession::epochFinished, this, &TranslationTask::onEpoch);
+    connect(session_, &TranslationSession::probeUpdated, probeView_, &ProbeView::setResult);
+    connect(session_, &TranslationSession::probeUpdated, diagnosticsView_, &DiagnosticsView::setProbe);
+    connect(session_, &TranslationSession::probeUpdated, timelineView_, &TimelineView::addSnapshot);
+    connect(session_, &TranslationSession::probeUpdated, this, &TranslationTask::actionsChanged);  // the Probe view's exports
+    connect(session_, &TranslationSession::modifiedChanged, this, &TranslationTask::titleChanged);
+    connect(session_, &TranslationSession::finished, this, [this](bool stopped) {
         hooks().status(stopped ? tr("Training stopped; the model is kept for translation and saving.")
                                : tr("Training finished."),
                        8000);
     });
-    connect(controller_, &TrainingController::diverged, this, [this](int epoch, int batch, const QString& message) {
+    connect(session_, &TranslationSession::diverged, this, [this](int epoch, int batch, const QString& message) {
         hooks().reportError(
             tr("Training Diverged"),
             tr("Training diverged at epoch %1, batch %2: the loss or a gradient became infinite or NaN.\n\n"
@@ -269,23 +269,23 @@ void TranslationTask::connectController() {
                 .arg(batch)
                 .arg(message));
     });
-    connect(controller_, &TrainingController::failed, this, [this](const QString& message) {
+    connect(session_, &TranslationSession::failed, this, [this](const QString& message) {
         hooks().reportError(tr("Training Failed"), tr("Training could not go on:\n\n%1").arg(message));
         onModelAvailable();
     });
-    connect(controller_, &TrainingController::translated, this, [this](quint64 id, const Translation& t) {
+    connect(session_, &TranslationSession::translated, this, [this](quint64 id, const Translation& t) {
         if (id == editRequest_) {  // the Translate view's token edit
             translateView_->setEditedTranslation(t);
             Q_EMIT actionsChanged();
             return;
         }
-        if (!session_->isCurrentTranslation(id)) return;  // a newer request is on its way
+        if (!runner_->isCurrentTranslation(id)) return;  // a newer request is on its way
         translateView_->setTranslation(t);
         headsView_->setTranslation(t);
         diagnosticsView_->setTranslation(t);
         Q_EMIT actionsChanged();
     });
-    connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
+    connect(session_, &TranslationSession::translationFailed, this, [this](quint64 id, const QString& message) {
         if (id == ablationRequest_) {
             headsView_->setAblationFailed(message);
             return;
@@ -294,46 +294,46 @@ void TranslationTask::connectController() {
             translateView_->setError(message);
             return;
         }
-        if (!session_->isCurrentTranslation(id)) return;
+        if (!runner_->isCurrentTranslation(id)) return;
         translateView_->setError(message);
         hooks().status(message, 8000);
     });
-    connect(controller_, &TrainingController::modelSaved, this, [this](const QString& path) {
-        session_->setModelPath(path);
+    connect(session_, &TranslationSession::modelSaved, this, [this](const QString& path) {
+        runner_->setModelPath(path);
         hooks().status(tr("Saved the model to %1").arg(QDir::toNativeSeparators(path)), 8000);
         Q_EMIT titleChanged();
     });
-    connect(controller_, &TrainingController::saveFailed, this, [this](const QString& message) {
+    connect(session_, &TranslationSession::saveFailed, this, [this](const QString& message) {
         hooks().reportError(tr("Cannot Save Model"), tr("The model was not saved:\n\n%1").arg(message));
     });
-    connect(controller_, &TrainingController::modelLoaded, this, &TranslationTask::onModelLoaded);
-    connect(controller_, &TrainingController::loadFailed, this, [this](const QString& message) {
+    connect(session_, &TranslationSession::modelLoaded, this, &TranslationTask::onModelLoaded);
+    connect(session_, &TranslationSession::loadFailed, this, [this](const QString& message) {
         hooks().reportError(
             tr("Cannot Open Model"),
             tr("The model file could not be used:\n\n%1\n\nThe current model stays loaded.").arg(message));
     });
     // Step by Step: starts from the Translate view's sentence, and follows the model while it is shown.
-    connect(controller_, &TrainingController::traced, this, [this](quint64 id, const AttentionTrace& t) {
+    connect(session_, &TranslationSession::traced, this, [this](quint64 id, const AttentionTrace& t) {
         if (id == traceRequest_) mathsView_->setTrace(t);
     });
-    connect(controller_, &TrainingController::traceFailed, this, [this](quint64 id, const QString& message) {
+    connect(session_, &TranslationSession::traceFailed, this, [this](quint64 id, const QString& message) {
         if (id == traceRequest_) mathsView_->setError(message);
     });
-    connect(controller_, &TrainingController::epochFinished, this, &TranslationTask::updateMathsView);
-    connect(controller_, &TrainingController::tokenExplained, this, &TranslationTask::actionsChanged);
+    connect(session_, &TranslationSession::epochFinished, this, &TranslationTask::updateMathsView);
+    connect(session_, &TranslationSession::tokenExplained, this, &TranslationTask::actionsChanged);
 }
 
 void TranslationTask::connectViews() {
-    connect(session_, &TrainingSession::corpusLoaded, this, &TranslationTask::corpusLoaded);
-    connect(session_, &TrainingSession::corpusLoaded, this, &TranslationTask::dataReady);
-    connect(session_, &TrainingSession::corpusFailed, this, &TranslationTask::corpusFailed);
-    connect(session_, &TrainingSession::corpusFileLoaded, recent_, &RecentFiles::add);
-    connect(session_, &TrainingSession::titleChanged, this, &TranslationTask::titleChanged);
-    connect(session_, &TrainingSession::modelDiscarded, this, [this] {
+    connect(runner_, &TranslationRun::corpusLoaded, this, &TranslationTask::corpusLoaded);
+    connect(runner_, &TranslationRun::corpusLoaded, this, &TranslationTask::dataReady);
+    connect(runner_, &TranslationRun::corpusFailed, this, &TranslationTask::corpusFailed);
+    connect(runner_, &TranslationRun::corpusFileLoaded, recent_, &RecentFiles::add);
+    connect(runner_, &TranslationRun::titleChanged, this, &TranslationTask::titleChanged);
+    connect(runner_, &TranslationRun::modelDiscarded, this, [this] {
         onModelAvailable();
         Q_EMIT titleChanged();
     });
-    connect(session_, &TrainingSession::lessonStarted, this, &TranslationTask::lessonStarted);
+    connect(runner_, &TranslationRun::lessonStarted, this, &TranslationTask::lessonStarted);
     connect(dataPanel_, &DataPanel::generateRequested, this, &TranslationTask::loadCorpus);
     connect(dataPanel_, &DataPanel::openTsvRequested, this, &TranslationTask::openCorpusDialog);
     connect(dataPanel_, &DataPanel::openParallelRequested, this, &TranslationTask::openParallelDialog);
@@ -342,17 +342,17 @@ void TranslationTask::connectViews() {
         translateView_->setSentence(sentence);
         headsView_->setSentence(sentence);
         navigator()->show(QStringLiteral("translate"));
-        if (controller_->hasModel()) session_->translate(sentence, translateView_->beam());
+        if (session_->hasModel()) runner_->translate(sentence, translateView_->beam());
     });
-    connect(translateView_, &TranslateView::translateRequested, session_, &TrainingSession::translate);
+    connect(translateView_, &TranslateView::translateRequested, runner_, &TranslationRun::translate);
     connect(headsView_, &HeadsView::translateRequested, this,
-            [this](const QString& sentence, int) { session_->translate(sentence, translateView_->beam()); });
+            [this](const QString& sentence, int) { runner_->translate(sentence, translateView_->beam()); });
     connect(translateView_, &TranslateView::editRequested, this, [this](const QStringList& words, int beam) {
-        if (controller_->hasModel()) editRequest_ = controller_->translateWords(words, beam);
+        if (session_->hasModel()) editRequest_ = session_->translateWords(words, beam);
     });
-    connect(probeView_, &ProbeView::probeChanged, session_, &TrainingSession::updateProbe);
+    connect(probeView_, &ProbeView::probeChanged, runner_, &TranslationRun::updateProbe);
     connect(mathsView_, &MathsView::traceRequested, this, [this](const QString& sentence, const TraceRequest& r) {
-        traceRequest_ = controller_->trace(sentence, r);
+        traceRequest_ = session_->trace(sentence, r);
     });
     connect(compareView_, &CompareView::loadFailed, this,
             [this](int, const QString& message) { hooks().reportError(tr("Cannot Open Model"), message); });
@@ -367,26 +367,26 @@ void TranslationTask::openParallelFiles(const QString& sourcePath, const QString
     loadCorpus(CorpusSource::parallel(sourcePath, targetPath));
 }
 
-void TranslationTask::loadCorpus(const CorpusSource& source) { session_->loadCorpus(source); }
+void TranslationTask::loadCorpus(const CorpusSource& source) { runner_->loadCorpus(source); }
 
-const LoadedCorpus& TranslationTask::corpus() const { return session_->corpus(); }
+const LoadedCorpus& TranslationTask::corpus() const { return runner_->corpus(); }
 
-bool TranslationTask::isLoadingCorpus() const { return session_->isLoadingCorpus(); }
+bool TranslationTask::isLoadingCorpus() const { return runner_->isLoadingCorpus(); }
 
 CorpusTableModel* TranslationTask::corpusTable() const { return corpusView_->table(); }
 
-void TranslationTask::startTraining(bool paused) { session_->start(paused); }
+void TranslationTask::startTraining(bool paused) { runner_->start(paused); }
 
 RunState TranslationTask::runState() const {
-    using State = TrainingController::State;
-    const State state = controller_->state();
+    using State = TranslationSession::State;
+    const State state = session_->state();
     RunState s;
     s.pausable = true;
     s.paused = state == State::Paused;
-    s.start = s.paused || !controller_->isActive();
+    s.start = s.paused || !session_->isActive();
     s.pause = state == State::Running;
     s.step = state != State::Running;
-    s.stop = controller_->isActive();
+    s.stop = session_->isActive();
     s.reset = state != State::Running;
     return s;
 }
@@ -394,31 +394,33 @@ RunState TranslationTask::runState() const {
 void TranslationTask::run(RunCommand command) {
     switch (command) {
     case RunCommand::Start:
-        if (controller_->state() == TrainingController::State::Paused) {
-            controller_->resume();
+        if (session_->state() == TranslationSession::State::Paused) {
+            session_->resume();
         } else {
             startTraining(false);
         }
         break;
-    case RunCommand::Pause: controller_->pause(); break;
-    case RunCommand::Step: session_->step(); break;
-    case RunCommand::Stop: controller_->stop(); break;
-    case RunCommand::Reset: session_->reset(); break;
+    case RunCommand::Pause: session_->pause(); break;
+    case RunCommand::Step: runner_->step(); break;
+    case RunCommand::Stop: session_->stop(); break;
+    case RunCommand::Reset: runner_->reset(); break;
     }
 }
 
 bool TranslationTask::startDemo(const QString& dataset) {
-    session_->startDemo(dataset);
+    runner_->startDemo(dataset);
     return true;
 }
 
-QString TranslationTask::lesson() const { return session_->lesson(); }
+QString TranslationTask::lesson() const { return runner_->lesson(); }
 
-bool TranslationTask::hasModel() const { return controller_->hasModel(); }
+ModelSession* TranslationTask::modelSession() const { return session_; }
 
-bool TranslationTask::isModified() const { return controller_->isModified(); }
+bool TranslationTask::hasModel() const { return session_->hasModel(); }
 
-bool TranslationTask::isBusy() const { return controller_->isActive(); }
+bool TranslationTask::isModified() const { return session_->isModified(); }
+
+bool TranslationTask::isBusy() const { return session_->isActive(); }
 
 void TranslationTask::openCorpusDialog() {
     const QString path =
@@ -443,12 +445,12 @@ void TranslationTask::openParallelDialog() {
 }
 
 void TranslationTask::openModelFile(const QString& path) {
-    if (controller_->isActive()) {
+    if (session_->isActive()) {
         hooks().reportError(tr("Cannot Open Model"), tr("Stop the training run before opening another model."));
         return;
     }
     hooks().status(tr("Opening %1…").arg(QFileInfo(path).fileName()), 0);
-    controller_->loadModel(path);
+    session_->loadModel(path);
 }
 
 void TranslationTask::openModelDialog() {
@@ -458,16 +460,16 @@ void TranslationTask::openModelDialog() {
 }
 
 void TranslationTask::saveModelTo(const QString& path) {
-    if (!controller_->hasModel()) {
+    if (!session_->hasModel()) {
         hooks().reportError(tr("Cannot Save Model"), tr("There is no model yet: train one first."));
         return;
     }
     hooks().status(tr("Saving %1…").arg(QFileInfo(path).fileName()), 0);
-    controller_->saveModel(path);
+    session_->saveModel(path);
 }
 
 void TranslationTask::saveModel() {
-    const QString path = session_->modelPath();
+    const QString path = runner_->modelPath();
     if (path.isEmpty() || !path.endsWith(QLatin1String(".safetensors"))) {
         saveModelDialog();
     } else {
@@ -478,8 +480,8 @@ void TranslationTask::saveModel() {
 void TranslationTask::saveModelAs() { saveModelDialog(); }
 
 bool TranslationTask::saveModelDialog() {
-    const LoadedCorpus& loaded = session_->corpus();
-    const QString current = session_->modelPath();
+    const LoadedCorpus& loaded = runner_->corpus();
+    const QString current = runner_->modelPath();
     const QString name =
         (loaded.corpus ? loaded.source.displayName().section(QLatin1Char('.'), 0, 0) : QStringLiteral("model")) +
         QStringLiteral(".safetensors");
@@ -516,7 +518,7 @@ void TranslationTask::exportAllHeadsDialog() {
 }
 
 void TranslationTask::onModelLoaded(const ModelSummary& summary) {
-    session_->setModelPath(summary.origin);
+    runner_->setModelPath(summary.origin);
     const ModelInfo info = modelInfoOf(summary);
     for (View* view : navigator()->viewsOf(id())) {
         view->runStarted();
@@ -529,7 +531,7 @@ void TranslationTask::onModelLoaded(const ModelSummary& summary) {
                    10000);
     onStateChanged();
     onModelAvailable();
-    session_->updateProbe();
+    runner_->updateProbe();
     Q_EMIT titleChanged();
 }
 
@@ -547,16 +549,16 @@ void TranslationTask::onPrepared(const ModelSummary& s) {
 }
 
 void TranslationTask::onModelAvailable() {
-    const bool available = controller_->hasModel() || controller_->isPreparing();
+    const bool available = session_->hasModel() || session_->isPreparing();
     for (View* view : navigator()->viewsOf(id())) view->modelAvailable(available);
-    session_->translateCurrentSentence();
+    runner_->translateCurrentSentence();
     updateMathsView();
-    exportHeads_->setEnabled(controller_->hasModel());
+    exportHeads_->setEnabled(session_->hasModel());
     Q_EMIT actionsChanged();
 }
 
 void TranslationTask::updateMathsView() {
-    if (navigator()->currentWidget() != mathsView_ || !controller_->hasModel() || controller_->isPreparing()) return;
+    if (navigator()->currentWidget() != mathsView_ || !session_->hasModel() || session_->isPreparing()) return;
     if (!mathsView_->submittedSentence().isEmpty()) {
         mathsView_->refresh();
     } else if (!translateView_->sentence().trimmed().isEmpty()) {
@@ -567,11 +569,11 @@ void TranslationTask::updateMathsView() {
 
 void TranslationTask::onBatch(const BatchReport& r) {
     chartsView_->addBatch(r);
-    const ModelSummary& s = controller_->summary();
+    const ModelSummary& s = session_->summary();
     epochLabel_->setText(tr("Epoch %1/%2 · batch %3/%4").arg(r.epoch).arg(s.epochs).arg(r.batch).arg(r.batchesPerEpoch));
 }
 
-void TranslationTask::onEpoch(const EpochMetrics& m) {
+void TranslationTask::onEpoch(const TranslationEpochMetrics& m) {
     chartsView_->addEpoch(m);
     hooks().status(tr("Epoch %1: validation loss %2, token accuracy %3%, BLEU %4")
                        .arg(m.epoch)
@@ -580,32 +582,32 @@ void TranslationTask::onEpoch(const EpochMetrics& m) {
                        .arg(m.bleu, 0, 'f', 1),
                    10000);
     if (translateView_->followsTraining() && !translateView_->sentence().trimmed().isEmpty())
-        session_->translate(translateView_->sentence(), translateView_->beam());
+        runner_->translate(translateView_->sentence(), translateView_->beam());
 }
 
 void TranslationTask::onProgress(double fraction, double etaSeconds) {
     progress_->setValue(static_cast<int>(std::lround(fraction * 1000)));
-    if (controller_->state() == TrainingController::State::Running && etaSeconds >= 0) {
+    if (session_->state() == TranslationSession::State::Running && etaSeconds >= 0) {
         etaLabel_->setText(tr("ETA %1").arg(formatDuration(etaSeconds)));
-    } else if (controller_->state() != TrainingController::State::Running) {
+    } else if (session_->state() != TranslationSession::State::Running) {
         etaLabel_->clear();
     }
 }
 
 void TranslationTask::onStateChanged() {
-    using State = TrainingController::State;
-    const State state = controller_->state();
-    const bool active = controller_->isActive();
-    exportHeads_->setEnabled(controller_->hasModel());
+    using State = TranslationSession::State;
+    const State state = session_->state();
+    const bool active = session_->isActive();
+    exportHeads_->setEnabled(session_->hasModel());
     modelSettings_->setEnabled(!active);
     trainingSettings_->setEnabled(!active);
     switch (state) {
-    case State::Idle: stateLabel_->setText(controller_->hasModel() ? tr("Model ready") : tr("Idle")); break;
+    case State::Idle: stateLabel_->setText(session_->hasModel() ? tr("Model ready") : tr("Idle")); break;
     case State::Running: stateLabel_->setText(tr("● Training")); break;
     case State::Paused: stateLabel_->setText(tr("❚❚ Paused")); break;
     case State::Finished: stateLabel_->setText(tr("✓ Finished")); break;
     }
-    if (state == State::Idle && !controller_->hasModel()) {
+    if (state == State::Idle && !session_->hasModel()) {
         epochLabel_->clear();
         progress_->setValue(0);
     }
@@ -614,8 +616,8 @@ void TranslationTask::onStateChanged() {
 }
 
 QString TranslationTask::titleText() const {
-    if (!session_->modelPath().isEmpty()) return QFileInfo(session_->modelPath()).fileName();
-    const LoadedCorpus& loaded = session_->corpus();
+    if (!runner_->modelPath().isEmpty()) return QFileInfo(runner_->modelPath()).fileName();
+    const LoadedCorpus& loaded = runner_->corpus();
     return loaded.corpus ? loaded.source.displayName() : tr("no corpus");
 }
 
@@ -636,16 +638,16 @@ void TranslationTask::openFiles(const QStringList& paths) {
 // ---- closing (the settings: TranslationTaskSetup.cpp) -------------------------------------------------
 
 bool TranslationTask::confirmClose() {
-    if (!controller_->hasModel() || !controller_->isModified()) return true;
+    if (!session_->hasModel() || !session_->isModified()) return true;
     const auto answer = hooks().ask(tr("Save the Model?"),
                                     tr("The model has training that is not saved. Save it before closing?"),
                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer != QMessageBox::Save) return true;
-    controller_->stop();  // nothing may change the weights between saving and closing
-    QString path = session_->modelPath();
+    session_->stop();  // nothing may change the weights between saving and closing
+    QString path = runner_->modelPath();
     if (!path.endsWith(QLatin1String(".safetensors"))) {
-        const LoadedCorpus& loaded = session_->corpus();
+        const LoadedCorpus& loaded = runner_->corpus();
         const QString name =
             (loaded.corpus ? loaded.source.displayName().section(QLatin1Char('.'), 0, 0) : QStringLiteral("model")) +
             QStringLiteral(".safetensors");
@@ -655,11 +657,11 @@ bool TranslationTask::confirmClose() {
     // Closing waits for the save: the worker answers after its current batch.
     QEventLoop loop;
     bool saved = false;
-    connect(controller_, &TrainingController::modelSaved, &loop, [&] {
+    connect(session_, &TranslationSession::modelSaved, &loop, [&] {
         saved = true;
         loop.quit();
     });
-    connect(controller_, &TrainingController::saveFailed, &loop, [&] { loop.quit(); });
+    connect(session_, &TranslationSession::saveFailed, &loop, [&] { loop.quit(); });
     saveModelTo(path);
     loop.exec();
     return saved;
@@ -668,7 +670,7 @@ bool TranslationTask::confirmClose() {
 void TranslationTask::shutdown() {
     experimentsView_->stop();  // winds down while training stops; its destructor joins the thread
     hooks().status(tr("Stopping training…"), 0);
-    controller_->shutdown(kShutdownTimeoutMs);
+    session_->shutdown(kShutdownTimeoutMs);
 }
 
 }  // namespace attnlab

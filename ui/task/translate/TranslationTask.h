@@ -1,14 +1,14 @@
 #pragma once
 // The translation task (id "translate"): a parallel corpus, a GRU encoder-decoder or a Transformer
-// trained on it by the TrainingController's worker, and the teaching lab's views (Corpus, Translate,
+// trained on it by the TranslationSession's worker, and the teaching lab's views (Corpus, Translate,
 // Live Probe, Heads, Curves, Timeline, Step by Step, Diagnostics, Positions, Compare, Attribution,
 // Experiments). Its setup page is the Data / Model / Training tool box; its own actions are Open
 // Corpus, Open Aligned Files, Open Recent, Export All Heads, the Training menu and toolbar (Start,
 // Pause, Step, Stop, Reset) and the logarithmic loss axis; its status-bar parts show the run's
-// state, epoch, progress and ETA. TrainingSession does the corpus, run and lesson work; this class
+// state, epoch, progress and ETA. TranslationRun does the corpus, run and lesson work; this class
 // wires it to the views and the window.
 #include "task/translate/CorpusLoader.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "task/Task.h"
 
 class QAction;
@@ -35,8 +35,8 @@ class PositionalEncodingView;
 class ProbeView;
 class RecentFiles;
 class TimelineView;
-class TrainingChartsView;
-class TrainingSession;
+class TranslationCurvesView;
+class TranslationRun;
 class TrainingSettingsWidget;
 class TranslateView;
 
@@ -59,6 +59,7 @@ public:
     QList<QAction*> toolBarActions() const override;
     QList<QAction*> viewActions() const override;
     QList<QWidget*> statusWidgets() const override;
+    ModelSession* modelSession() const override;
     bool hasModel() const override;
     bool isModified() const override;
     bool isBusy() const override;
@@ -92,8 +93,8 @@ public:
     // The "heads" lesson (a Transformer that trains visibly within seconds) on a built-in dataset.
     bool startDemo(const QString& dataset = QStringLiteral("toy-en-zh")) override;
 
-    TrainingController* controller() const { return controller_; }
-    TrainingSession* session() const { return session_; }
+    TranslationSession* session() const { return session_; }
+    TranslationRun* runner() const { return runner_; }
     const LoadedCorpus& corpus() const;
     bool isLoadingCorpus() const;
     DataPanel* dataPanel() const { return dataPanel_; }
@@ -106,7 +107,7 @@ public:
     ImportanceView* importanceView() const { return importanceView_; }
     ProjectorView* projectorView() const { return projectorView_; }
     MathsView* mathsView() const { return mathsView_; }
-    TrainingChartsView* chartsView() const { return chartsView_; }
+    TranslationCurvesView* chartsView() const { return chartsView_; }
     CompareView* compareView() const { return compareView_; }
     DiagnosticsView* diagnosticsView() const { return diagnosticsView_; }
     PositionalEncodingView* positionsView() const { return positionsView_; }
@@ -130,7 +131,7 @@ private:
     void onStateChanged();
     void onProgress(double fraction, double etaSeconds);
     void onBatch(const BatchReport& report);
-    void onEpoch(const EpochMetrics& metrics);
+    void onEpoch(const TranslationEpochMetrics& metrics);
     void onPrepared(const ModelSummary& summary);
     void onModelLoaded(const ModelSummary& summary);
     void onModelAvailable();
@@ -140,8 +141,8 @@ private:
     bool saveModelDialog();
     void exportAllHeadsDialog();
 
-    TrainingController* controller_;
-    TrainingSession* session_;
+    TranslationSession* session_;
+    TranslationRun* runner_;
     RecentFiles* recent_;
     quint64 traceRequest_ = 0;
     quint64 ablationRequest_ = 0;
@@ -161,7 +162,7 @@ private:
     ImportanceView* importanceView_;
     ProjectorView* projectorView_;
     MathsView* mathsView_;
-    TrainingChartsView* chartsView_;
+    TranslationCurvesView* chartsView_;
     CompareView* compareView_;
     DecodingView* decodingView_;
     DiagnosticsView* diagnosticsView_;

@@ -3,8 +3,8 @@
 // (a newer request drops an older answer). Split from TranslationTask.cpp, which wires the rest.
 #include "task/translate/TranslationTask.h"
 
-#include "task/translate/TrainingController.h"
-#include "task/translate/TrainingSession.h"
+#include "task/translate/TranslationSession.h"
+#include "task/translate/TranslationRun.h"
 #include "views/heads/HeadsView.h"
 #include "views/heads/ImportanceView.h"
 #include "views/heads/ProjectorView.h"
@@ -13,40 +13,40 @@
 namespace attnlab {
 
 void TranslationTask::connectInterpretability() {
-    connect(controller_, &TrainingController::ablationTranslated, this, [this](quint64 id, const AblatedTranslation& a) {
+    connect(session_, &TranslationSession::ablationTranslated, this, [this](quint64 id, const AblatedTranslation& a) {
         if (id != ablationRequest_) return;  // a newer request is on its way
         headsView_->setAblatedTranslation(a);
         Q_EMIT actionsChanged();
     });
     connect(headsView_, &HeadsView::ablationRequested, this, [this](const QString& sentence) {
-        if (!controller_->hasModel()) return;
-        ablationRequest_ = controller_->translateAblated(sentence, translateView_->beam(), headsView_->switchedOff());
+        if (!session_->hasModel()) return;
+        ablationRequest_ = session_->translateAblated(sentence, translateView_->beam(), headsView_->switchedOff());
     });
     connect(projectorView_, &ProjectorView::projectRequested, this, [this](int layer, int sentences) {
-        projectionRequest_ = controller_->projectStates(session_->corpus().corpus, layer, sentences);
+        projectionRequest_ = session_->projectStates(runner_->corpus().corpus, layer, sentences);
     });
-    connect(controller_, &TrainingController::statesProjected, this,
+    connect(session_, &TranslationSession::statesProjected, this,
             [this](quint64 id, const StateProjection& projection, const QString& corpus) {
                 if (id != projectionRequest_) return;
                 projectorView_->setProjection(projection, corpus);
                 Q_EMIT actionsChanged();
             });
-    connect(controller_, &TrainingController::projectionFailed, this, [this](quint64 id, const QString& message) {
+    connect(session_, &TranslationSession::projectionFailed, this, [this](quint64 id, const QString& message) {
         if (id == projectionRequest_) projectorView_->setFailed(message);
     });
     connect(importanceView_, &ImportanceView::measureRequested, this, [this](int limit) {
-        headsRequest_ = controller_->measureHeads(session_->corpus().corpus, limit);
+        headsRequest_ = session_->measureHeads(runner_->corpus().corpus, limit);
     });
-    connect(controller_, &TrainingController::headsProgress, this, [this](quint64 id, int done, int total) {
+    connect(session_, &TranslationSession::headsProgress, this, [this](quint64 id, int done, int total) {
         if (id == headsRequest_) importanceView_->setProgress(done, total);
     });
-    connect(controller_, &TrainingController::headsMeasured, this,
+    connect(session_, &TranslationSession::headsMeasured, this,
             [this](quint64 id, const HeadImportanceReport& report, const QString& corpus) {
                 if (id != headsRequest_) return;
                 importanceView_->setReport(report.study, corpus);
                 Q_EMIT actionsChanged();
             });
-    connect(controller_, &TrainingController::headsFailed, this, [this](quint64 id, const QString& message) {
+    connect(session_, &TranslationSession::headsFailed, this, [this](quint64 id, const QString& message) {
         if (id == headsRequest_) importanceView_->setFailed(message);
     });
 }

@@ -11,7 +11,7 @@
 #include "task/translate/TrainingSettingsWidget.h"
 #include "task/LessonSetup.h"
 #include "task/translate/RecentFiles.h"
-#include "task/translate/TrainingSession.h"
+#include "task/translate/TranslationRun.h"
 #include "views/ViewNavigator.h"
 #include "views/translate/ProbeView.h"
 #include "views/translate/TranslateView.h"
@@ -27,7 +27,7 @@ QList<LessonCard> TranslationTask::lessons() const { return translationLessonCar
 
 bool TranslationTask::startLesson(const QString& id) {
     if (findLesson(id).id.isEmpty()) return false;
-    return session_->startLesson(id);
+    return runner_->startLesson(id);
 }
 
 bool TranslationTask::startLessonFile(const LessonFile& file) {
@@ -39,12 +39,12 @@ bool TranslationTask::startLessonFile(const LessonFile& file) {
         hooks().reportError(tr("Cannot Open Lesson"), QString::fromStdString(e.what()));
         return false;
     }
-    return session_->startLesson(lesson);
+    return runner_->startLesson(lesson);
 }
 
 bool TranslationTask::setupAsLesson(LessonFile& lesson, QString* why) const {
     // The corpus trained on (or about to be), else what the data panel describes.
-    const CorpusSource source = session_->corpus().corpus ? session_->corpus().source : dataPanel_->datasetSource();
+    const CorpusSource source = runner_->corpus().corpus ? runner_->corpus().source : dataPanel_->datasetSource();
     if (source.kind == CorpusSource::Kind::Parallel) {
         if (why != nullptr)
             *why = tr("A lesson names one corpus file: two aligned files cannot be saved in a lesson (write them as one "
@@ -63,7 +63,7 @@ bool TranslationTask::setupAsLesson(LessonFile& lesson, QString* why) const {
     ModelConfig config = modelSettings_->config();
     config.sourceVocab = config.targetVocab = 0;
     lesson.model = toJson(config);
-    const TrainingOptions o = trainingSettings_->options();
+    const TranslationTrainingOptions o = trainingSettings_->options();
     lesson.training = lessonTrainingOf(o);
     lesson.training.clip = o.clip;
     lesson.training.validationFraction = o.validationFraction;
@@ -104,7 +104,7 @@ void TranslationTask::restoreSettings(QSettings& settings) {
             // A configuration from another version: keep the defaults.
         }
     }
-    TrainingOptions o = trainingSettings_->options();
+    TranslationTrainingOptions o = trainingSettings_->options();
     o.learningRate = settings.value(QStringLiteral("training/learningRate"), o.learningRate).toDouble();
     o.batchSize = settings.value(QStringLiteral("training/batch"), o.batchSize).toInt();
     o.epochs = settings.value(QStringLiteral("training/epochs"), o.epochs).toInt();
@@ -131,7 +131,7 @@ void TranslationTask::saveSettings(QSettings& settings) const {
     ModelConfig config = modelSettings_->config();
     config.sourceVocab = config.targetVocab = 5;  // not part of the settings; keeps the JSON valid
     settings.setValue(QStringLiteral("model/config"), QString::fromStdString(toJson(config)));
-    const TrainingOptions o = trainingSettings_->options();
+    const TranslationTrainingOptions o = trainingSettings_->options();
     settings.setValue(QStringLiteral("training/learningRate"), o.learningRate);
     settings.setValue(QStringLiteral("training/batch"), o.batchSize);
     settings.setValue(QStringLiteral("training/epochs"), o.epochs);

@@ -1,5 +1,5 @@
 #include "views/attribution/AttributionView.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "views/classify/ExplainView.h"  // methodKeys, methodTitle: the explanation lab's names
 #include "widgets/WidgetStyle.h"
 #include "widgets/WordStrip.h"
@@ -22,7 +22,7 @@ QString number(double v) { return std::isfinite(v) ? QString::number(v, 'f', 2) 
 
 }  // namespace
 
-AttributionView::AttributionView(TrainingController* controller, QWidget* parent)
+AttributionView::AttributionView(TranslationSession* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(tr("Is the cross-attention an explanation of the translation? For one output word, its "
@@ -70,11 +70,11 @@ AttributionView::AttributionView(TrainingController* controller, QWidget* parent
     connect(button_, &QPushButton::clicked, this, request);
     connect(input_, &QLineEdit::returnPressed, this, [this] { explain(0); });
     connect(token_, &QComboBox::activated, this, [this](int index) { explain(index); });
-    connect(controller_, &TrainingController::tokenExplained, this,
+    connect(controller_, &TranslationSession::tokenExplained, this,
             [this](quint64 id, const OutputTokenExplanation& e) {
                 if (id == request_) show(e);
             });
-    connect(controller_, &TrainingController::explainFailed, this, [this](quint64 id, const QString& message) {
+    connect(controller_, &TranslationSession::explainFailed, this, [this](quint64 id, const QString& message) {
         if (id != request_) return;
         status_->setStyleSheet(QStringLiteral("color: #b00020"));
         status_->setText(tr("Cannot explain: %1").arg(message));

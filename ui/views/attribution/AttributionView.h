@@ -4,7 +4,7 @@
 // the source beside the attribution methods of the explanation lab (gradient, gradient x input,
 // integrated gradients, leave-one-out; engine/TranslationExplanation.h), as rows of source words on
 // one colour scale, with Kendall's tau and Spearman's rho against the attention. Asks the
-// TrainingController (explainToken), like CompareView, so it works while a model trains.
+// TranslationSession (explainToken), like CompareView, so it works while a model trains.
 #include "views/View.h"
 #include "engine/translation/TranslationExplanation.h"
 #include <QWidget>
@@ -18,13 +18,13 @@ class QTableWidget;
 
 namespace attnlab {
 
-class TrainingController;
+class TranslationSession;
 class WordStrip;
 
 class AttributionView : public QWidget, public View {
     Q_OBJECT
 public:
-    explicit AttributionView(TrainingController* controller, QWidget* parent = nullptr);
+    explicit AttributionView(TranslationSession* controller, QWidget* parent = nullptr);
 
     // View
     QString viewTitle() const override;
@@ -47,7 +47,7 @@ public:
 private:
     void show(const OutputTokenExplanation& result);
 
-    TrainingController* controller_;
+    TranslationSession* controller_;
     QLineEdit* input_;
     QComboBox* token_;
     QPushButton* button_;

@@ -1,7 +1,7 @@
 #include "views/compare/CompareView.h"
 
 #include "session/BackgroundJob.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "widgets/WidgetStyle.h"
 
 #include "engine/translation/Seq2SeqModel.h"
@@ -61,7 +61,7 @@ double largestWeight(const AttentionMap& map) {
 
 }  // namespace
 
-CompareView::CompareView(TrainingController* controller, QWidget* parent) : QWidget(parent), controller_(controller) {
+CompareView::CompareView(TranslationSession* controller, QWidget* parent) : QWidget(parent), controller_(controller) {
     for (auto& job : jobs_) job = std::make_unique<BackgroundJob>(this, QStringLiteral("attnlab-compare"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
@@ -123,13 +123,13 @@ CompareView::CompareView(TrainingController* controller, QWidget* parent) : QWid
     connect(input_, &QLineEdit::returnPressed, this, &CompareView::compare);
     connect(compareButton_, &QPushButton::clicked, this, &CompareView::compare);
     connect(unitScale_, &QCheckBox::toggled, this, &CompareView::updateScale);
-    connect(controller_, &TrainingController::translated, this, [this](quint64 id, const Translation& t) {
+    connect(controller_, &TranslationSession::translated, this, [this](quint64 id, const Translation& t) {
         for (int s = 0; s < kSides; ++s) {
             Side& side = sides_[static_cast<std::size_t>(s)];
             if (side.pending && !side.model && side.request == id) finishSide(s, side.generation, &t, {});
         }
     });
-    connect(controller_, &TrainingController::translationFailed, this, [this](quint64 id, const QString& message) {
+    connect(controller_, &TranslationSession::translationFailed, this, [this](quint64 id, const QString& message) {
         for (int s = 0; s < kSides; ++s) {
             Side& side = sides_[static_cast<std::size_t>(s)];
             if (side.pending && !side.model && side.request == id) finishSide(s, side.generation, nullptr, message);

@@ -2,7 +2,7 @@
 // Two models on the same sentence, side by side, on one colour scale: e.g. dot against additive
 // attention, or a GRU against a Transformer. Each side shows the main window's current model or a
 // model file; files are read and translated on a background thread (a BackgroundJob per side), the
-// current model through the TrainingController (answered between batches), so the window never waits.
+// current model through the TranslationSession (answered between batches), so the window never waits.
 #include "views/View.h"
 #include "widgets/AttentionPanel.h"
 
@@ -23,7 +23,7 @@ namespace attnlab {
 
 class BackgroundJob;
 class Seq2SeqModel;
-class TrainingController;
+class TranslationSession;
 
 class CompareView : public QWidget, public View {
     Q_OBJECT
@@ -40,7 +40,7 @@ public:
     bool exportsFigure() const override;
     bool exportView(const QString& path, double scale, QString* error) const override;
 
-    explicit CompareView(TrainingController* controller, QWidget* parent = nullptr);
+    explicit CompareView(TranslationSession* controller, QWidget* parent = nullptr);
     ~CompareView() override;
 
     QString sentence() const;
@@ -97,7 +97,7 @@ private:
     void updateScale();
     void updateBusy();
 
-    TrainingController* controller_;
+    TranslationSession* controller_;
     std::array<Side, kSides> sides_;
     QLineEdit* input_;
     QPushButton* compareButton_;

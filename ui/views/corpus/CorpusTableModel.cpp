@@ -7,7 +7,7 @@ namespace attnlab {
 
 CorpusTableModel::CorpusTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void CorpusTableModel::setCorpus(std::shared_ptr<const Corpus> corpus) {
+void CorpusTableModel::setCorpus(std::shared_ptr<const ParallelCorpus> corpus) {
     beginResetModel();
     corpus_ = std::move(corpus);
     endResetModel();

@@ -1,7 +1,7 @@
 #pragma once
 // The pairs of a corpus for a QTableView: one row per pair, source and target columns, the file
 // line (or the pair number of a generated dataset) as the row header.
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 
 #include <QAbstractTableModel>
 
@@ -17,8 +17,8 @@ public:
 
     explicit CorpusTableModel(QObject* parent = nullptr);
 
-    void setCorpus(std::shared_ptr<const Corpus> corpus);
-    const std::shared_ptr<const Corpus>& corpus() const { return corpus_; }
+    void setCorpus(std::shared_ptr<const ParallelCorpus> corpus);
+    const std::shared_ptr<const ParallelCorpus>& corpus() const { return corpus_; }
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -26,7 +26,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::shared_ptr<const Corpus> corpus_;
+    std::shared_ptr<const ParallelCorpus> corpus_;
 };
 
 }  // namespace attnlab

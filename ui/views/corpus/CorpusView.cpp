@@ -39,7 +39,7 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void CorpusView::setCorpus(std::shared_ptr<const Corpus> corpus) { model_->setCorpus(std::move(corpus)); }
+void CorpusView::setCorpus(std::shared_ptr<const ParallelCorpus> corpus) { model_->setCorpus(std::move(corpus)); }
 
 QString CorpusView::viewTitle() const { return tr("Corpus"); }
 

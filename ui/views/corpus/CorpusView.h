@@ -3,7 +3,7 @@
 // sentence to be translated.
 #include "views/View.h"
 
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 
 #include <QWidget>
 
@@ -27,7 +27,7 @@ public:
     QString viewTitle() const override;
     QString viewToolTip() const override;
 
-    void setCorpus(std::shared_ptr<const Corpus> corpus);
+    void setCorpus(std::shared_ptr<const ParallelCorpus> corpus);
     CorpusTableModel* table() const { return model_; }
 
 Q_SIGNALS:

@@ -1,6 +1,6 @@
 #include "views/decoding/DecodingView.h"
 
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 #include "views/decoding/DecodingCharts.h"
 #include "widgets/WidgetStyle.h"
 #include "widgets/WordStrip.h"
@@ -71,7 +71,7 @@ QString count(std::int64_t n) { return QLocale().toString(static_cast<qlonglong>
 
 }  // namespace
 
-DecodingView::DecodingView(TrainingController* controller, QWidget* parent) : QWidget(parent), controller_(controller) {
+DecodingView::DecodingView(TranslationSession* controller, QWidget* parent) : QWidget(parent), controller_(controller) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     layout->setSpacing(8);
@@ -281,8 +281,8 @@ DecodingView::DecodingView(TrainingController* controller, QWidget* parent) : QW
     connect(cacheLayer_, &QComboBox::currentIndexChanged, this, [this] { showStep(); });
     connect(cacheHead_, &QComboBox::currentIndexChanged, this, [this] { showStep(); });
     connect(tree_, &BeamTreeWidget::nodeClicked, this, &DecodingView::showBeamNode);
-    connect(controller_, &TrainingController::translated, this, &DecodingView::onTranslated);
-    connect(controller_, &TrainingController::translationFailed, this, &DecodingView::onFailed);
+    connect(controller_, &TranslationSession::translated, this, &DecodingView::onTranslated);
+    connect(controller_, &TranslationSession::translationFailed, this, &DecodingView::onFailed);
     updateControls();
     showMessage(tr("Train a model or open one, type a sentence and press Decode to watch each step choose its "
                    "token."));

@@ -7,7 +7,7 @@
 // the key/value cache grows by one row per step with the new query's weights over it, and the
 // multiply-adds with and without the cache (base/translation/DecodingCost.h) are counted.
 //
-// Requests go to the TrainingController (answered between batches); the view keeps the answers of
+// Requests go to the TranslationSession (answered between batches); the view keeps the answers of
 // its newest request only.
 #include "views/View.h"
 
@@ -39,7 +39,7 @@ namespace attnlab {
 class BeamTreeWidget;
 class CacheTable;
 class CandidateChart;
-class TrainingController;
+class TranslationSession;
 class WordStrip;
 
 class DecodingView : public QWidget, public View {
@@ -49,7 +49,7 @@ public:
     enum class Method { Greedy = 0, Sampling = 1, Beam = 2 };
     static constexpr int kMaxSamples = 3;
 
-    explicit DecodingView(TrainingController* controller, QWidget* parent = nullptr);
+    explicit DecodingView(TranslationSession* controller, QWidget* parent = nullptr);
     ~DecodingView() override;
 
     // View
@@ -117,7 +117,7 @@ private:
     DecoderShape decoderShape() const;
     Figure figure() const;
 
-    TrainingController* controller_;
+    TranslationSession* controller_;
     QLineEdit* input_;
     QPushButton* decodeButton_;
     QComboBox* method_;

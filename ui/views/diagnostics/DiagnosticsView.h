@@ -6,7 +6,7 @@
 // view's latest translation, the live probe's as training goes on, or whichever came last.
 #include "views/View.h"
 #include "widgets/HeatmapWidget.h"
-#include "task/translate/TrainingTypes.h"
+#include "task/translate/TranslationTypes.h"
 
 #include "base/analysis/AttentionDiagnostics.h"
 

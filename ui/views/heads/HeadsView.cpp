@@ -1,7 +1,7 @@
 #include "views/heads/HeadsView.h"
 #include "views/heads/HeadSwitch.h"
 
-#include "task/translate/TrainingTypes.h"
+#include "task/translate/TranslationTypes.h"
 
 #include "widgets/HeatmapWidget.h"
 

@@ -4,7 +4,7 @@
 // raw score, the scaled score, the mask and the softmax weight, then the context vector as the
 // weighted sum of the encoder states; every stage has a sentence that says what it does. A
 // Transformer adds kind, layer and head selectors. The numbers come from the worker
-// (TrainingController::trace); this view only lays them out.
+// (TranslationSession::trace); this view only lays them out.
 #include "views/View.h"
 #include "engine/translation/AttentionTrace.h"
 

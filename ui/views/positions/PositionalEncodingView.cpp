@@ -1,6 +1,6 @@
 #include "views/positions/PositionalEncodingView.h"
 
-#include "task/translate/TrainingTypes.h"
+#include "task/translate/TranslationTypes.h"
 
 #include "base/translation/ModelConfig.h"
 #include "base/PositionalEncoding.h"

@@ -9,7 +9,7 @@
 #include "views/View.h"
 #include "widgets/AttentionPanel.h"
 #include "render/HeatmapRenderer.h"
-#include "task/translate/TrainingTypes.h"
+#include "task/translate/TranslationTypes.h"
 
 #include <QList>
 #include <QSize>

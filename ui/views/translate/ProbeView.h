@@ -3,7 +3,7 @@
 // every epoch), so attention can be watched forming.
 #include "views/View.h"
 #include "widgets/AttentionPanel.h"
-#include "task/translate/TrainingTypes.h"
+#include "task/translate/TranslationTypes.h"
 
 #include <QWidget>
 

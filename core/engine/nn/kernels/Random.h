@@ -1,7 +1,7 @@
 #pragma once
 // Where training's random draws (dropout masks, scheduled sampling) come from: LibTorch's
 // global generator, unless the calling thread installed its own (ScopedGenerator). The
-// Trainer's parts of a batch train on parallel threads, each with its own generator, so
+// TranslationTrainer's parts of a batch train on parallel threads, each with its own generator, so
 // that their draws do not depend on how the threads interleave.
 #include <torch/torch.h>
 

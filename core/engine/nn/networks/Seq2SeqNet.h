@@ -58,7 +58,7 @@ public:
     // source token embeddings [B, S, E] (before positions and dropout) through it, so a caller can
     // differentiate with respect to them or scale them. Empty in training and decoding.
     std::function<torch::Tensor(const torch::Tensor&)> sourceEmbeddingHook;
-    // Set while training has an attention loss (coverage, guided alignment; Trainer.cpp): forward's
+    // Set while training has an attention loss (coverage, guided alignment; TranslationTrainer.cpp): forward's
     // captured cross-attention then carries gradients. The fused nodes whose weights are outputs
     // without a gradient (FusedAttentionDecoder, the fused head attention) step aside for the
     // operation-by-operation path, which computes the same numbers.

@@ -32,7 +32,7 @@ struct SkippedLine {
     std::string reason;
 };
 
-struct Corpus {
+struct ParallelCorpus {
     std::string name;                    // file name or dataset name
     std::vector<SentencePair> pairs;
     std::vector<SkippedLine> skipped;    // pairs with an empty side, and the like
@@ -48,15 +48,15 @@ inline constexpr std::uint64_t kMaxCorpusFileBytes = 512ull * 1024 * 1024;  // r
 // columns are ignored with a warning. Throws InputError naming file and line for:
 // missing/unreadable file, a directory, invalid UTF-8, a NUL byte, a line without a
 // tab, a line over 64 KiB, and a file with no usable pair.
-Corpus readTsvCorpus(const std::string& path);
+ParallelCorpus readTsvCorpus(const std::string& path);
 
 // Reads two line-aligned files (e.g. train.en and train.fr). Same checks as above,
 // plus line counts that differ (reported at the first line one file lacks).
-Corpus readParallelCorpus(const std::string& sourcePath, const std::string& targetPath);
+ParallelCorpus readParallelCorpus(const std::string& sourcePath, const std::string& targetPath);
 
 // Parses TSV text already in memory; `name` is used in error messages. Used by the
 // file reader and by the fuzzers.
-Corpus parseTsvCorpus(const std::string& text, const std::string& name);
+ParallelCorpus parseTsvCorpus(const std::string& text, const std::string& name);
 
 class Tokenizer;
 
@@ -70,6 +70,6 @@ std::vector<AlignmentLink> alignmentOverTokens(const SentencePair& pair, const T
 // Writes `source<TAB>target` lines. Atomic: temp file + rename. Throws std::runtime_error
 // naming the file on failure. If alignmentPath is non-empty, writes one line of
 // space-separated "i-j" links per pair there.
-void writeTsvCorpus(const Corpus& corpus, const std::string& path, const std::string& alignmentPath = {});
+void writeTsvCorpus(const ParallelCorpus& corpus, const std::string& path, const std::string& alignmentPath = {});
 
 }  // namespace attnlab

@@ -1,4 +1,4 @@
-#include "Trainer.h"
+#include "TranslationTrainer.h"
 
 #include "engine/Runtime.h"
 
@@ -50,7 +50,7 @@ BatchTensors toTensors(const Batch& b) {
     return t;
 }
 
-void checkOptions(const TrainingOptions& o) {
+void checkOptions(const TranslationTrainingOptions& o) {
     auto text = [](double v) {
         std::ostringstream out;
         out << v;  // shortest: 0.9, 1e+06, 64
@@ -101,8 +101,8 @@ std::string humanBytes(std::int64_t bytes) {
 
 }  // namespace
 
-struct Trainer::Impl {
-    TrainingOptions options;
+struct TranslationTrainer::Impl {
+    TranslationTrainingOptions options;
     std::unique_ptr<Seq2SeqModel> model;
     // Adam, and each batch's forward and backward split into `parts` parts on threads of their own.
     std::unique_ptr<detail::ParallelBatchTrainer> trainer;
@@ -110,7 +110,7 @@ struct Trainer::Impl {
     std::vector<SentenceAlignment> gold;  // per pair, over its tokens; empty if none
     std::vector<std::vector<std::string>> targetTokens;
     std::vector<std::size_t> train, validation;
-    Corpus validationCorpus;  // the validation pairs as the corpus gave them
+    ParallelCorpus validationCorpus;  // the validation pairs as the corpus gave them
     std::size_t skippedTooLong = 0;
     std::int64_t estimatedBytes = 0;
     std::mt19937_64 rng;
@@ -160,7 +160,7 @@ private:
 
 // Attention losses need an attention to pull (not `none`); guided alignment also needs gold links
 // among the training pairs, and on a Transformer a head that exists.
-void checkAttentionLosses(const TrainingOptions& o, const ModelConfig& c, const std::vector<SentenceAlignment>& gold,
+void checkAttentionLosses(const TranslationTrainingOptions& o, const ModelConfig& c, const std::vector<SentenceAlignment>& gold,
                           const std::vector<std::size_t>& train) {
     if (!hasAttentionLoss(o)) return;
     const char* what = o.guidedAlignment > 0 ? "guided alignment (--guided-alignment)" : "the coverage penalty (--coverage-penalty)";
@@ -183,7 +183,7 @@ void checkAttentionLosses(const TrainingOptions& o, const ModelConfig& c, const 
 
 }  // namespace
 
-Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions options)
+TranslationTrainer::TranslationTrainer(const ParallelCorpus& corpus, ModelConfig config, TranslationTrainingOptions options)
     : impl_(std::make_unique<Impl>()) {
     checkOptions(options);
     Impl& d = *impl_;
@@ -258,27 +258,23 @@ Trainer::Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions optio
                                              options.tokenizer, options.seed);
     d.trainer = std::make_unique<detail::ParallelBatchTrainer>(detail::ModelAccess::impl(*d.model).net->parameters(),
                                                               d.parts, options.learningRate);
+    setModel(d.model.get(), d.train.size(), d.validation.size());
     d.startEpoch();
 }
 
-Trainer::~Trainer() = default;
+TranslationTrainer::~TranslationTrainer() = default;
 
-Seq2SeqModel& Trainer::model() { return *impl_->model; }
-const Seq2SeqModel& Trainer::model() const { return *impl_->model; }
-const TrainingOptions& Trainer::options() const { return impl_->options; }
-int Trainer::completedEpochs() const { return impl_->completedEpochs; }
-int Trainer::batchesPerEpoch() const { return static_cast<int>(impl_->batches.size()); }
-std::size_t Trainer::trainingPairs() const { return impl_->train.size(); }
-std::size_t Trainer::validationPairs() const { return impl_->validation.size(); }
+const TranslationTrainingOptions& TranslationTrainer::options() const { return impl_->options; }
+int TranslationTrainer::batchesPerEpoch() const { return static_cast<int>(impl_->batches.size()); }
 
-const Corpus& Trainer::validationCorpus() const { return impl_->validationCorpus; }
-std::size_t Trainer::skippedTooLong() const { return impl_->skippedTooLong; }
-std::int64_t Trainer::estimatedBytes() const { return impl_->estimatedBytes; }
-int Trainer::partsPerBatch() const { return impl_->parts; }
-bool Trainer::epochComplete() const { return impl_->cursor >= impl_->batches.size(); }
-bool Trainer::finished() const { return impl_->completedEpochs >= impl_->options.epochs; }
+const ParallelCorpus& TranslationTrainer::validationCorpus() const { return impl_->validationCorpus; }
+std::size_t TranslationTrainer::skippedTooLong() const { return impl_->skippedTooLong; }
+std::int64_t TranslationTrainer::estimatedBytes() const { return impl_->estimatedBytes; }
+int TranslationTrainer::partsPerBatch() const { return impl_->parts; }
+bool TranslationTrainer::epochComplete() const { return impl_->cursor >= impl_->batches.size(); }
+bool TranslationTrainer::finished() const { return impl_->completedEpochs >= impl_->options.epochs; }
 
-BatchReport Trainer::trainBatch() {
+BatchReport TranslationTrainer::trainBatch() {
     Impl& d = *impl_;
     if (epochComplete()) throw std::logic_error("trainBatch() called at the end of an epoch");
     const auto start = Clock::now();
@@ -346,9 +342,9 @@ BatchReport Trainer::trainBatch() {
     return report;
 }
 
-EpochMetrics Trainer::evaluate() {
+TranslationEpochMetrics TranslationTrainer::evaluate() {
     Impl& d = *impl_;
-    EpochMetrics m;
+    TranslationEpochMetrics m;
     m.epoch = d.completedEpochs;
     if (d.validation.empty()) return m;
     nn::Seq2SeqNet& net = *detail::ModelAccess::impl(*d.model).net;
@@ -438,10 +434,11 @@ EpochMetrics Trainer::evaluate() {
     return m;
 }
 
-EpochMetrics Trainer::finishEpoch() {
+TranslationEpochMetrics TranslationTrainer::finishEpoch() {
     Impl& d = *impl_;
-    EpochMetrics m = evaluate();
+    TranslationEpochMetrics m = evaluate();
     ++d.completedEpochs;
+    epochDone(d.completedEpochs);
     m.epoch = d.completedEpochs;
     m.trainLoss = d.batches.empty() ? 0.0 : d.lossSum / static_cast<double>(d.cursor ? d.cursor : 1);
     m.pairsPerSecond = d.trainSeconds > 0 ? static_cast<double>(d.epochPairs) / d.trainSeconds : 0.0;
@@ -451,8 +448,8 @@ EpochMetrics Trainer::finishEpoch() {
     return m;
 }
 
-Trainer::Outcome Trainer::run(const std::function<void(const BatchReport&)>& onBatch,
-                              const std::function<void(const EpochMetrics&)>& onEpoch,
+TranslationTrainer::Outcome TranslationTrainer::run(const std::function<void(const BatchReport&)>& onBatch,
+                              const std::function<void(const TranslationEpochMetrics&)>& onEpoch,
                               const std::atomic<bool>* stop) {
     while (!finished()) {
         while (!epochComplete()) {
@@ -460,7 +457,7 @@ Trainer::Outcome Trainer::run(const std::function<void(const BatchReport&)>& onB
             if (onBatch) onBatch(r);
             if (stop && stop->load()) return Outcome::Stopped;
         }
-        EpochMetrics m = finishEpoch();
+        TranslationEpochMetrics m = finishEpoch();
         if (onEpoch) onEpoch(m);
         if (stop && stop->load() && !finished()) return Outcome::Stopped;
     }

@@ -1,4 +1,4 @@
-#include "Corpus.h"
+#include "ParallelCorpus.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,7 +14,7 @@ namespace attnlab {
 namespace {
 
 // Adds the pair, or records why it is skipped.
-void addPair(Corpus& corpus, const std::string& rawSource, const std::string& rawTarget, long line) {
+void addPair(ParallelCorpus& corpus, const std::string& rawSource, const std::string& rawTarget, long line) {
     std::string source = trim(rawSource), target = trim(rawTarget);
     if (source.empty() && target.empty()) {
         corpus.skipped.push_back({line, "blank line"});
@@ -31,7 +31,7 @@ void addPair(Corpus& corpus, const std::string& rawSource, const std::string& ra
     }
 }
 
-void requireUsablePair(const Corpus& corpus, long lines, const std::string& name) {
+void requireUsablePair(const ParallelCorpus& corpus, long lines, const std::string& name) {
     if (!corpus.pairs.empty()) return;
     throw InputError(name, 0,
                      lines == 0 ? std::string("no usable sentence pair (no text)")
@@ -41,8 +41,8 @@ void requireUsablePair(const Corpus& corpus, long lines, const std::string& name
 
 }  // namespace
 
-Corpus parseTsvCorpus(const std::string& text, const std::string& name) {
-    Corpus corpus;
+ParallelCorpus parseTsvCorpus(const std::string& text, const std::string& name) {
+    ParallelCorpus corpus;
     corpus.name = name;
     const long lines = readTwoColumns(
         text, name, "no tab between source and target",
@@ -53,17 +53,17 @@ Corpus parseTsvCorpus(const std::string& text, const std::string& name) {
     return corpus;
 }
 
-Corpus readTsvCorpus(const std::string& path) {
+ParallelCorpus readTsvCorpus(const std::string& path) {
     return parseTsvCorpus(readFileLimited(path, kMaxCorpusFileBytes), path);
 }
 
-Corpus readParallelCorpus(const std::string& sourcePath, const std::string& targetPath) {
+ParallelCorpus readParallelCorpus(const std::string& sourcePath, const std::string& targetPath) {
     const std::string sourceText = readFileLimited(sourcePath, kMaxCorpusFileBytes);
     const std::string targetText = readFileLimited(targetPath, kMaxCorpusFileBytes);
     LineCursor source(sourceText, sourcePath), target(targetText, targetPath);
     const long sourceLines = source.countLines(), targetLines = target.countLines();
 
-    Corpus corpus;
+    ParallelCorpus corpus;
     corpus.name = sourcePath + " + " + targetPath;
     std::string sourceLine, targetLine;
     for (;;) {
@@ -141,7 +141,7 @@ std::vector<AlignmentLink> alignmentOverTokens(const SentencePair& pair, const T
     return links;
 }
 
-void writeTsvCorpus(const Corpus& corpus, const std::string& path, const std::string& alignmentPath) {
+void writeTsvCorpus(const ParallelCorpus& corpus, const std::string& path, const std::string& alignmentPath) {
     std::string tsv, alignments;
     for (std::size_t i = 0; i < corpus.pairs.size(); ++i) {
         const SentencePair& pair = corpus.pairs[i];

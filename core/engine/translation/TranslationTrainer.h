@@ -9,7 +9,7 @@
 #include <string>
 
 #include "Seq2SeqModel.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "engine/TrainingRun.h"
 
 namespace attnlab {
@@ -17,7 +17,7 @@ namespace attnlab {
 // The loop's options (epochs, batchSize, learningRate 1e-3, clip, seed, threads,
 // validationFraction) and the vocabulary's (minFrequency, maxVocabulary, tokenizer) are
 // TrainingRun.h's, as for every task.
-struct TrainingOptions : TextTrainingRunOptions {
+struct TranslationTrainingOptions : TextTrainingRunOptions {
     double teacherForcing = 1.0;  // probability of feeding the gold token (GRU)
     // Attention losses added to the cross-entropy (0 = off; docs/teaching-lab.md, "Coverage and
     // guided alignment"). coveragePenalty: the doubly stochastic regularisation of Xu et al. (2015,
@@ -45,7 +45,7 @@ struct BatchReport {
     std::int64_t pairs = 0;    // pairs in the batch
 };
 
-struct EpochMetrics {
+struct TranslationEpochMetrics {
     int epoch = 0;
     double trainLoss = 0.0;
     double validationLoss = 0.0;
@@ -66,34 +66,32 @@ struct EpochMetrics {
     double seconds = 0.0;          // wall time of the epoch, evaluation included
 };
 
-class Trainer {
+// The translation task's trainer: a TaskTrainer (model(), trainingExamples() and validationExamples()
+// in pairs, completedEpochs()) that also trains batch by batch (trainBatch / finishEpoch), which the
+// window's pause and step use.
+class TranslationTrainer : public TaskTrainer<TranslationEpochMetrics, Seq2SeqModel> {
 public:
     // Tokenizes the corpus, builds vocabularies, splits train/validation and builds the
     // model. Throws ConfigError for invalid options or a configuration whose estimated
     // memory exceeds what the machine has, InputError if no pair fits the model.
-    Trainer(const Corpus& corpus, ModelConfig config, TrainingOptions options);
-    ~Trainer();
+    TranslationTrainer(const ParallelCorpus& corpus, ModelConfig config, TranslationTrainingOptions options);
+    ~TranslationTrainer();
 
-    Seq2SeqModel& model();
-    const Seq2SeqModel& model() const;
-    const TrainingOptions& options() const;
+    const TranslationTrainingOptions& options() const;
 
     // Trains the next batch. Throws TrainingDiverged (weights untouched).
     BatchReport trainBatch();
     bool epochComplete() const;  // every batch of the current epoch is done
     bool finished() const;       // all epochs done
     // Evaluates on the validation set, records the epoch and starts the next one.
-    EpochMetrics finishEpoch();
+    TranslationEpochMetrics finishEpoch();
     // Validation metrics of the current weights (no side effects on training).
-    EpochMetrics evaluate();
+    TranslationEpochMetrics evaluate();
 
-    int completedEpochs() const;
     int batchesPerEpoch() const;
-    std::size_t trainingPairs() const;
-    std::size_t validationPairs() const;
     // The validation pairs as the corpus wrote them (gold links included), e.g. to measure the
     // heads on (HeadImportance.h); empty when validationFraction is 0.
-    const Corpus& validationCorpus() const;
+    const ParallelCorpus& validationCorpus() const;
     std::size_t skippedTooLong() const;  // pairs longer than the model's maximum length
     std::int64_t estimatedBytes() const;
     // Parts each batch is split into, trained on as many threads (--threads, or 1 where
@@ -103,7 +101,7 @@ public:
     // Runs until all epochs are done or *stop becomes true (checked after every batch).
     using Outcome = TrainingOutcome;
     Outcome run(const std::function<void(const BatchReport&)>& onBatch,
-                const std::function<void(const EpochMetrics&)>& onEpoch, const std::atomic<bool>* stop = nullptr);
+                const std::function<void(const TranslationEpochMetrics&)>& onEpoch, const std::atomic<bool>* stop = nullptr);
 
     struct Impl;
 

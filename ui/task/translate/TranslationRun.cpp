@@ -1,4 +1,4 @@
-#include "task/translate/TrainingSession.h"
+#include "task/translate/TranslationRun.h"
 #include "setup/LessonControls.h"
 
 #include "base/TaskIds.h"
@@ -11,7 +11,7 @@
 #include "views/compare/CompareView.h"
 #include "views/decoding/DecodingView.h"
 #include "views/corpus/CorpusView.h"
-#include "views/curves/TrainingChartsView.h"
+#include "views/translate/TranslationCurvesView.h"
 #include "views/heads/HeadsView.h"
 #include "views/translate/ProbeView.h"
 #include "views/translate/TranslateView.h"
@@ -21,22 +21,22 @@
 
 namespace attnlab {
 
-TrainingSession::TrainingSession(const Parts& parts, Ask ask, Report report, Status status, QObject* parent)
+TranslationRun::TranslationRun(const Parts& parts, Ask ask, Report report, Status status, QObject* parent)
     : QObject(parent), p_(parts), ask_(std::move(ask)), report_(std::move(report)), status_(std::move(status)) {
     loader_ = new CorpusLoader(this);
-    connect(loader_, &CorpusLoader::loaded, this, &TrainingSession::onCorpusLoaded);
-    connect(loader_, &CorpusLoader::failed, this, &TrainingSession::onCorpusFailed);
+    connect(loader_, &CorpusLoader::loaded, this, &TranslationRun::onCorpusLoaded);
+    connect(loader_, &CorpusLoader::failed, this, &TranslationRun::onCorpusFailed);
 }
 
 // ---- corpus ----------------------------------------------------------------------------------------
 
-void TrainingSession::loadCorpus(const CorpusSource& source) {
+void TranslationRun::loadCorpus(const CorpusSource& source) {
     loadId_ = loader_->load(source);
     p_.data->setLoading(source.displayName());
     status_(tr("Loading %1…").arg(source.displayName()), 0);
 }
 
-void TrainingSession::onCorpusLoaded(quint64 id, const LoadedCorpus& loaded) {
+void TranslationRun::onCorpusLoaded(quint64 id, const LoadedCorpus& loaded) {
     if (id != loadId_) return;
     const bool firstCorpus = !corpus_.corpus;
     const QString previousFirst =
@@ -77,7 +77,7 @@ void TrainingSession::onCorpusLoaded(quint64 id, const LoadedCorpus& loaded) {
     }
 }
 
-void TrainingSession::onCorpusFailed(quint64 id, const QString& message, const CorpusSource& source) {
+void TranslationRun::onCorpusFailed(quint64 id, const QString& message, const CorpusSource& source) {
     if (id != loadId_) return;
     startWhenLoaded_ = false;
     if (corpus_.corpus) {
@@ -94,8 +94,8 @@ void TrainingSession::onCorpusFailed(quint64 id, const QString& message, const C
 
 // ---- training --------------------------------------------------------------------------------------
 
-void TrainingSession::start(bool paused) {
-    TrainingController* controller = p_.controller;
+void TranslationRun::start(bool paused) {
+    TranslationSession* controller = p_.controller;
     if (controller->isActive()) return;
     if (!corpus_.corpus) {
         if (loader_->isLoading()) {
@@ -126,7 +126,7 @@ void TrainingSession::start(bool paused) {
     status_(tr("Preparing: tokenizing %1 and building the model…").arg(corpus_.source.displayName()), 0);
 }
 
-void TrainingSession::step() {
+void TranslationRun::step() {
     if (p_.controller->isActive()) {
         p_.controller->step();
         return;
@@ -136,7 +136,7 @@ void TrainingSession::step() {
     if (p_.controller->isActive()) p_.controller->step();
 }
 
-void TrainingSession::reset() {
+void TranslationRun::reset() {
     if (p_.controller->hasModel() && p_.controller->isModified()) {
         const auto answer = ask_(tr("Discard the Model?"), tr("Reset discards the model and its unsaved training."),
                                  QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
@@ -146,7 +146,7 @@ void TrainingSession::reset() {
     status_(tr("Reset: no model."), 5000);
 }
 
-void TrainingSession::discard() {
+void TranslationRun::discard() {
     p_.controller->reset();
     for (View* view : p_.navigator->viewsOf(QString::fromLatin1(tasks::kTranslate))) {
         view->clearView();
@@ -156,14 +156,14 @@ void TrainingSession::discard() {
     Q_EMIT modelDiscarded();
 }
 
-bool TrainingSession::startLesson(const QString& id) {
+bool TranslationRun::startLesson(const QString& id) {
     const Lesson lesson = findLesson(id);
     if (lesson.id.isEmpty()) return false;
     startLesson(lesson);
     return true;
 }
 
-void TrainingSession::startDemo(const QString& dataset) {
+void TranslationRun::startDemo(const QString& dataset) {
     Lesson lesson = findLesson(QStringLiteral("heads"));
     if (dataset != lesson.dataset) {  // the same model and schedule on another built-in dataset
         lesson.dataset = dataset;
@@ -173,7 +173,7 @@ void TrainingSession::startDemo(const QString& dataset) {
     startLesson(lesson);
 }
 
-bool TrainingSession::startLesson(const Lesson& lesson) {
+bool TranslationRun::startLesson(const Lesson& lesson) {
     if (p_.controller->isActive() || (p_.controller->hasModel() && p_.controller->isModified())) {
         const auto answer = ask_(tr("Start the Lesson?"),
                                  tr("The lesson trains a new model. The current model and its unsaved training "
@@ -209,9 +209,9 @@ bool TrainingSession::startLesson(const Lesson& lesson) {
 
 // ---- translation -----------------------------------------------------------------------------------
 
-void TrainingSession::updateProbe() { p_.controller->setProbe(p_.probe->sentence(), p_.probe->everyBatches()); }
+void TranslationRun::updateProbe() { p_.controller->setProbe(p_.probe->sentence(), p_.probe->everyBatches()); }
 
-void TrainingSession::translate(const QString& sentence, int beam) {
+void TranslationRun::translate(const QString& sentence, int beam) {
     if (sentence.trimmed().isEmpty()) {
         status_(tr("Type a sentence to translate."), 5000);
         p_.translate->setError(tr("Type a sentence to translate."));
@@ -226,7 +226,7 @@ void TrainingSession::translate(const QString& sentence, int beam) {
     translateRequest_ = p_.controller->translate(sentence, beam);
 }
 
-void TrainingSession::translateCurrentSentence() {
+void TranslationRun::translateCurrentSentence() {
     if (p_.controller->hasModel() && !p_.translate->sentence().trimmed().isEmpty() && !p_.controller->isPreparing())
         translate(p_.translate->sentence(), p_.translate->beam());
 }

@@ -1,17 +1,20 @@
 #pragma once
-// The translation task's model session: the GUI thread's handle on training. A ModelSession
-// (ModelSession.h) whose worker thread ("attnlab-training", a WorkerThread) holds the TrainingWorker;
-// it queues requests to it and turns its signals into state: Idle (no run), Running, Paused,
-// Finished (the run ended; its model stays). ModelSession's run state follows: Running is Training,
-// Paused is Paused, Idle and Finished are Idle. Never blocks on the worker, except shutdown(), which
-// waits a bounded time. Signals of a run that was reset or superseded are dropped by run id.
+// The translation task's model session: the GUI thread's handle on training. A SessionOf
+// (session/ModelSession.h) whose worker thread ("attnlab-training") holds the TranslationWorker; it
+// queues requests to it, and the worker reports back through the session's Reporter (each report
+// posted to the GUI thread), as every task's worker does. Its own state: Idle (no run), Running,
+// Paused, Finished (the run ended; its model stays). ModelSession's run state follows: Running is
+// Training, Paused is Paused, Idle and Finished are Idle. Never blocks on the worker, except
+// shutdown(), which waits a bounded time. Reports of a run that was reset or superseded are dropped
+// by run id. model() (and summary()) is the ModelSummary of the model it has.
 //
-// Besides its own signals it emits ModelSession's: stateChanged() with stateChanged(State),
+// Besides its own signals it emits ModelSession's: requestAnswered and requestFailed with each
+// request's answer (translated, traced, ...) or failure (translationFailed, ...), stateChanged() with stateChanged(State),
 // trainingFinished with finished, trainingFailed with failed and diverged, saved with modelSaved,
 // openFailed with loadFailed, modelDiscarded on a reset that dropped a model; open() and save() are
 // loadModel() and saveModel().
 #include "session/ModelSession.h"
-#include "task/translate/TrainingTypes.h"
+#include "task/translate/TranslationTypes.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -19,23 +22,23 @@
 
 namespace attnlab {
 
-class TrainingWorker;
+class TranslationWorker;
 
-class TrainingController : public ModelSession {
+class TranslationSession : public SessionOf<TranslationWorker, ModelSummary> {
     Q_OBJECT
 
 public:
     enum class State { Idle, Running, Paused, Finished };
     Q_ENUM(State)
 
-    explicit TrainingController(QObject* parent = nullptr);
-    ~TrainingController() override;
+    explicit TranslationSession(QObject* parent = nullptr);
+    ~TranslationSession() override;
 
     State state() const { return state_; }
     bool isActive() const { return state_ == State::Running || state_ == State::Paused; }
     bool isPreparing() const { return preparing_; }  // the worker is building the trainer and model
     // hasModel(), isModified() (trained since the last save or load), completedEpochs(): ModelSession.
-    const ModelSummary& summary() const { return summary_; }
+    const ModelSummary& summary() const { return info_; }
     std::int64_t batchesTrained() const { return batchesTrained_; }
     double progress() const;    // 0..1 of the planned epochs
     double etaSeconds() const;  // < 0 while unknown
@@ -61,9 +64,9 @@ public:
     quint64 translateAblated(const QString& sentence, int beam, const std::vector<HeadId>& off);
     // Every head measured over the run's validation pairs (or `fallback`, the loaded corpus, for a
     // model opened from a file): headsProgress while it runs, then headsMeasured or headsFailed.
-    quint64 measureHeads(std::shared_ptr<const Corpus> fallback, int limit);
+    quint64 measureHeads(std::shared_ptr<const ParallelCorpus> fallback, int limit);
     // The embedding projector's points (statesProjected or projectionFailed).
-    quint64 projectStates(std::shared_ptr<const Corpus> fallback, int layer, int limit);
+    quint64 projectStates(std::shared_ptr<const ParallelCorpus> fallback, int layer, int limit);
     // The step-by-step numbers of one attention row of the sentence's translation; queued and
     // answered like translate(), with traced/traceFailed carrying the returned id.
     quint64 trace(const QString& sentence, const TraceRequest& request);
@@ -87,10 +90,10 @@ public:
     static void noteAbandonedThread();
 
 Q_SIGNALS:
-    void stateChanged(attnlab::TrainingController::State state);
+    void stateChanged(attnlab::TranslationSession::State state);
     void prepared(attnlab::ModelSummary summary);
     void batchTrained(attnlab::BatchReport report);
-    void epochFinished(attnlab::EpochMetrics metrics);
+    void epochFinished(attnlab::TranslationEpochMetrics metrics);
     void probeUpdated(attnlab::ProbeResult result);
     void finished(bool stopped);
     void diverged(int epoch, int batch, QString message);
@@ -114,6 +117,8 @@ Q_SIGNALS:
     void progressChanged(double fraction, double etaSeconds);
 
 private:
+    friend class TranslationWorker;  // its reports call the on*() handlers below, on the GUI thread
+
     void setState(State state);
     void startClock();
     void stopClock();
@@ -121,30 +126,29 @@ private:
 
     void onPrepared(quint64 run, const ModelSummary& summary);
     void onBatchTrained(quint64 run, const BatchReport& report);
-    void onEpochFinished(quint64 run, const EpochMetrics& metrics);
+    void onEpochFinished(quint64 run, const TranslationEpochMetrics& metrics);
     void onProbe(quint64 run, const ProbeResult& result);
     void onFinished(quint64 run, bool stopped);
     void onDiverged(quint64 run, int epoch, int batch, const QString& message);
     void onFailed(quint64 run, const QString& message);
     void onLoaded(quint64 run, const ModelSummary& summary);
     void onLoadFailed(const QString& message);
+    void onSaved(const QString& path);
 
-    // ModelSession's hooks.
+    // ModelSession's hooks, in place of SessionOf's: the worker's calls carry the run id.
     bool workerAvailable() const override { return worker_ != nullptr; }
     void queueOpen(const QString& path) override;
     void queueSave(const QString& path, int epochs) override;
     void queueReset() override;
     bool endWorker(int timeoutMs) override;
 
-    WorkerThread<TrainingWorker> thread_;
-    TrainingWorker* worker_ = nullptr;  // on thread_; null once shut down
+    TranslationWorker* worker_ = nullptr;  // on the worker's thread (only cancel() is called here); null once shut down
     State state_ = State::Idle;
     bool preparing_ = false;
     quint64 run_ = 0;
     quint64 previousRun_ = 0;     // restored when a start fails and the old model stays
     State previousState_ = State::Idle;
     quint64 lastRunId_ = 0;
-    ModelSummary summary_;
     ModelSummary previousSummary_;
     int epochBatch_ = 0;          // batches done in the current epoch
     std::int64_t batchesTrained_ = 0;

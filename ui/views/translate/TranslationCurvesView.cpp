@@ -1,4 +1,4 @@
-#include "views/curves/TrainingChartsView.h"
+#include "views/translate/TranslationCurvesView.h"
 
 #include "widgets/ChartStyle.h"
 #include "render/HeatmapRenderer.h"
@@ -53,7 +53,7 @@ QLineSeries* makeSeries(const QString& name, const QColor& color, qreal width, b
 
 }  // namespace
 
-TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
+TranslationCurvesView::TranslationCurvesView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     layout->setSpacing(8);
@@ -140,14 +140,14 @@ TrainingChartsView::TrainingChartsView(QWidget* parent) : QWidget(parent) {
     attachHover(markersOf(alignmentError_), QStringLiteral("%"), 1);
 
     flushTimer_.setInterval(200);  // a few redraws per second, however fast the batches come
-    connect(&flushTimer_, &QTimer::timeout, this, &TrainingChartsView::flushBatches);
-    connect(logToggle_, &QCheckBox::toggled, this, &TrainingChartsView::setLogScale);
-    connect(batchToggle_, &QCheckBox::toggled, this, &TrainingChartsView::setShowBatchLoss);
+    connect(&flushTimer_, &QTimer::timeout, this, &TranslationCurvesView::flushBatches);
+    connect(logToggle_, &QCheckBox::toggled, this, &TranslationCurvesView::setLogScale);
+    connect(batchToggle_, &QCheckBox::toggled, this, &TranslationCurvesView::setShowBatchLoss);
     setLogScale(false);
     clear();
 }
 
-void TrainingChartsView::addMarkers(QChart* chart, QLineSeries* line) {
+void TranslationCurvesView::addMarkers(QChart* chart, QLineSeries* line) {
     auto* dots = new QScatterSeries;
     dots->setName(line->name());
     dots->setMarkerShape(QScatterSeries::MarkerShapeCircle);
@@ -173,7 +173,7 @@ static_assert(kMaxEpochPoints % 2 == 0 && kMaxMarkers % 2 == 0, "thinning must k
 
 }  // namespace
 
-void TrainingChartsView::append(QLineSeries* line, double x, double y) {
+void TranslationCurvesView::append(QLineSeries* line, double x, double y) {
     EpochLine& state = lines_[line];
     // The line keeps every stride-th value from the first, plus the newest one (the tail) when it
     // falls between them; past kMaxEpochPoints every other point goes and the stride doubles. A
@@ -199,7 +199,7 @@ void TrainingChartsView::append(QLineSeries* line, double x, double y) {
     state.markerStride *= 2;
 }
 
-void TrainingChartsView::attachHover(QXYSeries* series, const QString& unit, int decimals) {
+void TranslationCurvesView::attachHover(QXYSeries* series, const QString& unit, int decimals) {
     connect(series, &QXYSeries::hovered, this, [this, series, unit, decimals](const QPointF& point, bool state) {
         if (!state) {
             QToolTip::hideText();
@@ -222,7 +222,7 @@ void TrainingChartsView::attachHover(QXYSeries* series, const QString& unit, int
     });
 }
 
-void TrainingChartsView::clear() {
+void TranslationCurvesView::clear() {
     flushTimer_.stop();
     pendingBatches_.clear();
     for (QChart* chart : {lossChart_, qualityChart_})
@@ -239,7 +239,7 @@ void TrainingChartsView::clear() {
     updateRanges();
 }
 
-void TrainingChartsView::setAlignmentShown(bool shown) {
+void TranslationCurvesView::setAlignmentShown(bool shown) {
     alignmentError_->setVisible(shown);
     markersOf(alignmentError_)->setVisible(shown);
     for (QLegendMarker* marker : qualityChart_->legend()->markers(alignmentError_)) marker->setVisible(shown);
@@ -247,18 +247,18 @@ void TrainingChartsView::setAlignmentShown(bool shown) {
     for (QLegendMarker* marker : qualityChart_->legend()->markers(markersOf(alignmentError_))) marker->setVisible(false);
 }
 
-void TrainingChartsView::setPlannedEpochs(int epochs) {
+void TranslationCurvesView::setPlannedEpochs(int epochs) {
     plannedEpochs_ = std::max(1, epochs);
     updateRanges();
 }
 
-void TrainingChartsView::setShowBatchLoss(bool on) {
+void TranslationCurvesView::setShowBatchLoss(bool on) {
     batchLoss_->setVisible(on);
     if (batchToggle_->isChecked() != on) batchToggle_->setChecked(on);
     updateRanges();
 }
 
-void TrainingChartsView::setLogScale(bool on) {
+void TranslationCurvesView::setLogScale(bool on) {
     if (lossAxisY_ && on == logScale_) return;
     logScale_ = on;
     if (logToggle_->isChecked() != on) logToggle_->setChecked(on);
@@ -286,7 +286,7 @@ void TrainingChartsView::setLogScale(bool on) {
     updateRanges();
 }
 
-void TrainingChartsView::addBatch(const BatchReport& report) {
+void TranslationCurvesView::addBatch(const BatchReport& report) {
     if (report.batchesPerEpoch <= 0 || !std::isfinite(report.loss)) return;
     if (batchStride_ == 0) {
         const long long total = static_cast<long long>(plannedEpochs_) * report.batchesPerEpoch;
@@ -303,7 +303,7 @@ void TrainingChartsView::addBatch(const BatchReport& report) {
     if (!flushTimer_.isActive()) flushTimer_.start();
 }
 
-void TrainingChartsView::flushBatches() {
+void TranslationCurvesView::flushBatches() {
     if (pendingBatches_.isEmpty()) {
         flushTimer_.stop();
         return;
@@ -319,7 +319,7 @@ void TrainingChartsView::flushBatches() {
     updateRanges();
 }
 
-void TrainingChartsView::addEpoch(const EpochMetrics& m) {
+void TranslationCurvesView::addEpoch(const TranslationEpochMetrics& m) {
     flushBatches();
     const double x = m.epoch;
     auto addLoss = [&](QLineSeries* series, double value) {
@@ -353,7 +353,7 @@ void TrainingChartsView::addEpoch(const EpochMetrics& m) {
     updateRanges();
 }
 
-void TrainingChartsView::updateRanges() {
+void TranslationCurvesView::updateRanges() {
     // The epoch axis grows with the run so the curves fill the chart instead of hugging its left
     // edge, in round steps (ticks every 1, 2, 5, 10, 20 ... epochs, at most 10 of them), at least 5
     // epochs wide and no wider than the planned run. It changes only when the run crosses a step:
@@ -392,19 +392,19 @@ void TrainingChartsView::updateRanges() {
     }
 }
 
-int TrainingChartsView::epochCount() const { return static_cast<int>(lines_.value(validationLoss_).values); }
+int TranslationCurvesView::epochCount() const { return static_cast<int>(lines_.value(validationLoss_).values); }
 
-int TrainingChartsView::batchPointCount() const {
+int TranslationCurvesView::batchPointCount() const {
     return static_cast<int>(batchLoss_->count()) + static_cast<int>(pendingBatches_.size());
 }
 
-QSize TrainingChartsView::exportSize() const {
+QSize TranslationCurvesView::exportSize() const {
     const int width = std::max(900, lossView_->width());
     const int height = std::max(340, lossView_->height()) + std::max(340, qualityView_->height());
     return QSize(width, height);
 }
 
-bool TrainingChartsView::exportImage(const QString& path, QString* error, double scale) const {
+bool TranslationCurvesView::exportImage(const QString& path, QString* error, double scale) const {
     const QList<double> shares{static_cast<double>(std::max(340, lossView_->height())),
                                static_cast<double>(std::max(340, qualityView_->height()))};
     return exportCharts({lossChart_, qualityChart_}, shares, exportSize(), tr("Training curves"), path, scale, error);
@@ -412,25 +412,25 @@ bool TrainingChartsView::exportImage(const QString& path, QString* error, double
 
 // ---- View ----------------------------------------------------------------------------------------
 
-QString TrainingChartsView::viewTitle() const { return tr("Training Curves"); }
+QString TranslationCurvesView::viewTitle() const { return tr("Training Curves"); }
 
-QString TrainingChartsView::viewToolTip() const {
+QString TranslationCurvesView::viewToolTip() const {
     return tr("Loss, accuracy and BLEU as training goes on.");
 }
 
-void TrainingChartsView::clearView() {
+void TranslationCurvesView::clearView() {
     clear();
 }
 
-void TrainingChartsView::runStarted() {
+void TranslationCurvesView::runStarted() {
     clear();
 }
 
-bool TrainingChartsView::exportsFigure() const {
+bool TranslationCurvesView::exportsFigure() const {
     return true;
 }
 
-bool TrainingChartsView::exportView(const QString& path, double scale, QString* error) const {
+bool TranslationCurvesView::exportView(const QString& path, double scale, QString* error) const {
     return exportImage(path, error, scale);  // FigureWriter refuses .csv and .npy for a chart
 }
 

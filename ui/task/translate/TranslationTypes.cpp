@@ -1,10 +1,10 @@
-#include "task/translate/TrainingTypes.h"
+#include "task/translate/TranslationTypes.h"
 
 namespace attnlab {
 
 void registerTrainingMetaTypes() {
     qRegisterMetaType<attnlab::BatchReport>("attnlab::BatchReport");
-    qRegisterMetaType<attnlab::EpochMetrics>("attnlab::EpochMetrics");
+    qRegisterMetaType<attnlab::TranslationEpochMetrics>("attnlab::EpochMetrics");
     qRegisterMetaType<attnlab::Translation>("attnlab::Translation");
     qRegisterMetaType<attnlab::ModelSummary>("attnlab::ModelSummary");
     qRegisterMetaType<attnlab::ProbeResult>("attnlab::ProbeResult");

@@ -1,14 +1,15 @@
 #pragma once
-// Value types that cross between the GUI thread and the training worker, and their metatype
-// registration. Only these (and the engine's plain structs) travel through queued signals.
+// Value types that cross between the GUI thread and the translation worker (captured by value in
+// what the worker posts through the session's Reporter) and that TranslationSession's signals carry;
+// registered as metatypes so that a signal's arguments can be held in a QVariant (QSignalSpy).
 #include "base/AttentionMap.h"
-#include "base/translation/Corpus.h"
+#include "base/translation/ParallelCorpus.h"
 #include "base/translation/ModelConfig.h"
 #include "engine/translation/AttentionTrace.h"
 #include "engine/translation/EncoderStates.h"
 #include "engine/translation/HeadImportance.h"
 #include "engine/translation/TranslationExplanation.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include <QMetaType>
 #include <QString>
@@ -22,9 +23,9 @@ namespace attnlab {
 // What a Start sends to the worker. The corpus is shared read-only: copying a large corpus into
 // every request would cost more than the request itself.
 struct TrainingRequest {
-    std::shared_ptr<const Corpus> corpus;
+    std::shared_ptr<const ParallelCorpus> corpus;
     ModelConfig config;
-    TrainingOptions options;
+    TranslationTrainingOptions options;
 };
 
 // What the GUI knows about the model the worker holds (trained here or loaded from a file).
@@ -63,7 +64,7 @@ void registerTrainingMetaTypes();
 }  // namespace attnlab
 
 Q_DECLARE_METATYPE(attnlab::BatchReport)
-Q_DECLARE_METATYPE(attnlab::EpochMetrics)
+Q_DECLARE_METATYPE(attnlab::TranslationEpochMetrics)
 Q_DECLARE_METATYPE(attnlab::Translation)
 Q_DECLARE_METATYPE(attnlab::ModelSummary)
 Q_DECLARE_METATYPE(attnlab::ProbeResult)

@@ -1,10 +1,10 @@
 #pragma once
 // One translation session in the main window: the corpus being loaded and trained on, the training
 // run (start, step, reset; lessons and the demo set one up), the probe, and the translation requests
-// the views make. It drives the TrainingController and tells the views through the View interface;
+// the views make. It drives the TranslationSession and tells the views through the View interface;
 // the window only shows what it reports.
 #include "task/translate/CorpusLoader.h"
-#include "task/translate/TrainingController.h"
+#include "task/translate/TranslationSession.h"
 
 #include <QMessageBox>
 #include <QObject>
@@ -21,18 +21,18 @@ class DataPanel;
 class HeadsView;
 class ModelSettingsWidget;
 class ProbeView;
-class TrainingChartsView;
+class TranslationCurvesView;
 class TrainingSettingsWidget;
 class TranslateView;
 class ViewNavigator;
 struct Lesson;
 
-class TrainingSession : public QObject {
+class TranslationRun : public QObject {
     Q_OBJECT
 
 public:
     struct Parts {
-        TrainingController* controller = nullptr;
+        TranslationSession* controller = nullptr;
         DataPanel* data = nullptr;
         ModelSettingsWidget* model = nullptr;
         TrainingSettingsWidget* training = nullptr;
@@ -43,7 +43,7 @@ public:
         HeadsView* heads = nullptr;
         CompareView* compare = nullptr;
         DecodingView* decoding = nullptr;
-        TrainingChartsView* charts = nullptr;
+        TranslationCurvesView* charts = nullptr;
     };
     using Ask = std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
                                                           QMessageBox::StandardButtons buttons,
@@ -51,7 +51,7 @@ public:
     using Report = std::function<void(const QString& title, const QString& message)>;
     using Status = std::function<void(const QString& message, int timeoutMs)>;
 
-    TrainingSession(const Parts& parts, Ask ask, Report report, Status status, QObject* parent);
+    TranslationRun(const Parts& parts, Ask ask, Report report, Status status, QObject* parent);
 
     void loadCorpus(const CorpusSource& source);
     const LoadedCorpus& corpus() const { return corpus_; }

@@ -3,7 +3,7 @@
 // line), and token accuracy, exact match and BLEU per epoch. Hover a line to read its values; the
 // loss axis can be logarithmic.
 #include "views/View.h"
-#include "engine/translation/Trainer.h"
+#include "engine/translation/TranslationTrainer.h"
 
 #include <QHash>
 #include <QList>
@@ -24,11 +24,11 @@ class QValueAxis;
 
 namespace attnlab {
 
-class TrainingChartsView : public QWidget, public View {
+class TranslationCurvesView : public QWidget, public View {
     Q_OBJECT
 
 public:
-    explicit TrainingChartsView(QWidget* parent = nullptr);
+    explicit TranslationCurvesView(QWidget* parent = nullptr);
 
     // View
     QString viewTitle() const override;
@@ -41,7 +41,7 @@ public:
     void clear();
     void setPlannedEpochs(int epochs);
     void addBatch(const BatchReport& report);
-    void addEpoch(const EpochMetrics& metrics);
+    void addEpoch(const TranslationEpochMetrics& metrics);
     void setLogScale(bool on);
     bool logScale() const { return logScale_; }
     void setShowBatchLoss(bool on);
