@@ -2,8 +2,10 @@
 // What each attention head of a Transformer does, measured over a data set (Michel, Levy & Neubig
 // 2019, "Are Sixteen Heads Really Better than One?"): the figures with one head switched off
 // (ablation), each head's gradient importance, and the pruning curve. The same study for every
-// Transformer in AttnLab: the translation model (engine/translation/HeadImportance.h, BLEU), the
-// text classifier and the ViT (accuracy) and the forecaster (MAE). Torch-free.
+// Transformer in AttnLab, each task's in its own folder: the translation model
+// (translation/HeadImportance.h, BLEU), the text classifier (text/ClassifierHeadStudy.h) and the ViT
+// (vision/ImageHeadStudy.h, accuracy), the forecaster (forecast/ForecastHeadStudy.h, MAE); a task's
+// study describes its network to detail/HeadStudyRunner.h. Torch-free.
 //
 // A head's output is weights·V; switching it off multiplies it by a gate xi_h = 0 before the
 // layer's output projection (nn::MultiHeadAttention::setHeadGate). The gradient importance is
@@ -18,17 +20,8 @@
 #include <vector>
 
 #include "base/translation/HeadAblation.h"
-#include "engine/forecast/Forecaster.h"   // Forecast
-#include "engine/text/TextClassifier.h"  // Classification
 
 namespace attnlab {
-
-class TextClassifier;
-class ImageClassifier;
-class Forecaster;
-struct ClassificationCorpus;
-struct ImageDataset;
-struct Series;
 
 struct HeadStudyOptions {
     std::size_t limit = 0;       // use the first N usable items (0 = all)
@@ -84,53 +77,5 @@ int headsWithinTenPercent(const HeadStudyReport& report);
 std::vector<double> normalisePerLayer(const std::vector<double>& values, int heads);
 
 using HeadStudyProgress = std::function<void(int done, int total)>;
-
-// The text classifier's heads (its encoder self-attention, kind encoder) over the corpus's
-// examples, metric accuracy. ConfigError("... needs a Transformer ...") for a GRU classifier;
-// InputError(corpus.name) when no example has a label the model knows.
-HeadStudyReport measureClassifierHeads(const TextClassifier& model, const ClassificationCorpus& corpus,
-                                       const HeadStudyOptions& options = {}, const HeadStudyProgress& progress = {});
-
-// The ViT's heads over the images (converted to the model's channels and size), metric accuracy.
-// Images whose class the model does not know (by name) are skipped; InputError(data.name) when none
-// is left.
-HeadStudyReport measureImageClassifierHeads(const ImageClassifier& model, const ImageDataset& data,
-                                            const HeadStudyOptions& options = {},
-                                            const HeadStudyProgress& progress = {});
-
-// The forecaster's heads (encoder self-, decoder self- and cross-attention) over the held-out
-// tail's windows as `forecast --evaluate` takes them, metric MAE (lower is better). The split's
-// errors as splitSeries gives them; InputError when the tail holds no window.
-HeadStudyReport measureForecasterHeads(const Forecaster& model, const Series& series, double tailFraction = 0.2,
-                                       const HeadStudyOptions& options = {}, const HeadStudyProgress& progress = {});
-
-// The figures with `off` switched off, for each task as above (empty `off` = the plain model).
-HeadScore scoreClassifierWithAblation(const TextClassifier& model, const ClassificationCorpus& corpus,
-                                      const std::vector<HeadId>& off, std::size_t limit = 0);
-HeadScore scoreImageClassifierWithAblation(const ImageClassifier& model, const ImageDataset& data,
-                                           const std::vector<HeadId>& off, std::size_t limit = 0);
-HeadScore scoreForecasterWithAblation(const Forecaster& model, const Series& series, const std::vector<HeadId>& off,
-                                      double tailFraction = 0.2, std::size_t limit = 0);
-
-// TextClassifier::classify with the heads in `off` switched off (live ablation): the label, the
-// probabilities and every layer's maps are the ablated model's (an ablated head's own map is still
-// its softmax, which no longer reaches [CLS]); the rollout leaves the heads that are off out of
-// their layer's mean (a layer with every head off mixes nothing: the identity). Empty `off` is
-// classify. ConfigError for a GRU classifier (when `off` is not empty) or a head beyond the model.
-Classification classifyAblated(const TextClassifier& model, const std::string& text, const std::vector<HeadId>& off);
-
-// Forecaster::forecastAt with the heads in `off` switched off (live ablation): the forecast and
-// every map are the ablated model's (an ablated head's own map is still its softmax). Empty `off` is
-// forecastAt. ConfigError for a head beyond the model; forecastAt's errors otherwise.
-Forecast forecastAblated(const Forecaster& model, const std::vector<double>& values, long at,
-                         const std::vector<HeadId>& off);
-
-// I_h before normalisation, in head order, for each task as above.
-std::vector<double> classifierHeadGradients(const TextClassifier& model, const ClassificationCorpus& corpus,
-                                            std::size_t limit = 0);
-std::vector<double> imageClassifierHeadGradients(const ImageClassifier& model, const ImageDataset& data,
-                                                 std::size_t limit = 0);
-std::vector<double> forecasterHeadGradients(const Forecaster& model, const Series& series, double tailFraction = 0.2,
-                                            std::size_t limit = 0);
 
 }  // namespace attnlab

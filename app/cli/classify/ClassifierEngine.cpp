@@ -6,7 +6,7 @@
 #include "base/TaskIds.h"
 #include "classify/ClassifierCli.h"
 #include "classify/ClassifierData.h"
-#include "engine/HeadStudy.h"
+#include "engine/text/ClassifierHeadStudy.h"
 #include "engine/text/TextClassifier.h"
 
 namespace attnlab::cli {

@@ -2,7 +2,7 @@
 #include "ArgParser.h"
 #include "support/HeadStudyOutput.h"
 #include "base/TaskIds.h"
-#include "engine/HeadStudy.h"
+#include "engine/forecast/ForecastHeadStudy.h"
 #include "engine/forecast/Forecaster.h"
 #include "forecast/ForecastCli.h"
 #include "forecast/SeriesSources.h"

@@ -3,7 +3,7 @@
 #include "ArgParser.h"
 #include "support/HeadStudyOutput.h"
 #include "base/TaskIds.h"
-#include "engine/HeadStudy.h"
+#include "engine/vision/ImageHeadStudy.h"
 #include "engine/vision/ImageModels.h"
 #include "images/ImageSources.h"
 #include "images/ImagesCli.h"

@@ -2,12 +2,15 @@
 // What the explanation lab computes for one prediction: the attention beside the attribution methods
 // (one number per input token each) and how well they agree. A text classifier explains its class
 // (TextClassifier::explain); a translation model one output token over its source tokens
-// (explainOutputToken in engine/TranslationExplanation.h). A plain value type.
+// (explainOutputToken in engine/translation/TranslationExplanation.h). A plain value type.
 #include <map>
 #include <string>
 #include <vector>
 
 namespace attnlab {
+
+// Integrated gradients' steps when none are asked for (every explanation lab's --steps default).
+inline constexpr int kDefaultIgSteps = 64;
 
 struct Explanation {
     std::vector<std::string> tokens;  // the words (no [CLS]); a translation's source tokens

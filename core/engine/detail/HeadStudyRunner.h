@@ -6,7 +6,10 @@
 // pruning curve by importance and the random orders.
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "engine/HeadStudy.h"
@@ -39,5 +42,54 @@ std::vector<double> gateGradients(const HeadSubject& subject);
 
 HeadStudyReport runHeadStudy(const HeadSubject& subject, const HeadStudyOptions& options,
                              const HeadStudyProgress& progress);
+
+// ---- What the tasks' head studies (text/, vision/, forecast/) share ----
+
+// Every head of `layers` layers of one kind.
+inline void appendHeads(std::vector<HeadId>& heads, MapKind kind, int layers, int perLayer) {
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < perLayer; ++h) heads.push_back({kind, l, h});
+}
+
+// The heads of a network whose attention is its encoder's self-attention alone (the classifier, the
+// ViT): encoder:layer:head, each layer's module net.attention(layer). The caller adds score and
+// forEachBatch.
+template <class Net>
+HeadSubject encoderSubject(Net& net, int heads) {
+    HeadSubject s;
+    appendHeads(s.heads, MapKind::Encoder, static_cast<int>(net.layerCount()), heads);
+    s.headsPerLayer = heads;
+    s.module = [&net](MapKind, int layer) -> nn::MultiHeadAttention& {
+        return net.attention(static_cast<std::size_t>(layer));
+    };
+    return s;
+}
+
+inline std::size_t batchOf(const HeadStudyOptions& options) { return std::max<std::size_t>(1, options.batchSize); }
+
+// Consecutive batches of `count` items.
+template <class Fn>
+void forEachRange(std::size_t count, std::size_t batch, Fn&& fn) {
+    for (std::size_t first = 0; first < count; first += batch) fn(first, std::min(count, first + batch));
+}
+
+// Cross-entropy summed, and the correct predictions, of logits against labels.
+inline std::pair<torch::Tensor, std::int64_t> classificationFigures(const torch::Tensor& logits, const torch::Tensor& labels) {
+    torch::Tensor loss = torch::nn::functional::cross_entropy(
+        logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
+    return {loss, logits.argmax(1).eq(labels).sum().item<std::int64_t>()};
+}
+
+// A task's report: runHeadStudy, then the metric's name and direction, the items measured and skipped.
+template <class Set>
+HeadStudyReport studyReport(const HeadSubject& s, const Set& set, std::size_t items, const char* metric,
+                      bool higherIsBetter, const HeadStudyOptions& options, const HeadStudyProgress& progress) {
+    HeadStudyReport r = runHeadStudy(s, options, progress);
+    r.metric = metric;
+    r.higherIsBetter = higherIsBetter;
+    r.items = items;
+    r.skipped = set.skipped;
+    return r;
+}
 
 }  // namespace attnlab::detail

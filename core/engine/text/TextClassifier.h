@@ -48,8 +48,6 @@ struct Classification {
 // hops (what explain() and the rationale mass use); empty for a model without attention.
 std::vector<double> wordAttention(const Classification& c);
 
-inline constexpr int kDefaultIgSteps = 64;
-
 class TextClassifier {
 public:
     // Throws ConfigError if the config is invalid; the vocabulary size and the class count are

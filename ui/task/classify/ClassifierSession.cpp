@@ -1,6 +1,6 @@
 #include "task/classify/ClassifierSession.h"
 #include "base/InputError.h"
-#include "engine/HeadStudy.h"
+#include "engine/text/ClassifierHeadStudy.h"
 #include <QCoreApplication>
 #include <optional>
 

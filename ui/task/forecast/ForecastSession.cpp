@@ -1,5 +1,6 @@
 #include "task/forecast/ForecastSession.h"
 #include "base/InputError.h"
+#include "engine/forecast/ForecastHeadStudy.h"
 #include <QCoreApplication>
 #include <optional>
 

@@ -1,7 +1,7 @@
 #include "task/images/ImageSession.h"
 #include "base/InputError.h"
 #include "base/vision/ImageAttention.h"
-#include "engine/HeadStudy.h"
+#include "engine/vision/ImageHeadStudy.h"
 #include <QCoreApplication>
 #include <optional>
 
