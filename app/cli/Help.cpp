@@ -161,7 +161,12 @@ weights per caption token]}, "log_probability"}; for a scene whose objects are k
 "objects": [{"colour", "shape", "box": [top, left, height, width], "box_share"}] (boxes at the
 model's size), "in_box": [per token: the share of its attention in each object's box],
 "peak_in_box" (per token and object: the peak cell's centre in the box or within half a cell of
-it) and "peak_strictly_in_box" (in the box itself).
+it), "peak_strictly_in_box" (in the box itself), "word_classes" (per token: article, colour,
+shape or relation), "word_objects" (per token: the objects it belongs to: a noun phrase's object,
+the two objects a relation stands between) and "grounding" ({"article"|"colour"|"shape"|
+"relation"|"phrase": {"words", "peak_near", "peak_inside"}}: of the words of each class that
+belong to an object, the share whose peak is near / inside it; "phrase": colour and shape maps
+averaged).
   --beam K          beam search for a captioner (default 1 = greedy)
   --objects F.tsv   the objects of the image (the objects.tsv of `datasets --write scenes`);
                     without it an IMAGE at DIR/images/NAME reads DIR/objects.tsv if there is one

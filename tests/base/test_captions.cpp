@@ -109,3 +109,27 @@ TEST_CASE("a caption list reads image<TAB>caption with paths relative to it", "[
               .find("n.tsv:1: image captions.tsv: not a PNG or JPEG image") != std::string::npos);
     CHECK(test::inputErrorOf([&] { readCaptionTsv(dir.file("z.tsv", "\n\n"), 1, 8, 8); }).find("no captioned image") != std::string::npos);
 }
+
+TEST_CASE("a caption list with an objects.tsv beside it reads each image's objects by its name", "[captions]") {
+    test::TempDir dir;
+    dir.file("images/a.png", greyPng(8, 30));
+    dir.file("images/b.png", greyPng(8, 200));
+    dir.file("images/c.png", greyPng(8, 90));
+    dir.file("objects.tsv",
+             "images/b.png\t1\tblue\tbox\t4\t5\t2\t2\nimages/a.png\t0\tred\tdisk\t1\t2\t3\t3\nimages/b.png\t0\tgreen\twedge\t0\t0\t4\t4\n");
+    const std::string tsv = dir.file("captions.tsv", "images/a.png\ta red disk\nimages/b.png\ta green wedge above a blue box\n"
+                                                     "images/c.png\tnothing listed\n");
+    const CaptionDataset d = readCaptionTsv(tsv, 1, 8, 8);
+    REQUIRE(d.objects.size() == 3);
+    REQUIRE(d.objects[0].size() == 1);
+    CHECK(d.objects[0][0].colour == "red");
+    CHECK(d.objects[0][0].box.height == 3);
+    REQUIRE(d.objects[1].size() == 2);  // in the object column's order
+    CHECK(d.objects[1][0].shape == "wedge");
+    CHECK(d.objects[1][1].shape == "box");
+    CHECK(d.objects[2].empty());
+    // A malformed objects.tsv names its line.
+    dir.file("objects.tsv", "images/a.png\t0\tred\tdisk\t1\t2\t3\n");
+    CHECK(test::inputErrorOf([&] { readCaptionTsv(tsv, 1, 8, 8); }).find("objects.tsv:1: expected 8 tab-separated columns") !=
+          std::string::npos);
+}

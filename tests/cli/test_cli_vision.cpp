@@ -59,6 +59,11 @@ TEST_CASE("train --task image-classify and caption print one JSON object per epo
     REQUIRE(cap.size() == 2);
     const Json c = Json::parse(cap[1]);
     for (const char* key : {"val_bleu", "val_exact", "objects_named", "peak_in_box", "pairs_per_sec"}) CHECK(c.contains(key));
+    for (const char* key : {"article", "colour", "shape", "relation", "phrase"}) {  // every class, always
+        REQUIRE(c["grounding"].contains(key));
+        CHECK(c["grounding"][key]["words"].is_number_integer());
+    }
+    CHECK(c["grounding"]["shape"]["peak_near"] == c["peak_in_box"]);  // the same words, the same measure
     CHECK_THAT(t.runs[1].err, Contains("dot attention, doubly stochastic lambda 0.5"));
 }
 
@@ -219,6 +224,12 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     CHECK(c["in_box"][0].size() == c["objects"].size());
     CHECK(c["peak_in_box"][0].size() == c["objects"].size());
     CHECK(c["objects"][0]["box"].size() == 4);
+    // Each token's class and the objects it belongs to; "a" is an article wherever it stands.
+    REQUIRE(c["word_classes"].size() == c["caption_tokens"].size());
+    REQUIRE(c["word_objects"].size() == c["caption_tokens"].size());
+    for (std::size_t i = 0; i < c["caption_tokens"].size(); ++i)
+        if (c["caption_tokens"][i] == "a") CHECK(c["word_classes"][i] == "article");
+    CHECK(c["grounding"].contains("phrase"));
     // A captioner's word: its attention over the 6x6 cells beside the gradient methods.
     const Json w = Json::parse(r[4].out);
     CHECK(w["word"] == 0);

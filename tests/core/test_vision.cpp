@@ -54,7 +54,7 @@ TEST_CASE("the weight count a checkpoint is checked against is the network's", "
     vit.feedForward = 20;
     CHECK(ImageClassifier(vit, kFour, 1).parameterCount() == parameterCount(vit));
     for (CaptionAttention a : {CaptionAttention::Additive, CaptionAttention::Dot})
-        for (int variant = 0; variant < 6; ++variant) {
+        for (int variant = 0; variant < 7; ++variant) {
             CaptionerConfig c = tinyCaptioner();
             c.attention = a;
             c.query = variant == 1 ? CaptionQuery::Previous : CaptionQuery::Current;
@@ -62,6 +62,7 @@ TEST_CASE("the weight count a checkpoint is checked against is the network's", "
             c.initialState = variant == 3 ? CaptionInitialState::Zero : CaptionInitialState::Mean;
             c.gate = variant == 4;
             c.sentinel = variant == 5 && a == CaptionAttention::Additive;
+            c.inputFeeding = variant != 6;
             INFO(toJson(c));
             const ImageCaptioner model(c, Vocabulary::build({{"a", "red", "disk"}}), 1);
             c.vocabulary = static_cast<std::int64_t>(model.vocabulary().size());
@@ -79,12 +80,13 @@ TEST_CASE("a captioner's choices go through its config; older checkpoints read a
     c.initialState = CaptionInitialState::Zero;
     c.sentinel = true;
     c.gate = true;
+    c.inputFeeding = false;
     const CaptionerConfig back = captionerConfigFromJson(toJson(c));
     CHECK(toJson(back) == toJson(c));
     // Written before the choices existed: the previous state asks, the whole-image encoder, the mean
     // state, no sentinel, no gate.
     nlohmann::json older = nlohmann::json::parse(toJson(CaptionerConfig{}));
-    for (const char* key : {"query", "encoder", "initial_state", "sentinel", "gate"}) older.erase(key);
+    for (const char* key : {"query", "encoder", "initial_state", "sentinel", "gate", "input_feeding"}) older.erase(key);
     older["vocabulary"] = 9;
     const CaptionerConfig old = captionerConfigFromJson(older.dump());
     CHECK(old.query == CaptionQuery::Previous);
@@ -92,6 +94,7 @@ TEST_CASE("a captioner's choices go through its config; older checkpoints read a
     CHECK(old.initialState == CaptionInitialState::Mean);
     CHECK_FALSE(old.sentinel);
     CHECK_FALSE(old.gate);
+    CHECK(old.inputFeeding);
     CHECK(CaptionerConfig{}.query == CaptionQuery::Current);  // new models: the current state asks
     nlohmann::json wrong = nlohmann::json::parse(toJson(c));
     wrong["query"] = "next";

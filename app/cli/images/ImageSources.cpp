@@ -2,6 +2,8 @@
 
 #include "base/InputError.h"
 
+#include <cmath>
+
 #include "ArgParser.h"
 #include "base/vision/ImageDatasets.h"
 
@@ -77,6 +79,16 @@ std::vector<SceneObject> sceneObjectsOf(const ArgParser& args, const std::string
     return {};
 }
 
+CaptionWords captionWordsOf(const ArgParser& args, const std::string& image) {
+    std::string tsv;
+    if (const auto given = args.value("--objects")) tsv = *given;
+    else tsv = objectsFileFor(image).first;
+    CaptionWords words;
+    if (tsv.empty()) return words;
+    for (const auto& [file, objects] : readObjectsByFile(tsv)) words.add(objects);
+    return words;
+}
+
 SceneOptions sceneOptionsOf(const ArgParser& p) {
     SceneOptions o;
     const auto text = p.value("--objects");
@@ -107,6 +119,17 @@ CaptionDataset loadCaptionDataset(const ArgParser& p) {
     if (p.has("--channels") || p.has("--image-size")) throw UsageError("--channels and --image-size apply to --captions");
     return makeScenes(static_cast<std::size_t>(p.integer("--size", static_cast<long long>(kDefaultSceneCount), 1, 1000000)),
                       static_cast<std::uint64_t>(p.integer("--data-seed", 1, 0, 1LL << 62)), sceneOptionsOf(p));
+}
+
+nlohmann::json groundingJson(const std::map<std::string, GroundingShare>& shares) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    auto share = [](double v) { return std::isfinite(v) ? nlohmann::json(std::round(v * 10000.0) / 10000.0) : nlohmann::json(nullptr); };
+    for (const std::string& key : groundingKeys()) {
+        const auto it = shares.find(key);
+        const GroundingShare s = it == shares.end() ? GroundingShare{} : it->second;
+        out[key] = {{"words", s.words}, {"peak_near", share(s.nearShare())}, {"peak_inside", share(s.insideShare())}};
+    }
+    return out;
 }
 
 }  // namespace attnlab::cli

@@ -5,6 +5,8 @@
 //             [--split train|test] or --dataset glyphs [--size N] [--data-seed S];
 //   captions: exactly one of --captions F.tsv (--channels, --image-size) or --dataset scenes
 //             [--size N] [--data-seed S].
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "base/vision/CaptionGrounding.h"
 #include "base/vision/Captions.h"
 #include "base/vision/ImageData.h"
 #include "base/vision/ImageFiles.h"
@@ -35,8 +38,15 @@ CaptionDataset loadCaptionDataset(const ArgParser& args);
 // name under images/, as writeCaptionFolder lists them, else as given; InputError if it lists none),
 // or from the objects.tsv beside DIR/images/ when there is one; else none.
 std::vector<SceneObject> sceneObjectsOf(const ArgParser& args, const std::string& image);
+// The colours and shapes of every scene in that objects file (none without one), so that a caption's
+// wrong colour or shape is still a colour or a shape (CaptionGrounding.h).
+CaptionWords captionWordsOf(const ArgParser& args, const std::string& image);
 // The scenes' --objects N or MIN-MAX (1..4; default 2-3); UsageError naming the flag.
 SceneOptions sceneOptionsOf(const ArgParser& args);
+// A captioner's grounding (base/vision/CaptionGrounding.h) as look --json and train print it:
+// {"article": {"words": N, "peak_near": share, "peak_inside": share}, "colour": ..., "shape": ...,
+// "relation": ..., "phrase": ...}, every key present (shares null without words).
+nlohmann::json groundingJson(const std::map<std::string, GroundingShare>& shares);
 
 }  // namespace attnlab::cli
 

@@ -176,12 +176,15 @@ const char* kCaptionTrainHelp = R"(Captions: attnlab-cli train --task caption (-
   --encoder image|cell (image: the convolutions see the whole image; cell: each 8x8 cell alone)
   --initial-state mean|zero (the decoder's first state: tanh(W mean(features)), or zeros)
   --gate               Xu et al.'s gate: the context scaled by sigmoid(w . h + b)
+  --input-feeding on|off  with --query current: the decoder also reads the previous context with
+                       the word it just wrote (on), or only the word (off)
   --sentinel           Lu et al.'s visual sentinel, one more key drawn from the state (additive)
   --objects N|MIN-MAX  with --dataset scenes: objects per scene (1..4; default 2-3)
   Each epoch's JSON: epoch, train_loss, val_loss, val_bleu (0-100), val_exact, pairs_per_sec,
   seconds; with objects (scenes): objects_named (held-out images whose caption names every
   object, "red disk"), peak_in_box (shape words whose attention peak cell has its centre in that
-  object's box or within half a cell of it) and peak_strictly_in_box (in the box itself).
+  object's box or within half a cell of it), peak_strictly_in_box (in the box itself) and
+  grounding (the same per word class and per noun phrase, as look --json prints it).
 )";
 
 }  // namespace

@@ -3,7 +3,8 @@
 // [CLS] + the patches and the rollout of [CLS] over the patches; a captioner: the caption and each
 // word's attention over the grid cells, and, for a scene whose objects are known (--objects
 // objects.tsv, or the objects.tsv beside the images/ folder that `datasets --write scenes` wrote),
-// each word's share of attention in each object's box and whether its peak lies there.
+// each word's share of attention in each object's box and whether its peak lies there, and each
+// word's class, the object it belongs to and the shares per class (base/vision/CaptionGrounding.h).
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -59,7 +60,7 @@ int lookClassifier(const std::string& modelPath, const std::string& imagePath, b
 }
 
 int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bool json, int beam,
-                  const std::vector<SceneObject>& objects) {
+                  const std::vector<SceneObject>& objects, const CaptionWords& words) {
     const ImageCaptioner model = ImageCaptioner::load(modelPath);
     const Image image = readImageFile(imagePath, model.config().channels);
     const Captioning c = model.caption(image, beam);
@@ -67,6 +68,10 @@ int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bo
     for (const SceneObject& o : objects) boxes.push_back(scaleBox(o.box, image.height, image.width, c.imageHeight, c.imageWidth));
     std::vector<std::vector<BoxAttention>> onBoxes;
     for (const auto& a : c.attention) onBoxes.push_back(attentionOnBoxes(a, c.gridRows, c.gridCols, c.imageHeight, c.imageWidth, boxes));
+    std::vector<SceneObject> scaled = objects;  // the boxes in the model's pixels
+    for (std::size_t k = 0; k < scaled.size(); ++k) scaled[k].box = boxes[k];
+    const CaptionGrounding grounding =
+        groundCaption(c.tokens, c.attention, c.gridRows, c.gridCols, c.imageHeight, c.imageWidth, scaled, words);
     if (json) {
         nlohmann::ordered_json out;
         out["caption_tokens"] = c.tokens;
@@ -97,6 +102,14 @@ int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bo
             out["in_box"] = std::move(mass);
             out["peak_in_box"] = std::move(peak);
             out["peak_strictly_in_box"] = std::move(strict);
+            nlohmann::json classes = nlohmann::json::array(), belongs = nlohmann::json::array();
+            for (const GroundedWord& w : grounding.words) {
+                classes.push_back(wordClassName(w.wordClass));
+                belongs.push_back(w.objects);
+            }
+            out["word_classes"] = std::move(classes);
+            out["word_objects"] = std::move(belongs);
+            out["grounding"] = groundingJson(grounding.shares);
         }
         std::cout << out.dump() << "\n";
         return kOk;
@@ -113,6 +126,15 @@ int lookCaptioner(const std::string& modelPath, const std::string& imagePath, bo
         for (std::size_t k = 0; k < objects.size(); ++k)
             std::cout << (k == 0 ? "; in " : ", ") << objects[k].colour << " " << objects[k].shape << " "
                       << std::setprecision(2) << onBoxes[t][k].mass << (onBoxes[t][k].peakNear ? " (peak)" : "");
+        std::cout << "\n";
+    }
+    if (!objects.empty()) {
+        std::cout << "peaks near the object each word belongs to:";
+        for (const std::string& key : groundingKeys()) {
+            const auto it = grounding.shares.find(key);
+            if (it == grounding.shares.end() || it->second.words == 0) continue;
+            std::cout << " " << key << " " << it->second.near << "/" << it->second.words;
+        }
         std::cout << "\n";
     }
     return kOk;
@@ -135,7 +157,7 @@ int runLook(const Args& argv) {
         return lookClassifier(model, args.positionals().front(), args.has("--json"));
     }
     const std::string image = args.positionals().front();
-    return lookCaptioner(model, image, args.has("--json"), beam, sceneObjectsOf(args, image));
+    return lookCaptioner(model, image, args.has("--json"), beam, sceneObjectsOf(args, image), captionWordsOf(args, image));
 }
 
 }  // namespace attnlab::cli

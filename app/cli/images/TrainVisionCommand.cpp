@@ -146,7 +146,7 @@ int runTrainCaptioner(const Args& argv) {
     std::set<std::string> flags = captionDataFlags();
     flags.insert(trainingFlags().begin(), trainingFlags().end());
     flags.insert({"--attention", "--doubly-stochastic", "--embedding", "--features", "--max-len", "--attention-pattern",
-                  "--window", "--chunk", "--encoder", "--initial-state", "--query"});
+                  "--window", "--chunk", "--encoder", "--initial-state", "--query", "--input-feeding"});
     ArgParser args(argv, flags, {"--sentinel", "--gate"});
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
     // The captioner's attention is its GRU's over the image grid: no self-attention pattern.
@@ -177,6 +177,11 @@ int runTrainCaptioner(const Args& argv) {
     }
     config.sentinel = args.has("--sentinel") || defaults.sentinel;
     config.gate = args.has("--gate") || defaults.gate;
+    const std::string feeding = args.text("--input-feeding", defaults.inputFeeding ? "on" : "off");
+    if (feeding != "on" && feeding != "off") throw UsageError("--input-feeding: expected on or off, got '" + feeding + "'");
+    config.inputFeeding = feeding == "on";
+    if (args.has("--input-feeding") && config.query == CaptionQuery::Previous)
+        throw UsageError("--input-feeding applies to --query current (with the previous state asking, the context is the GRU's input)");
     if (config.sentinel && config.attention != CaptionAttention::Additive)
         throw UsageError("--sentinel needs --attention additive (the sentinel is one more additive key)");
     config.doublyStochastic = static_cast<float>(args.real("--doubly-stochastic", defaults.doublyStochastic, 0.0, 100.0));
@@ -203,6 +208,7 @@ int runTrainCaptioner(const Args& argv) {
               << (config.initialState != defaults.initialState ? ", " + toString(config.initialState) + " initial state" : "")
               << (config.sentinel ? ", visual sentinel" : "")
               << (config.gate ? ", gated context" : "")
+              << (config.inputFeeding != defaults.inputFeeding ? std::string(", input feeding ") + (config.inputFeeding ? "on" : "off") : "")
               << (config.doublyStochastic > 0 ? ", doubly stochastic lambda " + shortNumber(config.doublyStochastic) : "")
               << "; " << trainer.model().parameterCount() << " parameters, " << trainer.model().vocabulary().size()
               << " words) on " << trainer.trainingExamples() << " images, validating on " << trainer.validationExamples()
@@ -218,6 +224,7 @@ int runTrainCaptioner(const Args& argv) {
             j["objects_named"] = rounded(m.objectsNamed);
             j["peak_in_box"] = rounded(m.peakInBox);
             j["peak_strictly_in_box"] = rounded(m.peakStrictlyInBox);
+            j["grounding"] = groundingJson(m.grounding);
         }
         return j;
     });

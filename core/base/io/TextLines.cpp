@@ -158,7 +158,7 @@ std::vector<std::vector<std::string>> tsvRowsFor(const std::string& text, const 
                 throw InputError(name, lines.number(),
                                  "column " + std::to_string(k + 1) + ": '" + cell + "' is not a whole number >= 0");
         }
-        if (cells[0] == key) rows.push_back(std::move(cells));
+        if (key.empty() || cells[0] == key) rows.push_back(std::move(cells));
     }
     return rows;
 }

@@ -47,7 +47,7 @@ long readTwoColumns(const std::string& text, const std::string& name, const std:
                     std::vector<std::string>& warnings);
 
 // The rows of a TSV text with exactly `columns` tab-separated columns whose first cell (trimmed)
-// is `key`, each row's cells trimmed. Every line, kept or not, must have the columns and a whole
+// is `key` (an empty key: every row), each row's cells trimmed. Every line, kept or not, must have the columns and a whole
 // number in 0..1,000,000 in each of the `numeric` columns (0-based); otherwise InputError(name,
 // line, reason), the reason listing `header` (the columns' names).
 std::vector<std::vector<std::string>> tsvRowsFor(const std::string& text, const std::string& name, std::size_t columns,

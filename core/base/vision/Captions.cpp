@@ -148,6 +148,10 @@ CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptio
     return d;
 }
 
+namespace {
+std::map<std::string, std::vector<SceneObject>> objectsByFile(const std::string& objectsTsv, const std::string& file);
+}  // namespace
+
 CaptionDataset readCaptionTsv(const std::string& path, int channels, int height, int width) {
     namespace fs = std::filesystem;
     const std::string text = readFileLimited(path, kMaxCorpusFileBytes);
@@ -158,6 +162,7 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
     // ways ("a.png", "./a.png", "sub/../a.png", a link) is one image, decoded once; by its name if
     // it cannot be stat'ed (then reading it fails and names the line).
     std::map<std::string, std::size_t> index;
+    std::vector<std::string> names;  // per image, as the TSV names it
     std::vector<std::string> warnings;
     readTwoColumns(
         text, path, "no tab between image and caption", [](long) {},
@@ -182,6 +187,7 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
                 found = index.emplace(key, d.images.size()).first;
                 d.images.push_back(std::move(im));
                 d.files.push_back(resolved);
+                names.push_back(file);
                 d.captions.emplace_back();
             }
             std::string joined;
@@ -190,6 +196,22 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
         },
         warnings);
     if (d.images.empty()) throw InputError(path, 0, "no captioned image");
+    // The objects of the scenes when an objects.tsv lies beside the TSV (as datasets --write scenes
+    // writes it), by the image names the TSV gives.
+    const fs::path objectsTsv = folder / "objects.tsv";
+    std::error_code ec;
+    if (fs::is_regular_file(objectsTsv, ec)) {
+        const auto byFile = objectsByFile(objectsTsv.string(), "");
+        std::vector<std::vector<SceneObject>> objects(d.images.size());
+        bool any = false;
+        for (std::size_t i = 0; i < d.images.size(); ++i) {
+            const auto found = byFile.find(names[i]);
+            if (found == byFile.end()) continue;
+            objects[i] = found->second;
+            any = true;
+        }
+        if (any) d.objects = std::move(objects);
+    }
     return d;
 }
 
@@ -226,19 +248,34 @@ int namedObject(const std::vector<std::string>& words, std::size_t t, const std:
     return -1;
 }
 
-std::vector<SceneObject> readSceneObjects(const std::string& objectsTsv, const std::string& file) {
+namespace {
+
+// The rows of an objects.tsv for `file` (empty: every file), by file then by the object column.
+std::map<std::string, std::vector<SceneObject>> objectsByFile(const std::string& objectsTsv, const std::string& file) {
     const std::string text = readFileLimited(objectsTsv, kMaxCorpusFileBytes);
     auto rows = tsvRowsFor(text, objectsTsv, 8, "file, object, colour, shape, top, left, height, width", {1, 4, 5, 6, 7}, file);
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return tsvNumber(a[1]) < tsvNumber(b[1]); });
-    std::vector<SceneObject> out;
+    std::map<std::string, std::vector<SceneObject>> out;
     for (const auto& r : rows) {
         SceneObject o;
         o.colour = r[2];
         o.shape = r[3];
         o.box = {tsvNumber(r[4]), tsvNumber(r[5]), tsvNumber(r[6]), tsvNumber(r[7])};
-        out.push_back(std::move(o));
+        out[r[0]].push_back(std::move(o));
     }
     return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<SceneObject>> readObjectsByFile(const std::string& objectsTsv) {
+    return objectsByFile(objectsTsv, "");
+}
+
+std::vector<SceneObject> readSceneObjects(const std::string& objectsTsv, const std::string& file) {
+    if (file.empty()) return {};
+    auto byFile = objectsByFile(objectsTsv, file);
+    return byFile.empty() ? std::vector<SceneObject>{} : std::move(byFile.begin()->second);
 }
 
 std::pair<std::string, std::string> objectsFileFor(const std::string& imagePath) {

@@ -8,6 +8,7 @@
 // The caption list format is a TSV `image<TAB>caption`, image paths relative to the TSV's folder,
 // several lines per image allowed.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +55,9 @@ CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptio
 std::vector<std::string> captionWords(const std::string& caption);
 
 // Reads `image<TAB>caption` lines (the corpus reader's rules: UTF-8, BOM, CRLF, blank lines skipped);
+// with an objects.tsv beside the TSV (the format writeCaptionFolder writes, each image by the name
+// the TSV gives it), each image's objects too (an image it does not list has none; a file that
+// lists none of them leaves `objects` empty);
 // captions are lower-cased and split on white space; each image is decoded (ImageFiles.h) as
 // `channels` at height x width, once however many captions it has. Throws InputError naming the
 // TSV's line for a line without a tab, an empty caption, or an image that is missing or cannot be
@@ -74,6 +78,8 @@ int namedObject(const std::vector<std::string>& words, std::size_t t, const std:
 // the object column's order; empty if the file lists none for it. Throws InputError naming the
 // TSV's line for a line with other than eight columns or a number that is not one.
 std::vector<SceneObject> readSceneObjects(const std::string& objectsTsv, const std::string& file);
+// Every image's objects from an objects.tsv, by the file name it gives (errors as readSceneObjects).
+std::map<std::string, std::vector<SceneObject>> readObjectsByFile(const std::string& objectsTsv);
 // The objects.tsv that lists an image written by writeCaptionFolder (DIR/images/NAME ->
 // DIR/objects.tsv, "images/NAME"), or an empty path if there is none.
 std::pair<std::string, std::string> objectsFileFor(const std::string& imagePath);

@@ -149,7 +149,7 @@ std::string toJson(const CaptionerConfig& c) {
                 {"embedding", c.embedding},    {"attention_size", c.attentionSize},
                 {"attention", toString(c.attention)}, {"query", toString(c.query)}, {"encoder", toString(c.encoder)},
                 {"initial_state", toString(c.initialState)}, {"sentinel", c.sentinel}, {"gate", c.gate},
-                {"doubly_stochastic", c.doublyStochastic},
+                {"input_feeding", c.inputFeeding},            {"doubly_stochastic", c.doublyStochastic},
                 {"dropout", c.dropout},        {"max_length", c.maxLength},  {"vocabulary", c.vocabulary}}
         .dump();
 }
@@ -196,6 +196,7 @@ CaptionerConfig captionerConfigFromJson(const std::string& json) {
     if (j.contains("initial_state")) c.initialState = r.choice("initial_state", parseCaptionInitialState);
     if (j.contains("sentinel")) c.sentinel = r.boolean("sentinel");
     if (j.contains("gate")) c.gate = r.boolean("gate");
+    if (j.contains("input_feeding")) c.inputFeeding = r.boolean("input_feeding");  // before the choice: fed
     c.doublyStochastic = r.real("doubly_stochastic");
     c.dropout = r.real("dropout");
     c.maxLength = r.integer("max_length", 2, 128);
@@ -220,7 +221,8 @@ std::int64_t parameterCount(const CaptionerConfig& c) {
     std::int64_t attention = c.attention == CaptionAttention::Additive ? (F * A + A) + (H * A) + A : H * F;
     if (c.sentinel) attention += 2 * (H * F + F) /* gate, value */ + (F * A + A) /* key */;
     if (c.gate) attention += H + 1;
-    const std::int64_t gru = 3 * H * (E + F) + 3 * H * H + 2 * 3 * H;
+    const bool fed = c.query == CaptionQuery::Previous || c.inputFeeding;  // the context enters the GRU
+    const std::int64_t gru = 3 * H * (E + (fed ? F : 0)) + 3 * H * H + 2 * 3 * H;
     const std::int64_t initial = c.initialState == CaptionInitialState::Mean ? F * H + H : 0;
     return conv1 + conv2 + conv3 + cells * F /* cell embeddings */ + initial /* initial state */ + V * E +
            attention + gru + (H + F) * V + V /* output */;

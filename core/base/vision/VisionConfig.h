@@ -90,6 +90,10 @@ struct CaptionerConfig {
     // Xu et al. (2015, section 4.2.1): the context scaled by a gate beta = sigmoid(w . h + b) drawn
     // from the decoder's state, so that a word may take little from the image.
     bool gate = false;
+    // With the current state asking: the decoder also reads the previous step's context with the word
+    // (Luong et al.'s input feeding). Without it the decoder reads only the word, so what it knows of
+    // the image at a step comes through that step's attention (and the first state).
+    bool inputFeeding = true;
     float doublyStochastic = 0.0f;  // lambda of sum over cells (1 - sum over steps alpha)^2; 0 = off
     float dropout = 0.1f;
     int maxLength = 16;     // words generated at most (and captions cut to in training)

@@ -350,6 +350,8 @@ CaptionEpochMetrics CaptionerTrainer::evaluate() const {
     std::vector<Tokens> hypotheses, references;
     double loss = 0;
     std::size_t words = 0, exact = 0, withObjects = 0, named = 0, shapeWords = 0, peaks = 0, strictPeaks = 0;
+    CaptionWords captionWords;  // every held-out scene's colours and shapes
+    for (const HeldImage& h : impl_->held) captionWords.add(h.objects);
     for (const HeldImage& h : impl_->held) {
         const Captioning captioning = model.caption(h.image);
         hypotheses.push_back(captioning.tokens);
@@ -372,6 +374,10 @@ CaptionEpochMetrics CaptionerTrainer::evaluate() const {
         }
         if (h.objects.empty()) continue;
         ++withObjects;
+        const CaptionGrounding grounding = groundCaption(captioning.tokens, captioning.attention, captioning.gridRows,
+                                                         captioning.gridCols, captioning.imageHeight,
+                                                         captioning.imageWidth, h.objects, captionWords);
+        for (const auto& [key, share] : grounding.shares) m.grounding[key].add(share);
         std::vector<bool> used(h.objects.size(), false);
         std::size_t found = 0;
         for (std::size_t t = 1; t < captioning.tokens.size(); ++t)

@@ -5,8 +5,10 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 
+#include "base/vision/CaptionGrounding.h"
 #include "base/vision/Captions.h"
 #include "base/vision/ImageData.h"
 #include "base/vision/ImageAttention.h"
@@ -80,6 +82,9 @@ struct CaptionEpochMetrics {
     // and the share whose peak cell's centre lies inside the box itself.
     double peakInBox = 0;
     double peakStrictlyInBox = 0;
+    // Per word class ("article", "colour", "shape", "relation") and per noun phrase ("phrase"): of
+    // the words that belong to an object, how many peaked near / inside it (base/vision/CaptionGrounding.h).
+    std::map<std::string, GroundingShare> grounding;
     double imagesPerSecond = 0;
     double seconds = 0;
 };

@@ -88,7 +88,8 @@ CaptionerNetImpl::CaptionerNetImpl(const CaptionerConfig& c) : config_(c) {
         query_ = register_module("query", torch::nn::Linear(torch::nn::LinearOptions(c.hidden, c.features).bias(false)));
     }
     if (c.gate) gate_ = register_module("gate", torch::nn::Linear(c.hidden, 1));
-    gru_ = register_module("gru", torch::nn::GRUCell(c.embedding + c.features, c.hidden));
+    const bool fed = c.query == CaptionQuery::Previous || c.inputFeeding;  // the context is part of the GRU's input
+    gru_ = register_module("gru", torch::nn::GRUCell(c.embedding + (fed ? c.features : 0), c.hidden));
     output_ = register_module("output", torch::nn::Linear(c.hidden + c.features, c.vocabulary));
 }
 
@@ -152,7 +153,8 @@ CaptionStep CaptionerNetImpl::step(const torch::Tensor& previous, const torch::T
     if (config_.query == CaptionQuery::Current) {
         // Read the previous word and the previous context, then ask with the new state.
         const torch::Tensor h = state.narrow(1, 0, config_.hidden), before = state.narrow(1, config_.hidden, config_.features);
-        const torch::Tensor input = applyDropout(torch::cat({embedding_(previous), before}, 1), config_.dropout, training);
+        const torch::Tensor read = config_.inputFeeding ? torch::cat({embedding_(previous), before}, 1) : embedding_(previous);
+        const torch::Tensor input = applyDropout(read, config_.dropout, training);
         const torch::Tensor next = gru_(input, h);
         CaptionStep s = attend(next, features, keys);
         s.logits = output_(applyDropout(torch::cat({next, s.context}, 1), config_.dropout, training));
@@ -178,7 +180,8 @@ std::pair<torch::Tensor, torch::Tensor> CaptionerNetImpl::forward(const torch::T
         torch::Tensor h = state.narrow(1, 0, config_.hidden), before = state.narrow(1, config_.hidden, config_.features);
         std::vector<torch::Tensor> states, contexts, alphas;
         for (int64_t t = 0; t < inputs.size(1); ++t) {
-            h = fusedGruCell(applyDropout(torch::cat({embedded.select(1, t), before}, 1), config_.dropout, training), h, gru_);
+            const torch::Tensor read = config_.inputFeeding ? torch::cat({embedded.select(1, t), before}, 1) : embedded.select(1, t);
+            h = fusedGruCell(applyDropout(read, config_.dropout, training), h, gru_);
             CaptionStep s = attend(h, features, k);
             states.push_back(h);
             contexts.push_back(s.context);
