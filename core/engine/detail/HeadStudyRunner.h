@@ -80,6 +80,34 @@ inline std::pair<torch::Tensor, std::int64_t> classificationFigures(const torch:
     return {loss, logits.argmax(1).eq(labels).sum().item<std::int64_t>()};
 }
 
+// A classifier's score and batches (the text classifier's and the ViT's studies): logitsOf(first,
+// last) runs items [first, last) with the gates as they are set and returns {logits, labels}; the
+// score is the summed cross-entropy and the accuracy, each over `count` items.
+template <class LogitsOf>
+void scoreAsClassifier(HeadSubject& s, std::size_t count, std::size_t batch, LogitsOf logitsOf) {
+    s.score = [count, batch, logitsOf] {
+        c10::InferenceMode inference;
+        double loss = 0;
+        std::int64_t correct = 0;
+        forEachRange(count, batch, [&](std::size_t first, std::size_t last) {
+            const auto [logits, labels] = logitsOf(first, last);
+            const auto [l, c] = classificationFigures(logits, labels);
+            loss += l.template item<double>();
+            correct += c;
+        });
+        const auto n = static_cast<double>(count);
+        return HeadScore{loss / n, static_cast<double>(correct) / n, 0.0};
+    };
+    s.forEachBatch = [count, batch, logitsOf](const HeadSubject::Visit& visit) {
+        forEachRange(count, batch, [&](std::size_t first, std::size_t last) {
+            visit(static_cast<std::int64_t>(last - first), [&] {
+                const auto [logits, labels] = logitsOf(first, last);
+                return classificationFigures(logits, labels).first;
+            });
+        });
+    };
+}
+
 // A task's report: runHeadStudy, then the metric's name and direction, the items measured and skipped.
 template <class Set>
 HeadStudyReport studyReport(const HeadSubject& s, const Set& set, std::size_t items, const char* metric,

@@ -15,7 +15,6 @@ namespace {
 
 using detail::appendHeads;
 using detail::batchOf;
-using detail::classificationFigures;
 using detail::encoderSubject;
 using detail::forEachRange;
 using detail::studyReport;

@@ -16,9 +16,7 @@ namespace {
 
 using detail::appendHeads;
 using detail::batchOf;
-using detail::classificationFigures;
 using detail::encoderSubject;
-using detail::forEachRange;
 using detail::studyReport;
 
 // ---- Text classifier --------------------------------------------------------------------------
@@ -85,26 +83,10 @@ auto withClassifierSubject(const TextClassifier& model, const ClassificationCorp
     const EvalModeGuard evalMode(net);
     const StudyTexts set = prepareTexts(model, corpus, limit);
     detail::HeadSubject s = encoderSubject(net, model.config().heads);
-    s.score = [&] {
-        c10::InferenceMode inference;
-        double loss = 0;
-        std::int64_t correct = 0;
-        forEachRange(set.ids.size(), batch, [&](std::size_t first, std::size_t last) {
-            const StudyTextBatch b = studyTextBatch(set, first, last);
-            auto [l, c] = classificationFigures(net.forward(b.ids, b.lengths).logits, b.labels);
-            loss += l.item<double>();
-            correct += c;
-        });
-        const auto n = static_cast<double>(set.ids.size());
-        return HeadScore{loss / n, static_cast<double>(correct) / n, 0.0};
-    };
-    s.forEachBatch = [&](const detail::HeadSubject::Visit& visit) {
-        forEachRange(set.ids.size(), batch, [&](std::size_t first, std::size_t last) {
-            const StudyTextBatch b = studyTextBatch(set, first, last);
-            visit(static_cast<std::int64_t>(last - first),
-                  [&] { return classificationFigures(net.forward(b.ids, b.lengths).logits, b.labels).first; });
-        });
-    };
+    detail::scoreAsClassifier(s, set.ids.size(), batch, [&net, &set](std::size_t first, std::size_t last) {
+        const StudyTextBatch b = studyTextBatch(set, first, last);
+        return std::pair{net.forward(b.ids, b.lengths).logits, b.labels};
+    });
     return run(s, set);
 }
 

@@ -15,9 +15,7 @@ namespace {
 
 using detail::appendHeads;
 using detail::batchOf;
-using detail::classificationFigures;
 using detail::encoderSubject;
-using detail::forEachRange;
 using detail::studyReport;
 
 // ---- ViT ----------------------------------------------------------------------------------------
@@ -67,26 +65,10 @@ auto withImageSubject(const ImageClassifier& model, const ImageDataset& data, st
     const EvalModeGuard evalMode(net);
     const ImageSet set = prepareImages(model, data, limit);
     detail::HeadSubject s = encoderSubject(net, model.config().heads);
-    s.score = [&] {
-        c10::InferenceMode inference;
-        double loss = 0;
-        std::int64_t correct = 0;
-        forEachRange(set.images.size(), batch, [&](std::size_t first, std::size_t last) {
-            auto [images, labels] = imageBatch(set, first, last);
-            auto [l, c] = classificationFigures(net.forward(images).logits, labels);
-            loss += l.item<double>();
-            correct += c;
-        });
-        const auto n = static_cast<double>(set.images.size());
-        return HeadScore{loss / n, static_cast<double>(correct) / n, 0.0};
-    };
-    s.forEachBatch = [&](const detail::HeadSubject::Visit& visit) {
-        forEachRange(set.images.size(), batch, [&](std::size_t first, std::size_t last) {
-            auto [images, labels] = imageBatch(set, first, last);
-            visit(static_cast<std::int64_t>(last - first),
-                  [&] { return classificationFigures(net.forward(images).logits, labels).first; });
-        });
-    };
+    detail::scoreAsClassifier(s, set.images.size(), batch, [&net, &set](std::size_t first, std::size_t last) {
+        auto [images, labels] = imageBatch(set, first, last);
+        return std::pair{net.forward(images).logits, labels};
+    });
     return run(s, set);
 }
 
