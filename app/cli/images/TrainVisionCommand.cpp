@@ -48,11 +48,11 @@ void requireArch(const ArgParser& args, const char* expected) {
     if (arch != expected) throw UsageError("--arch: unknown architecture '" + arch + "' (expected " + expected + ")");
 }
 
-template <typename TranslationTrainer, typename Metrics, typename ToJson>
-int trainAndSave(TranslationTrainer& trainer, const std::string& out, ToJson toJson) {
+template <typename VisionTrainer, typename Metrics, typename ToJson>
+int trainAndSave(VisionTrainer& trainer, const std::string& out, ToJson toJson) {
     catchInterrupts(true);
     auto save = [&] { trainer.model().save(out, {{"epochs_trained", std::to_string(trainer.completedEpochs())}}); };
-    typename TranslationTrainer::Outcome outcome;
+    typename VisionTrainer::Outcome outcome;
     try {
         outcome = trainer.run(
             [&](const Metrics& m) {
@@ -70,7 +70,7 @@ int trainAndSave(TranslationTrainer& trainer, const std::string& out, ToJson toJ
         return kInternal;
     }
     save();
-    return reportSaved(outcome == TranslationTrainer::Outcome::Stopped, out);
+    return reportSaved(outcome == VisionTrainer::Outcome::Stopped, out);
 }
 
 }  // namespace
