@@ -6,8 +6,9 @@
 #     32) on 4,000 sentiment reviews against reference_tasks.py classify (from SHARED_BENCH);
 #   - the ViT (4x4 patches, d_model 64, 4 heads, 3 pre-norm layers, feed-forward 256, dropout 0.1) on
 #     the first 3,000 Fashion-MNIST training images against reference_tasks.py vit;
-#   - the default captioner (CNN + GRU, additive attention over a 6x6 grid) on 2,000 scenes (1,800
-#     train) against bench/reference_captioner.py;
+#   - the default captioner (CNN + GRU, additive attention over a 6x6 grid, no input feeding, the
+#     doubly stochastic term, batch 16) on 2,000 scenes (1,800 train) against
+#     bench/reference_captioner.py (the same defaults);
 #   - the default forecaster (Transformer encoder-decoder, 96 points to 12) on the seasonal series
 #     against bench/reference_forecaster.py.
 # One thread and the same OpenBLAS kernels on both sides; ROUNDS rounds alternating the two, the

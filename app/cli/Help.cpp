@@ -55,6 +55,8 @@ Without options, lists the built-in datasets. With --write, generates one.
   --out FILE          output TSV (source<TAB>target per line); written atomically
   --size N            number of pairs or images (default 2000; glyphs 5000, scenes 6000)
   --objects N|MIN-MAX scenes: objects per scene, 1..4 (default 2-3)
+  --noise X           scenes: a dark grey background with Gaussian noise of X on every pixel
+                      (0..0.5, on 0..1; default 0: black, flat colours)
   --seed S            random seed (default 1); the same seed gives the same file
   --max-len N         maximum source length in tokens (default per dataset, up to 200)
   --alignments FILE   also write gold alignments, one line of "i-j" links per pair,
@@ -100,7 +102,7 @@ pixel (0-1), has_boxes.
 With --task caption: a caption list (--captions F.tsv, lines image<TAB>caption, image paths
 relative to the TSV, several lines per image allowed; --channels 1|3, --image-size N, default 3
 and 48) or the generated scenes (--dataset scenes [--size N, default 6000] [--data-seed S]
-[--objects N|MIN-MAX]): images, captions,
+[--objects N|MIN-MAX] [--noise X]): images, captions,
 vocabulary, the longest caption, has_boxes.
 With --task forecast: a series (--series FILE.csv --column NAME [--timestamp-column NAME], or
 --dataset seasonal|echo|regime with --length, --period, --second-period, --lag, --noise,

@@ -3619,6 +3619,10 @@
         <source>Is the attention an explanation? A ViT&apos;s rollout, or a caption word&apos;s attention, beside gradient methods, and a deletion test of which one finds what the model uses.</source>
         <translation>注意力是一种解释吗？把 ViT 的注意力展开或描述中某个词的注意力与梯度方法并排比较，并用删除测试检验哪一种找到了模型真正使用的东西。</translation>
     </message>
+    <message>
+        <source>The box is the %1&apos;s, the object the word belongs to: %2 of the image, what uniform weights would put in it.</source>
+        <translation>方框是 %1 的，即这个词所属的物体：占图像的 %2，也就是均匀权重会放在其中的份额。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImageHeadsView</name>
@@ -3824,6 +3828,14 @@
         <source>Coverage λ:</source>
         <translation>覆盖 λ：</translation>
     </message>
+    <message>
+        <source>Scenes: 0 draws them on black in flat colours; above 0, on a dark grey background with this much random noise on every pixel (the objects and captions stay the same).</source>
+        <translation>场景：0 表示在黑色背景上用纯色绘制；大于 0 时，背景为深灰色，每个像素都加上这么多的随机噪声（物体和描述保持不变）。</translation>
+    </message>
+    <message>
+        <source>Noise:</source>
+        <translation>噪声：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImageTask</name>
@@ -3995,10 +4007,6 @@
         <translation>&lt;b&gt;被关注&lt;/b&gt;：哪些图像块在看鼠标下的那个图像块</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Every word&lt;/b&gt;: where the captioner looked as it said it</source>
-        <translation>&lt;b&gt;每个词&lt;/b&gt;：描述生成器说出它时看向哪里</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Dataset&lt;/b&gt;: pick an image to look at</source>
         <translation>&lt;b&gt;数据集&lt;/b&gt;：选择一张图像来查看</translation>
     </message>
@@ -4037,10 +4045,6 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; &amp;nbsp; p = %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; &amp;nbsp; p = %2</translation>
-    </message>
-    <message>
-        <source>Show where the captioner looked when it said this word</source>
-        <translation>显示描述生成器说出这个词时看向哪里</translation>
     </message>
     <message>
         <source>Rollout</source>
@@ -4083,10 +4087,6 @@
         <translation>&lt;b&gt;在物体的方框内&lt;/b&gt;：每个词的注意力份额；● 表示峰值所在</translation>
     </message>
     <message>
-        <source>The share of a word&apos;s attention that falls inside each object&apos;s box (uniform attention would give the box&apos;s share of the image). ● marks the object where the word&apos;s attention peaks: the peak cell&apos;s centre inside the box or within half a cell of it.</source>
-        <translation>一个词的注意力落在每个物体方框内的份额（均匀注意力会给出方框占图像的比例）。● 标出该词注意力峰值所在的物体：峰值格子的中心在方框内，或距方框不到半个格子。</translation>
-    </message>
-    <message>
         <source>Word</source>
         <translation>词</translation>
     </message>
@@ -4103,12 +4103,100 @@
         <translation>描述没有说出任何物体。</translation>
     </message>
     <message>
-        <source>Shape words whose attention peaks on the object they name: %1 of %2</source>
-        <translation>注意力峰值落在所指物体上的形状词：%2 个中有 %1 个</translation>
-    </message>
-    <message>
         <source>Train a model (Run &gt; Start, F5) or open one: where it looks in the image appears here, and changes as it learns.</source>
         <translation>训练一个模型（运行 &gt; 开始，F5）或打开一个模型：它在图像中看向哪里会显示在这里，并随学习而变化。</translation>
+    </message>
+    <message>
+        <source>The decoder reads the word it wrote last, then asks over the cells: this map is the attention of the step that wrote the chosen word, read together with the decoder&apos;s state to choose it.</source>
+        <translation>解码器先读入它上一步写出的词，再在网格单元上提问：这张图是写出所选词那一步的注意力，它与解码器的状态一起决定了这个词。</translation>
+    </message>
+    <message>
+        <source>Each word&apos;s class, and whether its attention peaks on its own object: a colour or shape word&apos;s (and the article before them) is the object the phrase names; a relation word&apos;s, either object it stands between. Then the share of the word&apos;s attention inside each object&apos;s box (uniform attention would give the box&apos;s share of the image). ● marks the object where the word&apos;s attention peaks: the peak cell&apos;s centre inside the box or within half a cell of it.</source>
+        <translation>每个词的类别，以及它的注意力峰值是否落在它自己的物体上：颜色词或形状词（以及它们前面的冠词）的物体是该短语所指的物体；关系词的物体是它所连接的两个物体之一。然后是该词的注意力落在每个物体方框内的份额（均匀注意力会得到方框占图像的份额）。● 标出该词注意力峰值所在的物体：峰值单元的中心在方框内或距方框不超过半个单元。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Every word&lt;/b&gt;: where the captioner looked while writing it</source>
+        <translation>&lt;b&gt;每个词&lt;/b&gt;：描述生成器写出它时看向了哪里</translation>
+    </message>
+    <message>
+        <source>Show where the captioner looked while writing this word</source>
+        <translation>显示描述生成器写这个词时看向了哪里</translation>
+    </message>
+    <message>
+        <source>article</source>
+        <translation>冠词</translation>
+    </message>
+    <message>
+        <source>colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>relation</source>
+        <translation>关系</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Own object</source>
+        <translation>自己的物体</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; belongs to no object of this scene</source>
+        <translation>“%1”不属于这个场景中的任何物体</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; peaks on the object it belongs to</source>
+        <translation>“%1”的峰值落在它所属的物体上</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; peaks away from the object it belongs to</source>
+        <translation>“%1”的峰值偏离了它所属的物体</translation>
+    </message>
+    <message>
+        <source>shape words</source>
+        <translation>形状词</translation>
+    </message>
+    <message>
+        <source>colour words</source>
+        <translation>颜色词</translation>
+    </message>
+    <message>
+        <source>articles</source>
+        <translation>冠词</translation>
+    </message>
+    <message>
+        <source>relation words</source>
+        <translation>关系词</translation>
+    </message>
+    <message>
+        <source>phrases (colour + shape)</source>
+        <translation>短语（颜色 + 形状）</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3</source>
+        <translation>%1 %3 个中有 %2 个</translation>
+    </message>
+    <message>
+        <source>Peaks on the word&apos;s own object: %1</source>
+        <translation>峰值落在词自己的物体上：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;While writing “%1”&lt;/b&gt; (word %2 of %3): where the captioner looked to choose it</source>
+        <translation>&lt;b&gt;写“%1”时&lt;/b&gt;（第 %2 个词，共 %3 个）：描述生成器为选出它而看向的地方</translation>
     </message>
 </context>
 <context>

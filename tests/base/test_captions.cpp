@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -85,6 +86,50 @@ TEST_CASE("scenes: each caption names the objects in order, each related truly t
     CHECK(relationsBetween(Box{0, 0, 4, 4}, Box{2, 2, 4, 4}).empty());
     CHECK(makeScenes(3, 5).images[2].pixels == makeScenes(3, 5).images[2].pixels);
     CHECK_THROWS_AS(makeScenes(3, 5, SceneOptions{16, 2, 3}), ConfigError);
+}
+
+TEST_CASE("noisy scenes: the same objects and captions on a noisy dark grey background", "[captions]") {
+    SceneOptions noisy;
+    noisy.noise = 0.1;
+    const CaptionDataset clean = makeScenes(40, 3), d = makeScenes(40, 3, noisy);
+    REQUIRE(d.images.size() == clean.images.size());
+    double sum = 0, squares = 0;
+    std::size_t background = 0;
+    for (std::size_t i = 0; i < d.images.size(); ++i) {
+        CHECK(d.captions[i] == clean.captions[i]);
+        REQUIRE(d.objects[i].size() == clean.objects[i].size());
+        for (std::size_t k = 0; k < d.objects[i].size(); ++k) CHECK(d.objects[i][k].box == clean.objects[i][k].box);
+        const Image& im = d.images[i];
+        for (std::size_t p = 0; p < im.pixels.size(); p += 3) {
+            if (clean.images[i].pixels[p] + clean.images[i].pixels[p + 1] + clean.images[i].pixels[p + 2] != 0) {
+                // An object's pixel: its colour, shaded by at most a few noise deviations.
+                for (int ch = 0; ch < 3; ++ch) CHECK(std::abs(int(im.pixels[p + ch]) - clean.images[i].pixels[p + ch]) < 80);
+                continue;
+            }
+            CHECK((im.pixels[p] == im.pixels[p + 1] && im.pixels[p] == im.pixels[p + 2]));  // grey
+            const double v = im.pixels[p] / 255.0;
+            sum += v;
+            squares += v * v;
+            ++background;
+        }
+    }
+    // Grey 0.08 with noise 0.1, clipped at 0: the mean rises a little, the spread falls a little.
+    const double mean = sum / background, sd = std::sqrt(squares / background - mean * mean);
+    CHECK(mean == Approx(0.1).margin(0.03));
+    CHECK(sd == Approx(0.08).margin(0.025));
+    CHECK(makeScenes(2, 3, noisy).images[1].pixels == d.images[1].pixels);  // the same seed, the same noise
+    noisy.noise = 0.6;
+    CHECK_THROWS_AS(makeScenes(3, 5, noisy), ConfigError);
+    noisy.noise = -0.1;
+    CHECK_THROWS_AS(makeScenes(3, 5, noisy), ConfigError);
+}
+
+TEST_CASE("a caption word's object: its phrase's, the article's too", "[captions]") {
+    const std::vector<SceneObject> objects{{Box{0, 0, 8, 8}, "red", "disk"}, {Box{20, 20, 8, 8}, "blue", "box"}};
+    const std::vector<std::string> words{"a", "blue", "box", "above", "a", "red", "disk"};
+    const std::vector<int> expected{1, 1, 1, -1, 0, 0, 0};
+    for (std::size_t t = 0; t < words.size(); ++t) CHECK(namedObject(words, t, objects) == expected[t]);
+    CHECK(namedObject({"a", "green", "box"}, 0, objects) == -1);  // names no object of the scene
 }
 
 TEST_CASE("a caption list reads image<TAB>caption with paths relative to it", "[captions]") {

@@ -243,6 +243,8 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
         CHECK(w["deletion"][method].size() == 37);
     }
     CHECK_FALSE(w["methods"].contains("rollout"));
+    // A box is measured only for a word that belongs to an object, and it says whose.
+    CHECK(w.contains("mass_in_box") == w.contains("box_object"));
     INFO(describe({"explain", "--word", "99"}, r[5]));
     CHECK(r[5].exitCode == 2);
     CHECK_THAT(r[5].err, Contains("--word: word 99 is not in the caption"));
@@ -264,9 +266,14 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
          scratch().file("o.safetensors")},                                                          // 2
         {"train", "--task", "caption", "--dataset", "scenes", "--sentinel", "--attention", "dot", "--arch", "cnn-gru",
          "--out", scratch().file("o.safetensors")},                                                 // 2
+        {"train", "--task", "caption", "--dataset", "scenes", "--noise", "0.9", "--arch", "cnn-gru", "--out",
+         scratch().file("o.safetensors")},                                                          // 2
+        {"train", "--task", "caption", "--captions", t.scenes + "/captions.tsv", "--noise", "0.1", "--arch", "cnn-gru",
+         "--out", scratch().file("o.safetensors")},                                                 // 2
+        {"datasets", "--write", "glyphs", "--noise", "0.1", "--out", scratch().file("g")},           // 2
     };
     const auto bad = cliAll(runs);
-    const int expected[] = {3, 2, 2, 2, 3, 2, 2, 2, 2};
+    const int expected[] = {3, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2, 2};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         INFO(describe(runs[i], bad[i]));
         CHECK(bad[i].exitCode == expected[i]);
@@ -279,4 +286,7 @@ TEST_CASE("explain a ViT's image: five distributions, taus, IG's sums, deletion 
     CHECK_THAT(bad[6].err, Contains("--objects"));
     CHECK_THAT(bad[7].err, Contains("--query"));
     CHECK_THAT(bad[8].err, Contains("--sentinel"));
+    CHECK_THAT(bad[9].err, Contains("--noise"));
+    CHECK_THAT(bad[10].err, Contains("--noise") && Contains("--dataset scenes"));
+    CHECK_THAT(bad[11].err, Contains("--noise applies to scenes"));
 }

@@ -80,7 +80,9 @@ TEST_CASE("a captioner's choices go through its config; older checkpoints read a
     c.initialState = CaptionInitialState::Zero;
     c.sentinel = true;
     c.gate = true;
-    c.inputFeeding = false;
+    c.attention = CaptionAttention::Additive;  // the sentinel's
+    c.inputFeeding = true;
+    c.doublyStochastic = 0.5f;
     const CaptionerConfig back = captionerConfigFromJson(toJson(c));
     CHECK(toJson(back) == toJson(c));
     // Written before the choices existed: the previous state asks, the whole-image encoder, the mean
@@ -95,7 +97,10 @@ TEST_CASE("a captioner's choices go through its config; older checkpoints read a
     CHECK_FALSE(old.sentinel);
     CHECK_FALSE(old.gate);
     CHECK(old.inputFeeding);
-    CHECK(CaptionerConfig{}.query == CaptionQuery::Current);  // new models: the current state asks
+    CHECK(CaptionerConfig{}.query == CaptionQuery::Current);  // new models: the current state asks,
+    CHECK(CaptionerConfig{}.attention == CaptionAttention::Dot);  // scores by a dot product,
+    CHECK_FALSE(CaptionerConfig{}.inputFeeding);               // reads only the word it wrote,
+    CHECK(CaptionerConfig{}.doublyStochastic == 1.0f);         // every cell looked at about once
     nlohmann::json wrong = nlohmann::json::parse(toJson(c));
     wrong["query"] = "next";
     CHECK_THROWS_WITH(captionerConfigFromJson(wrong.dump()), Contains("unknown query 'next'"));

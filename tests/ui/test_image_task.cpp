@@ -4,6 +4,7 @@
 // opened again; a broken model file and a file that is no image are reported in one line.
 #include "ui/UiTestSupport.h"
 #include "widgets/HeatmapWidget.h"
+#include "base/vision/Captions.h"
 #include "base/vision/ImageDatasets.h"
 #include "base/vision/ImageFiles.h"
 #include "engine/translation/Seq2SeqModel.h"
@@ -20,6 +21,8 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QTemporaryDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -256,11 +259,24 @@ TEST_CASE("a captioner on a few scenes shows one attention row per word", "[ui][
     QString error;
     CHECK(w.exportCurrentView(f.dir.filePath(QStringLiteral("caption.svg")), 1.0, &error));
 
-    // A generated scene's objects are known: a row per word, a column per object, and the count of
-    // shape words whose peak is on the object they name.
+    // The map says which step it is: the last word's.
+    CHECK(view->mapLabel().contains(QStringLiteral("While writing “%1”").arg(QString::fromStdString(c.tokens.back()))));
+    // A generated scene's objects are known: a row per word with its class and whether it peaks on
+    // its own object, a column per object, and the counts per word class.
     REQUIRE(!view->objects().empty());
-    CHECK(view->inBoxTable()->rowCount() == view->wordCount());
-    CHECK(view->inBoxTable()->columnCount() == 1 + static_cast<int>(view->objects().size()));  // the word, then each object
+    QTableWidget* inBox = view->inBoxTable();
+    CHECK(inBox->rowCount() == view->wordCount());
+    CHECK(inBox->columnCount() == 3 + static_cast<int>(view->objects().size()));  // word, class, own object, each object
+    REQUIRE(view->grounding() != nullptr);
+    REQUIRE(view->grounding()->words.size() == c.tokens.size());
+    for (int row = 0; row < inBox->rowCount(); ++row) {
+        const GroundedWord& g = view->grounding()->words[static_cast<std::size_t>(row)];
+        const std::string& token = c.tokens[static_cast<std::size_t>(row)];
+        const bool article = token == "a";
+        CHECK((g.wordClass == CaptionWordClass::Article) == article);
+        CHECK(inBox->item(row, 1)->text() == QString::fromLatin1(wordClassName(g.wordClass)));
+        CHECK(inBox->item(row, 2)->text() == (g.objects.empty() ? QStringLiteral("–") : g.peakNear ? QStringLiteral("yes") : QStringLiteral("no")));
+    }
     CHECK_FALSE(view->inBoxSummary().isEmpty());
     // A captioner has no heads to show; its words are explained one at a time, per grid cell.
     CHECK(task.headsView()->messageText().contains(QStringLiteral("no self-attention heads")));
@@ -417,7 +433,15 @@ TEST_CASE("choosing captions switches the training defaults to the captioner's, 
     dataset->setCurrentIndex(dataset->findData(QStringLiteral("scenes")));
     CHECK(panel.options().learningRate == Approx(defaultCaptionerTraining().learningRate));
     CHECK(panel.options().epochs == defaultCaptionerTraining().epochs);
+    CHECK(panel.options().batchSize == defaultCaptionerTraining().batchSize);
     CHECK(panel.data().size == static_cast<int>(kDefaultSceneCount));
+    // The scenes' noise is a data setting of the scenes only.
+    auto* noise = panel.findChild<QDoubleSpinBox*>(QStringLiteral("sceneNoise"));
+    REQUIRE(noise != nullptr);
+    CHECK(noise->isEnabled());
+    noise->setValue(0.1);
+    CHECK(panel.data().noise == Approx(0.1));
+    CHECK(panel.data().describe().contains(QStringLiteral("noise")));
     // A value the learner chose stays.
     VisionTrainingOptions mine = panel.options();
     mine.learningRate = 0.0042;
@@ -425,5 +449,30 @@ TEST_CASE("choosing captions switches the training defaults to the captioner's, 
     dataset->setCurrentIndex(dataset->findData(QStringLiteral("glyphs")));
     CHECK(panel.options().learningRate == Approx(0.0042));
     CHECK(panel.options().epochs == defaultVitTraining().epochs);
+    CHECK(panel.options().batchSize == defaultVitTraining().batchSize);
     CHECK(panel.data().size == static_cast<int>(kDefaultGlyphCount));
+    CHECK_FALSE(noise->isEnabled());
+    CHECK(panel.data().noise == 0.0);
+}
+
+TEST_CASE("a scene file opened in the Image view brings its objects from the objects.tsv beside images/",
+          "[ui][images]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const CaptionDataset scenes = makeScenes(2, 4);
+    writeCaptionFolder(scenes, dir.path().toStdString());
+    ImageView view;
+    REQUIRE(view.openImageFile(dir.filePath(QStringLiteral("images/00002.png"))));
+    REQUIRE(view.objects().size() == scenes.objects[1].size());
+    for (std::size_t k = 0; k < scenes.objects[1].size(); ++k) {
+        CHECK(view.objects()[k].colour == scenes.objects[1][k].colour);
+        CHECK(view.objects()[k].box == scenes.objects[1][k].box);
+    }
+    // A broken objects.tsv: one line naming it and its line.
+    QFile tsv(dir.filePath(QStringLiteral("objects.tsv")));
+    REQUIRE(tsv.open(QIODevice::WriteOnly));
+    tsv.write("images/00001.png\t0\tred\tdisk\t1\t2\tten\t4\n");
+    tsv.close();
+    CHECK_FALSE(view.openImageFile(dir.filePath(QStringLiteral("images/00001.png"))));
+    CHECK(view.errorText().contains(QStringLiteral("objects.tsv:1")));
 }

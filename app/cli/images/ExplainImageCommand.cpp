@@ -98,7 +98,12 @@ void printText(const ImageExplanation& ex) {
         if (row != ex.kendallTau.end() && row->second.count(name)) std::printf(" %12.3f", row->second.at(name));
         std::printf("\n");
     }
-    if (ex.hasBox) std::printf("(the box is %.3f of the image: uniform weights would put that on it)\n", ex.boxShare);
+    if (ex.hasBox && !ex.boxObject.empty())
+        std::printf("(the box is the %s's, the object the word belongs to: %.3f of the image, what uniform weights "
+                    "would put on it)\n",
+                    ex.boxObject.c_str(), ex.boxShare);
+    else if (ex.hasBox)
+        std::printf("(the box is %.3f of the image: uniform weights would put that on it)\n", ex.boxShare);
     std::printf("\nintegrated gradients (%d steps): attributions sum to %.4f, logit difference %.4f (%.1f%% off)\n",
                 ex.igSteps, ex.igAttributionSum, ex.igOutputDifference, 100.0 * igCompletenessError(ex));
 }
@@ -191,6 +196,7 @@ int explainImage(const ArgParser& args, const std::string& modelPath, bool capti
             if (ex.massInBox.count(m)) mass[m] = finiteOrNull<nlohmann::ordered_json>(ex.massInBox.at(m));
         out["mass_in_box"] = std::move(mass);
         out["box_share"] = ex.boxShare;
+        if (!ex.boxObject.empty()) out["box_object"] = ex.boxObject;
     }
     std::cout << out.dump() << std::endl;
     return kOk;

@@ -63,7 +63,7 @@ ImageDataset loadImageDataset(const ArgParser& p, const IdxFiles& idx, const std
 
 const std::set<std::string>& captionDataFlags() {
     static const std::set<std::string> flags{"--captions", "--dataset", "--channels", "--image-size", "--size", "--data-seed",
-                                             "--objects"};
+                                             "--objects", "--noise"};
     return flags;
 }
 
@@ -91,6 +91,7 @@ CaptionWords captionWordsOf(const ArgParser& args, const std::string& image) {
 
 SceneOptions sceneOptionsOf(const ArgParser& p) {
     SceneOptions o;
+    o.noise = p.real("--noise", o.noise, 0.0, 0.5);
     const auto text = p.value("--objects");
     if (!text) return o;
     const std::size_t dash = text->find('-');
@@ -108,8 +109,8 @@ SceneOptions sceneOptionsOf(const ArgParser& p) {
 CaptionDataset loadCaptionDataset(const ArgParser& p) {
     if (p.has("--captions") == p.has("--dataset")) throw UsageError("give either --captions F.tsv or --dataset scenes");
     if (p.has("--captions")) {
-        if (p.has("--size") || p.has("--data-seed") || p.has("--objects"))
-            throw UsageError("--size, --data-seed and --objects apply to --dataset scenes");
+        if (p.has("--size") || p.has("--data-seed") || p.has("--objects") || p.has("--noise"))
+            throw UsageError("--size, --data-seed, --objects and --noise apply to --dataset scenes");
         const int channels = channelsFlag(p, 3);
         const int side = static_cast<int>(p.integer("--image-size", 48, 4, 1024));
         return readCaptionTsv(p.text("--captions", ""), channels, side, side);

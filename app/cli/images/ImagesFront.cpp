@@ -111,7 +111,8 @@ std::vector<DatasetRow> imageDatasetRows() {
 
 bool writeImageDataset(const ArgParser& p, const std::string& name, const std::string& out) {
     if (name != "glyphs" && name != "scenes" && name != "fashion-mnist") return false;
-    refuseFlags(p, {"--period", "--second-period", "--lag", "--noise"}, "applies to the series seasonal, echo and regime");
+    refuseFlags(p, {"--period", "--second-period", "--lag"}, "applies to the series seasonal, echo and regime");
+    if (p.has("--noise") && name != "scenes") throw UsageError("--noise applies to scenes and the series seasonal, echo and regime");
     for (const char* flag : {"--max-len", "--alignments", "--split-cjk", "--no-split-cjk", "--length"})
         if (p.has(flag)) throw UsageError(std::string(flag) + " applies to text datasets");
     checkOutputFolder("--out", out);
@@ -168,18 +169,20 @@ const char* kImageTrainHelp = R"(Images: attnlab-cli train --task image-classify
 const char* kCaptionTrainHelp = R"(Captions: attnlab-cli train --task caption (--captions FILE.tsv | --dataset scenes)
                          --arch cnn-gru --out MODEL.safetensors
   A CNN's (S/8) x (S/8) grid of features and a GRU decoder that attends over the cells.
-  --attention additive|dot (additive)  --doubly-stochastic L (0: off; Xu et al.'s
+  --attention dot|additive (dot)  --doubly-stochastic L (1; 0: off; Xu et al.'s
   L * sum over cells of (1 - sum over words of alpha)^2)  --hidden N (128)  --embedding N (64)
-  --features N (64)  --max-len N (16 words)  --epochs N (10)  --lr F (0.003)  --batch N (32)
+  --features N (64)  --max-len N (16 words)  --epochs N (12)  --lr F (0.003)  --batch N (16)
   --query current|previous (current: the decoder reads the word it just wrote, then asks over
                        the cells; previous: it asks first, as Bahdanau et al. and Xu et al.)
   --encoder image|cell (image: the convolutions see the whole image; cell: each 8x8 cell alone)
   --initial-state mean|zero (the decoder's first state: tanh(W mean(features)), or zeros)
   --gate               Xu et al.'s gate: the context scaled by sigmoid(w . h + b)
   --input-feeding on|off  with --query current: the decoder also reads the previous context with
-                       the word it just wrote (on), or only the word (off)
+                       the word it just wrote (on), or only the word (off, the default: each
+                       word's map is then where that word was read)
   --sentinel           Lu et al.'s visual sentinel, one more key drawn from the state (additive)
   --objects N|MIN-MAX  with --dataset scenes: objects per scene (1..4; default 2-3)
+  --noise X            with --dataset scenes: a noisy dark grey background (0..0.5; default 0)
   Each epoch's JSON: epoch, train_loss, val_loss, val_bleu (0-100), val_exact, pairs_per_sec,
   seconds; with objects (scenes): objects_named (held-out images whose caption names every
   object, "red disk"), peak_in_box (shape words whose attention peak cell has its centre in that

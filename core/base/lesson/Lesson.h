@@ -62,7 +62,8 @@ struct LessonFile {
     int length = 0;           // classify (needle): words per text; 0 = the dataset's default
     int period = 0;           // forecast: the generated series' period; 0 = its default
     int lag = 0;              // forecast (echo): the lag; 0 = its default
-    std::optional<double> noise;  // forecast: the noise's standard deviation; absent = its default
+    std::optional<double> noise;  // forecast: the noise's standard deviation; caption (scenes): the
+                                  // background's noise (0..0.5); absent = its default
 
     // model: the task's configuration as its complete JSON (the defaults with the file's fields).
     std::string model;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "base/translation/ParallelCorpus.h"  // kMaxCorpusFileBytes
@@ -88,7 +89,15 @@ CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptio
     if (o.imageSize < 32 || o.imageSize > 256) throw ConfigError("scenes: the image size must be between 32 and 256");
     if (o.minObjects < 1 || o.maxObjects > 4 || o.minObjects > o.maxObjects)
         throw ConfigError("scenes: the objects per image must be between 1 and 4");
+    if (!(o.noise >= 0 && o.noise <= 0.5)) throw ConfigError("scenes: the noise must be between 0 and 0.5");
     SeededRandom rng(seed);
+    std::mt19937_64 grain(seed ^ 0x9E3779B97F4A7C15ULL);  // the noise's own stream
+    auto gaussian = [&grain](double sd) {  // Box-Muller from two uniform draws of the 64-bit engine
+        const double u = (static_cast<double>(grain() >> 11) + 0.5) * 0x1.0p-53;
+        const double v = static_cast<double>(grain() >> 11) * 0x1.0p-53;
+        return sd * std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * v);
+    };
+    auto byte = [](double v) { return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); };
     CaptionDataset d;
     d.name = "scenes";
     const int n = o.imageSize;
@@ -121,15 +130,25 @@ CaptionDataset makeScenes(std::size_t size, std::uint64_t seed, const SceneOptio
         im.height = im.width = n;
         im.channels = 3;
         im.pixels.assign(static_cast<std::size_t>(n) * n * 3, 0);
+        if (o.noise > 0)
+            for (std::size_t p = 0; p < im.pixels.size(); p += 3)
+                im.pixels[p] = im.pixels[p + 1] = im.pixels[p + 2] = byte(0.08 + gaussian(o.noise));
         for (const SceneObject& obj : objects) {
             const Rgb c = rgbOf(obj.colour);
             for (int y = obj.box.top; y < obj.box.top + obj.box.height; ++y)
                 for (int x = obj.box.left; x < obj.box.left + obj.box.width; ++x)
                     if (inShape(obj.shape, obj.box, y, x)) {
                         std::uint8_t* p = &im.pixels[(static_cast<std::size_t>(y) * n + x) * 3];
-                        p[0] = c.r;
-                        p[1] = c.g;
-                        p[2] = c.b;
+                        if (o.noise > 0) {
+                            const double shade = gaussian(o.noise / 2);
+                            p[0] = byte(c.r / 255.0 + shade);
+                            p[1] = byte(c.g / 255.0 + shade);
+                            p[2] = byte(c.b / 255.0 + shade);
+                        } else {
+                            p[0] = c.r;
+                            p[1] = c.g;
+                            p[2] = c.b;
+                        }
                     }
         }
         // The caption names the objects in a random order, each related to the one before by a
@@ -245,6 +264,9 @@ int namedObject(const std::vector<std::string>& words, std::size_t t, const std:
         if (t > 0 && words[t - 1] == o.colour && words[t] == o.shape) return static_cast<int>(k);
         if (t + 1 < words.size() && words[t] == o.colour && words[t + 1] == o.shape) return static_cast<int>(k);
     }
+    // The article just before a phrase belongs to its object (as CaptionGrounding counts it).
+    const std::string& w = words[t];
+    if ((w == "a" || w == "an" || w == "the") && t + 1 < words.size()) return namedObject(words, t + 1, objects);
     return -1;
 }
 

@@ -34,6 +34,11 @@ struct CaptionDataset {
 struct SceneOptions {
     int imageSize = 48;  // square RGB, 32..256
     int minObjects = 2, maxObjects = 3;  // 1..4
+    // 0 (the default): a black background and flat colours. Above 0 (at most 0.5): a dark grey
+    // background (0.08) with Gaussian noise of this standard deviation on every pixel, and half as
+    // much on the objects' colours (on 0..1). The noise has its own random stream: the objects, their
+    // boxes and the captions are those of the clean scenes of the same seed.
+    double noise = 0;
 };
 
 // How many scenes the CLI and the GUI generate unless told: with 5,400 of the two-or-three-object
@@ -69,8 +74,8 @@ CaptionDataset readCaptionTsv(const std::string& path, int channels, int height,
 // Throws std::runtime_error("PATH: reason") for a failed write.
 void writeCaptionFolder(const CaptionDataset& dataset, const std::string& dir);
 
-// The object (an index into `objects`) that caption word `t` names: a shape after its colour, or a
-// colour before its shape; -1 for another word.
+// The object (an index into `objects`) that caption word `t` names: a shape after its colour, a
+// colour before its shape, or the article before them; -1 for another word.
 int namedObject(const std::vector<std::string>& words, std::size_t t, const std::vector<SceneObject>& objects);
 
 // The objects of one image from an objects.tsv that writeCaptionFolder wrote (file, object,

@@ -18,6 +18,7 @@ struct Image {
 // Where something is in an image, in pixels (a glyph's mark, a scene's object).
 struct Box {
     int top = 0, left = 0, height = 0, width = 0;
+    bool operator==(const Box& o) const { return top == o.top && left == o.left && height == o.height && width == o.width; }
 };
 
 struct ImageDataset {

@@ -57,11 +57,13 @@ void imageRankAgreement(ImageExplanation& ex) {
         }
 }
 
-std::optional<Box> namedObjectBox(const ImageExplanation& ex, const std::vector<SceneObject>& objects) {
+std::optional<Box> namedObjectBox(ImageExplanation& ex, const std::vector<SceneObject>& objects) {
     if (ex.wordIndex < 0) return std::nullopt;
     const int k = namedObject(ex.caption, static_cast<std::size_t>(ex.wordIndex), objects);
     if (k < 0) return std::nullopt;
-    return objects[static_cast<std::size_t>(k)].box;
+    const SceneObject& o = objects[static_cast<std::size_t>(k)];
+    ex.boxObject = o.colour + " " + o.shape;
+    return o.box;
 }
 
 void measureOnBox(ImageExplanation& ex, const Box& box) {

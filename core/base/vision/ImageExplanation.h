@@ -62,6 +62,7 @@ struct ImageExplanation {
     std::map<std::string, double> massInBox;
     double boxShare = 0;
     bool hasBox = false;
+    std::string boxObject;  // a captioner's word: the object whose box it is ("red disk"); else empty
 };
 
 // The methods `ex` has, in display order (rollout, attention, the gradient methods, grad_rollout).
@@ -77,9 +78,10 @@ std::vector<double> magnitudeDistribution(const std::vector<double>& values);
 // Fills kendallTau over every pair of maps present.
 void imageRankAgreement(ImageExplanation& ex);
 
-// The box of the object a captioner's explained word names (its shape after its colour, or its
-// colour before its shape), in the objects' pixels; nothing for another word.
-std::optional<Box> namedObjectBox(const ImageExplanation& ex, const std::vector<SceneObject>& objects);
+// The box of the object a captioner's explained word names (its shape after its colour, its colour
+// before its shape, or the article before them: namedObject), in the objects' pixels, its name
+// put in ex.boxObject; nothing for another word.
+std::optional<Box> namedObjectBox(ImageExplanation& ex, const std::vector<SceneObject>& objects);
 
 // Fills massInBox, boxShare and hasBox for a box at the model's input size.
 void measureOnBox(ImageExplanation& ex, const Box& box);

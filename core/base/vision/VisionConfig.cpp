@@ -196,7 +196,7 @@ CaptionerConfig captionerConfigFromJson(const std::string& json) {
     if (j.contains("initial_state")) c.initialState = r.choice("initial_state", parseCaptionInitialState);
     if (j.contains("sentinel")) c.sentinel = r.boolean("sentinel");
     if (j.contains("gate")) c.gate = r.boolean("gate");
-    if (j.contains("input_feeding")) c.inputFeeding = r.boolean("input_feeding");  // before the choice: fed
+    c.inputFeeding = j.contains("input_feeding") ? r.boolean("input_feeding") : true;  // before the choice: fed
     c.doublyStochastic = r.real("doubly_stochastic");
     c.dropout = r.real("dropout");
     c.maxLength = r.integer("max_length", 2, 128);

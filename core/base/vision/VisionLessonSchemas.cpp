@@ -12,7 +12,7 @@ LessonSchema visionLessonSchema(const char* task) {
     s.task = task;
     s.trainingFields = {"cosine"};
     s.probeFields = {{"image", true}};
-    s.controls = {"dataset", "size", "data_seed", "patch", "hidden", "heads", "layers", "attention", "lambda",
+    s.controls = {"dataset", "size", "data_seed", "noise", "patch", "hidden", "heads", "layers", "attention", "lambda",
                   "caption_hidden", "epochs", "learning_rate", "batch_size", "seed", "clip", "validation_fraction"};
     return s;
 }
@@ -30,6 +30,7 @@ LessonSchema imageClassifierLessonSchema() {
 LessonSchema captionerLessonSchema() {
     LessonSchema s = visionLessonSchema(tasks::kCaption);
     s.datasets = [] { return std::vector<std::string>{"scenes"}; };
+    s.dataFields = {"noise"};  // the scenes' background noise (SceneOptions::noise)
     s.defaultModel = [] { return toJson(CaptionerConfig{}); };
     s.checkModel = [](const std::string& json) { captionerConfigFromJson(json); };
     return s;

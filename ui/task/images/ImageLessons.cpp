@@ -37,6 +37,10 @@ ImageLesson imageLessonFromFile(const LessonFile& file) {
     if (file.size > 0) l.images = static_cast<int>(file.size);
     else l.images = static_cast<int>(captions ? kDefaultSceneCount : kDefaultGlyphCount);
     l.dataSeed = file.dataSeed;
+    if (file.noise) {
+        if (*file.noise > 0.5) throw InputError(file.file, 0, "data.noise: the scenes' noise must be between 0 and 0.5");
+        l.sceneNoise = *file.noise;
+    }
     try {
         if (captions) {
             const CaptionerConfig defaults;

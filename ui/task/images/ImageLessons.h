@@ -19,6 +19,7 @@ struct ImageLesson : LessonCard {
     QString probeImage;  // an image file to open in the Image view, or empty
     int images = 2000;
     std::uint64_t dataSeed = 1;
+    double sceneNoise = 0;  // scenes: SceneOptions::noise (data.noise)
     VitConfig vit;
     CaptionerConfig captioner;
     VisionTrainingOptions options;

@@ -15,16 +15,25 @@ namespace attnlab {
 
 QString ImageDataChoice::describe() const {
     if (needsPath()) return QFileInfo(path).fileName();
+    if (dataset == QLatin1String("scenes") && noise > 0) return QStringLiteral("scenes, noise %1").arg(noise);
     return dataset;
 }
 
 ImageSetupPanel::ImageSetupPanel(QWidget* parent) : TaskSetupPanel(parent) {
     const VisionTrainingOptions training;
 
+    noise_ = new QDoubleSpinBox;
+    noise_->setObjectName(QStringLiteral("sceneNoise"));
+    noise_->setRange(0.0, 0.5);
+    noise_->setSingleStep(0.02);
+    noise_->setDecimals(2);
+    noise_->setToolTip(tr("Scenes: 0 draws them on black in flat colours; above 0, on a dark grey background with "
+                          "this much random noise on every pixel (the objects and captions stay the same)."));
+    connect(noise_, &QDoubleSpinBox::editingFinished, this, &ImageSetupPanel::dataChanged);
     addDataGroup(QStringLiteral("imageDataset"),
                  {tr("Data"), tr("Dataset:"), tr("Images:"),
                   spin(8, 100000, static_cast<int>(kDefaultGlyphCount), tr("Images to generate, or to read at most.")),
-                  {}, tr("Data seed:"),
+                  {{tr("Noise:"), noise_}}, tr("Data seed:"),
                   spin(0, 1000000, 1, tr("The same seed gives the same images on every computer."))});
     dataset_->addItem(tr("glyphs: a mark among dashes, its box known"), QStringLiteral("glyphs"));
     dataset_->addItem(tr("Fashion-MNIST (Debian's dataset-fashion-mnist)"), QStringLiteral("fashion-mnist"));
@@ -61,7 +70,7 @@ ImageSetupPanel::ImageSetupPanel(QWidget* parent) : TaskSetupPanel(parent) {
     capForm->addRow(tr("Attention:"), attention_);
     capForm->addRow(tr("Coverage λ:"), lambda_);
     capForm->addRow(tr("Hidden size:"), captionHidden_);
-    markLessonControls({{patch_, "patch"}, {hidden_, "hidden"}, {heads_, "heads"}, {layers_, "layers"},
+    markLessonControls({{noise_, "noise"}, {patch_, "patch"}, {hidden_, "hidden"}, {heads_, "heads"}, {layers_, "layers"},
                         {attention_, "attention"}, {lambda_, "lambda"}, {captionHidden_, "caption_hidden"}});
 
     trainingBox_ = TrainingBox::add(layout_, training, tr("Passes over the training images."), tr("Images per update."),
@@ -82,11 +91,13 @@ ImageDataChoice ImageSetupPanel::data() const {
     c.path = path_;
     c.size = size_->value();
     c.seed = static_cast<std::uint64_t>(dataSeed_->value());
+    c.noise = c.dataset == QLatin1String("scenes") ? noise_->value() : 0.0;
     return c;
 }
 
 void ImageSetupPanel::setData(const ImageDataChoice& choice) {
     showData(choice.dataset, choice.path, choice.size, choice.seed, tr("File: %1"));
+    noise_->setValue(choice.noise);
     captionsShown_ = data().isCaptions();  // a caller that sets the data sets the options too
     updateEnabled();
     Q_EMIT dataChanged();
@@ -143,6 +154,7 @@ void ImageSetupPanel::followModelDefaults() {
     const VisionTrainingOptions to = captions ? defaultCaptionerTraining() : defaultVitTraining();
     if (std::abs(trainingBox_.learningRate->value() - from.learningRate) < 1e-9) trainingBox_.learningRate->setValue(to.learningRate);
     if (trainingBox_.epochs->value() == from.epochs) trainingBox_.epochs->setValue(to.epochs);
+    if (trainingBox_.batch->value() == from.batchSize) trainingBox_.batch->setValue(to.batchSize);
     const int fromSize = static_cast<int>(captions ? kDefaultGlyphCount : kDefaultSceneCount);
     if (size_->value() == fromSize) size_->setValue(static_cast<int>(captions ? kDefaultSceneCount : kDefaultGlyphCount));
 }
@@ -151,6 +163,7 @@ void ImageSetupPanel::enableRows() {
     const ImageDataChoice c = data();
     const bool generated = c.dataset == QLatin1String("glyphs") || c.dataset == QLatin1String("scenes");
     dataSeed_->setEnabled(generated);
+    noise_->setEnabled(c.dataset == QLatin1String("scenes"));
     vitBox_->setVisible(!c.isCaptions());
     captionerBox_->setVisible(c.isCaptions());
     vitBox_->setEnabled(!busy_);

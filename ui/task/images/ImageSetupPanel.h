@@ -20,6 +20,7 @@ struct ImageDataChoice {
     QString path;      // the folder, or the caption TSV
     int size = static_cast<int>(kDefaultGlyphCount);  // images to generate or read at most
     std::uint64_t seed = 1;
+    double noise = 0;  // scenes: the background's noise (SceneOptions::noise)
     bool isCaptions() const { return dataset == QLatin1String("scenes") || dataset == QLatin1String("captions"); }
     bool needsPath() const { return dataset == QLatin1String("folder") || dataset == QLatin1String("captions"); }
     QString describe() const;  // for messages and the window title
@@ -49,6 +50,7 @@ private:
     void followModelDefaults();
     bool captionsShown_ = false;
 
+    QDoubleSpinBox* noise_;
     QGroupBox* vitBox_;
     QSpinBox* patch_;
     QSpinBox* hidden_;

@@ -73,7 +73,9 @@ LoadOutcome makeData(const ImageDataChoice& c) {
                 if (report.skipped.size() > static_cast<std::size_t>(kShownSkips)) out.report += QStringLiteral("; …");
             }
         } else if (c.dataset == QLatin1String("scenes")) {
-            out.captions = std::make_shared<CaptionDataset>(makeScenes(size, c.seed));
+            SceneOptions scenes;
+            scenes.noise = c.noise;
+            out.captions = std::make_shared<CaptionDataset>(makeScenes(size, c.seed, scenes));
         } else {
             out.captions =
                 std::make_shared<CaptionDataset>(readCaptionTsv(c.path.toStdString(), 3, kCaptionSide, kCaptionSide));
@@ -352,6 +354,7 @@ bool ImageTask::startLessonFile(const LessonFile& file) {
         data.path = l.path;
         data.size = l.images;
         data.seed = l.dataSeed;
+        data.noise = l.sceneNoise;
         panel_->setVitConfig(l.vit);
         panel_->setCaptionerConfig(l.captioner);
         panel_->setOptions(l.options);
@@ -374,6 +377,7 @@ bool ImageTask::setupAsLesson(LessonFile& lesson, QString* why) const {
     } else {
         lesson.dataset = data.dataset.toStdString();
         lesson.dataSeed = data.seed;
+        if (data.dataset == QLatin1String("scenes") && data.noise > 0) lesson.noise = data.noise;
     }
     lesson.size = static_cast<std::size_t>(data.size);
     lesson.model = captions ? toJson(panel_->captionerConfig()) : toJson(panel_->vitConfig());

@@ -323,7 +323,13 @@ void ImageExplainView::setExplanation(const Image& image, const ImageExplanation
     }
     const double random = e.deletion.areaOverCurve.count("random") ? e.deletion.areaOverCurve.at("random") : kNaN;
     QString note = tr("Random order: area over curve %1.").arg(number(random));
-    if (e.hasBox) note += QLatin1Char(' ') + tr("The box is %1 of the image: uniform weights would put that much in it.").arg(number(e.boxShare, 3));
+    if (e.hasBox && !e.boxObject.empty())
+        note += QLatin1Char(' ') + tr("The box is the %1's, the object the word belongs to: %2 of the image, what "
+                                      "uniform weights would put in it.")
+                                       .arg(QString::fromStdString(e.boxObject))
+                                       .arg(number(e.boxShare, 3));
+    else if (e.hasBox)
+        note += QLatin1Char(' ') + tr("The box is %1 of the image: uniform weights would put that much in it.").arg(number(e.boxShare, 3));
     boxNote_->setText(note);
     fillTau(e);
     completeness_->setText(completenessText());

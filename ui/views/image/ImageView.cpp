@@ -77,6 +77,13 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     auto* wordsLayout = new QHBoxLayout(wordsRow_);
     wordsLayout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(wordsRow_);
+    mapLabel_ = new QLabel;
+    mapLabel_->setObjectName(QStringLiteral("captionMapLabel"));
+    mapLabel_->setWordWrap(true);
+    mapLabel_->setToolTip(tr("The decoder reads the word it wrote last, then asks over the cells: this map is the "
+                             "attention of the step that wrote the chosen word, read together with the decoder's "
+                             "state to choose it."));
+    layout->addWidget(mapLabel_);
 
     auto* middle = new QHBoxLayout;
     canvas_ = new ImageCanvas(kCanvasSide);
@@ -93,10 +100,12 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     side->addWidget(probabilities_);
     inBoxTitle_ = new QLabel(tr("<b>In the objects' boxes</b>: each word's share of attention; ● its peak"));
     inBoxTitle_->setWordWrap(true);
-    inBoxTitle_->setToolTip(tr("The share of a word's attention that falls inside each object's box (uniform "
-                               "attention would give the box's share of the image). ● marks the object where the "
-                               "word's attention peaks: the peak cell's centre inside the box or within half a cell "
-                               "of it."));
+    inBoxTitle_->setToolTip(tr("Each word's class, and whether its attention peaks on its own object: a colour or "
+                               "shape word's (and the article before them) is the object the phrase names; a "
+                               "relation word's, either object it stands between. Then the share of the word's "
+                               "attention inside each object's box (uniform attention would give the box's share "
+                               "of the image). ● marks the object where the word's attention peaks: the peak "
+                               "cell's centre inside the box or within half a cell of it."));
     side->addWidget(inBoxTitle_);
     inBox_ = new QTableWidget;
     inBox_->setObjectName(QStringLiteral("inBoxTable"));
@@ -157,7 +166,7 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     middle->addLayout(side, 2);
     layout->addLayout(middle, 1);
 
-    stripTitle_ = new QLabel(tr("<b>Every word</b>: where the captioner looked as it said it"));
+    stripTitle_ = new QLabel(tr("<b>Every word</b>: where the captioner looked while writing it"));
     layout->addWidget(stripTitle_);
     strip_ = new FigureCanvas;
     // The strip is as wide as the caption is long: it scrolls sideways in its own row, so that the
@@ -264,7 +273,12 @@ bool ImageView::openImageFile(const QString& path) {
         Image image = decodeImage(std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())),
                                   file.toStdString(), channels);
         lastDirectory_ = QFileInfo(path).absolutePath();
-        setImage(image, file);
+        // A scene written with its objects (DIR/images/NAME beside DIR/objects.tsv, as `datasets
+        // --write scenes` and other generators write them): its words are scored against them.
+        std::vector<SceneObject> objects;
+        const auto [tsv, name] = objectsFileFor(QFileInfo(path).absoluteFilePath().toStdString());
+        if (!tsv.empty()) objects = readSceneObjects(tsv, name);
+        setImage(image, file, std::move(objects));
         return true;
     } catch (const std::exception& e) {
         setFailed(QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0));
@@ -301,6 +315,9 @@ void ImageView::setDataset(std::shared_ptr<const ImageDataset> images) {
 void ImageView::setDataset(std::shared_ptr<const CaptionDataset> captions) {
     captions_ = std::move(captions);
     images_.reset();
+    words_ = {};
+    if (captions_)
+        for (const auto& objects : captions_->objects) words_.add(objects);
     fillBrowser();
 }
 
@@ -398,13 +415,27 @@ void ImageView::rebuildWords() {
         b->setChecked(i == word_);
         b->setAutoRaise(true);
         scaleFont(b, 1.3);
-        b->setToolTip(tr("Show where the captioner looked when it said this word"));
+        b->setToolTip(tr("Show where the captioner looked while writing this word"));
         connect(b, &QToolButton::clicked, this, [this, i] { selectWord(i); });
         layout->addWidget(b);
     }
     layout->addStretch(1);
 }
 
+
+namespace {
+
+QString wordClassText(CaptionWordClass c) {
+    switch (c) {
+        case CaptionWordClass::Article: return ImageView::tr("article");
+        case CaptionWordClass::Colour: return ImageView::tr("colour");
+        case CaptionWordClass::Shape: return ImageView::tr("shape");
+        case CaptionWordClass::Relation: break;
+    }
+    return ImageView::tr("relation");
+}
+
+}  // namespace
 
 void ImageView::rebuildInBox() {
     const bool show = captioning_.has_value() && !objects_.empty();
@@ -415,49 +446,72 @@ void ImageView::rebuildInBox() {
     inBox_->setRowCount(0);
     inBox_->setColumnCount(0);
     inBoxSummary_->clear();
+    grounding_.reset();
     if (!show) return;
     const Captioning& c = *captioning_;
     std::vector<Box> boxes;
-    QStringList headers{tr("Word")};
-    for (const SceneObject& o : objects_) {
-        boxes.push_back(scaleBox(o.box, image_.height, image_.width, c.imageHeight, c.imageWidth));
-        headers << QString::fromStdString(o.colour + " " + o.shape);
+    std::vector<SceneObject> scaled = objects_;  // in the model's pixels, as its maps are
+    QStringList headers{tr("Word"), tr("Class"), tr("Own object")};
+    constexpr int kFirstObject = 3;
+    for (std::size_t k = 0; k < objects_.size(); ++k) {
+        scaled[k].box = scaleBox(objects_[k].box, image_.height, image_.width, c.imageHeight, c.imageWidth);
+        boxes.push_back(scaled[k].box);
+        headers << QString::fromStdString(objects_[k].colour + " " + objects_[k].shape);
     }
+    grounding_ = groundCaption(c.tokens, c.attention, c.gridRows, c.gridCols, c.imageHeight, c.imageWidth, scaled, words_);
     inBox_->setColumnCount(static_cast<int>(headers.size()));
     inBox_->setHorizontalHeaderLabels(headers);
     inBox_->setRowCount(static_cast<int>(c.tokens.size()));
-    int shapeWords = 0, looking = 0;
     for (std::size_t t = 0; t < c.tokens.size() && t < c.attention.size(); ++t) {
         const std::vector<BoxAttention> on =
             attentionOnBoxes(c.attention[t], c.gridRows, c.gridCols, c.imageHeight, c.imageWidth, boxes);
         const int row = static_cast<int>(t);
-        inBox_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(c.tokens[t])));
+        const QString word = QString::fromStdString(c.tokens[t]);
+        inBox_->setItem(row, 0, new QTableWidgetItem(word));
+        const GroundedWord* g = t < grounding_->words.size() ? &grounding_->words[t] : nullptr;
+        inBox_->setItem(row, 1, new QTableWidgetItem(g ? wordClassText(g->wordClass) : QString()));
+        auto* own = new QTableWidgetItem(!g || g->objects.empty() ? QStringLiteral("–") : g->peakNear ? tr("yes") : tr("no"));
+        own->setTextAlignment(Qt::AlignCenter);
+        own->setToolTip(!g || g->objects.empty()
+                            ? tr("\"%1\" belongs to no object of this scene").arg(word)
+                            : g->peakNear ? tr("\"%1\" peaks on the object it belongs to").arg(word)
+                                          : tr("\"%1\" peaks away from the object it belongs to").arg(word));
+        inBox_->setItem(row, 2, own);
         for (std::size_t k = 0; k < on.size(); ++k) {
             auto* item = new QTableWidgetItem((on[k].peakNear ? QStringLiteral("● ") : QString()) +
                                               QString::number(on[k].mass, 'f', 2));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             item->setToolTip(tr("%1 of the attention of \"%2\" is in the box of the %3 (uniform: %4)%5")
-                                 .arg(QString::number(on[k].mass, 'f', 3), QString::fromStdString(c.tokens[t]),
-                                      headers[static_cast<int>(k) + 1], QString::number(on[k].share, 'f', 3),
+                                 .arg(QString::number(on[k].mass, 'f', 3), word,
+                                      headers[static_cast<int>(k) + kFirstObject], QString::number(on[k].share, 'f', 3),
                                       on[k].peakNear ? tr("; its peak is there") : QString()));
             if (on[k].peakNear) {
                 QFont bold = item->font();
                 bold.setBold(true);
                 item->setFont(bold);
             }
-            inBox_->setItem(row, static_cast<int>(k) + 1, item);
-            const SceneObject& o = objects_[k];
-            if (t > 0 && c.tokens[t - 1] == o.colour && c.tokens[t] == o.shape) {
-                ++shapeWords;
-                looking += on[k].peakNear;
-            }
+            inBox_->setItem(row, static_cast<int>(k) + kFirstObject, item);
         }
     }
-    inBoxSummary_->setText(shapeWords == 0 ? tr("The caption names none of the objects.")
-                                           : tr("Shape words whose attention peaks on the object they name: %1 of %2")
-                                                 .arg(looking)
-                                                 .arg(shapeWords));
+    if (grounding_->objectsNamed == 0) {
+        inBoxSummary_->setText(tr("The caption names none of the objects."));
+        return;
+    }
+    QStringList parts;
+    const std::pair<const char*, QString> classes[] = {{"shape", tr("shape words")},
+                                                       {"colour", tr("colour words")},
+                                                       {"article", tr("articles")},
+                                                       {"relation", tr("relation words")},
+                                                       {"phrase", tr("phrases (colour + shape)")}};
+    for (const auto& [key, name] : classes) {
+        const auto it = grounding_->shares.find(key);
+        if (it == grounding_->shares.end() || it->second.words == 0) continue;
+        parts << tr("%1 %2 of %3").arg(name).arg(it->second.near).arg(it->second.words);
+    }
+    inBoxSummary_->setText(tr("Peaks on the word's own object: %1").arg(parts.join(QStringLiteral(" · "))));
 }
+
+QString ImageView::mapLabel() const { return mapLabel_->isHidden() ? QString() : mapLabel_->text(); }
 
 QString ImageView::inBoxSummary() const { return inBoxSummary_->isHidden() ? QString() : inBoxSummary_->text(); }
 
@@ -541,6 +595,7 @@ void ImageView::redraw() {
     attendedBy_->setVisible(vit);
     stripTitle_->setVisible(captioning_.has_value());
     stripArea_->setVisible(captioning_.has_value());
+    mapLabel_->setVisible(captioning_.has_value() && word_ >= 0 && word_ < wordCount());
     if (vit) {
         const ImageClassification& c = *classification_;
         rows = c.gridRows;
@@ -572,6 +627,11 @@ void ImageView::redraw() {
         rows = c.gridRows;
         cols = c.gridCols;
         if (word_ >= 0 && word_ < static_cast<int>(c.attention.size())) shown_ = c.attention[static_cast<std::size_t>(word_)];
+        if (word_ >= 0 && word_ < wordCount())
+            mapLabel_->setText(tr("<b>While writing “%1”</b> (word %2 of %3): where the captioner looked to choose it")
+                                   .arg(QString::fromStdString(c.tokens[static_cast<std::size_t>(word_)]).toHtmlEscaped())
+                                   .arg(word_ + 1)
+                                   .arg(wordCount()));
         QStringList words;
         for (const std::string& t : c.tokens) words << QString::fromStdString(t);
         strip_->setFigure(imageAttentionStrip(image_, c.attention, words, rows, cols, style(), 120));

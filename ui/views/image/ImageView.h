@@ -81,12 +81,16 @@ public:
     int wordCount() const;
     // The weights drawn now over the picture (rows * cols), empty if none.
     const std::vector<float>& shownWeights() const { return shown_; }
-    // A captioner on an image with objects: one row per word, one column per object, each cell the
-    // share of the word's attention inside the object's box, marked where the word's peak lies (in
-    // the box or within half a cell of it); under it, how many shape words look at the object they
-    // name.
+    // A captioner on an image with objects: one row per word with its class (article, colour, shape,
+    // relation: CaptionGrounding.h) and whether its peak is on the object it belongs to, then one
+    // column per object, each cell the share of the word's attention inside the object's box, marked
+    // where the word's peak lies (in the box or within half a cell of it); under it, per word class
+    // and noun phrase, how many words' peaks are on their own object.
     QTableWidget* inBoxTable() const { return inBox_; }
     QString inBoxSummary() const;
+    const CaptionGrounding* grounding() const { return grounding_ ? &*grounding_ : nullptr; }
+    // Above a captioner's map: the step it belongs to ("While writing “box” ..."); empty otherwise.
+    QString mapLabel() const;
     OverlayStyle style() const;
 
     const ImageClassification* classification() const { return classification_ ? &*classification_ : nullptr; }
@@ -124,6 +128,7 @@ private:
     QLabel* error_;
     QLabel* placeholder_;
     QWidget* wordsRow_;
+    QLabel* mapLabel_;
     ImageCanvas* canvas_;
     QLabel* label_;
     QTableWidget* probabilities_;
@@ -151,6 +156,8 @@ private:
     std::optional<ImageClassification> classification_;
     std::optional<Captioning> captioning_;
     std::vector<SceneObject> objects_;
+    CaptionWords words_;  // the dataset's colour and shape words (the image's own are added)
+    std::optional<CaptionGrounding> grounding_;
     std::optional<Box> box_;
     std::vector<float> shown_;
     std::vector<float> hoverRow_, hoverColumn_;
