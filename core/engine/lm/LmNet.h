@@ -1,0 +1,51 @@
+#pragma once
+// Engine-internal: the language model's network (LibTorch; only engine .cpp files include it). A
+// decoder-only Transformer in the form LmConfig says (core/base/lm/LmConfig.h): token embeddings
+// plus positions (a learned table or the sinusoidal one), `layers` blocks of self-attention, causal
+// for the causal objective and in both directions for the masked one, each with an MLP (GELU, tanh
+// form as GPT-2's gelu_new) unless attention-only, LayerNorm before each sublayer and at the end
+// when the norm is "pre" (GPT-2's form), and the unembedding, tied to the token embedding (no bias)
+// or a Linear of its own. Its parameters are exactly parameterCount(config).
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "base/lm/LmConfig.h"
+#include "engine/nn/networks/MultiHeadAttention.h"
+
+namespace attnlab::nn {
+
+class LmBlockImpl : public torch::nn::Module {
+public:
+    LmBlockImpl(const LmConfig& c);
+    // x [B, T, D]; weights, when given, receives the attention [B, H, T, T].
+    torch::Tensor forward(const torch::Tensor& x, bool causal, torch::Tensor* weights);
+    MultiHeadAttention attention{nullptr};
+
+private:
+    double dropout_;
+    torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
+    torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
+};
+TORCH_MODULE(LmBlock);
+
+class LmNetImpl : public torch::nn::Module {
+public:
+    explicit LmNetImpl(const LmConfig& c);
+    // ids [B, T] (T <= context) -> logits [B, T, V]; with weights set, one [B, H, T, T] per layer.
+    torch::Tensor forward(const torch::Tensor& ids, std::vector<torch::Tensor>* weights = nullptr);
+    const LmConfig& config() const { return config_; }
+    std::vector<LmBlock>& blocks() { return blocks_; }
+
+private:
+    LmConfig config_;
+    torch::nn::Embedding tokens_{nullptr};
+    torch::nn::Embedding positions_{nullptr};  // learned
+    torch::Tensor sinusoid_;                   // [context, D], a buffer (sinusoidal)
+    std::vector<LmBlock> blocks_;
+    torch::nn::LayerNorm final_{nullptr};
+    torch::nn::Linear unembed_{nullptr};       // untied
+};
+TORCH_MODULE(LmNet);
+
+}  // namespace attnlab::nn
