@@ -4,13 +4,14 @@
 #include "classify/ClassifierCli.h"
 #include "forecast/ForecastCli.h"
 #include "images/ImagesCli.h"
+#include "lm/LmCli.h"
 #include "translate/TranslationCli.h"
 
 namespace attnlab::cli {
 
 std::vector<EngineTask> builtinEngineTasks() {
     return {translationEngineTask(), classifierEngineTask(), imageClassifierEngineTask(), captionerEngineTask(),
-            forecastEngineTask()};
+            forecastEngineTask(), lmEngineTask()};
 }
 
 }  // namespace attnlab::cli

@@ -4,13 +4,14 @@
 #include "classify/ClassifierCli.h"
 #include "forecast/ForecastCli.h"
 #include "images/ImagesCli.h"
+#include "lm/LmCli.h"
 #include "translate/TranslationCli.h"
 
 namespace attnlab::cli {
 
 std::vector<FrontTask> builtinFrontTasks() {
     return {translationFrontTask(), classifierFrontTask(), imageClassifierFrontTask(), captionerFrontTask(),
-            forecastFrontTask()};
+            forecastFrontTask(), lmFrontTask()};
 }
 
 }  // namespace attnlab::cli

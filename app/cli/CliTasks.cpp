@@ -37,6 +37,13 @@ const FrontTask* frontTask(const std::string& id) {
     return nullptr;
 }
 
+const FrontTask* taskOwningCommand(const std::string& command) {
+    for (const FrontTask& t : registry())
+        for (const FrontTask::OwnCommand& c : t.commands)
+            if (c.name == command) return &t;
+    return nullptr;
+}
+
 std::string taskOf(const Args& args) {
     const std::vector<std::string> known = tasks::modelTaskIds();
     std::string task = known.front();

@@ -3,9 +3,10 @@
 // nothing outside a task's folder (app/cli/<task>/) names a task.
 //
 //   FrontTask   the front end's part (no LibTorch): `inspect --task ID`, its rows of `datasets` and
-//               `datasets --write`, its part of `train --help`.
+//               `datasets --write`, its part of `train --help`, the names and help of its own
+//               commands.
 //   EngineTask  the engine's part (EngineTasks.h): `train --task ID`, and `heads`, `explain` and
-//               `render` on a model of the task, its experiments.
+//               `render` on a model of the task, its experiments, its own commands.
 //
 // Each task's folder makes its entries (translate/TranslationCli.h, ...); BuiltinTasks.cpp and
 // BuiltinEngineTasks.cpp register the built-in ones, one line per task. A task made elsewhere (a
@@ -40,7 +41,18 @@ struct FrontTask {
     std::function<bool(const ArgParser& args, const std::string& name, const std::string& out)> writeDataset;
     Command inspect;        // `inspect --task ID`: reads and checks the task's data without a model
     std::string trainHelp;  // its part of `train --help`
+    // Commands of the task's own (`generate`, ...): their names, one line for the overview and the
+    // help text. They run in the engine (EngineTask::commands holds the functions).
+    struct OwnCommand {
+        std::string name;
+        std::string summary;
+        std::string help;
+    };
+    std::vector<OwnCommand> commands;
 };
+
+// The task that owns `command` (FrontTask::commands), or nullptr.
+const FrontTask* taskOwningCommand(const std::string& command);
 
 void registerFrontTask(FrontTask task);
 // The registered tasks, in registration order (the built-in ones in base/TaskIds.h's order).

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "ArgParser.h"
+#include "CliTasks.h"
 #include "Dispatch.h"
 #include "EngineCommands.h"
 #include "Version.h"
@@ -66,7 +67,7 @@ bool isEngineCommand(const std::string& command) {
 #undef ATTNLAB_ENGINE_COMMAND_NAME
     for (const char* c : kEngine)
         if (command == c) return true;
-    return false;
+    return taskOwningCommand(command) != nullptr;  // a task's own command runs in the engine too
 }
 
 int dispatch(int argc, char** argv, const CommandTable& commands,

@@ -30,6 +30,8 @@ struct EngineTask {
     std::string renderFlag;
     // `experiment NAME ...`: the experiments of this task, in the order the help lists them.
     std::vector<std::pair<std::string, Command>> experiments;
+    // The task's own commands (their names and help: FrontTask::commands).
+    std::vector<std::pair<std::string, Command>> commands;
 };
 
 void registerEngineTask(EngineTask task);

@@ -466,7 +466,18 @@ positional  [--dataset reverse] [--lengths 8,16,32] [--models sinusoidal,learned
 
 bool printHelp(const std::string& command) {
     if (command.empty()) {
-        std::cout << kOverview;
+        std::string text = kOverview;
+        std::string own;  // the tasks' own commands, under the shared ones
+        for (const FrontTask& task : frontTasks())
+            for (const FrontTask::OwnCommand& c : task.commands)
+                own += "  " + c.name + std::string(c.name.size() < 12 ? 13 - c.name.size() : 1, ' ') + c.summary + "\n";
+        if (const auto at = text.find("\nOptions:"); at != std::string::npos) text.insert(at, own);
+        std::cout << text;
+        return true;
+    }
+    if (const FrontTask* task = taskOwningCommand(command)) {
+        for (const FrontTask::OwnCommand& c : task->commands)
+            if (c.name == command) std::cout << c.help;
         return true;
     }
     auto it = kCommandHelp.find(command);

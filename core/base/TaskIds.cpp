@@ -12,7 +12,8 @@ struct Registry {
                                     {kClassify, kClassify},
                                     {kImageClassify, kImages},
                                     {kCaption, kImages},
-                                    {kForecast, kForecast}};
+                                    {kForecast, kForecast},
+                                    {"lm", "lm"}};  // core/base/lm, app/cli/lm
 };
 
 Registry& registry() {
