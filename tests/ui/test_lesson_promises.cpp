@@ -426,7 +426,8 @@ TEST_CASE("lesson 'vit': the ViT learns the glyphs and its rollout gathers on th
 // The card promises, on two scene settings (the lesson's own clean scenes, and the same lesson on
 // noisy scenes of another data seed: the setting it was not written on), that the captioner names
 // the objects and that a shape word's map, drawn while writing it, sits on the object it names for
-// most shape words (its peak cell within half a cell of the object's box).
+// about nine shape words in ten (its peak cell within half a cell of the object's box). Measured:
+// 0.952 and 0.945 named, 0.933 and 0.916 on their object.
 TEST_CASE("lesson 'captioner': the captioner names the objects and each shape word's map is on its object",
           "[ui][lessons][promise][images][needs-full-lessons]") {
     NEEDS_FULL_LESSONS();
@@ -462,7 +463,7 @@ TEST_CASE("lesson 'captioner': the captioner names the objects and each shape wo
                     clean ? "clean" : "noisy", named, peaks);
         INFO("held-out scenes with every object named " << named << ", shape words peaking on their object " << peaks);
         CHECK(named >= 0.9);
-        CHECK(peaks >= 0.7);
+        CHECK(peaks >= 0.85);  // the card: "for about nine shape words in ten"
     }
 }
 
