@@ -27,7 +27,10 @@ one thread each, two runs side by side on the two cores):
 
   /usr/bin/python3 bench/reference_lm.py [--layers 2] [--heads 4] [--d-model 64] [--context 64]
       [--vocab 200] [--steps 6000] [--lr 1e-3] [--warmup 0] [--batch 32] [--norm none|pre]
-      [--tie] [--mlp] [--seed 1] [--every 250] [--threads 1]
+      [--tie] [--mlp] [--bos] [--seed 1] [--every 250] [--threads 1]
+  --bos reads each line after a <bos> token (an extra id), predicting every word, as AttnLab's
+  train --task lm does; each report starts with the training throughput (tokens per second,
+  training steps only).
 """
 import argparse
 import math
@@ -92,8 +95,28 @@ class Model(nn.Module):
         return self.unembed(self.ln(x)), maps
 
 
-def scores(model, lines):
-    """Per layer and head: previous-token and induction scores over the second copy; copy accuracy."""
+def scores(model, lines, bos=None):
+    """Per layer and head: previous-token and induction scores over the second copy; copy accuracy.
+    With `bos` (an id), every line is read after it, as AttnLab reads a document: [bos] + line[:-1]."""
+    if bos is not None:  # shift: position q of the line becomes q + 1; the last word is only a target
+        ids = torch.tensor([[bos] + l[0][:-1] for l in lines])
+        with torch.no_grad():
+            logits, maps = model(ids)
+        prev = [[0.0] * maps[0].size(1) for _ in maps]
+        ind = [[0.0] * maps[0].size(1) for _ in maps]
+        n = right = total = 0
+        pred = logits.argmax(-1)
+        for i, (line, p, s) in enumerate(lines):
+            for w in range(p + s, len(line) - 1):  # word w of the second copy sits at position w + 1
+                q = w + 1
+                n += 1
+                for layer, m in enumerate(maps):
+                    for h in range(m.size(1)):
+                        prev[layer][h] += m[i, h, q, q - 1].item()
+                        ind[layer][h] += m[i, h, q, q - s + 1].item()
+                total += 1
+                right += int(pred[i, q].item() == line[w + 1])
+        return ([[v / n for v in row] for row in prev], [[v / n for v in row] for row in ind], right / max(1, total))
     ids = torch.tensor([l[0] for l in lines])
     with torch.no_grad():
         logits, maps = model(ids)
@@ -132,26 +155,39 @@ def main():
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--every", type=int, default=250)
     a.add_argument("--threads", type=int, default=1)
+    a.add_argument("--bos", action="store_true", help="read each line after a <bos> token, as AttnLab does")
     o = a.parse_args()
     torch.set_num_threads(o.threads)
     torch.manual_seed(o.seed)
     rng = random.Random(o.seed)
     held = [make_line(random.Random(10_000 + i), o.context, o.vocab) for i in range(64)]
-    model = Model(o.vocab, o.context, o.d_model, o.heads, o.layers, o.mlp, o.norm, o.tie)
+    bos = o.vocab if o.bos else None  # one more token id
+    tokens = o.vocab + (1 if o.bos else 0)
+    model = Model(tokens, o.context, o.d_model, o.heads, o.layers, o.mlp, o.norm, o.tie)
     opt = torch.optim.Adam(model.parameters(), lr=o.lr)
     start = time.time()
+    training = 0.0  # seconds in training steps only (the throughput AttnLab's tokens_per_sec compares with)
     for step in range(1, o.steps + 1):
+        t0 = time.perf_counter()
         if o.warmup:
             for g in opt.param_groups:
                 g["lr"] = o.lr * min(1.0, step / o.warmup)
-        ids = torch.tensor([make_line(rng, o.context, o.vocab)[0] for _ in range(o.batch)])
-        logits, _ = model(ids[:, :-1])
-        loss = F.cross_entropy(logits.reshape(-1, o.vocab), ids[:, 1:].reshape(-1))
+        lines = [make_line(rng, o.context, o.vocab)[0] for _ in range(o.batch)]
+        if bos is not None:  # [bos] + line[:-1] predicts the whole line
+            inputs = torch.tensor([[bos] + l[:-1] for l in lines])
+            targets = torch.tensor(lines)
+        else:
+            ids = torch.tensor(lines)
+            inputs, targets = ids[:, :-1], ids[:, 1:]
+        logits, _ = model(inputs)
+        loss = F.cross_entropy(logits.reshape(-1, tokens), targets.reshape(-1))
         opt.zero_grad()
         loss.backward()
         opt.step()
+        training += time.perf_counter() - t0
         if step % o.every == 0 or step == o.steps:
-            prev, ind, copy = scores(model, held)
+            print(f"tokens_per_sec {step * targets.numel() / training:.0f}", end=" ")
+            prev, ind, copy = scores(model, held, bos)
             best_prev = max((v, l, h) for l, row in enumerate(prev) for h, v in enumerate(row))
             best_ind = max((v, l, h) for l, row in enumerate(ind) for h, v in enumerate(row))
             print(f"step {step:5d} {time.time() - start:6.1f}s loss {loss.item():.3f} copy {copy:.2f} "
