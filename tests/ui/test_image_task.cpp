@@ -4,6 +4,7 @@
 // opened again; a broken model file and a file that is no image are reported in one line.
 #include "ui/UiTestSupport.h"
 #include "widgets/HeatmapWidget.h"
+#include "base/io/Safetensors.h"
 #include "base/vision/Captions.h"
 #include "base/vision/ImageDatasets.h"
 #include "base/vision/ImageFiles.h"
@@ -455,6 +456,28 @@ TEST_CASE("choosing captions switches the training defaults to the captioner's, 
     CHECK(panel.data().noise == 0.0);
 }
 
+TEST_CASE("a captioner given to the window opens in the Images task, whichever task is shown", "[ui][images]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    REQUIRE(w.currentTask()->id() == QLatin1String("translate"));
+    // A file that says it holds a captioner (and holds nothing else): the window goes to Images,
+    // whose loader then says in one line what is wrong with it.
+    const QString path = f.dir.filePath(QStringLiteral("captioner.safetensors"));
+    SafetensorsContent content;
+    content.metadata = {{"format", "attnlab"}, {"format_version", "1"}, {"task", "caption"}};
+    writeSafetensors(path.toStdString(), content);
+    w.openFiles({path});
+    CHECK(w.currentTask()->id() == QLatin1String("images"));
+    REQUIRE(waitUntil([&] { return !f.errors.isEmpty(); }));
+    CHECK(f.errors.front().message.contains(QStringLiteral("captioner.safetensors")));
+    // A file that is no model at all stays with the task shown, which reports it.
+    const QString notes = f.dir.filePath(QStringLiteral("notes.safetensors"));
+    writeFile(notes, QByteArray("not a model"));
+    f.errors.clear();
+    w.openFiles({notes});
+    CHECK(w.currentTask()->id() == QLatin1String("images"));
+}
+
 TEST_CASE("a scene file opened in the Image view brings its objects from the objects.tsv beside images/",
           "[ui][images]") {
     QTemporaryDir dir;
@@ -462,7 +485,10 @@ TEST_CASE("a scene file opened in the Image view brings its objects from the obj
     const CaptionDataset scenes = makeScenes(2, 4);
     writeCaptionFolder(scenes, dir.path().toStdString());
     ImageView view;
+    view.setDataset(std::make_shared<const ImageDataset>(makeGlyphs(4, 1)));  // a grey dataset shown
     REQUIRE(view.openImageFile(dir.filePath(QStringLiteral("images/00002.png"))));
+    CHECK(view.image().channels == 3);  // the scene stays in colour
+    CHECK(view.image().pixels == scenes.images[1].pixels);
     REQUIRE(view.objects().size() == scenes.objects[1].size());
     for (std::size_t k = 0; k < scenes.objects[1].size(); ++k) {
         CHECK(view.objects()[k].colour == scenes.objects[1][k].colour);

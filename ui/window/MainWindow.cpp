@@ -2,6 +2,7 @@
 
 #include "base/lesson/Lesson.h"
 #include "base/TaskIds.h"
+#include "base/io/Safetensors.h"
 #include "task/BuiltinTasks.h"
 #include "views/View.h"
 #include "widgets/HeadGridWidget.h"
@@ -339,6 +340,15 @@ void MainWindow::saveLessonDialog() {
 }
 
 void MainWindow::openFiles(const QStringList& paths) {
+    // A model opens in the task that trains it, whichever task is shown (a captioner given on the
+    // command line or dropped on the translation task goes to Images); a file whose task is not
+    // known stays with the current task, which says what is wrong with it.
+    if (paths.size() == 1 && paths.front().endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+        const auto metadata = peekSafetensorsMetadata(paths.front().toStdString());
+        const auto task = metadata.find("task");
+        const std::string id = task != metadata.end() ? task->second : tasks::untaggedCheckpointTask();
+        if (!metadata.empty() && !id.empty()) switchTask(QString::fromStdString(id));
+    }
     if (current_ && !paths.isEmpty()) current_->openFiles(paths);
 }
 
@@ -503,8 +513,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
         openLesson(paths.front());
         return;
     }
-    if (!current_ || !current_->acceptsDrop(paths)) return;
-    current_->openFiles(paths);
+    if (!current_) return;
+    const bool model = paths.size() == 1 && paths.front().endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive);
+    if (!model && !current_->acceptsDrop(paths)) return;
+    openFiles(paths);  // a model goes to the task that trains it
     event->acceptProposedAction();
 }
 

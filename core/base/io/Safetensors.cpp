@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -318,6 +319,28 @@ SafetensorsContent readSafetensors(const std::string& path) {
         throw ModelFileError(path, e.reason());
     }
     return parseSafetensors(bytes, path);
+}
+
+std::map<std::string, std::string> peekSafetensorsMetadata(const std::string& path) {
+    std::map<std::string, std::string> out;
+    try {
+        std::ifstream in(path, std::ios::binary);
+        unsigned char size[8];
+        if (!in.read(reinterpret_cast<char*>(size), 8)) return out;
+        std::uint64_t n = 0;
+        for (int i = 7; i >= 0; --i) n = (n << 8) | size[i];
+        if (n == 0 || n > kMaxSafetensorsHeader) return out;
+        std::string header(static_cast<std::size_t>(n), '\0');
+        if (!in.read(header.data(), static_cast<std::streamsize>(n))) return out;
+        const Json j = Json::parse(header);
+        const auto it = j.find("__metadata__");
+        if (it == j.end() || !it->is_object()) return out;
+        for (auto m = it->begin(); m != it->end(); ++m)
+            if (m.value().is_string()) out[m.key()] = m.value().get<std::string>();
+    } catch (const std::exception&) {
+        out.clear();
+    }
+    return out;
 }
 
 void writeSafetensors(const std::string& path, const SafetensorsContent& content) {

@@ -38,6 +38,10 @@ void writeSafetensors(const std::string& path, const SafetensorsContent& content
 // file's size.
 SafetensorsContent readSafetensors(const std::string& path);
 SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name);
+// Only the header's "__metadata__" (what task a model is for), read without the tensors: the first
+// 8 bytes and the header. Empty for a file that is not a safetensors file or has no metadata; never
+// throws (the loader says what is wrong with a file).
+std::map<std::string, std::string> peekSafetensorsMetadata(const std::string& path);
 
 // What a file that is no model looks like, from its first bytes: "a PNG image", "a JPEG image",
 // "a ZIP archive, such as a PyTorch .pt file", "a tab-separated text file, such as a corpus",

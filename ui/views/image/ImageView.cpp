@@ -269,9 +269,11 @@ bool ImageView::openImageFile(const QString& path) {
     }
     const QByteArray bytes = f.readAll();
     try {
-        const int channels = images_ && !images_->images.empty() ? images_->images.front().channels : 3;
+        // In colour, whatever the dataset shown: the model converts it to its own channels when it
+        // looks (a grey ViT averages them), and a colour scene stays a colour scene for a captioner
+        // opened over a grey dataset.
         Image image = decodeImage(std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                  file.toStdString(), channels);
+                                  file.toStdString(), 3);
         lastDirectory_ = QFileInfo(path).absolutePath();
         // A scene written with its objects (DIR/images/NAME beside DIR/objects.tsv, as `datasets
         // --write scenes` and other generators write them): its words are scored against them.
