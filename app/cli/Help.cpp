@@ -290,6 +290,7 @@ with rows renormalised, multiplied through the layers; every row sums to 1).
        attnlab-cli heads --model CLASSIFIER.safetensors (--corpus FILE.tsv | --dataset NAME) ...
        attnlab-cli heads --model VIT.safetensors (--images DIR | --idx IMAGES LABELS | --dataset NAME) ...
        attnlab-cli heads --model FORECASTER.safetensors (--series F.csv --column C | --dataset NAME) ...
+       attnlab-cli heads --model LANGUAGE-MODEL.safetensors (--text FILE | --dataset repeats) ...
 
 Measures every attention head of a Transformer over a data set. The model file decides the task:
   translation  encoder self-, decoder self- and cross-attention over the pairs of a corpus (the
@@ -303,6 +304,9 @@ Measures every attention head of a Transformer over a data set. The model file d
   forecaster   encoder self-, decoder self- and cross-attention over the held-out tail's windows
                as forecast --evaluate takes them (--val-fraction, default the model's); metric MAE
                (lower is better)
+  language model  each layer's heads over the documents (--text FILE [--tokens] [--plain] or
+               --dataset repeats), read with the model's own tokenizer; loss per predicted token;
+               metric next-token accuracy (masked: of the hidden tokens)
 For each:
   baseline     loss (translation: mean token cross-entropy, teacher forced; classifier and ViT:
                mean cross-entropy of the label; forecaster: the model's training loss, MSE or MAE,

@@ -58,7 +58,9 @@ TEST_CASE("attend --json: distributions over the keys, none after the query; nex
     const std::string text = "ba be bi bo ba be";
     const auto runs = cliAll({{"attend", "--model", t.model, "--text", text, "--json"},
                               {"generate", "--model", t.model, "--prompt", text, "--max-new-tokens", "2", "--json"},
-                              {"detect", "--model", t.model, "--json"}});
+                              {"detect", "--model", t.model, "--json"},
+                              {"heads", "--model", t.model, "--text", t.text, "--tokens", "words", "--limit", "20",
+                               "--random-orders", "1", "--json"}});
     for (const auto& r : runs) {
         INFO(describe({"attend/generate/detect"}, r));
         REQUIRE(r.exitCode == 0);
@@ -87,6 +89,9 @@ TEST_CASE("attend --json: distributions over the keys, none after the query; nex
     const Json d = Json::parse(runs[2].out);
     CHECK(d["previous_token"].size() == 2);
     CHECK(d.contains("copy_accuracy"));
+    const Json h = Json::parse(runs[3].out);  // every head switched off in turn
+    REQUIRE(h["heads"].size() == 4);
+    CHECK(h["heads"][0]["kind"] == "decoder");
 }
 
 TEST_CASE("a broken text, a wrong flag or a foreign model gets one line naming it", "[cli][lm]") {

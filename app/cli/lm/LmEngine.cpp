@@ -10,9 +10,11 @@
 #include "base/InputError.h"
 #include "base/lm/LmConfig.h"
 #include "engine/Runtime.h"
+#include "engine/lm/LmHeadStudy.h"
 #include "engine/lm/LmModel.h"
 #include "engine/lm/LmTrainer.h"
 #include "lm/LmCli.h"
+#include "support/HeadStudyOutput.h"
 #include "support/Interrupt.h"
 #include "support/TrainingFlags.h"
 
@@ -123,7 +125,7 @@ std::string describe(const LmConfig& c, std::int64_t parameters) {
     return s + "; " + std::to_string(parameters) + " parameters";
 }
 
-void noPositionals(const ArgParser& args) {
+void refuseArguments(const ArgParser& args) {
     if (!args.positionals().empty()) throw UsageError("unexpected argument '" + args.positionals().front() + "'");
 }
 
@@ -135,7 +137,7 @@ int runTrainLm(const Args& argv) {
                    "--positions", "--objective", "--steps", "--warmup", "--every", "--epochs", "--batch", "--lr",
                    "--clip", "--seed", "--threads", "--val-fraction", "--out"});
     ArgParser args(argv, values, {"--attention-only", "--full", "--tied", "--untied", "--plain", "--json"});
-    noPositionals(args);
+    refuseArguments(args);
     if (args.has("--arch") && args.text("--arch", "") != "gpt")
         throw UsageError("--arch: unknown architecture '" + args.text("--arch", "") + "' for --task lm (expected: gpt)");
     if (args.has("--epochs")) throw UsageError("--epochs does not apply to --task lm: its run is --steps long");
@@ -196,7 +198,7 @@ int runTrainLm(const Args& argv) {
 
 int runAttend(const Args& argv) {
     ArgParser args(argv, {"--model", "--text", "--top"}, {"--json"});
-    noPositionals(args);
+    refuseArguments(args);
     const std::string path = args.required("--model");
     const std::string text = args.required("--text");
     const int top = static_cast<int>(args.integer("--top", 10, 0, 1000));
@@ -250,7 +252,7 @@ int runAttend(const Args& argv) {
 int runGenerate(const Args& argv) {
     ArgParser args(argv, {"--model", "--prompt", "--max-new-tokens", "--temperature", "--top-k", "--top-p", "--seed"},
                    {"--json"});
-    noPositionals(args);
+    refuseArguments(args);
     const std::string path = args.required("--model");
     const std::string prompt = args.required("--prompt");
     LmGenerateOptions o;
@@ -286,7 +288,7 @@ int runGenerate(const Args& argv) {
 
 int runDetect(const Args& argv) {
     ArgParser args(argv, {"--model", "--probes", "--seed"}, {"--json"});
-    noPositionals(args);
+    refuseArguments(args);
     const LmModel model = LmModel::load(args.required("--model"));
     if (model.config().objective != LmObjective::Causal)
         throw UsageError("detect measures a causal model; " + args.required("--model") + " has the masked objective");
@@ -306,11 +308,25 @@ int runDetect(const Args& argv) {
     return kOk;
 }
 
+// heads --model M (--text FILE | --dataset repeats): every head switched off in turn over the
+// documents, read with the model's own tokenizer.
+int lmHeads(const Args& argv, const std::string& path) {
+    ArgParser args(argv, withStudyFlags(lmDataFlags()), {"--json", "--plain"});
+    refuseArguments(args);
+    if (!args.has("--text") && !args.has("--dataset"))
+        throw UsageError("heads needs the text to measure on: --text FILE or --dataset repeats");
+    const LmModel model = LmModel::load(path);
+    const LmCorpus corpus = loadLmCorpus(args, model.config().context);
+    std::vector<std::vector<int>> documents;
+    for (const auto& d : corpus.documents) documents.push_back(model.tokenizer().encode(corpus.tokenizer.decode(d)));
+    return printStudy(measureLmHeads(model, documents, studyOptions(args), progressLine()), "documents", args.has("--json"));
+}
+
 EngineTask lmEngineTask() {
     EngineTask t;
     t.id = kLmTask;
     t.train = runTrainLm;
-    t.noHeads = "a language model: its heads are scored by `attnlab-cli detect`";
+    t.heads = lmHeads;
     t.commands = {{"generate", runGenerate}, {"attend", runAttend}, {"detect", runDetect}};
     return t;
 }

@@ -93,6 +93,7 @@ public:
     std::int64_t parameterCount() const;
 
     struct Impl;  // engine-internal (LibTorch): LmImpl.h
+    const Impl& internals() const { return *impl_; }  // for the engine's own code (the head study)
 
 private:
     friend class LmTrainer;

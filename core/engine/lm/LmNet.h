@@ -36,6 +36,9 @@ public:
     torch::Tensor forward(const torch::Tensor& ids, std::vector<torch::Tensor>* weights = nullptr);
     const LmConfig& config() const { return config_; }
     std::vector<LmBlock>& blocks() { return blocks_; }
+    // For the head study (detail/HeadStudyRunner.h): the layers and each one's attention.
+    std::size_t layerCount() const { return blocks_.size(); }
+    MultiHeadAttention& attention(std::size_t layer) { return blocks_[layer]->attention; }
 
 private:
     LmConfig config_;

@@ -10,6 +10,7 @@
 #include "engine/Runtime.h"
 #include "engine/detail/EvalModeGuard.h"
 #include "engine/detail/ParallelBatch.h"
+#include "engine/lm/LmBatches.h"
 #include "engine/lm/LmImpl.h"
 
 namespace attnlab {
@@ -28,44 +29,6 @@ struct LmTrainer::Impl {
 };
 
 namespace {
-
-// A batch's inputs and targets [B, T]: causal, <bos> + the document's first T - 1 tokens predicting
-// its first T (padding: <pad>, not predicted); masked, <bos> + the document with 15% of its tokens
-// (at least one) replaced by <mask>, the hidden ones the targets (elsewhere <pad>).
-std::pair<torch::Tensor, torch::Tensor> batchOf(const std::vector<const std::vector<int>*>& docs, int context,
-                                                bool masked, std::mt19937_64& rng) {
-    std::size_t longest = 0;
-    for (const auto* d : docs) longest = std::max(longest, std::min(d->size(), static_cast<std::size_t>(context - (masked ? 1 : 0))));
-    const auto B = static_cast<int64_t>(docs.size());
-    const auto T = static_cast<int64_t>(longest) + (masked ? 1 : 0);
-    torch::Tensor inputs = torch::full({B, T}, kLmPad, torch::kLong), targets = torch::full({B, T}, kLmPad, torch::kLong);
-    auto in = inputs.accessor<int64_t, 2>();
-    auto out = targets.accessor<int64_t, 2>();
-    for (int64_t b = 0; b < B; ++b) {
-        const std::vector<int>& d = *docs[static_cast<std::size_t>(b)];
-        const auto n = static_cast<int64_t>(std::min(d.size(), static_cast<std::size_t>(masked ? T - 1 : T)));
-        in[b][0] = kLmBos;
-        if (!masked) {
-            for (int64_t i = 0; i < n; ++i) {
-                if (i + 1 < T) in[b][i + 1] = d[static_cast<std::size_t>(i)];
-                out[b][i] = d[static_cast<std::size_t>(i)];
-            }
-            continue;
-        }
-        for (int64_t i = 0; i < n; ++i) in[b][i + 1] = d[static_cast<std::size_t>(i)];
-        const int64_t hidden = std::max<int64_t>(1, static_cast<int64_t>(std::lround(0.15 * static_cast<double>(n))));
-        std::vector<int64_t> positions(static_cast<std::size_t>(n));
-        std::iota(positions.begin(), positions.end(), 1);
-        for (int64_t k = 0; k < hidden && k < n; ++k) {  // a partial Fisher-Yates: `hidden` distinct positions
-            const auto j = k + static_cast<int64_t>(rng() % static_cast<std::uint64_t>(n - k));
-            std::swap(positions[static_cast<std::size_t>(k)], positions[static_cast<std::size_t>(j)]);
-            const int64_t p = positions[static_cast<std::size_t>(k)];
-            out[b][p] = in[b][p];
-            in[b][p] = kLmMask;
-        }
-    }
-    return {inputs, targets};
-}
 
 double elapsed(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -121,7 +84,7 @@ LmStepMetrics LmTrainer::evaluate() const {
         for (std::size_t first = 0; first < impl_->held.size(); first += 64) {
             std::vector<const std::vector<int>*> docs;
             for (std::size_t i = first; i < std::min(impl_->held.size(), first + 64); ++i) docs.push_back(&impl_->held[i]);
-            const auto [inputs, targets] = batchOf(docs, mi.config.context, masked, rng);
+            const auto [inputs, targets] = lmBatch(docs, mi.config.context, masked, rng);
             const torch::Tensor logits = mi.net->forward(inputs);
             loss += torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}), targets.reshape({-1}),
                                                          torch::nn::functional::CrossEntropyFuncOptions()
@@ -159,7 +122,7 @@ LmTrainer::Outcome LmTrainer::run(const EpochReport& onReport, const std::atomic
         std::vector<const std::vector<int>*> docs;
         while (docs.size() < static_cast<std::size_t>(d.options.batchSize) && d.next < d.order.size())
             docs.push_back(&d.train[d.order[d.next++]]);
-        auto [inputs, targets] = batchOf(docs, mi.config.context, masked, d.rng);
+        auto [inputs, targets] = lmBatch(docs, mi.config.context, masked, d.rng);
         const double rate = d.options.learningRate *
                             (d.options.warmup > 0 ? std::min(1.0, static_cast<double>(d.step + 1) / d.options.warmup) : 1.0);
         d.trainer->setLearningRate(rate);
