@@ -14,6 +14,7 @@
 #include "TempDir.h"
 
 #include "InputErrors.h"
+#include "MoFiles.h"
 #include "Skip.h"
 
 using namespace attnlab;
@@ -22,56 +23,16 @@ namespace {
 
 namespace fs = std::filesystem;
 using attnlab::test::TempDir;
-using Entries = std::vector<std::pair<std::string, std::string>>;
+using Entries = attnlab::test::MoEntries;
+using attnlab::test::moFile;
+using attnlab::test::put32;
 
 // ---------------------------------------------------------------- a .mo file, byte by byte
-
-void put32(std::string& out, std::uint32_t v, bool big) {
-    for (int k = 0; k < 4; ++k) out += static_cast<char>((v >> (big ? 8 * (3 - k) : 8 * k)) & 0xFF);
-}
 
 void set32(std::string& bytes, std::size_t at, std::uint32_t v, bool big) {
     std::string word;
     put32(word, v, big);
     bytes.replace(at, 4, word);
-}
-
-// The layout of the GNU gettext manual: 28-byte header (magic, revision, N, O, T, hash size 0,
-// hash offset), the originals' table at O = 28, the translations' at T = 28 + 8N, then the
-// strings, each followed by a NUL.
-std::string moFile(const Entries& entries, bool big = false, std::uint32_t revision = 0) {
-    const auto n = static_cast<std::uint32_t>(entries.size());
-    const std::uint32_t originals = 28, translations = 28 + 8 * n;
-    std::string strings;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> o, t;  // (length, offset)
-    const std::uint32_t base = 28 + 16 * n;
-    for (const auto& e : entries) {
-        o.emplace_back(static_cast<std::uint32_t>(e.first.size()), base + static_cast<std::uint32_t>(strings.size()));
-        strings += e.first;
-        strings += '\0';
-    }
-    for (const auto& e : entries) {
-        t.emplace_back(static_cast<std::uint32_t>(e.second.size()), base + static_cast<std::uint32_t>(strings.size()));
-        strings += e.second;
-        strings += '\0';
-    }
-    std::string out;
-    put32(out, 0x950412de, big);
-    put32(out, revision, big);
-    put32(out, n, big);
-    put32(out, originals, big);
-    put32(out, translations, big);
-    put32(out, 0, big);
-    put32(out, base, big);
-    for (const auto& [len, off] : o) {
-        put32(out, len, big);
-        put32(out, off, big);
-    }
-    for (const auto& [len, off] : t) {
-        put32(out, len, big);
-        put32(out, off, big);
-    }
-    return out + strings;
 }
 
 const std::string kHeader = "Project-Id-Version: test\nContent-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=1; plural=0;\n";

@@ -125,7 +125,9 @@ TEST_CASE("LmTokenizer: JSON round trip keeps the kind and every id", "[lm]") {
     CHECK(toString(LmTokenKind::Chars) == "chars");
     CHECK(toString(LmTokenKind::Words) == "words");
     CHECK(parseLmTokenKind("words") == LmTokenKind::Words);
-    CHECK_THROWS_WITH(parseLmTokenKind("bpe"), "unknown token kind 'bpe' (expected one of: chars, words)");
+    CHECK(parseLmTokenKind("bpe") == LmTokenKind::Bpe);
+    CHECK(toString(LmTokenKind::Bpe) == "bpe");
+    CHECK_THROWS_WITH(parseLmTokenKind("pieces"), "unknown token kind 'pieces' (expected one of: chars, words, bpe)");
 }
 
 TEST_CASE("LmTokenizer: a bad token list is refused", "[lm]") {
@@ -133,8 +135,8 @@ TEST_CASE("LmTokenizer: a bad token list is refused", "[lm]") {
     CHECK(tokenizerJsonError("{") == "language model tokenizer config: invalid JSON");
     CHECK(tokenizerJsonError("[]") == "language model tokenizer config: not a JSON object");
     CHECK(tokenizerJsonError(R"({"tokens":[)" + specials + "]}") == "language model tokenizer config: 'kind' is missing");
-    CHECK(tokenizerJsonError(R"({"kind":"bpe","tokens":[)" + specials + "]}") ==
-          "language model tokenizer config: unknown token kind 'bpe' (expected one of: chars, words)");
+    CHECK(tokenizerJsonError(R"({"kind":"pieces","tokens":[)" + specials + "]}") ==
+          "language model tokenizer config: unknown token kind 'pieces' (expected one of: chars, words, bpe)");
     CHECK(tokenizerJsonError(R"({"kind":"words"})") == "language model tokenizer config: 'tokens' is missing");
     CHECK(tokenizerJsonError(R"({"kind":"words","tokens":"a"})") == "language model tokenizer config: 'tokens' must be a list");
     CHECK(tokenizerJsonError(R"({"kind":"words","tokens":["<pad>"]})") ==

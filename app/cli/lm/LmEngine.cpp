@@ -182,7 +182,7 @@ int runTrainLm(const Args& argv) {
                           << fixedOrNa(m.validationLoss, 3) << ")  copy " << fixedOrNa(m.circuits.copyAccuracy, 2)
                           << "  previous-token " << headText(j["best_previous_token"]) << "  induction "
                           << headText(j["best_induction"]) << "  (" << fixedOrNa(m.seconds, 1) << " s)" << std::endl;
-                std::cout << j.dump() << std::endl;
+                std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << std::endl;
                 last = j;
                 save();
             },
@@ -245,7 +245,7 @@ int runAttend(const Args& argv) {
         j["masked"] = masked;
     }
     j["cut"] = r.cut;
-    std::cout << j.dump() << "\n";
+    std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
     return kOk;
 }
 
@@ -282,7 +282,7 @@ int runGenerate(const Args& argv) {
     j["steps"] = steps;
     j["attention"] = g.attention;
     j["cut"] = g.cut;
-    std::cout << j.dump() << "\n";
+    std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
     return kOk;
 }
 
@@ -296,7 +296,7 @@ int runDetect(const Args& argv) {
                                              static_cast<std::uint64_t>(args.integer("--seed", 7, 0, 1LL << 62)));
     const Json j = circuitsJson(c);
     if (args.has("--json")) {
-        std::cout << j.dump() << "\n";
+        std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
         return kOk;
     }
     std::cout << "copy accuracy " << fixedOrNa(c.copyAccuracy, 3) << ", in-context learning " << fixedOrNa(c.inContextLearning, 3)

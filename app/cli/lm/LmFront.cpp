@@ -8,7 +8,9 @@
 #include "ArgParser.h"
 #include "base/InputError.h"
 #include "base/io/FileUtil.h"
+#include "base/gettext/Gettext.h"
 #include "base/lm/LmConfig.h"
+#include "base/lm/LmGettext.h"
 #include "lm/LmCli.h"
 
 namespace attnlab::cli {
@@ -24,7 +26,11 @@ const char* kTrainHelp = R"(Language model: attnlab-cli train --task lm (--text 
   --dataset repeats    the induction set: lines of 0-12 random words, then a random sequence of
                        8-20 words repeated until the line is full (--size lines, default 4000;
                        --data-seed S; vocabulary 200 words)
-  --tokens chars|words (chars for --text; the induction set is words)
+  --dataset gettext    the English messages of the machine's gettext catalogues, one document each
+                       (--lang LANG: the catalogues of that language, default fr; --locale-dir DIR)
+  --tokens chars|words|bpe (chars for --text and gettext; the induction set is words; bpe: a
+                       byte-level BPE, as GPT-2's, learned from the text with --bpe N merges,
+                       default 1000)
   The model: --layers N (2)  --heads N (4)  --hidden N (d_model, 64)  --context N (64)
   --attention-only (the default: no MLP, no LayerNorm, an unembedding of its own, the form in
   which induction heads form fast) or --full (GPT-2's form: pre-LayerNorm, GELU MLPs of --ff N,
@@ -112,16 +118,46 @@ int inspectLm(const Args& argv) {
 }  // namespace
 
 const std::set<std::string>& lmDataFlags() {
-    static const std::set<std::string> flags{"--text", "--dataset", "--tokens", "--size", "--data-seed"};
+    static const std::set<std::string> flags{"--text", "--dataset", "--tokens", "--bpe", "--size", "--data-seed", "--lang",
+                                             "--locale-dir"};
     return flags;
 }
 
+namespace {
+
+LmTokenKind tokenKind(const ArgParser& args) {
+    try {
+        return parseLmTokenKind(args.text("--tokens", "chars"));
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string("--tokens: ") + e.what());
+    }
+}
+
+LmTextOptions textOptions(const ArgParser& args) {
+    LmTextOptions o;
+    o.plain = args.has("--plain");
+    if (args.has("--bpe") && args.text("--tokens", "chars") != "bpe") throw UsageError("--bpe applies to --tokens bpe");
+    o.bpeMerges = static_cast<int>(args.integer("--bpe", kLmBpeMerges, 1, 1000000));
+    return o;
+}
+
+}  // namespace
+
 LmCorpus loadLmCorpus(const ArgParser& args, int context) {
-    if (args.has("--text") == args.has("--dataset")) throw UsageError("give either --text FILE or --dataset repeats");
+    if (args.has("--text") == args.has("--dataset"))
+        throw UsageError("give either --text FILE or --dataset repeats|gettext");
+    const std::string name = args.text("--dataset", "");
+    if ((args.has("--lang") || args.has("--locale-dir")) && name != "gettext")
+        throw UsageError("--lang and --locale-dir apply to --dataset gettext");
+    if (name == "gettext") {
+        if (args.has("--size") || args.has("--data-seed")) throw UsageError("--size and --data-seed apply to --dataset repeats");
+        return lmGettextEnglish(args.text("--locale-dir", kDefaultLocaleDir), args.text("--lang", "fr"), tokenKind(args),
+                                context, textOptions(args));
+    }
     if (args.has("--dataset")) {
-        const std::string name = args.text("--dataset", "");
-        if (name != "repeats") throw UsageError("--dataset: unknown dataset '" + name + "' for --task lm (known: repeats)");
-        if (args.has("--tokens") && args.text("--tokens", "") != "words")
+        if (name != "repeats")
+            throw UsageError("--dataset: unknown dataset '" + name + "' for --task lm (known: repeats, gettext)");
+        if ((args.has("--tokens") && args.text("--tokens", "") != "words") || args.has("--bpe"))
             throw UsageError("--tokens: the induction set is words");
         if (args.has("--plain")) throw UsageError("--plain applies to --text");
         LmRepeatsOptions o;
@@ -133,15 +169,7 @@ LmCorpus loadLmCorpus(const ArgParser& args, int context) {
                            static_cast<std::uint64_t>(args.integer("--data-seed", 1, 0, 1LL << 62)), o);
     }
     if (args.has("--size") || args.has("--data-seed")) throw UsageError("--size and --data-seed apply to --dataset repeats");
-    LmTokenKind kind = LmTokenKind::Chars;
-    try {
-        kind = parseLmTokenKind(args.text("--tokens", "chars"));
-    } catch (const ConfigError& e) {
-        throw UsageError(std::string("--tokens: ") + e.what());
-    }
-    LmTextOptions o;
-    o.plain = args.has("--plain");
-    return readLmText(args.text("--text", ""), kind, context, o);
+    return readLmText(args.text("--text", ""), tokenKind(args), context, textOptions(args));
 }
 
 FrontTask lmFrontTask() {
@@ -153,7 +181,11 @@ FrontTask lmFrontTask() {
         r.name = "repeats";
         r.description = {"lines of 64 words: 0-12 random words, then a random sequence of 8-20 words repeated",
                          "until the line is full (200 words): where induction heads form."};
-        return std::vector<DatasetRow>{r};
+        DatasetRow g;
+        g.name = "gettext";
+        g.description = {"the English messages of this computer's gettext catalogues (--lang LANG's, default fr;",
+                         "--locale-dir, default /usr/share/locale): short sentences of real software text."};
+        return std::vector<DatasetRow>{r, g};
     };
     t.writeDataset = [](const ArgParser& args, const std::string& name, const std::string& out) {
         if (name != "repeats") return false;

@@ -63,6 +63,8 @@ LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKi
                      const LmTextOptions& options) {
     checkContext(context);
     if (options.maxVocabulary == 0) throw ConfigError("the vocabulary limit must be at least 1");
+    if (options.bpeMerges < 0) throw ConfigError("the number of bpe merges must not be negative");
+    const int merges = options.bpeMerges == 0 ? kLmBpeMerges : options.bpeMerges;
     LmCorpus corpus;
     corpus.name = name;
     LineCursor cursor(text, name);
@@ -78,7 +80,7 @@ LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKi
             any = any || !isBlank(line);
         }
         if (!any) throw InputError(name, 0, "empty: no text to learn from");
-        corpus.tokenizer = LmTokenizer::fromText(kind, {joined}, name, options.maxVocabulary);
+        corpus.tokenizer = LmTokenizer::fromText(kind, {joined}, name, options.maxVocabulary, merges);
         std::vector<int> window;
         window.reserve(static_cast<std::size_t>(context));
         corpus.tokenizer.encodeEach(joined, [&](int id) {
@@ -91,19 +93,29 @@ LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKi
         if (!window.empty()) corpus.documents.push_back(std::move(window));
         return corpus;
     }
+    // Bpe's tokens are known once learned: its lines are kept whole and their ids cut.
+    const bool cutIds = kind == LmTokenKind::Bpe;
     std::vector<std::string> kept;
     while (cursor.next(line)) {
         if (isBlank(line)) continue;
+        if (cutIds) {
+            kept.push_back(line);
+            continue;
+        }
         auto [start, wasCut] = firstTokens(kind, line, context);
         corpus.cut += wasCut ? 1 : 0;
         kept.push_back(std::move(start));
     }
     if (kept.empty()) throw InputError(name, 0, "empty: no text to learn from");
-    corpus.tokenizer = LmTokenizer::fromText(kind, kept, name, options.maxVocabulary);
+    corpus.tokenizer = LmTokenizer::fromText(kind, kept, name, options.maxVocabulary, merges);
     corpus.documents.reserve(kept.size());
     for (std::string& document : kept) {
         corpus.documents.push_back(corpus.tokenizer.encode(document));
         std::string().swap(document);  // the text is no longer needed
+        if (cutIds && corpus.documents.back().size() > static_cast<std::size_t>(context)) {
+            corpus.documents.back().resize(static_cast<std::size_t>(context));
+            ++corpus.cut;
+        }
     }
     return corpus;
 }

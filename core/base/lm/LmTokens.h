@@ -1,18 +1,58 @@
 #pragma once
-// The language model's tokenizer: text to token ids and back. Two kinds, chosen per run:
+// The language model's tokenizer: text to token ids and back. Three kinds, chosen per run:
 //   Chars: every Unicode code point is a token ("héllo" is 5 tokens; a combining accent is a token
 //          of its own). Small vocabularies, long sequences: the kind for running text.
 //   Words: tokens are the text between runs of ASCII spaces, tabs and line feeds (other white space,
 //          punctuation and case stay inside the word: "Cat." and "cat" are different words).
-// The token list is built from a text: ordinary tokens by frequency, most frequent first, ties by
-// first appearance, so the same text always gives the same ids. The four specials come first, at
-// fixed ids, in every tokenizer; a text never produces them (a literal "<unk>" in a text is an
-// ordinary word).
+//   Bpe:   GPT-2's byte-level byte-pair encoding, its merges learned from the text (below).
+// For Chars and Words the token list is built from a text: ordinary tokens by frequency, most
+// frequent first, ties by first appearance, so the same text always gives the same ids. The four
+// specials come first, at fixed ids, in every tokenizer; a text never produces them (a literal
+// "<unk>" in a text is an ordinary word).
+//
+// Bpe, as GPT-2's encoder.py applies it, with merges learned here:
+//   Pre-tokenization. The text is cut into pieces and no token spans two pieces. Bytes fall in four
+//   classes: letters (ASCII A-Z, a-z and every byte >= 0x80, so any non-ASCII code point, and any
+//   invalid byte, counts as a letter and a code point is never cut), digits (ASCII 0-9), white
+//   space (ASCII space, \t, \n, \v, \f, \r) and other (every other ASCII byte). At each position
+//   the first rule that applies gives the next piece:
+//     1. an apostrophe ' followed by s, t, m or d, or by re, ve or ll (lower case): that contraction;
+//     2. an optional ASCII space, then a run of letters;
+//     3. an optional ASCII space, then a run of digits;
+//     4. an optional ASCII space, then a run of other bytes (apostrophes included: "?'s" is "?'"
+//        then "s");
+//     5. a run of white space: the whole run if it ends the text; else the run but its last byte
+//        (which rule 2-4 then joins to the next piece if it is a space, else rule 6 makes a piece
+//        of); a single white-space byte followed by a non-space is rule 6's;
+//     6. one white-space byte.
+//   "Hello  world's\n\n" is "Hello", " ", " world", "'s", "\n\n". This is GPT-2's pattern
+//   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+ with ASCII
+//   classes; it differs from GPT-2 only on non-ASCII text (non-ASCII digits, punctuation, symbols
+//   and white space are letters here).
+//   Tokens. Ids 4..259 are the 256 bytes, byte b at id 4 + b; then one token per merge, in the
+//   order learned. A token is a byte string, shown (token(), id(), toJson) in GPT-2's readable form:
+//   each byte b as the code point lmBytesToUnicode()[b] in UTF-8 (a space reads "Ġ", a line feed
+//   "Ċ"; " the" is the token "Ġthe").
+//   Learning (fromText). The pieces of the texts are counted; then, up to `merges` times: the
+//   adjacent pair of tokens most frequent over all pieces (each piece weighted by its count) is
+//   merged everywhere, left to right, into a new token. Ties go to the pair whose merged byte
+//   string is smallest (bytes compared unsigned), then to the one with the shorter left part, so the
+//   result depends on the text alone. Learning stops early when no pair occurs twice, or when the
+//   ordinary tokens (256 bytes + merged tokens) reach maxVocabulary. A merge whose result is already
+//   a token (the same bytes reached by another split) adds no token: the merges may outnumber the
+//   merged tokens.
+//   Encoding. Each piece starts as its bytes; the adjacent pair whose merge was learned first is
+//   merged everywhere in the piece, left to right, until no learned pair is left (GPT-2's bpe()).
+//   A piece's ids are remembered (a cache shared by the tokenizer's copies, safe across threads).
+//   Every byte is a token: a Bpe encoding never holds <unk>, and decode(encode(t)) == t for any t.
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace attnlab {
@@ -20,10 +60,9 @@ namespace attnlab {
 enum class LmTokenKind {
     Chars,
     Words,
-    // Byte-pair encoding (merges learned from the text) is to come here; toJson/fromJson and
-    // LmTokenizer's splitting are the places that will need it.
+    Bpe,
 };
-std::string toString(LmTokenKind k);                 // "chars", "words"
+std::string toString(LmTokenKind k);                 // "chars", "words", "bpe"
 LmTokenKind parseLmTokenKind(const std::string& s);  // throws ConfigError naming the accepted values
 
 // The specials' ids, the same in every tokenizer.
@@ -34,6 +73,18 @@ inline constexpr int kLmMask = 3;        // "<mask>": a hidden token (the masked
 inline constexpr int kLmFirstToken = 4;  // the first ordinary token's id
 // Distinct ordinary tokens a text may have by default (LmTokenizer::fromText).
 inline constexpr std::size_t kLmMaxVocabulary = 20'000;
+// Merges a Bpe tokenizer learns by default (LmTokenizer::fromText): a vocabulary of at most
+// 4 + 256 + 1,000 = 1,260 tokens.
+inline constexpr int kLmBpeMerges = 1'000;
+// The byte tokens of a Bpe tokenizer: byte b is id kLmFirstToken + b.
+inline constexpr int kLmBpeBytes = 256;
+
+// GPT-2's bytes_to_unicode() (encoder.py), exactly: the code point each byte is shown as in a Bpe
+// token. The printable bytes '!'..'~', 0xA1..0xAC and 0xAE..0xFF are themselves; the 68 others, in
+// byte order, are U+0100, U+0101, ... (0x00 -> U+0100, '\n' -> U+010A 'Ċ', ' ' -> U+0120 'Ġ').
+const std::array<char32_t, 256>& lmBytesToUnicode();
+// A byte string in that readable form (UTF-8): lmBpeTokenText(" the") == "Ġthe".
+std::string lmBpeTokenText(const std::string& bytes);
 
 class LmTokenizer {
 public:
@@ -41,51 +92,87 @@ public:
     LmTokenizer();
     // The specials, then `tokens` at ids 4, 5, ... in that order. Throws ConfigError for an empty
     // or repeated token, a Chars token that is not one code point of valid UTF-8, or a Words token
-    // with an ASCII space, tab or line break.
+    // with an ASCII space, tab or line break; and for Bpe, whose tokens follow from its merges
+    // (fromMerges).
     LmTokenizer(LmTokenKind kind, std::vector<std::string> tokens);
 
-    // The token list of `texts` (one or many documents of valid UTF-8), ordered as the top of this
+    // A Bpe tokenizer from its merges, in rank order, each a pair of tokens in the readable form
+    // ("Ġ", "t"): the specials, the 256 bytes, then each merge's result unless it is already a
+    // token. Throws ConfigError ("merge N: ...", N from 1) for a part that is not a token when its
+    // merge comes, or a pair merged twice.
+    static LmTokenizer fromMerges(const std::vector<std::pair<std::string, std::string>>& merges);
+
+    // The token list of `texts` (one or many documents of valid UTF-8), made as the top of this
     // file says. Throws InputError(name, 0, ...) for text that is not UTF-8 ("not UTF-8 (byte N)",
-    // the byte counted from 1 in the text that holds it) and for more distinct tokens than
-    // maxVocabulary: "the vocabulary has N distinct words, over the limit of M (use --tokens
-    // chars)" (for Chars: "... N distinct characters, over the limit of M").
+    // the byte counted from 1 in the text that holds it) and, for Chars and Words, for more
+    // distinct tokens than maxVocabulary: "the vocabulary has N distinct words, over the limit of M
+    // (use --tokens chars)" (for Chars: "... N distinct characters, over the limit of M").
+    // Bpe learns at most `merges` merges (ignored by the other kinds), fewer if the ordinary tokens
+    // would pass maxVocabulary; it throws ConfigError for a maxVocabulary below 256 (the bytes) or
+    // negative merges.
     static LmTokenizer fromText(LmTokenKind kind, const std::vector<std::string>& texts, const std::string& name,
-                                std::size_t maxVocabulary = kLmMaxVocabulary);
+                                std::size_t maxVocabulary = kLmMaxVocabulary, int merges = kLmBpeMerges);
 
     // The ids of the text's tokens; a token not in the list is <unk>. Never throws: text that is not
-    // UTF-8 gives <unk> for each invalid byte (Chars) or for each word holding one (Words).
+    // UTF-8 gives <unk> for each invalid byte (Chars) or for each word holding one (Words); Bpe
+    // encodes any bytes.
     std::vector<int> encode(const std::string& text) const;
     // The same ids handed out one at a time (for texts too large to hold twice).
     void encodeEach(const std::string& text, const std::function<void(int)>& onId) const;
-    // The tokens of `ids` as text: Words joined by single spaces, Chars concatenated; a special reads
-    // as its name ("<bos>"), an id outside 0..size()-1 as "<unk>". decode(encode(t)) == t for a
-    // Chars text of known characters, and for a Words text of known words separated by single spaces.
+    // The tokens of `ids` as text: Words joined by single spaces, Chars concatenated, Bpe tokens'
+    // bytes concatenated (not their readable form); a special reads as its name ("<bos>"), an id
+    // outside 0..size()-1 as "<unk>". decode(encode(t)) == t for a Chars text of known characters,
+    // for a Words text of known words separated by single spaces, and for any Bpe text. Bpe ids cut
+    // anywhere (a generated sequence) may decode to bytes that are not UTF-8: they are returned as
+    // they are. Never throws.
     std::string decode(const std::vector<int>& ids) const;
 
     // The token of an id ("<pad>" ... "<mask>" for the specials); "<unk>" for an id out of range.
+    // A Bpe token is in its readable form ("Ġthe").
     const std::string& token(int id) const;
-    // The id of an ordinary token, or kLmUnk. A special's name gives kLmUnk too (see the top).
+    // The id of an ordinary token (Bpe: in the readable form), or kLmUnk. A special's name gives
+    // kLmUnk too (see the top).
     int id(const std::string& token) const;
     // Tokens, the specials included: the vocabulary size V of LmConfig.
     std::size_t size() const { return tokens_.size(); }
     LmTokenKind kind() const { return kind_; }
 
-    // {"kind": "chars"|"words", "tokens": [every token, index = id, the specials first]}: what a
-    // checkpoint's metadata keeps.
+    // The merges of a Bpe tokenizer in rank order, as token ids (empty for the other kinds).
+    const std::vector<std::pair<int, int>>& merges() const { return merges_; }
+
+    // {"kind": "chars"|"words"|"bpe", "tokens": [every token, index = id, the specials first]}: what
+    // a checkpoint's metadata keeps. Bpe adds "merges": [["Ġ", "t"], ...], the merges in rank order
+    // as pairs of readable tokens, from which fromJson rebuilds the tokenizer.
     std::string toJson() const;
     // Throws ConfigError ("language model tokenizer config: ...") for malformed JSON, a missing
-    // member, a list that does not start with the four specials, or a token the constructor refuses.
+    // member, a list that does not start with the four specials, or a token the constructor refuses;
+    // for Bpe, for merges fromMerges refuses or a token list other than the one they make.
     static LmTokenizer fromJson(const std::string& json);
 
     // Splits the text into its token strings (for Chars, code points; an invalid byte is a token of
-    // its own) and hands each to onPiece as (pointer, length) into `text`.
+    // its own) and hands each to onPiece as (pointer, length) into `text`. For Bpe, the pieces of
+    // the pre-tokenization (the top), each one or more tokens.
     static void split(LmTokenKind kind, const std::string& text,
                       const std::function<void(const char* piece, std::size_t length)>& onPiece);
 
 private:
+    struct BpeCache;
+    // A Bpe tokenizer with the specials and the 256 byte tokens, no merge yet.
+    static LmTokenizer bpeBase();
+    // Appends the merge of tokens `left` and `right` (ids), adding their concatenation as a token
+    // unless it is one; returns its id.
+    int addMerge(int left, int right);
+    // The ids of one Bpe piece, merges applied.
+    std::vector<int> bpePiece(const char* piece, std::size_t length) const;
+
     LmTokenKind kind_ = LmTokenKind::Chars;
     std::vector<std::string> tokens_;             // index = id
     std::unordered_map<std::string, int> index_;  // the ordinary tokens' ids
+    // Bpe only:
+    std::vector<std::string> bytes_;                        // index = id: a token's bytes (a special's name)
+    std::vector<std::pair<int, int>> merges_;               // rank = index
+    std::unordered_map<std::uint64_t, std::pair<int, int>> ranks_;  // (left << 32 | right) -> (rank, merged id)
+    std::shared_ptr<BpeCache> cache_;                       // piece -> ids
 };
 
 }  // namespace attnlab
