@@ -105,16 +105,8 @@ std::string toJson(const ForecastConfig& c) {
 }
 
 ForecastConfig forecastConfigFromJson(const std::string& json) {
-    Json j;
-    try {
-        j = Json::parse(json);
-    } catch (const Json::exception&) {
-        json_fields::malformed(kForecastConfig, "invalid JSON");
-    }
-    if (!j.is_object()) json_fields::malformed(kForecastConfig, "not a JSON object");
+    const Json j = json_fields::parseConfig(json, kForecastConfig, "forecast");
     const json_fields::Reader r{j, kForecastConfig};
-    const Json& task = r.member("task");
-    if (!task.is_string() || task.get<std::string>() != "forecast") json_fields::malformed(kForecastConfig, "'task' is not \"forecast\"");
     ForecastConfig c;
     c.context = r.integer("context", 2, kMaxForecastContext);
     c.horizon = r.integer("horizon", 1, kMaxForecastHorizon);

@@ -15,6 +15,22 @@ namespace attnlab::json_fields {
     throw ConfigError(std::string(kind) + " config: " + why);
 }
 
+// The object a config's JSON text holds, its "task" checked: ConfigError "<kind> config: invalid
+// JSON", "not a JSON object", "'task' is missing" or "'task' is not \"TASK\"".
+inline nlohmann::json parseConfig(const std::string& text, const char* kind, const char* task) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+        malformed(kind, "invalid JSON");
+    }
+    if (!j.is_object()) malformed(kind, "not a JSON object");
+    const auto it = j.find("task");
+    if (it == j.end()) malformed(kind, "'task' is missing");
+    if (!it->is_string() || it->get<std::string>() != task) malformed(kind, std::string("'task' is not \"") + task + "\"");
+    return j;
+}
+
 struct Reader {
     const nlohmann::json& j;
     const char* kind;  // "forecast", "classifier", ...

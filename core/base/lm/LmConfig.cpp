@@ -134,16 +134,8 @@ std::string toJson(const LmConfig& c) {
 }
 
 LmConfig lmConfigFromJson(const std::string& json) {
-    Json j;
-    try {
-        j = Json::parse(json);
-    } catch (const Json::exception&) {
-        json_fields::malformed(kLmConfig, "invalid JSON");
-    }
-    if (!j.is_object()) json_fields::malformed(kLmConfig, "not a JSON object");
+    const Json j = json_fields::parseConfig(json, kLmConfig, kLmTask);
     const json_fields::Reader r{j, kLmConfig};
-    const Json& task = r.member("task");
-    if (!task.is_string() || task.get<std::string>() != "lm") r.malformed("'task' is not \"lm\"");
     const Json& architecture = r.member("architecture");
     if (!architecture.is_string() || architecture.get<std::string>() != "gpt")
         r.malformed("'architecture' is not \"gpt\"");

@@ -140,16 +140,8 @@ std::string toJson(const ClassifierConfig& c) {
 }
 
 ClassifierConfig classifierConfigFromJson(const std::string& json) {
-    Json j;
-    try {
-        j = Json::parse(json);
-    } catch (const Json::exception&) {
-        json_fields::malformed(kClassifierConfig, "invalid JSON");
-    }
-    if (!j.is_object()) json_fields::malformed(kClassifierConfig, "not a JSON object");
+    const Json j = json_fields::parseConfig(json, kClassifierConfig, "classify");
     const json_fields::Reader r{j, kClassifierConfig};
-    const Json& task = r.member("task");
-    if (!task.is_string() || task.get<std::string>() != "classify") json_fields::malformed(kClassifierConfig, "'task' is not \"classify\"");
     const Json& arch = r.member("architecture");
     if (!arch.is_string() || (arch.get<std::string>() != "gru" && arch.get<std::string>() != "transformer"))
         json_fields::malformed(kClassifierConfig, "'architecture' must be \"gru\" or \"transformer\"");

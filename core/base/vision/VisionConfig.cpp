@@ -17,20 +17,6 @@ using Json = nlohmann::json;
 using json_fields::malformed;
 using json_fields::Reader;
 
-Json parseObject(const std::string& json, const char* kind, const char* task) {
-    Json j;
-    try {
-        j = Json::parse(json);
-    } catch (const Json::exception&) {
-        malformed(kind, "invalid JSON");
-    }
-    if (!j.is_object()) malformed(kind, "not a JSON object");
-    auto it = j.find("task");
-    if (it == j.end() || !it->is_string() || it->get<std::string>() != task)
-        malformed(kind, std::string("'task' is not \"") + task + "\"");
-    return j;
-}
-
 std::string range(const char* what, int value, int low, int high) {
     if (value >= low && value <= high) return {};
     return std::string(what) + " " + std::to_string(value) + " is not in " + std::to_string(low) + ".." + std::to_string(high);
@@ -156,7 +142,7 @@ std::string toJson(const CaptionerConfig& c) {
 
 VitConfig vitConfigFromJson(const std::string& json) {
     const char* kind = "vision Transformer";
-    const Json j = parseObject(json, kind, "image-classify");
+    const Json j = json_fields::parseConfig(json, kind, "image-classify");
     const Reader r{j, kind};
     VitConfig c;
     c.channels = r.integer("channels", 1, 3);
@@ -179,7 +165,7 @@ VitConfig vitConfigFromJson(const std::string& json) {
 
 CaptionerConfig captionerConfigFromJson(const std::string& json) {
     const char* kind = "captioner";
-    const Json j = parseObject(json, kind, "caption");
+    const Json j = json_fields::parseConfig(json, kind, "caption");
     const Reader r{j, kind};
     CaptionerConfig c;
     c.channels = r.integer("channels", 1, 3);
