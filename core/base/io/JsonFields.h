@@ -31,6 +31,25 @@ inline nlohmann::json parseConfig(const std::string& text, const char* kind, con
     return j;
 }
 
+// A config's two-valued choice: its names in JSON and on the command line; parse throws
+// ConfigError "unknown WHAT 'S' (expected one of: A, B)".
+template <typename E>
+struct TwoNames {
+    const char* what;  // in messages
+    E first;
+    const char* firstName;
+    E second;
+    const char* secondName;
+    bool known(E e) const { return e == first || e == second; }
+    std::string name(E e) const { return e == second ? secondName : firstName; }
+    E parse(const std::string& s) const {
+        if (s == firstName) return first;
+        if (s == secondName) return second;
+        throw ConfigError("unknown " + std::string(what) + " '" + s + "' (expected one of: " + firstName + ", " +
+                          secondName + ")");
+    }
+};
+
 struct Reader {
     const nlohmann::json& j;
     const char* kind;  // "forecast", "classifier", ...

@@ -28,28 +28,10 @@ std::string shortestText(float f) {
 }
 double shortestDecimal(float f) { return std::strtod(shortestText(f).c_str(), nullptr); }
 
-// A two-valued choice: its names in JSON and on the command line.
-template <typename E>
-struct TwoNames {
-    const char* what;  // in messages
-    E first;
-    const char* firstName;
-    E second;
-    const char* secondName;
-    bool known(E e) const { return e == first || e == second; }
-    std::string name(E e) const { return e == second ? secondName : firstName; }
-    E parse(const std::string& s) const {
-        if (s == firstName) return first;
-        if (s == secondName) return second;
-        throw ConfigError("unknown " + std::string(what) + " '" + s + "' (expected one of: " + firstName + ", " +
-                          secondName + ")");
-    }
-};
-
-constexpr TwoNames<LmNorm> kNorm{"norm", LmNorm::Pre, "pre", LmNorm::None, "none"};
-constexpr TwoNames<LmPositions> kPositions{"positions", LmPositions::Learned, "learned", LmPositions::Sinusoidal,
+constexpr json_fields::TwoNames<LmNorm> kNorm{"norm", LmNorm::Pre, "pre", LmNorm::None, "none"};
+constexpr json_fields::TwoNames<LmPositions> kPositions{"positions", LmPositions::Learned, "learned", LmPositions::Sinusoidal,
                                            "sinusoidal"};
-constexpr TwoNames<LmObjective> kObjective{"objective", LmObjective::Causal, "causal", LmObjective::Masked, "masked"};
+constexpr json_fields::TwoNames<LmObjective> kObjective{"objective", LmObjective::Causal, "causal", LmObjective::Masked, "masked"};
 
 // The first problem with a setting the front ends can name (Setting.h), or none.
 std::optional<SettingProblem> settingProblem(const LmConfig& c) {

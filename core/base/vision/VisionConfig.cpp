@@ -24,28 +24,12 @@ std::string range(const char* what, int value, int low, int high) {
 
 }  // namespace
 
-// The two-valued choices of the configs: their names in JSON and on the command line.
-template <typename E>
-struct TwoNames {
-    const char* what;  // in messages
-    E first;
-    const char* firstName;
-    E second;
-    const char* secondName;
-    std::string name(E e) const { return e == second ? secondName : firstName; }
-    E parse(const std::string& s) const {
-        if (s == firstName) return first;
-        if (s == secondName) return second;
-        throw ConfigError("unknown " + std::string(what) + " '" + s + "' (expected one of: " + firstName + ", " + secondName + ")");
-    }
-};
-
-constexpr TwoNames<PatchPositions> kPositions{"positions", PatchPositions::Learned, "learned", PatchPositions::Sinusoidal,
+constexpr json_fields::TwoNames<PatchPositions> kPositions{"positions", PatchPositions::Learned, "learned", PatchPositions::Sinusoidal,
                                               "sinusoidal"};
-constexpr TwoNames<CaptionAttention> kAttention{"attention", CaptionAttention::Additive, "additive", CaptionAttention::Dot, "dot"};
-constexpr TwoNames<CaptionQuery> kQuery{"query", CaptionQuery::Previous, "previous", CaptionQuery::Current, "current"};
-constexpr TwoNames<CaptionEncoder> kEncoder{"encoder", CaptionEncoder::Image, "image", CaptionEncoder::Cell, "cell"};
-constexpr TwoNames<CaptionInitialState> kInitialState{"initial state", CaptionInitialState::Mean, "mean",
+constexpr json_fields::TwoNames<CaptionAttention> kAttention{"attention", CaptionAttention::Additive, "additive", CaptionAttention::Dot, "dot"};
+constexpr json_fields::TwoNames<CaptionQuery> kQuery{"query", CaptionQuery::Previous, "previous", CaptionQuery::Current, "current"};
+constexpr json_fields::TwoNames<CaptionEncoder> kEncoder{"encoder", CaptionEncoder::Image, "image", CaptionEncoder::Cell, "cell"};
+constexpr json_fields::TwoNames<CaptionInitialState> kInitialState{"initial state", CaptionInitialState::Mean, "mean",
                                                       CaptionInitialState::Zero, "zero"};
 
 std::string toString(PatchPositions p) { return kPositions.name(p); }

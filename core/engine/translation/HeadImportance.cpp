@@ -7,6 +7,7 @@
 #include "base/analysis/Metrics.h"
 #include "base/Tokenizer.h"
 #include "base/translation/Batching.h"
+#include "engine/translation/TranslationBatch.h"
 #include "engine/detail/HeadGates.h"
 #include "engine/detail/HeadStudyRunner.h"
 #include "engine/detail/ModelAccess.h"
@@ -53,21 +54,6 @@ EvalSet prepare(const Seq2SeqModel& model, const ParallelCorpus& corpus, std::si
     return set;
 }
 
-struct BatchTensors {
-    Tensor src, srcLen, tgt, tgtIn;
-};
-
-BatchTensors toTensors(const Batch& b) {
-    BatchTensors t;
-    t.src = torch::tensor(b.source, torch::kLong).view({b.size, b.sourceLen});
-    t.srcLen = torch::tensor(b.sourceLengths, torch::kLong);
-    t.tgt = torch::tensor(b.target, torch::kLong).view({b.size, b.targetLen});
-    using torch::indexing::Slice;
-    t.tgtIn = torch::cat({torch::full({b.size, 1}, Vocabulary::kBos, torch::kLong),
-                          t.tgt.index({Slice(), Slice(0, b.targetLen - 1)})},
-                         1);
-    return t;
-}
 
 // Token cross-entropy [B, T] (0 at padding).
 Tensor tokenLosses(const Tensor& logits, const Tensor& tgt) {

@@ -17,6 +17,7 @@
 #include "engine/detail/ParallelBatch.h"
 #include "base/translation/Alignments.h"
 #include "base/translation/Batching.h"
+#include "engine/translation/TranslationBatch.h"
 #include "base/InputError.h"
 #include "base/Memory.h"
 #include "base/analysis/Metrics.h"
@@ -31,23 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-struct BatchTensors {
-    torch::Tensor src, srcLen, tgt, tgtIn;
-};
-
-BatchTensors toTensors(const Batch& b) {
-    BatchTensors t;
-    t.src = torch::tensor(b.source, torch::kLong).view({b.size, b.sourceLen});
-    t.srcLen = torch::tensor(b.sourceLengths, torch::kLong);
-    t.tgt = torch::tensor(b.target, torch::kLong).view({b.size, b.targetLen});
-    // Decoder input: <s> followed by the target shifted right.
-    using torch::indexing::Slice;
-    t.tgtIn = torch::cat({torch::full({b.size, 1}, Vocabulary::kBos, torch::kLong),
-                          t.tgt.index({Slice(), Slice(0, b.targetLen - 1)})},
-                         1);
-    return t;
 }
 
 void checkOptions(const TranslationTrainingOptions& o) {
