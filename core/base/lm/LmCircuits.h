@@ -20,6 +20,8 @@
 
 namespace attnlab {
 
+class LmTokenizer;
+
 struct LmDetectorOptions {
     bool excludeBos = true;      // zero the attention to key 0 (the <bos> the sequences begin with)
     bool excludeCurrent = true;  // zero the attention of each query to itself
@@ -52,6 +54,10 @@ LmHeadScores scoreHeads(const std::vector<int>& tokens, const std::vector<std::v
 // then the same sequence again: 1 + 2 * length tokens. A model that has induction heads predicts the
 // second copy well. Throws ConfigError for a vocabulary without an ordinary token or a length < 1.
 std::vector<int> lmRepeatedSequence(std::int64_t vocabulary, int length, std::uint64_t seed);
+// The same probe for a tokenizer's vocabulary: <bos> is specials().bos and the tokens are drawn from
+// its ordinary ones (ordinaryToken). For Chars, Words and Bpe the same sequence as the call above
+// with tokenizer.size(); for Gpt2, <|endoftext|> then ids other than its. Throws ConfigError as above.
+std::vector<int> lmRepeatedSequence(const LmTokenizer& tokenizer, int length, std::uint64_t seed);
 
 // Olsson et al.'s in-context learning score: the loss late in the context minus the loss early in it
 // (negative when the model uses its context). The paper takes the 500th token minus the 50th with a

@@ -30,6 +30,13 @@ std::pair<std::string, bool> firstTokens(LmTokenKind kind, const std::string& te
     return {text.substr(0, end), true};
 }
 
+// The corpus's tokenizer: the one given, or the one learned from the texts.
+LmTokenizer lmTextTokenizer(LmTokenKind kind, const std::vector<std::string>& texts, const std::string& name,
+                            const LmTextOptions& options, int merges) {
+    if (options.tokenizer) return *options.tokenizer;
+    return LmTokenizer::fromText(kind, texts, name, options.maxVocabulary, merges);
+}
+
 const char* const kConsonants = "bdfghklmnprstv";
 const char* const kVowels = "aeiou";
 constexpr int kSyllables = 14 * 5;
@@ -65,6 +72,10 @@ LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKi
     if (options.maxVocabulary == 0) throw ConfigError("the vocabulary limit must be at least 1");
     if (options.bpeMerges < 0) throw ConfigError("the number of bpe merges must not be negative");
     const int merges = options.bpeMerges == 0 ? kLmBpeMerges : options.bpeMerges;
+    if (options.tokenizer && options.tokenizer->kind() != kind)
+        throw ConfigError("a " + toString(options.tokenizer->kind()) + " tokenizer given to read a text as " + toString(kind));
+    if (kind == LmTokenKind::Gpt2 && !options.tokenizer)
+        throw ConfigError("a text read with gpt2 tokens needs GPT-2's tokenizer (vocab.json and merges.txt)");
     LmCorpus corpus;
     corpus.name = name;
     LineCursor cursor(text, name);
@@ -80,7 +91,7 @@ LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKi
             any = any || !isBlank(line);
         }
         if (!any) throw InputError(name, 0, "empty: no text to learn from");
-        corpus.tokenizer = LmTokenizer::fromText(kind, {joined}, name, options.maxVocabulary, merges);
+        corpus.tokenizer = lmTextTokenizer(kind, {joined}, name, options, merges);
         std::vector<int> window;
         window.reserve(static_cast<std::size_t>(context));
         corpus.tokenizer.encodeEach(joined, [&](int id) {
@@ -93,8 +104,9 @@ LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKi
         if (!window.empty()) corpus.documents.push_back(std::move(window));
         return corpus;
     }
-    // Bpe's tokens are known once learned: its lines are kept whole and their ids cut.
-    const bool cutIds = kind == LmTokenKind::Bpe;
+    // Bpe's tokens are known once learned: its lines are kept whole and their ids cut (Gpt2's too:
+    // one of its pieces may be several tokens).
+    const bool cutIds = kind == LmTokenKind::Bpe || kind == LmTokenKind::Gpt2;
     std::vector<std::string> kept;
     while (cursor.next(line)) {
         if (isBlank(line)) continue;
@@ -107,7 +119,7 @@ LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKi
         kept.push_back(std::move(start));
     }
     if (kept.empty()) throw InputError(name, 0, "empty: no text to learn from");
-    corpus.tokenizer = LmTokenizer::fromText(kind, kept, name, options.maxVocabulary, merges);
+    corpus.tokenizer = lmTextTokenizer(kind, kept, name, options, merges);
     corpus.documents.reserve(kept.size());
     for (std::string& document : kept) {
         corpus.documents.push_back(corpus.tokenizer.encode(document));

@@ -6,6 +6,7 @@
 //   reads `context` positions sees <bos> and all but the last token and predicts every token.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,18 +42,23 @@ struct LmTextOptions {
     // Merges a Bpe tokenizer learns (LmTokenizer::fromText), at most; 0 is kLmBpeMerges (1,000).
     // Ignored by the other kinds.
     int bpeMerges = 0;
+    // A tokenizer made beforehand, of the reader's kind, used as it is (nothing is learned from the
+    // text, maxVocabulary and bpeMerges are ignored): required for Gpt2 (LmTokenizer::readGpt2).
+    std::shared_ptr<const LmTokenizer> tokenizer = nullptr;
 };
 
 // Reads a UTF-8 text file (at most kMaxLmTextBytes) with the line rules of the other readers
 // (base/io/TextLines.h: a BOM and CRLF accepted; UTF-16, gzip, NUL bytes, a carriage return inside a
 // line and lines over 64 KiB refused). One document per line that is not blank (blank lines are
 // skipped); a line of more than `context` tokens is cut to its first `context` and counted in `cut`.
-// The tokenizer is built from the documents as kept (LmTokenizer::fromText); for Bpe, whose tokens
-// are not known before it is learned, from the whole lines, each line's ids then cut. Throws InputError
+// The tokenizer is built from the documents as kept (LmTokenizer::fromText), or is options.tokenizer;
+// for Bpe, whose tokens are not known before it is learned, from the whole lines, each line's ids
+// then cut (Gpt2's too: a piece may be several tokens). Throws InputError
 // naming the file and line for a line that is not UTF-8 ("invalid UTF-8 at byte N (0xAB); the file
 // must be UTF-8", TextLines' wording) and naming the file for: a missing or too large file, no text
 // at all ("empty: no text to learn from"), too many distinct tokens. Throws ConfigError for a
-// context outside 4..4096, a maxVocabulary of 0 (for Bpe, below 256) or negative bpeMerges.
+// context outside 4..4096, a maxVocabulary of 0 (for Bpe, below 256) or negative bpeMerges, for Gpt2
+// without options.tokenizer and for an options.tokenizer of another kind.
 LmCorpus readLmText(const std::string& path, LmTokenKind kind, int context, const LmTextOptions& options = {});
 // The same for text already in memory; `name` is used in messages. Used by the reader and by tests.
 LmCorpus parseLmText(const std::string& text, const std::string& name, LmTokenKind kind, int context,

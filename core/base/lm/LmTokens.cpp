@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <queue>
@@ -10,7 +11,9 @@
 
 #include "base/InputError.h"
 #include "base/Tokenizer.h"  // decodeUtf8, findInvalidUtf8
+#include "base/io/FileUtil.h"
 #include "base/io/JsonFields.h"
+#include "base/lm/LmGpt2Split.h"
 
 namespace attnlab {
 
@@ -60,14 +63,7 @@ std::size_t bpePieceLength(const std::string& text, std::size_t pos) {
     const std::size_t n = text.size();
     const auto at = [&](std::size_t i) { return byteClass(static_cast<unsigned char>(text[i])); };
     // 1. Contractions.
-    if (text[pos] == '\'' && pos + 1 < n) {
-        const char c = text[pos + 1];
-        if (c == 's' || c == 't' || c == 'm' || c == 'd') return 2;
-        if (pos + 2 < n) {
-            const char d = text[pos + 2];
-            if ((c == 'r' && d == 'e') || (c == 'v' && d == 'e') || (c == 'l' && d == 'l')) return 3;
-        }
-    }
+    if (const std::size_t c = lmContractionLength(text, pos)) return c;
     // 2-4. An optional space, then a run of one class.
     const std::size_t start = text[pos] == ' ' && pos + 1 < n && at(pos + 1) != ByteClass::Space ? pos + 1 : pos;
     const ByteClass run = at(start);
@@ -115,10 +111,17 @@ struct LmTokenizer::BpeCache {
     std::unordered_map<std::string, std::vector<int>> ids;
 };
 
+struct LmTokenizer::Gpt2Problem {
+    std::size_t merge = std::string::npos;    // the merge at fault (its index), npos: the vocabulary
+    std::size_t earlier = std::string::npos;  // a pair merged twice: its first merge
+    std::string why;
+};
+
 std::string toString(LmTokenKind k) {
     switch (k) {
         case LmTokenKind::Words: return "words";
         case LmTokenKind::Bpe: return "bpe";
+        case LmTokenKind::Gpt2: return "gpt2";
         case LmTokenKind::Chars: break;
     }
     return "chars";
@@ -128,7 +131,8 @@ LmTokenKind parseLmTokenKind(const std::string& s) {
     if (s == "chars") return LmTokenKind::Chars;
     if (s == "words") return LmTokenKind::Words;
     if (s == "bpe") return LmTokenKind::Bpe;
-    throw ConfigError("unknown token kind '" + s + "' (expected one of: chars, words, bpe)");
+    if (s == "gpt2") return LmTokenKind::Gpt2;
+    throw ConfigError("unknown token kind '" + s + "' (expected one of: chars, words, bpe, gpt2)");
 }
 
 const std::array<char32_t, 256>& lmBytesToUnicode() {
@@ -147,6 +151,7 @@ LmTokenizer::LmTokenizer() : tokens_(std::begin(kSpecialNames), std::end(kSpecia
 
 LmTokenizer::LmTokenizer(LmTokenKind kind, std::vector<std::string> tokens) : LmTokenizer() {
     if (kind == LmTokenKind::Bpe) throw ConfigError("a bpe tokenizer's tokens are made from its merges");
+    if (kind == LmTokenKind::Gpt2) throw ConfigError("a gpt2 tokenizer is read from GPT-2's vocab.json and merges.txt");
     if (kind != LmTokenKind::Chars && kind != LmTokenKind::Words) throw ConfigError("unknown token kind");
     kind_ = kind;
     tokens_.reserve(kLmFirstToken + tokens.size());
@@ -162,9 +167,10 @@ LmTokenizer::LmTokenizer(LmTokenKind kind, std::vector<std::string> tokens) : Lm
 void LmTokenizer::split(LmTokenKind kind, const std::string& text,
                         const std::function<void(const char*, std::size_t)>& onPiece) {
     const std::size_t n = text.size();
-    if (kind == LmTokenKind::Bpe) {
+    if (kind == LmTokenKind::Bpe || kind == LmTokenKind::Gpt2) {
+        const auto pieceLength = kind == LmTokenKind::Bpe ? bpePieceLength : lmGpt2PieceLength;
         for (std::size_t pos = 0; pos < n;) {
-            const std::size_t length = bpePieceLength(text, pos);
+            const std::size_t length = pieceLength(text, pos);
             onPiece(text.data() + pos, length);
             pos += length;
         }
@@ -194,6 +200,7 @@ LmTokenizer LmTokenizer::bpeBase() {
     t.bytes_.reserve(kLmFirstToken + kLmBpeBytes);
     for (int b = 0; b < kLmBpeBytes; ++b) {
         const std::string byte(1, static_cast<char>(b));
+        t.byteIds_[static_cast<std::size_t>(b)] = static_cast<int>(t.tokens_.size());
         t.index_.emplace(lmBpeTokenText(byte), static_cast<int>(t.tokens_.size()));
         t.tokens_.push_back(lmBpeTokenText(byte));
         t.bytes_.push_back(byte);
@@ -233,31 +240,41 @@ LmTokenizer LmTokenizer::fromMerges(const std::vector<std::pair<std::string, std
 }
 
 std::vector<int> LmTokenizer::bpePiece(const char* piece, std::size_t length) const {
+    // GPT-2's bpe(): the adjacent pair of the lowest rank is merged everywhere, left to right, until
+    // no pair has a rank. Each pair's (rank, merged id) is looked up once: after a merge only the
+    // pairs that touch a merged token are new, the others move left with their tokens.
     std::vector<int> symbols(length);
-    for (std::size_t i = 0; i < length; ++i) symbols[i] = kLmFirstToken + static_cast<unsigned char>(piece[i]);
-    std::vector<int> merged;
+    for (std::size_t i = 0; i < length; ++i) symbols[i] = byteIds_[static_cast<unsigned char>(piece[i])];
+    if (length < 2) return symbols;
+    const auto lookUp = [this](int left, int right) {
+        const auto it = ranks_.find(pairKey(left, right));
+        return it == ranks_.end() ? std::make_pair(INT_MAX, 0) : it->second;
+    };
+    std::vector<std::pair<int, int>> pairs(length - 1);  // (rank, merged id) of symbols i, i + 1
+    for (std::size_t i = 0; i + 1 < length; ++i) pairs[i] = lookUp(symbols[i], symbols[i + 1]);
+    std::vector<std::size_t> from(length);  // a kept symbol's position before the merge
+    std::vector<char> fresh(length);        // whether a symbol was just merged
     while (symbols.size() > 1) {
-        int best = INT_MAX, left = 0, right = 0, into = 0;
-        for (std::size_t i = 0; i + 1 < symbols.size(); ++i) {
-            const auto it = ranks_.find(pairKey(symbols[i], symbols[i + 1]));
-            if (it != ranks_.end() && it->second.first < best) {
-                best = it->second.first;
-                left = symbols[i];
-                right = symbols[i + 1];
-                into = it->second.second;
-            }
-        }
+        int best = INT_MAX;
+        for (const auto& pair : pairs) best = std::min(best, pair.first);
         if (best == INT_MAX) break;
-        merged.clear();
-        for (std::size_t i = 0; i < symbols.size(); ++i) {
-            if (i + 1 < symbols.size() && symbols[i] == left && symbols[i + 1] == right) {
-                merged.push_back(into);
-                ++i;
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < symbols.size(); ++n) {
+            from[n] = i;
+            if (i + 1 < symbols.size() && pairs[i].first == best) {  // ranks are one per pair
+                symbols[n] = pairs[i].second;
+                fresh[n] = 1;
+                i += 2;
             } else {
-                merged.push_back(symbols[i]);
+                symbols[n] = symbols[i];
+                fresh[n] = 0;
+                i += 1;
             }
         }
-        symbols.swap(merged);
+        symbols.resize(n);
+        for (std::size_t k = 0; k + 1 < n; ++k)  // from[k] >= k: pairs[from[k]] is not overwritten yet
+            pairs[k] = fresh[k] || fresh[k + 1] ? lookUp(symbols[k], symbols[k + 1]) : pairs[from[k]];
+        pairs.resize(n - 1);
     }
     return symbols;
 }
@@ -403,6 +420,8 @@ private:
 
 LmTokenizer LmTokenizer::fromText(LmTokenKind kind, const std::vector<std::string>& texts, const std::string& name,
                                   std::size_t maxVocabulary, int merges) {
+    if (kind == LmTokenKind::Gpt2)
+        throw ConfigError("a gpt2 tokenizer is not learned from a text: it is read from GPT-2's vocab.json and merges.txt");
     if (kind == LmTokenKind::Bpe) {
         if (maxVocabulary < static_cast<std::size_t>(kLmBpeBytes))
             throw ConfigError("the vocabulary limit of " + std::to_string(maxVocabulary) +
@@ -458,7 +477,7 @@ LmTokenizer LmTokenizer::fromText(LmTokenKind kind, const std::vector<std::strin
 
 void LmTokenizer::encodeEach(const std::string& text, const std::function<void(int)>& onId) const {
     std::string piece;
-    if (kind_ == LmTokenKind::Bpe) {
+    if (kind_ == LmTokenKind::Bpe || kind_ == LmTokenKind::Gpt2) {
         std::vector<int> ids;
         split(kind_, text, [&](const char* p, std::size_t length) {
             piece.assign(p, length);
@@ -495,10 +514,10 @@ std::vector<int> LmTokenizer::encode(const std::string& text) const {
 
 std::string LmTokenizer::decode(const std::vector<int>& ids) const {
     std::string text;
-    if (kind_ == LmTokenKind::Bpe) {
+    if (kind_ == LmTokenKind::Bpe || kind_ == LmTokenKind::Gpt2) {
+        static const std::string unknown = kSpecialNames[kLmUnk];
         for (const int id : ids)
-            text += id < 0 || static_cast<std::size_t>(id) >= bytes_.size() ? bytes_[kLmUnk]
-                                                                              : bytes_[static_cast<std::size_t>(id)];
+            text += id < 0 || static_cast<std::size_t>(id) >= bytes_.size() ? unknown : bytes_[static_cast<std::size_t>(id)];
         return text;
     }
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -509,18 +528,43 @@ std::string LmTokenizer::decode(const std::vector<int>& ids) const {
 }
 
 const std::string& LmTokenizer::token(int id) const {
-    if (id < 0 || static_cast<std::size_t>(id) >= tokens_.size()) return tokens_[kLmUnk];
+    static const std::string unknown = kSpecialNames[kLmUnk];
+    if (id < 0 || static_cast<std::size_t>(id) >= tokens_.size()) return unknown;
     return tokens_[static_cast<std::size_t>(id)];
 }
 
 int LmTokenizer::id(const std::string& token) const {
     const auto it = index_.find(token);
-    return it == index_.end() ? kLmUnk : it->second;
+    return it == index_.end() ? specials_.unk : it->second;
+}
+
+bool LmTokenizer::isSpecial(int id) const {
+    return id >= 0 && (id == specials_.pad || id == specials_.bos || id == specials_.unk || id == specials_.mask);
+}
+
+std::size_t LmTokenizer::ordinaryCount() const {
+    if (kind_ != LmTokenKind::Gpt2) return tokens_.size() - kLmFirstToken;
+    return tokens_.size() - 1;  // all but <|endoftext|>, both pad and bos
+}
+
+int LmTokenizer::ordinaryToken(std::size_t k) const {
+    if (kind_ != LmTokenKind::Gpt2) return kLmFirstToken + static_cast<int>(k);
+    const int id = static_cast<int>(k);
+    return id < specials_.bos ? id : id + 1;
 }
 
 std::string LmTokenizer::toJson() const {
     Json j{{"kind", toString(kind_)}, {"tokens", tokens_}};
-    if (kind_ == LmTokenKind::Bpe) {
+    if (kind_ == LmTokenKind::Gpt2) {
+        std::string merges;
+        for (const auto& [left, right] : merges_) {
+            merges += token(left);
+            merges += ' ';
+            merges += token(right);
+            merges += '\n';
+        }
+        j["merges"] = std::move(merges);
+    } else if (kind_ == LmTokenKind::Bpe) {
         Json merges = Json::array();
         for (const auto& [left, right] : merges_) merges.push_back({token(left), token(right)});
         j["merges"] = std::move(merges);
@@ -540,6 +584,33 @@ LmTokenizer LmTokenizer::fromJson(const std::string& json) {
     const LmTokenKind kind = r.choice("kind", parseLmTokenKind);
     const Json& list = r.member("tokens");
     if (!list.is_array()) r.malformed("'tokens' must be a list");
+    if (kind == LmTokenKind::Gpt2) {
+        std::vector<std::string> tokens;
+        tokens.reserve(list.size());
+        for (const Json& t : list) {
+            if (!t.is_string()) r.malformed("'tokens' must hold strings");
+            tokens.push_back(t.get<std::string>());
+        }
+        const Json& mergeText = r.member("merges");
+        if (!mergeText.is_string()) r.malformed("'merges' must be a string of lines");
+        std::vector<std::pair<std::string, std::string>> merges;
+        const std::string& text = mergeText.get_ref<const std::string&>();
+        for (std::size_t start = 0; start < text.size();) {
+            const std::size_t end = std::min(text.find('\n', start), text.size());
+            const std::string_view line(text.data() + start, end - start);
+            const std::size_t space = line.find(' ');
+            if (space == std::string_view::npos)
+                r.malformed("merge " + std::to_string(merges.size() + 1) + ": not two tokens and a space");
+            merges.emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
+            start = end + 1;
+        }
+        Gpt2Problem problem;
+        LmTokenizer t = buildGpt2(std::move(tokens), merges, problem);
+        if (!problem.why.empty())
+            r.malformed(problem.merge == std::string::npos ? problem.why
+                                                           : "merge " + std::to_string(problem.merge + 1) + ": " + problem.why);
+        return t;
+    }
     if (list.size() < static_cast<std::size_t>(kLmFirstToken)) r.malformed("'tokens' lacks the four specials");
     std::vector<std::string> tokens;
     tokens.reserve(list.size() - kLmFirstToken);
@@ -577,6 +648,220 @@ LmTokenizer LmTokenizer::fromJson(const std::string& json) {
     } catch (const ConfigError& e) {
         r.malformed(e.what());
     }
+}
+
+// GPT-2's files (LmTokens.h: "Gpt2").
+
+namespace {
+
+// The byte each code point of GPT-2's byte table stands for, or -1; index = code point (< 324).
+const std::vector<int>& gpt2UnicodeToByte() {
+    static const std::vector<int> table = [] {
+        std::vector<int> t;
+        for (int b = 0; b < kLmBpeBytes; ++b) {
+            const auto cp = static_cast<std::size_t>(lmBytesToUnicode()[static_cast<std::size_t>(b)]);
+            if (t.size() <= cp) t.resize(cp + 1, -1);
+            t[cp] = b;
+        }
+        return t;
+    }();
+    return table;
+}
+
+// A token's bytes: each character through the byte table. A token with a character outside it (a
+// special of some vocabulary other than GPT-2's) stands for its own UTF-8 text.
+std::string gpt2TokenBytes(const std::string& token) {
+    const std::vector<int>& table = gpt2UnicodeToByte();
+    std::string bytes;
+    bytes.reserve(token.size());
+    for (std::size_t pos = 0; pos < token.size();) {
+        const char32_t cp = decodeUtf8(token, pos);
+        if (cp >= table.size() || table[cp] < 0) return token;
+        bytes += static_cast<char>(table[cp]);
+    }
+    return bytes;
+}
+
+// A token or a line of a file shown in a message: at most `most` bytes of it (never cutting a
+// character), control characters escaped so that the message stays one line.
+std::string gpt2Shown(std::string_view text, std::size_t most = 60) {
+    std::size_t end = text.size();
+    if (end > most) {
+        end = most;
+        while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    }
+    std::string shown;
+    for (std::size_t i = 0; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c != 0x7F) {
+            shown += static_cast<char>(c);
+        } else {
+            const char* digits = "0123456789abcdef";
+            shown += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : c == '\t' ? std::string("\\t")
+                     : std::string("\\x") + digits[c >> 4] + digits[c & 15];
+        }
+    }
+    return end < text.size() ? shown + "..." : shown;
+}
+
+std::string gpt2Hex(int byte) {
+    const char* digits = "0123456789ABCDEF";
+    return std::string("0x") + digits[(byte >> 4) & 15] + digits[byte & 15];
+}
+
+}  // namespace
+
+LmTokenizer LmTokenizer::buildGpt2(std::vector<std::string> tokens,
+                                   const std::vector<std::pair<std::string, std::string>>& merges, Gpt2Problem& problem) {
+    LmTokenizer t;
+    t.kind_ = LmTokenKind::Gpt2;
+    t.tokens_ = std::move(tokens);
+    t.index_.reserve(t.tokens_.size());
+    t.bytes_.reserve(t.tokens_.size());
+    for (std::size_t id = 0; id < t.tokens_.size(); ++id) {
+        const std::string& token = t.tokens_[id];
+        if (token.empty()) {
+            problem.why = "an empty token (id " + std::to_string(id) + ")";
+            return {};
+        }
+        if (const auto [it, added] = t.index_.emplace(token, static_cast<int>(id)); !added) {
+            problem.why = "'" + gpt2Shown(token) + "' has two ids, " + std::to_string(it->second) + " and " + std::to_string(id);
+            return {};
+        }
+        t.bytes_.push_back(gpt2TokenBytes(token));
+    }
+    const auto end = t.index_.find(kLmGpt2EndOfText);
+    if (end == t.index_.end()) {
+        problem.why = std::string("no ") + kLmGpt2EndOfText + " token";
+        return {};
+    }
+    t.specials_ = {end->second, end->second, kLmNoToken, kLmNoToken};
+    for (int b = 0; b < kLmBpeBytes; ++b) {
+        const std::string text = lmBpeTokenText(std::string(1, static_cast<char>(b)));
+        const auto it = t.index_.find(text);
+        if (it == t.index_.end()) {
+            problem.why = "no token for the byte " + gpt2Hex(b) + " ('" + text + "')";
+            return {};
+        }
+        t.byteIds_[static_cast<std::size_t>(b)] = it->second;
+    }
+    t.merges_.reserve(merges.size());
+    t.ranks_.reserve(merges.size());
+    std::string joined;
+    for (std::size_t m = 0; m < merges.size(); ++m) {
+        const auto& [leftText, rightText] = merges[m];
+        problem.merge = m;
+        const auto left = t.index_.find(leftText), right = t.index_.find(rightText);
+        if (left == t.index_.end() || right == t.index_.end()) {
+            problem.why = "'" + gpt2Shown(left == t.index_.end() ? leftText : rightText) + "' is not in the vocabulary";
+            return {};
+        }
+        joined = leftText;
+        joined += rightText;
+        const auto merged = t.index_.find(joined);
+        if (merged == t.index_.end()) {
+            problem.why = "'" + gpt2Shown(joined) + "', the merge of '" + gpt2Shown(leftText) + "' and '" + gpt2Shown(rightText) +
+                          "', is not in the vocabulary";
+            return {};
+        }
+        const auto [it, added] = t.ranks_.emplace(pairKey(left->second, right->second),
+                                                  std::make_pair(static_cast<int>(m), merged->second));
+        if (!added) {
+            problem.earlier = static_cast<std::size_t>(it->second.first);
+            problem.why = "'" + gpt2Shown(leftText) + " " + gpt2Shown(rightText) + "' is merged twice";
+            return {};
+        }
+        t.merges_.emplace_back(left->second, right->second);
+    }
+    problem.merge = std::string::npos;
+    t.cache_ = std::make_shared<BpeCache>();
+    return t;
+}
+
+LmTokenizer LmTokenizer::parseGpt2(const std::string& vocabJson, const std::string& vocabName, const std::string& mergeText,
+                                   const std::string& mergesName) {
+    // vocab.json: {token: id}, the ids 0..N-1 each once.
+    Json vocab;
+    try {
+        vocab = Json::parse(vocabJson);
+    } catch (const Json::parse_error& e) {
+        const std::size_t at = std::min<std::size_t>(e.byte, vocabJson.size());
+        const long line = 1 + static_cast<long>(std::count(vocabJson.begin(), vocabJson.begin() + static_cast<std::ptrdiff_t>(at > 0 ? at - 1 : 0), '\n'));
+        std::string what = e.what();
+        if (const std::size_t colon = what.find(": ", what.find("parse error")); colon != std::string::npos)
+            what = what.substr(colon + 2);
+        throw InputError(vocabName, line, "not JSON: " + gpt2Shown(what, 120));
+    }
+    if (!vocab.is_object() || vocab.empty())
+        throw InputError(vocabName, 0, "not a GPT-2 vocabulary: a JSON object of token -> id was expected");
+    const std::size_t n = vocab.size();
+    std::vector<std::string> tokens(n);
+    std::vector<char> seen(n, 0);
+    for (const auto& [token, value] : vocab.items()) {
+        if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() >= static_cast<std::int64_t>(n))
+            throw InputError(vocabName, 0,
+                             "the id of '" + gpt2Shown(token) + "' is " + gpt2Shown(value.dump()) + ", not an integer in 0.." +
+                                 std::to_string(n - 1) + " (the ids of the " + std::to_string(n) + " tokens)");
+        const auto id = static_cast<std::size_t>(value.get<std::int64_t>());
+        if (seen[id])
+            throw InputError(vocabName, 0, "'" + gpt2Shown(tokens[id]) + "' and '" + gpt2Shown(token) + "' share the id " + std::to_string(id));
+        seen[id] = 1;
+        tokens[id] = token;
+    }
+    // merges.txt: "#version: ..." first, then "LEFT RIGHT" lines.
+    std::vector<std::pair<std::string, std::string>> merges;
+    std::vector<long> lineOf;
+    std::string_view text(mergeText);
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    long number = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string_view line = text.substr(start, end - start);
+        start = end + 1;
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty() || (number == 1 && line.substr(0, 8) == "#version")) continue;
+        const std::size_t space = line.find(' ');
+        if (space == std::string_view::npos || space == 0 || space + 1 == line.size() ||
+            line.find(' ', space + 1) != std::string_view::npos)
+            throw InputError(mergesName, number, "not a merge (two tokens and one space between them): '" + gpt2Shown(line) + "'");
+        merges.emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
+        lineOf.push_back(number);
+    }
+    Gpt2Problem problem;
+    LmTokenizer t = buildGpt2(std::move(tokens), merges, problem);
+    if (problem.why.empty()) return t;
+    if (problem.merge == std::string::npos) throw InputError(vocabName, 0, problem.why);
+    std::string why = problem.why;
+    if (problem.earlier != std::string::npos) why += " (first on line " + std::to_string(lineOf[problem.earlier]) + ")";
+    throw InputError(mergesName, lineOf[problem.merge], why);
+}
+
+LmTokenizer LmTokenizer::readGpt2(const LmGpt2Files& files) {
+    const std::string vocab = readFileLimited(files.vocab, kMaxLmGpt2FileBytes);
+    const std::string merges = readFileLimited(files.merges, kMaxLmGpt2FileBytes);
+    return parseGpt2(vocab, files.vocab, merges, files.merges);
+}
+
+LmGpt2Files lmGpt2Files(const std::string& path, const std::string& merges) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path p(path);
+    if (fs::is_directory(p, ec)) {
+        const auto pairIn = [&](const char* vocab, const char* mergeFile) -> LmGpt2Files {
+            return {(p / vocab).string(), merges.empty() ? (p / mergeFile).string() : merges};
+        };
+        if (fs::exists(p / "vocab.json", ec)) return pairIn("vocab.json", "merges.txt");
+        if (fs::exists(p / "encoder.json", ec)) return pairIn("encoder.json", "vocab.bpe");
+        throw InputError(path, 0, "holds neither vocab.json and merges.txt nor encoder.json and vocab.bpe (GPT-2's files)");
+    }
+    if (!fs::exists(p, ec)) throw InputError(path, 0, "no such file or directory");
+    if (!merges.empty()) return {path, merges};
+    for (const char* name : {"merges.txt", "vocab.bpe"}) {
+        const fs::path beside = p.parent_path() / name;
+        if (fs::exists(beside, ec)) return {path, beside.string()};
+    }
+    throw InputError(path, 0, "no merges.txt or vocab.bpe beside it (name the merges file)");
 }
 
 }  // namespace attnlab

@@ -1,14 +1,16 @@
 #pragma once
-// The language model's tokenizer: text to token ids and back. Three kinds, chosen per run:
+// The language model's tokenizer: text to token ids and back. Four kinds, chosen per run:
 //   Chars: every Unicode code point is a token ("héllo" is 5 tokens; a combining accent is a token
 //          of its own). Small vocabularies, long sequences: the kind for running text.
 //   Words: tokens are the text between runs of ASCII spaces, tabs and line feeds (other white space,
 //          punctuation and case stay inside the word: "Cat." and "cat" are different words).
 //   Bpe:   GPT-2's byte-level byte-pair encoding, its merges learned from the text (below).
+//   Gpt2:  GPT-2's own tokenizer, read from its files (vocab.json and merges.txt, below): GPT-2's
+//          ids, GPT-2's merges, GPT-2's exact pre-tokenization.
 // For Chars and Words the token list is built from a text: ordinary tokens by frequency, most
 // frequent first, ties by first appearance, so the same text always gives the same ids. The four
-// specials come first, at fixed ids, in every tokenizer; a text never produces them (a literal
-// "<unk>" in a text is an ordinary word).
+// specials come first, at fixed ids, in every tokenizer but Gpt2; a text never produces them (a
+// literal "<unk>" in a text is an ordinary word).
 //
 // Bpe, as GPT-2's encoder.py applies it, with merges learned here:
 //   Pre-tokenization. The text is cut into pieces and no token spans two pieces. Bytes fall in four
@@ -45,6 +47,22 @@
 //   merged everywhere in the piece, left to right, until no learned pair is left (GPT-2's bpe()).
 //   A piece's ids are remembered (a cache shared by the tokenizer's copies, safe across threads).
 //   Every byte is a token: a Bpe encoding never holds <unk>, and decode(encode(t)) == t for any t.
+//
+// Gpt2, GPT-2's tokenizer as OpenAI's encoder.py (and Hugging Face's GPT2Tokenizer, and the npm
+// package gpt-3-encoder) apply it, with the same ids:
+//   Files. vocab.json (Hugging Face's name; OpenAI's encoder.json is the same file): one JSON object,
+//   token (in the readable form above) -> id, the ids 0..N-1 each once. merges.txt (OpenAI's
+//   vocab.bpe): a first line "#version: ..." (skipped when it starts so), then one merge a line,
+//   "LEFT RIGHT" (two tokens and one space), rank = order; blank lines are skipped and a line may end
+//   in CRLF. Every byte's token, LEFT, RIGHT and LEFT+RIGHT must be in vocab.json, and the vocabulary
+//   must hold <|endoftext|>. GPT-2's own: 50,257 tokens, 50,000 merges.
+//   Specials. <|endoftext|> (id 50256 in GPT-2) is both <bos> and <pad> (specials()); there is no
+//   <unk> (every byte has a token) and no <mask> (specials() gives kLmNoToken for both), so a masked
+//   model cannot use it. A text never produces <|endoftext|> (the literal text is three pieces, as in
+//   encoder.py).
+//   Pre-tokenization: GPT-2's pattern exactly, Unicode classes included (LmGpt2Split.h). Encoding:
+//   as Bpe's, each piece's bytes merged by rank, the piece's ids remembered. Decoding: each token's
+//   bytes (a token outside the byte table, if a vocabulary had one, as its UTF-8 text).
 #include <cstddef>
 #include <array>
 #include <cstdint>
@@ -61,11 +79,12 @@ enum class LmTokenKind {
     Chars,
     Words,
     Bpe,
+    Gpt2,
 };
-std::string toString(LmTokenKind k);                 // "chars", "words", "bpe"
+std::string toString(LmTokenKind k);                 // "chars", "words", "bpe", "gpt2"
 LmTokenKind parseLmTokenKind(const std::string& s);  // throws ConfigError naming the accepted values
 
-// The specials' ids, the same in every tokenizer.
+// The specials' ids, the same in every tokenizer but Gpt2 (LmTokenizer::specials()).
 inline constexpr int kLmPad = 0;         // "<pad>": fills a batch's short sequences; never predicted
 inline constexpr int kLmBos = 1;         // "<bos>": begins a sequence
 inline constexpr int kLmUnk = 2;         // "<unk>": a token the list does not hold
@@ -78,6 +97,33 @@ inline constexpr std::size_t kLmMaxVocabulary = 20'000;
 inline constexpr int kLmBpeMerges = 1'000;
 // The byte tokens of a Bpe tokenizer: byte b is id kLmFirstToken + b.
 inline constexpr int kLmBpeBytes = 256;
+// A special a tokenizer does not have (Gpt2's <unk> and <mask>).
+inline constexpr int kLmNoToken = -1;
+// A tokenizer's specials: kLmPad, kLmBos, kLmUnk, kLmMask for Chars, Words and Bpe; for Gpt2,
+// <|endoftext|>'s id as pad and bos, no unk, no mask.
+struct LmSpecialIds {
+    int pad = kLmPad;
+    int bos = kLmBos;
+    int unk = kLmUnk;
+    int mask = kLmMask;
+};
+// GPT-2's one special token.
+inline constexpr const char* kLmGpt2EndOfText = "<|endoftext|>";
+// Larger GPT-2 files are refused unread (GPT-2's are 1.0 MB and 0.5 MB).
+inline constexpr std::uint64_t kMaxLmGpt2FileBytes = 64ull * 1024 * 1024;
+
+// Where GPT-2's two files are.
+struct LmGpt2Files {
+    std::string vocab;   // vocab.json / encoder.json
+    std::string merges;  // merges.txt / vocab.bpe
+};
+// `path` is a directory holding vocab.json and merges.txt (Hugging Face's names) or encoder.json and
+// vocab.bpe (OpenAI's, and gpt-3-encoder's), the first pair whose vocabulary file is there, or the
+// vocabulary file itself, its merges then merges.txt or vocab.bpe beside it, whichever is there;
+// `merges` (when not empty) names the merges file instead. Throws InputError(path, 0, ...) for a path
+// that does not exist, a directory without either vocabulary file, or a file with no merges file
+// beside it. Whether the files can be read is readGpt2's to say.
+LmGpt2Files lmGpt2Files(const std::string& path, const std::string& merges = {});
 
 // GPT-2's bytes_to_unicode() (encoder.py), exactly: the code point each byte is shown as in a Bpe
 // token. The printable bytes '!'..'~', 0xA1..0xAC and 0xAE..0xFF are themselves; the 68 others, in
@@ -93,8 +139,19 @@ public:
     // The specials, then `tokens` at ids 4, 5, ... in that order. Throws ConfigError for an empty
     // or repeated token, a Chars token that is not one code point of valid UTF-8, or a Words token
     // with an ASCII space, tab or line break; and for Bpe, whose tokens follow from its merges
-    // (fromMerges).
+    // (fromMerges), and Gpt2, read from its files (readGpt2).
     LmTokenizer(LmTokenKind kind, std::vector<std::string> tokens);
+
+    // GPT-2's tokenizer from its files (the top). Throws InputError naming the file (and for
+    // merges.txt the line) for a missing, unreadable or too large file (kMaxLmGpt2FileBytes), a
+    // vocab.json that is not JSON ("FILE:N: not JSON: ...") or not an object of token -> id, an id
+    // that is not an integer in 0..N-1 or that two tokens share, a missing id, a missing byte token or
+    // <|endoftext|>; a merges line that is not two tokens and one space, a token of it or its result
+    // not in vocab.json, a pair merged twice.
+    static LmTokenizer readGpt2(const LmGpt2Files& files);
+    // The same from the files' contents; the names are used in messages.
+    static LmTokenizer parseGpt2(const std::string& vocabJson, const std::string& vocabName, const std::string& merges,
+                                 const std::string& mergesName);
 
     // A Bpe tokenizer from its merges, in rank order, each a pair of tokens in the readable form
     // ("Ġ", "t"): the specials, the 256 bytes, then each merge's result unless it is already a
@@ -109,66 +166,85 @@ public:
     // (use --tokens chars)" (for Chars: "... N distinct characters, over the limit of M").
     // Bpe learns at most `merges` merges (ignored by the other kinds), fewer if the ordinary tokens
     // would pass maxVocabulary; it throws ConfigError for a maxVocabulary below 256 (the bytes) or
-    // negative merges.
+    // negative merges. Gpt2 is not learned: ConfigError (readGpt2 reads it).
     static LmTokenizer fromText(LmTokenKind kind, const std::vector<std::string>& texts, const std::string& name,
                                 std::size_t maxVocabulary = kLmMaxVocabulary, int merges = kLmBpeMerges);
 
     // The ids of the text's tokens; a token not in the list is <unk>. Never throws: text that is not
-    // UTF-8 gives <unk> for each invalid byte (Chars) or for each word holding one (Words); Bpe
-    // encodes any bytes.
+    // UTF-8 gives <unk> for each invalid byte (Chars) or for each word holding one (Words); Bpe and
+    // Gpt2 encode any bytes.
     std::vector<int> encode(const std::string& text) const;
     // The same ids handed out one at a time (for texts too large to hold twice).
     void encodeEach(const std::string& text, const std::function<void(int)>& onId) const;
     // The tokens of `ids` as text: Words joined by single spaces, Chars concatenated, Bpe tokens'
     // bytes concatenated (not their readable form); a special reads as its name ("<bos>"), an id
     // outside 0..size()-1 as "<unk>". decode(encode(t)) == t for a Chars text of known characters,
-    // for a Words text of known words separated by single spaces, and for any Bpe text. Bpe ids cut
-    // anywhere (a generated sequence) may decode to bytes that are not UTF-8: they are returned as
-    // they are. Never throws.
+    // for a Words text of known words separated by single spaces, and for any Bpe or Gpt2 text. Bpe
+    // and Gpt2 ids cut anywhere (a generated sequence) may decode to bytes that are not UTF-8: they
+    // are returned as they are. Gpt2's <|endoftext|> decodes to that text. Never throws.
     std::string decode(const std::vector<int>& ids) const;
 
     // The token of an id ("<pad>" ... "<mask>" for the specials); "<unk>" for an id out of range.
-    // A Bpe token is in its readable form ("Ġthe").
+    // A Bpe or Gpt2 token is in its readable form ("Ġthe").
     const std::string& token(int id) const;
-    // The id of an ordinary token (Bpe: in the readable form), or kLmUnk. A special's name gives
-    // kLmUnk too (see the top).
+    // The id of an ordinary token (Bpe, Gpt2: in the readable form), or specials().unk (kLmUnk;
+    // kLmNoToken for Gpt2). A special's name gives that too (see the top), but Gpt2's
+    // "<|endoftext|>", a token of its vocabulary, gives its id.
     int id(const std::string& token) const;
     // Tokens, the specials included: the vocabulary size V of LmConfig.
     std::size_t size() const { return tokens_.size(); }
     LmTokenKind kind() const { return kind_; }
+    // The specials' ids (kLmNoToken for one the tokenizer lacks).
+    const LmSpecialIds& specials() const { return specials_; }
+    // Whether an id is one of the specials.
+    bool isSpecial(int id) const;
+    // The ordinary tokens (every id but the specials'): how many, and the k-th of them in id order
+    // (k < ordinaryCount(); for Chars, Words and Bpe, id kLmFirstToken + k).
+    std::size_t ordinaryCount() const;
+    int ordinaryToken(std::size_t k) const;
 
-    // The merges of a Bpe tokenizer in rank order, as token ids (empty for the other kinds).
+    // The merges of a Bpe or Gpt2 tokenizer in rank order, as token ids (empty for the other kinds).
     const std::vector<std::pair<int, int>>& merges() const { return merges_; }
 
-    // {"kind": "chars"|"words"|"bpe", "tokens": [every token, index = id, the specials first]}: what
-    // a checkpoint's metadata keeps. Bpe adds "merges": [["Ġ", "t"], ...], the merges in rank order
-    // as pairs of readable tokens, from which fromJson rebuilds the tokenizer.
+    // {"kind": "chars"|"words"|"bpe"|"gpt2", "tokens": [every token, index = id, the specials first
+    // (Gpt2: vocab.json's tokens in id order)]}: what a checkpoint's metadata keeps. Bpe adds
+    // "merges": [["Ġ", "t"], ...], the merges in rank order as pairs of readable tokens, from which
+    // fromJson rebuilds the tokenizer; Gpt2 adds "merges": "Ġ t\nĠ a\n...", merges.txt's lines
+    // without its header (GPT-2's whole tokenizer is about 1 MB of JSON).
     std::string toJson() const;
     // Throws ConfigError ("language model tokenizer config: ...") for malformed JSON, a missing
     // member, a list that does not start with the four specials, or a token the constructor refuses;
-    // for Bpe, for merges fromMerges refuses or a token list other than the one they make.
+    // for Bpe, for merges fromMerges refuses or a token list other than the one they make; for Gpt2,
+    // for what readGpt2 refuses ("merge N: ...", N from 1).
     static LmTokenizer fromJson(const std::string& json);
 
     // Splits the text into its token strings (for Chars, code points; an invalid byte is a token of
-    // its own) and hands each to onPiece as (pointer, length) into `text`. For Bpe, the pieces of
-    // the pre-tokenization (the top), each one or more tokens.
+    // its own) and hands each to onPiece as (pointer, length) into `text`. For Bpe and Gpt2, the
+    // pieces of their pre-tokenization (the top; Gpt2's: LmGpt2Split.h), each one or more tokens.
     static void split(LmTokenKind kind, const std::string& text,
                       const std::function<void(const char* piece, std::size_t length)>& onPiece);
 
 private:
     struct BpeCache;
+    struct Gpt2Problem;
     // A Bpe tokenizer with the specials and the 256 byte tokens, no merge yet.
     static LmTokenizer bpeBase();
+    // A Gpt2 tokenizer of these tokens (index = id) and merges (rank order), or, when `problem`
+    // says why not, an unusable one.
+    static LmTokenizer buildGpt2(std::vector<std::string> tokens,
+                                 const std::vector<std::pair<std::string, std::string>>& merges, Gpt2Problem& problem);
     // Appends the merge of tokens `left` and `right` (ids), adding their concatenation as a token
     // unless it is one; returns its id.
     int addMerge(int left, int right);
-    // The ids of one Bpe piece, merges applied.
+    // The ids of one Bpe or Gpt2 piece, merges applied.
     std::vector<int> bpePiece(const char* piece, std::size_t length) const;
 
     LmTokenKind kind_ = LmTokenKind::Chars;
     std::vector<std::string> tokens_;             // index = id
     std::unordered_map<std::string, int> index_;  // the ordinary tokens' ids
-    // Bpe only:
+    LmSpecialIds specials_;
+    // Bpe and Gpt2 only:
+    std::array<int, 256> byteIds_{};                        // byte -> its token's id
     std::vector<std::string> bytes_;                        // index = id: a token's bytes (a special's name)
     std::vector<std::pair<int, int>> merges_;               // rank = index
     std::unordered_map<std::uint64_t, std::pair<int, int>> ranks_;  // (left << 32 | right) -> (rank, merged id)

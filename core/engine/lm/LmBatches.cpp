@@ -12,18 +12,18 @@ namespace attnlab {
 // its first T (padding: <pad>, not predicted); masked, <bos> + the document with 15% of its tokens
 // (at least one) replaced by <mask>, the hidden ones the targets (elsewhere <pad>).
 std::pair<torch::Tensor, torch::Tensor> lmBatch(const std::vector<const std::vector<int>*>& docs, int context,
-                                                bool masked, std::mt19937_64& rng) {
+                                                bool masked, std::mt19937_64& rng, const LmSpecialIds& specials) {
     std::size_t longest = 0;
     for (const auto* d : docs) longest = std::max(longest, std::min(d->size(), static_cast<std::size_t>(context - (masked ? 1 : 0))));
     const auto B = static_cast<int64_t>(docs.size());
     const auto T = static_cast<int64_t>(longest) + (masked ? 1 : 0);
-    torch::Tensor inputs = torch::full({B, T}, kLmPad, torch::kLong), targets = torch::full({B, T}, kLmPad, torch::kLong);
+    torch::Tensor inputs = torch::full({B, T}, specials.pad, torch::kLong), targets = torch::full({B, T}, specials.pad, torch::kLong);
     auto in = inputs.accessor<int64_t, 2>();
     auto out = targets.accessor<int64_t, 2>();
     for (int64_t b = 0; b < B; ++b) {
         const std::vector<int>& d = *docs[static_cast<std::size_t>(b)];
         const auto n = static_cast<int64_t>(std::min(d.size(), static_cast<std::size_t>(masked ? T - 1 : T)));
-        in[b][0] = kLmBos;
+        in[b][0] = specials.bos;
         if (!masked) {
             for (int64_t i = 0; i < n; ++i) {
                 if (i + 1 < T) in[b][i + 1] = d[static_cast<std::size_t>(i)];
@@ -40,7 +40,7 @@ std::pair<torch::Tensor, torch::Tensor> lmBatch(const std::vector<const std::vec
             std::swap(positions[static_cast<std::size_t>(k)], positions[static_cast<std::size_t>(j)]);
             const int64_t p = positions[static_cast<std::size_t>(k)];
             out[b][p] = in[b][p];
-            in[b][p] = kLmMask;
+            in[b][p] = specials.mask;
         }
     }
     return {inputs, targets};

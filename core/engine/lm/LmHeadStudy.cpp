@@ -40,13 +40,14 @@ HeadStudyReport measureLmHeads(const LmModel& model, const std::vector<std::vect
     detail::forEachRange(set.documents.size(), batch, [&](std::size_t first, std::size_t last) {
         const std::vector<const std::vector<int>*> docs(set.documents.begin() + static_cast<std::ptrdiff_t>(first),
                                                         set.documents.begin() + static_cast<std::ptrdiff_t>(last));
-        batches.push_back(lmBatch(docs, impl.config.context, masked, rng));
+        batches.push_back(lmBatch(docs, impl.config.context, masked, rng, impl.tokenizer.specials()));
     });
-    auto summedLoss = [&net](const torch::Tensor& inputs, const torch::Tensor& targets) {
+    const int pad = impl.tokenizer.specials().pad;
+    auto summedLoss = [&net, pad](const torch::Tensor& inputs, const torch::Tensor& targets) {
         const torch::Tensor logits = net.forward(inputs);
         return std::make_pair(torch::nn::functional::cross_entropy(
                                   logits.reshape({-1, logits.size(2)}), targets.reshape({-1}),
-                                  torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kLmPad).reduction(torch::kSum)),
+                                  torch::nn::functional::CrossEntropyFuncOptions().ignore_index(pad).reduction(torch::kSum)),
                               logits);
     };
     detail::HeadSubject s;
@@ -60,7 +61,7 @@ HeadStudyReport measureLmHeads(const LmModel& model, const std::vector<std::vect
         for (const auto& [inputs, targets] : batches) {
             const auto [l, logits] = summedLoss(inputs, targets);
             loss += l.item<double>();
-            const torch::Tensor real = targets.ne(kLmPad);
+            const torch::Tensor real = targets.ne(pad);
             right += logits.argmax(-1).eq(targets).logical_and(real).sum().item<std::int64_t>();
             tokens += real.sum().item<std::int64_t>();
         }

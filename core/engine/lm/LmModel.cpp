@@ -62,6 +62,8 @@ LmModel::LmModel(LmConfig config, LmTokenizer tokenizer, std::uint64_t seed) : i
     if (config.vocabulary != static_cast<std::int64_t>(tokenizer.size()))
         throw ConfigError("the config's vocabulary (" + std::to_string(config.vocabulary) + ") is not the tokenizer's (" +
                           std::to_string(tokenizer.size()) + ")");
+    if (config.objective == LmObjective::Masked && tokenizer.specials().mask == kLmNoToken)
+        throw ConfigError("the " + toString(tokenizer.kind()) + " tokenizer has no <mask> token: the masked objective needs one");
     checkConfig(config);
     impl_->config = config;
     impl_->tokenizer = std::move(tokenizer);
@@ -108,6 +110,8 @@ LmModel LmModel::load(const std::string& path) {
     if (impl->config.vocabulary != static_cast<std::int64_t>(impl->tokenizer.size()))
         throw ModelFileError(path, "the config's vocabulary (" + std::to_string(impl->config.vocabulary) +
                                        ") is not the tokenizer's (" + std::to_string(impl->tokenizer.size()) + ")");
+    if (impl->config.objective == LmObjective::Masked && impl->tokenizer.specials().mask == kLmNoToken)
+        throw ModelFileError(path, "a masked model with a tokenizer that has no <mask> token");
     if (storedWeights(content) != attnlab::parameterCount(impl->config))
         throw ModelFileError(path, "holds " + std::to_string(storedWeights(content)) + " weights where its config needs " +
                                        std::to_string(attnlab::parameterCount(impl->config)));
@@ -117,7 +121,7 @@ LmModel LmModel::load(const std::string& path) {
 }
 
 LmReading LmModel::attend(const std::string& text, int topNext) const {
-    std::vector<int> ids{kLmBos};
+    std::vector<int> ids{impl_->tokenizer.specials().bos};
     for (int id : impl_->tokenizer.encode(text)) ids.push_back(id);
     return attendIds(std::move(ids), topNext);
 }
@@ -125,7 +129,8 @@ LmReading LmModel::attend(const std::string& text, int topNext) const {
 LmReading LmModel::attendIds(std::vector<int> ids, int topNext) const {
     LmReading r;
     const auto C = static_cast<std::size_t>(impl_->config.context);
-    if (ids.empty() || ids.front() != kLmBos) ids.insert(ids.begin(), kLmBos);
+    const int bos = impl_->tokenizer.specials().bos;
+    if (ids.empty() || ids.front() != bos) ids.insert(ids.begin(), bos);
     if (ids.size() > C) {  // keep <bos> and the most recent tokens
         r.cut = static_cast<int>(ids.size() - C);
         ids.erase(ids.begin() + 1, ids.begin() + 1 + r.cut);
@@ -148,7 +153,7 @@ LmReading LmModel::attendIds(std::vector<int> ids, int topNext) const {
         r.next = topTokens(logprobs[static_cast<int64_t>(ids.size()) - 1], topNext, impl_->tokenizer);
     } else {
         for (std::size_t i = 0; i < ids.size(); ++i)
-            if (ids[i] == kLmMask)
+            if (ids[i] == impl_->tokenizer.specials().mask)
                 r.masked.push_back({static_cast<int>(i), topTokens(logprobs[static_cast<int64_t>(i)], topNext, impl_->tokenizer)});
     }
     return r;
@@ -163,7 +168,7 @@ LmGeneration LmModel::generate(const std::string& prompt, const LmGenerateOption
     if (!(o.topP > 0 && o.topP <= 1)) throw ConfigError("top-p must be above 0 and at most 1");
     LmGeneration g;
     const int C = impl_->config.context;
-    std::vector<int> ids{kLmBos};
+    std::vector<int> ids{impl_->tokenizer.specials().bos};
     for (int id : impl_->tokenizer.encode(prompt)) ids.push_back(id);
     if (static_cast<int>(ids.size()) > C) {  // the prompt's most recent tokens
         g.cut = static_cast<int>(ids.size()) - C;
@@ -180,8 +185,10 @@ LmGeneration LmModel::generate(const std::string& prompt, const LmGenerateOption
         const torch::Tensor logits = impl_->net->forward(idTensor({window}), &weights)[0];
         const int64_t last = static_cast<int64_t>(window.size()) - 1;
         torch::Tensor row = torch::log_softmax(logits[last].to(torch::kFloat), -1).to(torch::kDouble).contiguous();
-        // Never <pad>, <bos> or <mask>: a language model's output is text (or <unk>).
-        for (int special : {kLmPad, kLmBos, kLmMask}) row.data_ptr<double>()[special] = -std::numeric_limits<double>::infinity();
+        // Never <pad>, <bos> or <mask> (Gpt2: <|endoftext|>): a language model's output is text (or <unk>).
+        const LmSpecialIds& specials = impl_->tokenizer.specials();
+        for (int special : {specials.pad, specials.bos, specials.mask})
+            if (special >= 0) row.data_ptr<double>()[special] = -std::numeric_limits<double>::infinity();
         g.steps.push_back(topTokens(row, 10, impl_->tokenizer));
         const torch::Tensor mean = weights.back()[0].mean(0)[last].to(torch::kFloat).contiguous();
         g.attention.emplace_back(mean.data_ptr<float>(), mean.data_ptr<float>() + mean.numel());
@@ -209,7 +216,7 @@ std::vector<double> LmModel::lossPerPosition(const std::vector<std::vector<int>>
     for (const auto& doc : documents) {
         const int n = std::min(static_cast<int>(doc.size()), C);
         if (n < 1) continue;
-        std::vector<int> input{kLmBos};
+        std::vector<int> input{impl_->tokenizer.specials().bos};
         input.insert(input.end(), doc.begin(), doc.begin() + (n - 1));
         const torch::Tensor logits = impl_->net->forward(idTensor({input}))[0];
         const torch::Tensor targets = torch::tensor(std::vector<int64_t>(doc.begin(), doc.begin() + n), torch::kLong);
@@ -230,9 +237,9 @@ std::vector<double> LmModel::lossPerPosition(const std::vector<std::vector<int>>
 LmCircuitScores LmModel::circuits(int probes, std::uint64_t seed) const {
     LmCircuitScores s;
     const int L = (impl_->config.context - 1) / 2;  // <bos> + two copies fit the context
-    if (probes < 1 || L < 2 || impl_->config.vocabulary <= kLmFirstToken) return s;
+    if (probes < 1 || L < 2 || impl_->tokenizer.ordinaryCount() == 0) return s;
     std::vector<std::vector<int>> rows;
-    for (int p = 0; p < probes; ++p) rows.push_back(lmRepeatedSequence(impl_->config.vocabulary, L, seed + static_cast<std::uint64_t>(p)));
+    for (int p = 0; p < probes; ++p) rows.push_back(lmRepeatedSequence(impl_->tokenizer, L, seed + static_cast<std::uint64_t>(p)));
     c10::InferenceMode inference;
     const EvalModeGuard evalMode(*impl_->net);
     std::vector<torch::Tensor> weights;

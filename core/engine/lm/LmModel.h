@@ -58,6 +58,13 @@ struct LmGeneration {
     int cut = 0;
 };
 
+// A continuation and the model's reading of prompt + continuation (every layer's and head's
+// attention; the query at position p is the one that predicted token p + 1): the window's Generate.
+struct LmGenerated {
+    LmGeneration generation;
+    LmReading reading;
+};
+
 // Every head's scores on repeated random sequences (LmCircuits.h), and the model's copying.
 struct LmCircuitScores {
     LmHeadScores heads;          // [layer][head], the mean over the probes

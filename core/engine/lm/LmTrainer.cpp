@@ -69,6 +69,8 @@ LmTrainer::~LmTrainer() = default;
 
 int LmTrainer::completedSteps() const { return impl_->step; }
 
+const std::vector<std::vector<int>>& LmTrainer::heldOutDocuments() const { return impl_->held; }
+
 LmStepMetrics LmTrainer::evaluate() const {
     LmStepMetrics m;
     m.step = impl_->step;
@@ -84,14 +86,14 @@ LmStepMetrics LmTrainer::evaluate() const {
         for (std::size_t first = 0; first < impl_->held.size(); first += 64) {
             std::vector<const std::vector<int>*> docs;
             for (std::size_t i = first; i < std::min(impl_->held.size(), first + 64); ++i) docs.push_back(&impl_->held[i]);
-            const auto [inputs, targets] = lmBatch(docs, mi.config.context, masked, rng);
+            const auto [inputs, targets] = lmBatch(docs, mi.config.context, masked, rng, mi.tokenizer.specials());
             const torch::Tensor logits = mi.net->forward(inputs);
             loss += torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}), targets.reshape({-1}),
                                                          torch::nn::functional::CrossEntropyFuncOptions()
-                                                             .ignore_index(kLmPad)
+                                                             .ignore_index(mi.tokenizer.specials().pad)
                                                              .reduction(torch::kSum))
                         .item<double>();
-            words += targets.ne(kLmPad).sum().item<int64_t>();
+            words += targets.ne(mi.tokenizer.specials().pad).sum().item<int64_t>();
         }
         m.validationLoss = words ? loss / static_cast<double>(words) : std::nan("");
     }
@@ -122,18 +124,19 @@ LmTrainer::Outcome LmTrainer::run(const EpochReport& onReport, const std::atomic
         std::vector<const std::vector<int>*> docs;
         while (docs.size() < static_cast<std::size_t>(d.options.batchSize) && d.next < d.order.size())
             docs.push_back(&d.train[d.order[d.next++]]);
-        auto [inputs, targets] = lmBatch(docs, mi.config.context, masked, d.rng);
+        const int pad = mi.tokenizer.specials().pad;
+        auto [inputs, targets] = lmBatch(docs, mi.config.context, masked, d.rng, mi.tokenizer.specials());
         const double rate = d.options.learningRate *
                             (d.options.warmup > 0 ? std::min(1.0, static_cast<double>(d.step + 1) / d.options.warmup) : 1.0);
         d.trainer->setLearningRate(rate);
         const auto B = inputs.size(0);
-        const auto count = targets.ne(kLmPad).sum().item<int64_t>();
+        const auto count = targets.ne(pad).sum().item<int64_t>();
         const double value = d.trainer->backward(B, [&](const detail::BatchPart& part, double& reported) {
             const torch::Tensor logits = mi.net->forward(inputs.slice(0, part.first, part.first + part.count));
             const torch::Tensor loss =
                 torch::nn::functional::cross_entropy(
                     logits.reshape({-1, logits.size(2)}), targets.slice(0, part.first, part.first + part.count).reshape({-1}),
-                    torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kLmPad).reduction(torch::kSum)) /
+                    torch::nn::functional::CrossEntropyFuncOptions().ignore_index(pad).reduction(torch::kSum)) /
                 static_cast<double>(std::max<int64_t>(1, count));
             reported = loss.item<double>();
             return loss;

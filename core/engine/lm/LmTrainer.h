@@ -52,6 +52,8 @@ public:
                 const std::function<void()>& afterBatch = {});
     LmStepMetrics evaluate() const;
     int completedSteps() const;
+    // The documents held out (the held-out loss and the head study's text).
+    const std::vector<std::vector<int>>& heldOutDocuments() const;
 
     struct Impl;
 
