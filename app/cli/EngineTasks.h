@@ -1,8 +1,9 @@
 #pragma once
 // The engine's part of what attnlab-cli does for each model task (the front end's is CliTasks.h):
-// `train --task ID`, and `heads`, `explain` and `render` given a model file of the task (found by
-// its "task" metadata), and the task's experiments (`experiment NAME`). Each task's folder makes its
-// entry; BuiltinEngineTasks.cpp registers the built-in ones; a test's own task registers its own.
+// `train --task ID`, and `heads`, `explain`, `render` and `export` given a model file of the task
+// (found by its "task" metadata), and the task's experiments (`experiment NAME`). Each task's folder
+// makes its entry; BuiltinEngineTasks.cpp registers the built-in ones; a test's own task registers its
+// own.
 #include <functional>
 #include <string>
 #include <utility>
@@ -28,6 +29,10 @@ struct EngineTask {
     // `render ...` when renderFlag is among the arguments (empty: render's default, without a flag).
     Command render;
     std::string renderFlag;
+    // `export --model M --pytorch DIR`: checks the model (a bad file: ModelFileError, exit 4, nothing
+    // written) and writes the task's PyTorch package into DIR (created if needed; --pytorch is
+    // checked first); absent: export refuses the model.
+    std::function<int(const std::string& modelPath, const std::string& dir)> exportPytorch;
     // `experiment NAME ...`: the experiments of this task, in the order the help lists them.
     std::vector<std::pair<std::string, Command>> experiments;
     // The task's own commands (their names and help: FrontTask::commands).

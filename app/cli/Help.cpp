@@ -22,7 +22,8 @@ Commands:
   render       draw a model's attention for a sentence (PNG, SVG, PDF, CSV, NPY)
   experiment   run a teaching experiment (bottleneck, needle, faithfulness, deletion,
                complexity, long-range, positional)
-  export       write the model's PyTorch package (attnlab.py, train.py) into a directory
+  export       write the model's PyTorch package (attnlab.py and train.py; a language
+               model's attnlab_lm.py) into a directory
   classify     label texts with a trained classifier (train --task classify), with its attention
   explain      attention beside gradient, grad x input, integrated gradients and leave-one-out
   look         what a vision model (train --task image-classify|caption) makes of an image
@@ -352,11 +353,17 @@ similarities in [-1, 1], descending (ties: the query's own occurrence, then corp
 )"},
     {"export", R"(Usage: attnlab-cli export --model MODEL.safetensors --pytorch DIR
 
-Writes DIR/attnlab.py (the model in PyTorch: networks, tokenizer, vocabularies, decoding,
-its own safetensors reader and writer; needs only python3-torch) and DIR/train.py
-(fine-tuning or --from-scratch training on one or several processes, saving an AttnLab
-checkpoint). DIR is created if needed; existing files are replaced atomically. The model
-is checked first (a bad model file exits 4 and writes nothing). See docs/pytorch.md.
+The model in PyTorch, as the model file's task writes it; each file needs only python3-torch
+(it reads and writes .safetensors itself).
+  A translation model: DIR/attnlab.py (networks, tokenizer, vocabularies, decoding) and
+  DIR/train.py (fine-tuning or --from-scratch training on one or several processes, saving
+  an AttnLab checkpoint).
+  A language model (train --task lm): DIR/attnlab_lm.py (the network, the tokenizer, encode,
+  attend and generate as the CLI's, AttnLab's training loss, and save for an AttnLab
+  checkpoint).
+Other models have no package yet (exit 2). DIR is created if needed; existing files are
+replaced atomically. The model is checked first (a bad model file exits 4 and writes
+nothing). See docs/pytorch.md.
 )"},
     {"render", R"(Usage: attnlab-cli render --model MODEL --sentence TEXT --out FILE.(png|svg|pdf|csv|npy)
                           [--kind cross|encoder|decoder] [--layer L] [--head H|all]

@@ -308,13 +308,13 @@ int runDetect(const Args& argv) {
     return kOk;
 }
 
-// heads --model M (--text FILE | --dataset repeats): every head switched off in turn over the
-// documents, read with the model's own tokenizer.
+// heads --model M (--text FILE | --dataset repeats|gettext|fortunes): every head switched off in turn
+// over the documents, read with the model's own tokenizer.
 int lmHeads(const Args& argv, const std::string& path) {
     ArgParser args(argv, withStudyFlags(lmDataFlags()), {"--json", "--plain"});
     refuseArguments(args);
     if (!args.has("--text") && !args.has("--dataset"))
-        throw UsageError("heads needs the text to measure on: --text FILE or --dataset repeats");
+        throw UsageError("heads needs the text to measure on: --text FILE or --dataset repeats|gettext|fortunes");
     const LmModel model = LmModel::load(path);
     const LmCorpus corpus = loadLmCorpus(args, model.config().context);
     std::vector<std::vector<int>> documents;
@@ -327,6 +327,7 @@ EngineTask lmEngineTask() {
     t.id = kLmTask;
     t.train = runTrainLm;
     t.heads = lmHeads;
+    t.exportPytorch = exportLmPytorch;
     t.commands = {{"generate", runGenerate}, {"attend", runAttend}, {"detect", runDetect}};
     return t;
 }

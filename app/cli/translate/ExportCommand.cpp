@@ -1,5 +1,7 @@
-// attnlab-cli export: the model's PyTorch package, python/attnlab.py and python/train.py
-// of the source tree shipped verbatim (embedded at build time, PythonPackage.cpp).
+// attnlab-cli export: the model's PyTorch package, written by the model file's task
+// (EngineTask::exportPytorch, found by the file's "task" metadata). A translation model's is
+// python/attnlab.py and python/train.py of the source tree shipped verbatim (embedded at build
+// time, PythonPackage.cpp).
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -9,7 +11,12 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "EngineTasks.h"
+#include "translate/TranslationCli.h"
+#include "base/InputError.h"
+#include "base/TaskIds.h"
 #include "base/io/FileUtil.h"
+#include "base/io/Safetensors.h"
 #include "engine/translation/Seq2SeqModel.h"
 
 namespace attnlab::cli {
@@ -26,6 +33,18 @@ int runExport(const Args& argv) {
     const std::string model = args.required("--model");
     const std::string dir = args.required("--pytorch");
     checkOutputFolder("--pytorch", dir);
+    // The file's task from its header alone; a file that is no model has none, and the untagged
+    // task's loader (translation's) says what is wrong with it.
+    const auto metadata = peekSafetensorsMetadata(model);
+    const auto tagged = metadata.find("task");
+    const std::string task = tagged == metadata.end() ? tasks::untaggedCheckpointTask() : tagged->second;
+    const EngineTask* t = engineTask(task);
+    if (t == nullptr || !t->exportPytorch)
+        throw UsageError("export has no PyTorch package for '" + task + "' models (" + model + ")");
+    return t->exportPytorch(model, dir);
+}
+
+int exportTranslation(const std::string& model, const std::string& dir) {
     // A file AttnLab cannot open is refused (exit 4) before anything is written.
     const ModelConfig config = Seq2SeqModel::load(model).config();
     // python/attnlab.py attends in full only: a model trained with another pattern would

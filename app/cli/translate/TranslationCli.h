@@ -14,7 +14,8 @@ EngineTask translationEngineTask();
 int trainTranslation(const Args& args);  // TrainTranslationCommand.cpp
 int runTranslate(const Args& args);
 int runNeighbours(const Args& args);
-int runExport(const Args& args);
+int runExport(const Args& args);  // every task's: the model file's task writes the package
+int exportTranslation(const std::string& modelPath, const std::string& dir);
 int renderTranslation(const Args& args);
 int translationHeads(const Args& args, const std::string& modelPath);
 int explainTranslation(const ArgParser& args, const std::string& modelPath);

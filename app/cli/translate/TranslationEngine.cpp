@@ -111,6 +111,7 @@ EngineTask translationEngineTask() {
     t.heads = translationHeads;
     t.explain = explainTranslation;
     t.render = renderTranslation;
+    t.exportPytorch = exportTranslation;
     t.experiments = {{"bottleneck", runBottleneck}, {"complexity", runComplexity}, {"positional", runPositional}};
     return t;
 }
