@@ -1,5 +1,7 @@
 #include "base/TaskIds.h"
 
+#include "base/BuiltinTasks.h"
+
 #include <mutex>
 
 namespace attnlab::tasks {
@@ -8,12 +10,7 @@ namespace {
 
 struct Registry {
     std::mutex mutex;
-    std::vector<ModelTask> tasks = {{kTranslate, kTranslate, true},
-                                    {kClassify, kClassify},
-                                    {kImageClassify, kImages},
-                                    {kCaption, kImages},
-                                    {kForecast, kForecast},
-                                    {"lm", "lm"}};  // core/base/lm, app/cli/lm
+    std::vector<ModelTask> tasks = builtinModelTasks();
 };
 
 Registry& registry() {

@@ -4441,6 +4441,685 @@
     </message>
 </context>
 <context>
+    <name>attnlab::LmCircuitsView</name>
+    <message>
+        <source>Train a language model: every head&apos;s previous-token, duplicate-token and induction scores appear here at each report, beside the loss.</source>
+        <translation>训练一个语言模型：每次报告时，这里会在损失旁显示每个头的前一词元、重复词元和归纳分数。</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>held out</source>
+        <translation>留出</translation>
+    </message>
+    <message>
+        <source>ICL score</source>
+        <translation>ICL 分数</translation>
+    </message>
+    <message>
+        <source>induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>前一词元</translation>
+    </message>
+    <message>
+        <source>duplicate</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>copy accuracy</source>
+        <translation>复制准确率</translation>
+    </message>
+    <message>
+        <source>induction head forms</source>
+        <translation>归纳头形成</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Previous token</source>
+        <translation>前一词元</translation>
+    </message>
+    <message>
+        <source>Duplicate token</source>
+        <translation>重复词元</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>The share of each head&apos;s attention on the expected positions of a repeated random sequence (TransformerLens&apos;s head detector; &lt;bos&gt; and the token itself left out). Click a head to see its attention.</source>
+        <translation>每个头在重复随机序列上落在预期位置的注意力比例（TransformerLens 的头检测器；不计 &lt;bos&gt; 和词元自身）。点击一个头查看它的注意力。</translation>
+    </message>
+    <message>
+        <source>Click a head in the table: its attention on a repeated random sequence.</source>
+        <translation>点击表格中的一个头：查看它在重复随机序列上的注意力。</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Circuits</source>
+        <translation>回路</translation>
+    </message>
+    <message>
+        <source>Every head&apos;s previous-token, duplicate-token and induction scores as the model trains, beside the loss.</source>
+        <translation>模型训练时每个头的前一词元、重复词元和归纳分数，与损失并列。</translation>
+    </message>
+    <message>
+        <source>Step %1: loss %2 (held out %3)</source>
+        <translation>第 %1 步：损失 %2（留出 %3）</translation>
+    </message>
+    <message>
+        <source>copy accuracy %1</source>
+        <translation>复制准确率 %1</translation>
+    </message>
+    <message>
+        <source>in-context learning %1</source>
+        <translation>上下文学习 %1</translation>
+    </message>
+    <message>
+        <source>best induction %1, previous token %2</source>
+        <translation>最佳归纳 %1，前一词元 %2</translation>
+    </message>
+    <message>
+        <source>The induction score rose past %1 at step %2; the held-out loss fell most by step %3.</source>
+        <translation>归纳分数在第 %2 步超过 %1；留出损失在第 %3 步前下降最多。</translation>
+    </message>
+    <message>
+        <source>One layer: no head can find the token after an earlier copy of the current one.</source>
+        <translation>只有一层：没有哪个头能找到当前词元上一次出现之后的那个词元。</translation>
+    </message>
+    <message>
+        <source>%1 on a random sequence repeated once. Red line: the token after the earlier copy (induction); green: the previous token.</source>
+        <translation>%1 在重复一次的随机序列上。红线：上一次出现之后的词元（归纳）；绿线：前一词元。</translation>
+    </message>
+    <message>
+        <source>Scores: previous %1, duplicate %2, induction %3.</source>
+        <translation>分数：前一词元 %1，重复 %2，归纳 %3。</translation>
+    </message>
+    <message>
+        <source>No scores yet: train or open a model first.</source>
+        <translation>还没有分数：请先训练或打开一个模型。</translation>
+    </message>
+    <message>
+        <source>The circuits table is written as CSV only.</source>
+        <translation>回路表只能导出为 CSV。</translation>
+    </message>
+    <message>
+        <source>No curves yet: the charts fill as the model trains.</source>
+        <translation>还没有曲线：图表会随模型训练而填充。</translation>
+    </message>
+    <message>
+        <source>loss (nats)</source>
+        <translation>损失（奈特）</translation>
+    </message>
+    <message>
+        <source>head score</source>
+        <translation>头分数</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LmCurvesView</name>
+    <message>
+        <source>Train a language model: its loss and how well it copies a repeated sequence appear here at every report.</source>
+        <translation>训练一个语言模型：每次报告时，这里显示它的损失以及复制重复序列的能力。</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Held-out loss</source>
+        <translation>留出损失</translation>
+    </message>
+    <message>
+        <source>nats per token</source>
+        <translation>每词元奈特</translation>
+    </message>
+    <message>
+        <source>Copying a repeated sequence</source>
+        <translation>复制重复序列</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>比例</translation>
+    </message>
+    <message>
+        <source>Copy accuracy (the second copy&apos;s next token)</source>
+        <translation>复制准确率（第二份副本的下一个词元）</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>The training and held-out loss and the copy accuracy, against the training step.</source>
+        <translation>训练损失、留出损失和复制准确率随训练步数的变化。</translation>
+    </message>
+    <message>
+        <source>Step %1 (pass %2 over the text): loss %3, held out %4; copy accuracy %5; %6 tokens/s</source>
+        <translation>第 %1 步（第 %2 遍读文本）：损失 %3，留出 %4；复制准确率 %5；每秒 %6 个词元</translation>
+    </message>
+    <message>
+        <source>No curves yet: they fill as the model trains.</source>
+        <translation>还没有曲线：它们会随模型训练而填充。</translation>
+    </message>
+    <message>
+        <source>The curves are written as CSV, not NPY.</source>
+        <translation>曲线导出为 CSV，而不是 NPY。</translation>
+    </message>
+    <message>
+        <source>Language model training</source>
+        <translation>语言模型训练</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LmGenerateView</name>
+    <message>
+        <source>Type the beginning of a text; the model continues it.</source>
+        <translation>输入一段文本的开头，模型会接着写下去。</translation>
+    </message>
+    <message>
+        <source>Tokens to generate.</source>
+        <translation>要生成的词元数。</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Off: the most probable token each time (greedy). On: drawn with the temperature, top-k and top-p of the decoding lab.</source>
+        <translation>关闭：每次取最可能的词元（贪心）。开启：按解码实验室的温度、top-k 和 top-p 抽样。</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>New tokens:</source>
+        <translation>新词元：</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Top-k:</source>
+        <translation>Top-k：</translation>
+    </message>
+    <message>
+        <source>Top-p:</source>
+        <translation>Top-p：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>The prompt (grey) and the continuation; click a generated token to see what its prediction attended to.</source>
+        <translation>提示（灰色）和续写；点击一个生成的词元，查看预测它时关注了什么。</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>The model continues a prompt; each generated token shows what it attended to and the next-token distribution.</source>
+        <translation>模型续写提示；每个生成的词元都显示它关注了什么以及下一个词元的分布。</translation>
+    </message>
+    <message>
+        <source>Train or open a language model to generate text.</source>
+        <translation>训练或打开一个语言模型来生成文本。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The prompt is longer than the model&apos;s context: its first %n token(s) were left out.</source>
+        <translation>
+            <numerusform>提示比模型的上下文长：前 %n 个词元被略去。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Continuation: %1</source>
+        <translation>续写：%1</translation>
+    </message>
+    <message>
+        <source>This token&apos;s prediction read tokens no longer in the context.</source>
+        <translation>预测这个词元时读取的词元已不在上下文中。</translation>
+    </message>
+    <message>
+        <source>layer %1, mean</source>
+        <translation>第 %1 层，平均</translation>
+    </message>
+    <message>
+        <source>Generated token %1, “%2”: what the query at “%3” attended to when it predicted it.</source>
+        <translation>生成的第 %1 个词元“%2”：位于“%3”的查询在预测它时关注了什么。</translation>
+    </message>
+    <message>
+        <source>Nothing generated yet.</source>
+        <translation>还没有生成任何内容。</translation>
+    </message>
+    <message>
+        <source>The attention rows are written as PNG, SVG or PDF.</source>
+        <translation>注意力行导出为 PNG、SVG 或 PDF。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LmHeadsView</name>
+    <message>
+        <source>A text for the model to read</source>
+        <translation>让模型读取的文本</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>连线</translation>
+    </message>
+    <message>
+        <source>Grid: every head as a heatmap. Lines: one layer&apos;s heads as lines between the tokens.</source>
+        <translation>网格：每个头一张热力图。连线：一层的各个头画成词元之间的连线。</translation>
+    </message>
+    <message>
+        <source>The layer the line view draws.</source>
+        <translation>连线视图绘制的层。</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>文本：</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s and head&apos;s attention over a text, as heatmaps or as lines.</source>
+        <translation>每一层、每个头在一段文本上的注意力，以热力图或连线显示。</translation>
+    </message>
+    <message>
+        <source>Train or open a language model to see its heads.</source>
+        <translation>训练或打开一个语言模型来查看它的注意力头。</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message numerus="yes">
+        <source>The text is longer than the model&apos;s context: its first %n token(s) were left out.</source>
+        <translation>
+            <numerusform>文本比模型的上下文长：前 %n 个词元被略去。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 (rows: the token reading; columns: the tokens read)</source>
+        <translation>第 %1 层，第 %2 个头（行：正在读取的词元；列：被读取的词元）</translation>
+    </message>
+    <message>
+        <source>No text read yet.</source>
+        <translation>还没有读取任何文本。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LmSession</name>
+    <message>
+        <source>no model yet</source>
+        <translation>还没有模型</translation>
+    </message>
+    <message>
+        <source>the held-out documents</source>
+        <translation>留出的文档</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LmSetupPanel</name>
+    <message>
+        <source>characters</source>
+        <translation>字符</translation>
+    </message>
+    <message>
+        <source>words</source>
+        <translation>单词</translation>
+    </message>
+    <message>
+        <source>byte-level BPE (learned from the text)</source>
+        <translation>字节级 BPE（从文本中学习）</translation>
+    </message>
+    <message>
+        <source>How a text file is cut into tokens. The induction set is always read as words.</source>
+        <translation>文本文件如何切分成词元。归纳数据集总是按单词读取。</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>文本：</translation>
+    </message>
+    <message>
+        <source>Lines:</source>
+        <translation>行数：</translation>
+    </message>
+    <message>
+        <source>Lines of the induction set to generate.</source>
+        <translation>要生成的归纳数据集行数。</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>词元：</translation>
+    </message>
+    <message>
+        <source>Data seed:</source>
+        <translation>数据种子：</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same lines on every computer.</source>
+        <translation>相同的种子在每台计算机上生成相同的行。</translation>
+    </message>
+    <message>
+        <source>repeats: random sequences repeated (the induction set)</source>
+        <translation>repeats：重复的随机序列（归纳数据集）</translation>
+    </message>
+    <message>
+        <source>gettext: the English messages of this computer&apos;s programs</source>
+        <translation>gettext：本机程序的英文消息</translation>
+    </message>
+    <message>
+        <source>Text file (UTF-8, one document per line)…</source>
+        <translation>文本文件（UTF-8，每行一篇文档）…</translation>
+    </message>
+    <message>
+        <source>On the induction set a two-layer model learns to copy: the induction head forms there. Real text shows what a small model attends to in language.</source>
+        <translation>在归纳数据集上，两层模型学会复制：归纳头就在那里形成。真实文本展示小模型在语言中关注什么。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Blocks of self-attention; one layer cannot form an induction head.</source>
+        <translation>自注意力块的数量；一层无法形成归纳头。</translation>
+    </message>
+    <message>
+        <source>Heads per layer; they must divide the width.</source>
+        <translation>每层的头数；必须能整除宽度。</translation>
+    </message>
+    <message>
+        <source>The Transformer&apos;s width (d_model), as Hidden size is every task&apos;s.</source>
+        <translation>Transformer 的宽度（d_model），与其他任务的“隐藏层大小”相同。</translation>
+    </message>
+    <message>
+        <source>The tokens the model reads at most (the induction set&apos;s lines are this long).</source>
+        <translation>模型最多读取的词元数（归纳数据集的每行就是这么长）。</translation>
+    </message>
+    <message>
+        <source>Attention only (no MLP)</source>
+        <translation>仅注意力（无 MLP）</translation>
+    </message>
+    <message>
+        <source>Blocks without the feed-forward MLP, as in the circuits papers.</source>
+        <translation>不含前馈 MLP 的块，与回路论文中相同。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>pre-LayerNorm (GPT-2)</source>
+        <translation>前置 LayerNorm（GPT-2）</translation>
+    </message>
+    <message>
+        <source>Where the blocks normalise: nowhere, or before each sublayer and at the end as GPT-2.</source>
+        <translation>块在哪里归一化：不归一化，或像 GPT-2 那样在每个子层之前和最后归一化。</translation>
+    </message>
+    <message>
+        <source>Tied unembedding</source>
+        <translation>共享输出嵌入</translation>
+    </message>
+    <message>
+        <source>The output layer reuses the token embedding&apos;s matrix, as GPT-2.</source>
+        <translation>输出层复用词元嵌入矩阵，与 GPT-2 相同。</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>学习得到</translation>
+    </message>
+    <message>
+        <source>sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>causal (GPT: the next token)</source>
+        <translation>因果（GPT：下一个词元）</translation>
+    </message>
+    <message>
+        <source>masked (BERT: 15% hidden)</source>
+        <translation>掩码（BERT：隐藏 15%）</translation>
+    </message>
+    <message>
+        <source>Causal attention sees only earlier tokens; masked attention sees both ways.</source>
+        <translation>因果注意力只看到之前的词元；掩码注意力两个方向都能看到。</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头数：</translation>
+    </message>
+    <message>
+        <source>Hidden size:</source>
+        <translation>隐藏层大小：</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <source>LayerNorm:</source>
+        <translation>LayerNorm：</translation>
+    </message>
+    <message>
+        <source>Positions:</source>
+        <translation>位置：</translation>
+    </message>
+    <message>
+        <source>Objective:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Documents per update.</source>
+        <translation>每次更新的文档数。</translation>
+    </message>
+    <message>
+        <source>Updates in all; a report every %1 steps.</source>
+        <translation>总更新次数；每 %1 步报告一次。</translation>
+    </message>
+    <message>
+        <source>Steps over which the learning rate rises from 0.</source>
+        <translation>学习率从 0 升起所用的步数。</translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation>步数：</translation>
+    </message>
+    <message>
+        <source>Warm-up:</source>
+        <translation>预热：</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>fortunes: Debian&apos;s quotations, one document each</source>
+        <translation>fortunes：Debian 的名言警句，每条一篇文档</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LmTask</name>
+    <message>
+        <source>the induction set needs a context above %1 tokens (a prefix and two copies of a sequence)</source>
+        <translation>归纳数据集需要超过 %1 个词元的上下文（一段前缀和一个序列的两份副本）</translation>
+    </message>
+    <message>
+        <source>held-out documents</source>
+        <translation>留出文档</translation>
+    </message>
+    <message>
+        <source>Opened: %1 layers of %2 heads, context %3, %4 tokens.</source>
+        <translation>已打开：%1 层，每层 %2 个头，上下文 %3，词元 %4。</translation>
+    </message>
+    <message>
+        <source>Training on %1 documents (%2 held out): %3 parameters.</source>
+        <translation>在 %1 篇文档上训练（留出 %2 篇）：%3 个参数。</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: loss %3, held out %4, copy accuracy %5</source>
+        <translation>第 %1/%2 步：损失 %3，留出 %4，复制准确率 %5</translation>
+    </message>
+    <message>
+        <source>Reading the text…</source>
+        <translation>正在读取文本…</translation>
+    </message>
+    <message>
+        <source>Cannot Read the Text</source>
+        <translation>无法读取文本</translation>
+    </message>
+    <message>
+        <source>%1: %2 documents, %3 tokens, a vocabulary of %4.</source>
+        <translation>%1：%2 篇文档，%3 个词元，词表大小 %4。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n document(s) longer than the context were cut.</source>
+        <translation>
+            <numerusform>有 %n 篇文档超过上下文长度，已被截断。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The current language model and its unsaved training will be discarded.</source>
+        <translation>当前的语言模型及其未保存的训练将被丢弃。</translation>
+    </message>
+    <message>
+        <source>Train a New Language Model?</source>
+        <translation>训练一个新的语言模型？</translation>
+    </message>
+    <message>
+        <source>Open a Language Model?</source>
+        <translation>打开一个语言模型？</translation>
+    </message>
+    <message>
+        <source>Open Language Model</source>
+        <translation>打开语言模型</translation>
+    </message>
+    <message>
+        <source>Save Language Model</source>
+        <translation>保存语言模型</translation>
+    </message>
+    <message>
+        <source>Save the Language Model?</source>
+        <translation>保存语言模型？</translation>
+    </message>
+    <message>
+        <source>The language model has unsaved training.</source>
+        <translation>语言模型有未保存的训练。</translation>
+    </message>
+    <message>
+        <source>Building the model…</source>
+        <translation>正在构建模型…</translation>
+    </message>
+    <message>
+        <source>Language model: %1</source>
+        <translation>语言模型：%1</translation>
+    </message>
+    <message>
+        <source>A setup saved from AttnLab: say here what the class should look for.</source>
+        <translation>从 AttnLab 保存的设置：请在这里写明课堂上应观察什么。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>Open a Text</source>
+        <translation>打开文本</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.text *.md);;All files (*)</source>
+        <translation>文本文件 (*.txt *.text *.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>GPT, %1 layers × %2 heads</source>
+        <translation>GPT，%1 层 × %2 个头</translation>
+    </message>
+    <message>
+        <source>no text</source>
+        <translation>没有文本</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>语言模型</translation>
+    </message>
+    <message>
+        <source>A GPT-style language model learns to predict the next token; on repeated sequences an induction head forms in front of you.</source>
+        <translation>一个 GPT 式语言模型学习预测下一个词元；在重复序列上，归纳头会在你眼前形成。</translation>
+    </message>
+    <message>
+        <source>A lesson of this task reads a built-in text (repeats, gettext or fortunes).</source>
+        <translation>这个任务的课程读取内置文本（repeats、gettext 或 fortunes）。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::LongRangePage</name>
     <message>
         <source>lengths: &apos;%1&apos; is not a length between 8 and 65536</source>

@@ -10,6 +10,7 @@
 #include "task/translate/TranslationSession.h"
 #include "task/classify/ClassifierSetupPanel.h"
 #include "task/forecast/ForecastTask.h"
+#include "task/lm/LmTask.h"
 #include "views/classify/ClassifierCurvesView.h"
 #include "views/classify/ClassifyView.h"
 #include "views/forecast/ForecastCurvesView.h"
@@ -17,6 +18,8 @@
 #include "views/image/ImageCurvesView.h"
 #include "views/image/ImageExplainView.h"
 #include "views/image/ImageView.h"
+#include "views/lm/LmCircuitsView.h"
+#include "views/lm/LmGenerateView.h"
 
 #include <functional>
 
@@ -513,4 +516,64 @@ TEST_CASE("lesson 'lookback': the forecaster's attention looks back by whole per
     const double mase = lastY(task->curvesView()->maseSeries());
     INFO("MASE " << mase);
     CHECK(mase < 1.0);
+}
+
+// --- language model -----------------------------------------------------------------------------
+
+namespace {
+
+double bestOfLayer(const std::vector<std::vector<double>>& scores, std::size_t layer) {
+    double best = 0;
+    for (double v : scores.at(layer)) best = std::max(best, v);
+    return best;
+}
+
+}  // namespace
+
+TEST_CASE("lesson 'induction-heads': the loss bumps as a layer-2 induction head forms over a layer-1 "
+          "previous-token head; with one layer no head learns it",
+          "[ui][lessons][promise][lm][needs-full-lessons]") {
+    NEEDS_FULL_LESSONS();
+    WindowFixture f;
+    LmTask* task = nullptr;
+    {
+        LessonClock clock("induction-heads");
+        REQUIRE(f.window->startLesson(QStringLiteral("induction-heads")));
+        task = f.window->task<LmTask>();
+        REQUIRE(waitUntil([&] { return task->session()->isTraining(); }, 60000));
+        REQUIRE(waitUntil([&] { return !task->session()->isBusy(); }, kLessonTimeoutMs));
+    }
+    CHECK(f.errors.isEmpty());
+    LmCircuitsView* circuits = task->circuitsView();
+    REQUIRE(circuits->reports().size() >= 10);
+    // "for the first few hundred steps the loss sits on a plateau; then it falls in a bump, and the
+    // induction score rises at the same step"
+    const LmStepMetrics& first = circuits->reports().front();
+    CHECK(first.validationLoss > 4.5);
+    const int rise = circuits->inductionRiseStep();
+    const int bump = circuits->lossBumpStep();
+    INFO("rise " << rise << ", bump " << bump);
+    CHECK(rise >= 150);
+    CHECK(rise <= 1000);
+    CHECK(std::abs(rise - bump) <= 100);
+    // "a layer-1 head learns to attend to the previous token, and a layer-2 head to the token after
+    // the earlier copy"
+    const LmCircuitScores& last = circuits->reports().back().circuits;
+    CHECK(bestOfLayer(last.heads.previousToken, 0) >= 0.4);
+    CHECK(bestOfLayer(last.heads.induction, 1) >= 0.5);
+    // "In Generate, the model finishes the repeat"
+    CHECK(last.copyAccuracy >= 0.7);
+    LmGenerateView* gen = task->generateView();
+    REQUIRE(waitUntil([&] { return gen->hasAnswer(); }));
+
+    // "Then set Layers to 1 and train again: no head learns it, and the model cannot copy."
+    task->panel()->layersBox()->setValue(1);
+    task->run(RunCommand::Start);
+    REQUIRE(waitUntil([&] { return task->session()->isTraining(); }, 60000));
+    REQUIRE(waitUntil([&] { return !task->session()->isBusy(); }, kLessonTimeoutMs));
+    const LmCircuitScores& one = circuits->reports().back().circuits;
+    REQUIRE(one.heads.induction.size() == 1);
+    CHECK(bestOfLayer(one.heads.induction, 0) < 0.15);
+    CHECK(one.copyAccuracy < 0.35);
+    CHECK(circuits->inductionRiseStep() == 0);
 }

@@ -8,6 +8,8 @@
 #include "task/forecast/ForecastTask.h"
 #include "task/images/ImageLessons.h"
 #include "task/images/ImageTask.h"
+#include "task/lm/LmLessons.h"
+#include "task/lm/LmTask.h"
 #include "task/translate/Lessons.h"
 #include "task/translate/TranslationTask.h"
 
@@ -28,6 +30,7 @@ std::vector<TaskEntry>& entries() {
         {QString::fromLatin1(tasks::kClassify), factory<ClassifierTask>(), classifierLessonCards},
         {QString::fromLatin1(tasks::kImages), factory<ImageTask>(), imageLessonCards},
         {QString::fromLatin1(tasks::kForecast), factory<ForecastTask>(), forecastLessonCards},
+        {QString::fromLatin1(kLmTask), factory<LmTask>(), lmLessonCards},
     };
     return all;
 }

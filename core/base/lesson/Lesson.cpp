@@ -282,6 +282,8 @@ void parseTraining(const Reader& r, const Json& t, LessonFile& l) {
         o.alignmentHead = static_cast<int>(r.integer(h[1], "training.alignment_head[1]", 1, 64)) - 1;
     }
     if (t.contains("cosine")) o.cosine = r.boolean(t["cosine"], "training.cosine");
+    if (t.contains("steps")) o.steps = static_cast<int>(r.integer(t["steps"], "training.steps", 1, 10000000));
+    if (t.contains("warmup")) o.warmup = static_cast<int>(r.integer(t["warmup"], "training.warmup", 0, 10000000));
 }
 
 void parseProbe(const Reader& r, const Json& p, LessonFile& l) {
@@ -353,6 +355,7 @@ std::string LocalizedText::in(const std::string& language) const {
 bool LessonTraining::operator==(const LessonTraining& o) const {
     return epochs == o.epochs && batchSize == o.batchSize && learningRate == o.learningRate && clip == o.clip &&
            validationFraction == o.validationFraction && teacherForcing == o.teacherForcing && cosine == o.cosine &&
+           steps == o.steps && warmup == o.warmup &&
            coveragePenalty == o.coveragePenalty && guidedAlignment == o.guidedAlignment &&
            alignmentLayer == o.alignmentLayer && alignmentHead == o.alignmentHead;
 }
@@ -490,6 +493,8 @@ std::string lessonToJson(const LessonFile& l, const std::string& file) {
     if (t.guidedAlignment) training["guided_alignment"] = *t.guidedAlignment;
     if (t.alignmentLayer && t.alignmentHead) training["alignment_head"] = Json::array({*t.alignmentLayer + 1, *t.alignmentHead + 1});
     if (t.cosine) training["cosine"] = *t.cosine;
+    if (t.steps) training["steps"] = *t.steps;
+    if (t.warmup) training["warmup"] = *t.warmup;
     j["training"] = training;
     if (l.seed) j["seed"] = *l.seed;
     Json probe = Json::object();

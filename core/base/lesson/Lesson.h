@@ -43,6 +43,7 @@ struct LessonTraining {
     std::optional<double> guidedAlignment;  // translate only
     std::optional<int> alignmentLayer, alignmentHead;  // translate only, 0-based ("alignment_head": [L, H] from 1)
     std::optional<bool> cosine;            // image-classify and caption only
+    std::optional<int> steps, warmup;      // a run counted in updates (the language model): its length, its warm-up
     bool operator==(const LessonTraining& o) const;
 };
 

@@ -21,7 +21,7 @@ struct LessonSchema {
     std::vector<std::string> dataFields;
     // Training fields beyond epochs, batch_size, learning_rate, clip and validation_fraction, of those
     // LessonTraining has: "teacher_forcing", "coverage_penalty", "guided_alignment", "alignment_head",
-    // "cosine".
+    // "cosine", "steps", "warmup".
     std::vector<std::string> trainingFields;
     // Probe fields: name and whether it is a path (made absolute when read, relative when written).
     std::vector<std::pair<std::string, bool>> probeFields;
