@@ -60,11 +60,16 @@ TEST_CASE("attend --json: distributions over the keys, none after the query; nex
                               {"generate", "--model", t.model, "--prompt", text, "--max-new-tokens", "2", "--json"},
                               {"detect", "--model", t.model, "--json"},
                               {"heads", "--model", t.model, "--text", t.text, "--tokens", "words", "--limit", "20",
-                               "--random-orders", "1", "--json"}});
+                               "--random-orders", "1", "--json"},
+                              {"attend", "--model", t.model, "--text", text, "--repeat", "3", "--threads", "1"}});
     for (const auto& r : runs) {
         INFO(describe({"attend/generate/detect"}, r));
         REQUIRE(r.exitCode == 0);
     }
+    // --repeat times the reading instead: the median of 3 after a warm-up, over <bos> and six words.
+    const Json timed = Json::parse(runs[4].out);
+    CHECK(timed["tokens"] == 7);
+    CHECK(timed["forward_ms"].get<double>() > 0.0);
     const Json a = Json::parse(runs[0].out);
     REQUIRE(a["tokens"].size() == 7);  // <bos> and six words
     CHECK(a["tokens"][0] == "<bos>");

@@ -1,5 +1,7 @@
 // attnlab-cli's language-model task, engine part: train --task lm, and generate, attend and detect on
 // a language model.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -197,12 +199,32 @@ int runTrainLm(const Args& argv) {
 }
 
 int runAttend(const Args& argv) {
-    ArgParser args(argv, {"--model", "--text", "--top"}, {"--json"});
+    ArgParser args(argv, {"--model", "--text", "--top", "--repeat", "--threads"}, {"--json"});
     refuseArguments(args);
     const std::string path = args.required("--model");
     const std::string text = args.required("--text");
     const int top = static_cast<int>(args.integer("--top", 10, 0, 1000));
+    if (args.has("--threads")) setThreadCount(static_cast<int>(args.integer("--threads", 1, 1, 256)));
     const LmModel model = LmModel::load(path);
+    if (args.has("--repeat")) {
+        // The speed figure: one warm-up, then N readings with every map captured; the median.
+        const int n = static_cast<int>(args.integer("--repeat", 1, 1, 100000));
+        const LmReading warm = model.attend(text, top);
+        std::vector<double> ms;
+        for (int i = 0; i < n; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            (void)model.attend(text, top);
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        std::sort(ms.begin(), ms.end());
+        const double median = n % 2 ? ms[static_cast<std::size_t>(n / 2)]
+                                    : (ms[static_cast<std::size_t>(n / 2 - 1)] + ms[static_cast<std::size_t>(n / 2)]) / 2;
+        Json j;
+        j["forward_ms"] = median;
+        j["tokens"] = warm.ids.size();
+        std::cout << j.dump() << "\n";
+        return kOk;
+    }
     const LmReading r = model.attend(text, top);
     if (r.cut > 0) std::cerr << "note: the text's first " << r.cut << " tokens do not fit the context and were left out\n";
     if (!args.has("--json")) {

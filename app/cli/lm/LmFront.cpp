@@ -68,12 +68,16 @@ longer than the context keeps its most recent tokens (the count cut is said). --
 )";
 
 const char* kAttendHelp = R"(Usage: attnlab-cli attend --model MODEL.safetensors --text TEXT [--json] [--top N]
+                          [--repeat N] [--threads T]
 
 A language model reading TEXT (after <bos>): every layer's and head's attention and the N (default
 10) most probable next tokens. --json prints {"ids", "tokens", "attention": [layer][head][query]
 [key], "next": [{"id", "token", "logprob"}], "cut"}; a causal model's rows put no weight on later
 keys. A masked model (--objective masked) fills each <mask> of the text instead: "masked":
 [{"position", "top": [...]}].
+  --repeat N    time it instead: one warm-up, then N readings with every map captured; prints
+                {"forward_ms": MEDIAN, "tokens": T}
+  --threads T   threads for the forward pass (default: as for the other commands)
 )";
 
 const char* kDetectHelp = R"(Usage: attnlab-cli detect --model MODEL.safetensors [--probes N] [--seed S] [--json]
