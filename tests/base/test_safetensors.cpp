@@ -369,4 +369,54 @@ TEST_CASE("Safetensors writer in a read-only directory keeps the old file", "[sa
     CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
 }
 
+TEST_CASE("Safetensors F16 and BF16 are read only when asked for, converted exactly; skipped tensors stay unread",
+          "[safetensors]") {
+    // F16: 1, -2, 65504 (the largest), 2^-24 (the smallest subnormal), -0, inf, NaN; BF16: 1, -3.5, 1e38-ish.
+    const std::uint16_t halves[] = {0x3c00, 0xc000, 0x7bff, 0x0001, 0x8000, 0x7c00, 0x7e00};
+    const std::uint16_t brains[] = {0x3f80, 0xc060, 0x7e96};
+    std::string buffer(reinterpret_cast<const char*>(halves), sizeof halves);
+    buffer.append(reinterpret_cast<const char*>(brains), sizeof brains);
+    buffer += std::string("\x01\x00\x01\x01", 4);  // a BOOL mask [2, 2], skipped
+    const std::string bytes = fileWith(
+        R"({"h":{"dtype":"F16","shape":[7],"data_offsets":[0,14]},"b":{"dtype":"BF16","shape":[3],"data_offsets":[14,20]},)"
+        R"("h.0.attn.bias":{"dtype":"BOOL","shape":[2,2],"data_offsets":[20,24]}})",
+        buffer);
+    CHECK_THAT(safetensorsParseError(bytes), Contains("unsupported dtype") && Contains("only F32 is supported"));
+    attnlab::SafetensorsOptions half;
+    half.halfPrecision = true;
+    CHECK_THAT(safetensorsParseError(bytes), Contains("only F32"));
+    try {
+        attnlab::parseSafetensors(bytes, "m.safetensors", half);
+        FAIL("the BOOL tensor was accepted");
+    } catch (const ModelFileError& e) {
+        CHECK_THAT(std::string(e.what()), Contains("'h.0.attn.bias'") && Contains("F32, F16 and BF16 are supported"));
+    }
+    half.skip = [](const std::string& name) { return name == "h.0.attn.bias"; };
+    const SafetensorsContent c = attnlab::parseSafetensors(bytes, "m.safetensors", half);
+    REQUIRE(c.tensors.size() == 2);
+    CHECK(c.tensors[0].dtype == "F16");
+    const std::vector<float>& h = c.tensors[0].data;
+    REQUIRE(h.size() == 7);
+    CHECK(h[0] == 1.0f);
+    CHECK(h[1] == -2.0f);
+    CHECK(h[2] == 65504.0f);
+    CHECK(h[3] == std::ldexp(1.0f, -24));
+    CHECK((h[4] == 0.0f && std::signbit(h[4])));
+    CHECK(std::isinf(h[5]));
+    CHECK(std::isnan(h[6]));
+    CHECK(c.tensors[1].dtype == "BF16");
+    CHECK(c.tensors[1].data == std::vector<float>{1.0f, -3.5f, std::ldexp(1.171875f, 126)});
+    // A half tensor's span is checked at 2 bytes a value.
+    CHECK_THAT(safetensorsParseError(fileWith(R"({"h":{"dtype":"F16","shape":[3],"data_offsets":[0,12]}})",
+                                              std::string(12, '\0'))),
+               Contains("unsupported dtype"));
+    try {
+        attnlab::parseSafetensors(fileWith(R"({"h":{"dtype":"F16","shape":[3],"data_offsets":[0,12]}})", std::string(12, '\0')),
+                                  "m.safetensors", half);
+        FAIL("a 12-byte span for 3 halves was accepted");
+    } catch (const ModelFileError& e) {
+        CHECK_THAT(std::string(e.what()), Contains("needs 6"));
+    }
+}
+
 }  // namespace

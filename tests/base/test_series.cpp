@@ -22,7 +22,7 @@ std::string csvError(const std::string& text, const std::string& column = "y", c
     return inputErrorOf([&] { parseSeriesCsv(text, "s.csv", column, time); });
 }
 
-bool startsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+bool seriesStartsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 
 std::string configError(const ForecastConfig& c) {
     try {
@@ -105,7 +105,7 @@ TEST_CASE("Series CSV: every bad input names the file, the line and the column",
 
 TEST_CASE("Series CSV: files, sizes and the round trip through writeSeriesCsv", "[forecast]") {
     TempDir dir;
-    CHECK(startsWith(inputErrorOf([&] { readSeriesCsv(dir / "missing.csv", "y"); }), dir / "missing.csv" + ": no such file"));
+    CHECK(seriesStartsWith(inputErrorOf([&] { readSeriesCsv(dir / "missing.csv", "y"); }), dir / "missing.csv" + ": no such file"));
     CHECK(inputErrorOf([&] { readSeriesCsv(dir.file("bad.csv", "t,y\n0,x\n"), "y"); }) == dir / "bad.csv" + ":2: column 'y': 'x' is not a number");
     CHECK(inputErrorOf([&] { readCsvColumns(dir.file("empty.csv", "")); }) == dir / "empty.csv" + ": empty file");
     CHECK(readCsvColumns(dir.file("c.csv", "a,b\n1,2\n")) == std::vector<std::string>{"a", "b"});
@@ -130,7 +130,7 @@ TEST_CASE("Series CSV: files, sizes and the round trip through writeSeriesCsv", 
 
     s.name = "t";  // the index column steps aside
     s.timestamps.clear();
-    CHECK(startsWith(seriesCsvText(s), "t_,t\n0,0.10000000000000001\n"));
+    CHECK(seriesStartsWith(seriesCsvText(s), "t_,t\n0,0.10000000000000001\n"));
     s.values[1] = std::nan("");
     CHECK_THROWS_AS(writeSeriesCsv(s, path), std::runtime_error);
     s.values[1] = 1;
@@ -266,7 +266,7 @@ TEST_CASE("splitSeries holds out the tail and refuses a series too short", "[for
     s.source.clear();
     s.name = "seasonal";
     s.values.assign(3, 0.0);
-    CHECK(startsWith(inputErrorOf([&] { splitSeries(s, 10, 5, 0.2); }), "seasonal: 3 values"));
+    CHECK(seriesStartsWith(inputErrorOf([&] { splitSeries(s, 10, 5, 0.2); }), "seasonal: 3 values"));
     try {
         splitSeries(s, 10, 5, 1.0);
         FAIL("no ConfigError");

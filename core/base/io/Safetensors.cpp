@@ -87,9 +87,41 @@ struct Entry {
     std::vector<std::int64_t> shape;
     std::uint64_t begin = 0;
     std::uint64_t end = 0;
+    std::string dtype = "F32";
+    bool skipped = false;
 };
 
-Entry parseEntry(const std::string& key, const Json& value, std::uint64_t bufferSize, const std::string& file) {
+// IEEE 754 binary16 and bfloat16 to binary32, exactly (every half value is a float).
+float safetensorsHalfToFloat(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu, bits = 0;
+    if (exponent == 0x1f) {
+        bits = sign | 0x7f800000u | (mantissa << 13);  // infinity, NaN
+    } else if (exponent != 0) {
+        bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+    } else if (mantissa == 0) {
+        bits = sign;  // zero
+    } else {  // subnormal: normalize
+        exponent = 113;
+        while ((mantissa & 0x400u) == 0) {
+            mantissa <<= 1;
+            --exponent;
+        }
+        bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+    }
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+float safetensorsBf16ToFloat(std::uint16_t h) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+Entry parseEntry(const std::string& key, const Json& value, std::uint64_t bufferSize, const std::string& file,
+                 const SafetensorsOptions& options) {
     const std::string tensor = "tensor " + printable(key);
     auto fail = [&](const std::string& reason) { throw ModelFileError(file, tensor + ": " + reason); };
     if (!value.is_object()) fail("entry is not a JSON object");
@@ -97,11 +129,20 @@ Entry parseEntry(const std::string& key, const Json& value, std::uint64_t buffer
     auto dtype = value.find("dtype");
     if (dtype == value.end()) fail("missing dtype");
     if (!dtype->is_string()) fail("dtype is not a string");
-    if (dtype->get_ref<const std::string&>() != "F32")
-        fail("unsupported dtype " + printable(dtype->get_ref<const std::string&>()) + " (only F32 is supported)");
-
+    const std::string& type = dtype->get_ref<const std::string&>();
     Entry e;
     e.name = key;
+    e.skipped = options.skip && options.skip(key);
+    if (!e.skipped) {
+        if (options.halfPrecision) {
+            if (type != "F32" && type != "F16" && type != "BF16")
+                fail("unsupported dtype " + printable(type) + " (F32, F16 and BF16 are supported)");
+        } else if (type != "F32") {
+            fail("unsupported dtype " + printable(type) + " (only F32 is supported)");
+        }
+    }
+    e.dtype = type;
+    const std::uint64_t width = e.skipped ? 0 : type == "F32" ? 4u : 2u;
     auto shape = value.find("shape");
     if (shape == value.end()) fail("missing shape");
     if (!shape->is_array()) fail("shape is not an array");
@@ -122,9 +163,9 @@ Entry parseEntry(const std::string& key, const Json& value, std::uint64_t buffer
     if (e.begin > e.end || e.end > bufferSize)
         fail("data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) + "] outside the " +
              std::to_string(bufferSize) + "-byte data buffer");
-    if (e.end - e.begin != static_cast<std::uint64_t>(count) * 4u)
+    if (width != 0 && e.end - e.begin != static_cast<std::uint64_t>(count) * width)
         fail("data_offsets span " + std::to_string(e.end - e.begin) + " bytes but shape " + shapeText(e.shape) +
-             " needs " + std::to_string(static_cast<std::uint64_t>(count) * 4u));
+             " needs " + std::to_string(static_cast<std::uint64_t>(count) * width));
     return e;
 }
 
@@ -240,7 +281,7 @@ const TensorRecord* SafetensorsContent::find(const std::string& name) const {
     return nullptr;
 }
 
-SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name) {
+SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name, const SafetensorsOptions& options) {
     if (bytes.empty()) throw ModelFileError(name, "not an AttnLab model file (the file is empty)");
     if (bytes.size() < 8)
         throw ModelFileError(name, "not an AttnLab model file (too short (" + std::to_string(bytes.size()) +
@@ -275,7 +316,7 @@ SafetensorsContent parseSafetensors(const std::string& bytes, const std::string&
         if (key == kMetadataKey)
             content.metadata = parseMetadata(value, name);
         else
-            entries.push_back(parseEntry(key, value, bufferSize, name));
+            entries.push_back(parseEntry(key, value, bufferSize, name, options));
     }
 
     // File order is buffer order; stable so empty tensors keep their header order.
@@ -291,17 +332,30 @@ SafetensorsContent parseSafetensors(const std::string& bytes, const std::string&
 
     content.tensors.reserve(entries.size());
     for (const auto& e : entries) {
+        if (e.skipped) continue;
         TensorRecord t;
         t.name = e.name;
         t.shape = e.shape;
-        t.data.resize(static_cast<std::size_t>((e.end - e.begin) / 4));  // checked against the buffer above
-        if (!t.data.empty()) std::memcpy(t.data.data(), bytes.data() + bufferStart + e.begin, e.end - e.begin);
+        t.dtype = e.dtype;
+        const char* from = bytes.data() + bufferStart + e.begin;
+        if (e.dtype == "F32") {
+            t.data.resize(static_cast<std::size_t>((e.end - e.begin) / 4));  // checked against the buffer above
+            if (!t.data.empty()) std::memcpy(t.data.data(), from, e.end - e.begin);
+        } else {  // F16 or BF16 (parseEntry let nothing else through)
+            t.data.resize(static_cast<std::size_t>((e.end - e.begin) / 2));
+            const bool bf16 = e.dtype == "BF16";
+            for (std::size_t i = 0; i < t.data.size(); ++i) {
+                std::uint16_t h;
+                std::memcpy(&h, from + 2 * i, 2);
+                t.data[i] = bf16 ? safetensorsBf16ToFloat(h) : safetensorsHalfToFloat(h);
+            }
+        }
         content.tensors.push_back(std::move(t));
     }
     return content;
 }
 
-SafetensorsContent readSafetensors(const std::string& path) {
+SafetensorsContent readSafetensors(const std::string& path, const SafetensorsOptions& options) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -318,7 +372,7 @@ SafetensorsContent readSafetensors(const std::string& path) {
     } catch (const InputError& e) {
         throw ModelFileError(path, e.reason());
     }
-    return parseSafetensors(bytes, path);
+    return parseSafetensors(bytes, path, options);
 }
 
 std::map<std::string, std::string> peekSafetensorsMetadata(const std::string& path) {

@@ -4,6 +4,7 @@
 // "__metadata__": {string: string}}), then the raw little-endian tensor bytes.
 // Plain C++ so that the fuzzers and Python users' files go through the same checks.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,7 +14,8 @@ namespace attnlab {
 struct TensorRecord {
     std::string name;
     std::vector<std::int64_t> shape;
-    std::vector<float> data;  // F32 only: AttnLab writes nothing else
+    std::vector<float> data;  // as F32 (AttnLab writes nothing else; F16 and BF16 converted on load)
+    std::string dtype = "F32";  // the dtype the file stored it in
 };
 
 struct SafetensorsContent {
@@ -23,6 +25,17 @@ struct SafetensorsContent {
 };
 
 inline constexpr std::uint64_t kMaxSafetensorsHeader = 16u * 1024u * 1024u;
+
+// What a reader accepts beyond AttnLab's own files (F32 only, every tensor read): other programs'
+// files, such as Hugging Face's model.safetensors.
+struct SafetensorsOptions {
+    // Also F16 and BF16 tensors, each value converted exactly to F32 (the records then hold up to
+    // twice the bytes the file does); the message for any other dtype names the three.
+    bool halfPrecision = false;
+    // Tensors left unread (a model's buffers): any dtype, not in `tensors`, but their offsets are
+    // still checked (inside the buffer, no overlap).
+    std::function<bool(const std::string&)> skip;
+};
 
 // Writes atomically: a temp file in the same directory, fsync, then rename. On any
 // failure the temp file is removed, any existing file is untouched, and
@@ -36,8 +49,9 @@ void writeSafetensors(const std::string& path, const SafetensorsContent& content
 // invalid JSON, a dtype other than F32, a negative or overflowing shape, offsets out of
 // bounds, overlapping or not matching shape * 4 bytes. Never allocates more than the
 // file's size.
-SafetensorsContent readSafetensors(const std::string& path);
-SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name);
+SafetensorsContent readSafetensors(const std::string& path, const SafetensorsOptions& options = {});
+SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name,
+                                    const SafetensorsOptions& options = {});
 // Only the header's "__metadata__" (what task a model is for), read without the tensors: the first
 // 8 bytes and the header. Empty for a file that is not a safetensors file or has no metadata; never
 // throws (the loader says what is wrong with a file).

@@ -31,6 +31,8 @@ double shortestDecimal(float f) { return std::strtod(shortestText(f).c_str(), nu
 constexpr json_fields::TwoNames<LmNorm> kNorm{"norm", LmNorm::Pre, "pre", LmNorm::None, "none"};
 constexpr json_fields::TwoNames<LmPositions> kPositions{"positions", LmPositions::Learned, "learned", LmPositions::Sinusoidal,
                                            "sinusoidal"};
+constexpr json_fields::TwoNames<LmGelu> kGelu{"gelu", LmGelu::Tanh, "tanh", LmGelu::Exact, "exact"};
+constexpr float kDefaultLayerNormEps = 1e-5f, kMaxLayerNormEps = 0.1f;
 constexpr json_fields::TwoNames<LmObjective> kObjective{"objective", LmObjective::Causal, "causal", LmObjective::Masked, "masked"};
 
 // The first problem with a setting the front ends can name (Setting.h), or none.
@@ -70,6 +72,8 @@ std::string toString(LmPositions p) { return kPositions.name(p); }
 LmPositions parseLmPositions(const std::string& s) { return kPositions.parse(s); }
 std::string toString(LmObjective o) { return kObjective.name(o); }
 LmObjective parseLmObjective(const std::string& s) { return kObjective.parse(s); }
+std::string toString(LmGelu g) { return kGelu.name(g); }
+LmGelu parseLmGelu(const std::string& s) { return kGelu.parse(s); }
 
 LmConfig lmGpt2Form() {
     LmConfig c;
@@ -84,6 +88,9 @@ std::string validate(const LmConfig& c) {
     if (!kNorm.known(c.norm)) return "unknown norm";
     if (!kPositions.known(c.positions)) return "unknown positions";
     if (!kObjective.known(c.objective)) return "unknown objective";
+    if (!kGelu.known(c.gelu)) return "unknown gelu";
+    if (!(c.layerNormEps > 0.0f && c.layerNormEps <= kMaxLayerNormEps))  // also refuses NaN
+        return "layer_norm_eps " + shortestText(c.layerNormEps) + " is not above 0 and at most " + shortestText(kMaxLayerNormEps);
     if (const auto problem = settingProblem(c)) return describe(*problem, settingName);
     if (c.vocabulary != 0 && (c.vocabulary < kMinVocabulary || c.vocabulary > kMaxVocabulary))
         return "vocabulary size " + std::to_string(c.vocabulary) + " is not in " + std::to_string(kMinVocabulary) +
@@ -98,7 +105,7 @@ void checkConfig(const LmConfig& c) {
 }
 
 std::string toJson(const LmConfig& c) {
-    return Json{{"task", "lm"},
+    Json j{{"task", "lm"},
                 {"architecture", "gpt"},
                 {"layers", c.layers},
                 {"heads", c.heads},
@@ -111,8 +118,10 @@ std::string toJson(const LmConfig& c) {
                 {"tied", c.tied},
                 {"positions", toString(c.positions)},
                 {"objective", toString(c.objective)},
-                {"vocabulary", c.vocabulary}}
-        .dump();
+                {"vocabulary", c.vocabulary}};
+    if (c.gelu != LmGelu::Tanh) j["gelu"] = toString(c.gelu);
+    if (c.layerNormEps != kDefaultLayerNormEps) j["layer_norm_eps"] = shortestDecimal(c.layerNormEps);
+    return j.dump();
 }
 
 LmConfig lmConfigFromJson(const std::string& json) {
@@ -134,6 +143,8 @@ LmConfig lmConfigFromJson(const std::string& json) {
     c.positions = r.choice("positions", parseLmPositions);
     c.objective = r.choice("objective", parseLmObjective);
     c.vocabulary = r.integer("vocabulary", 0, kMaxVocabulary);
+    if (j.contains("gelu")) c.gelu = r.choice("gelu", parseLmGelu);
+    if (j.contains("layer_norm_eps")) c.layerNormEps = r.real("layer_norm_eps");
     const std::string why = validate(c);
     if (!why.empty()) r.malformed(why);
     return c;

@@ -30,6 +30,12 @@ enum class LmObjective { Causal, Masked };
 std::string toString(LmObjective o);                  // "causal", "masked"
 LmObjective parseLmObjective(const std::string& s);   // throws ConfigError naming the accepted values
 
+// The MLP's GELU: Tanh = GPT-2's gelu_new, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (what
+// AttnLab trains); Exact = x Phi(x) (BERT's, and Hugging Face's "gelu").
+enum class LmGelu { Tanh, Exact };
+std::string toString(LmGelu g);                 // "tanh", "exact"
+LmGelu parseLmGelu(const std::string& s);       // throws ConfigError naming the accepted values
+
 // The task's id (the CLI's --task, a checkpoint's "task"), and the context a model may read.
 inline constexpr const char* kLmTask = "lm";
 inline constexpr int kLmMinContext = 4, kLmMaxContext = 4096;
@@ -48,6 +54,8 @@ struct LmConfig {
     LmObjective objective = LmObjective::Causal;
     std::int64_t vocabulary = 0;  // V, the tokenizer's size with its 4 specials; 0 = not known yet
                                   // (set from the text before the network is built)
+    LmGelu gelu = LmGelu::Tanh;   // the MLP's activation
+    float layerNormEps = 1e-5f;   // every LayerNorm's epsilon (GPT-2's layer_norm_epsilon)
 };
 
 // The full model in GPT-2's form at the same size: MLPs of 4 * dModel, pre-LayerNorm, tied
@@ -56,16 +64,20 @@ LmConfig lmGpt2Form();
 
 // Empty if valid; otherwise a one-line reason naming the setting: layers 1..24, heads 1..64 dividing
 // dModel, dModel 8..2048, feedForward 0..16384 and at least 1 unless attentionOnly, context 4..4096,
-// dropout 0..0.95, vocabulary 0 or 5..1,000,000 (the 4 specials and at least one token).
+// dropout 0..0.95, vocabulary 0 or 5..1,000,000 (the 4 specials and at least one token),
+// layerNormEps above 0 and at most 0.1.
 std::string validate(const LmConfig& c);
 // Throws ConfigError; one that carries a SettingProblem (for flagOf) where a Setting is at fault:
 // layers Layers, heads Heads, dModel Hidden, feedForward FeedForward, context Context, dropout Dropout.
 void checkConfig(const LmConfig& c);
 // {"task": "lm", "architecture": "gpt", "layers", "heads", "d_model", "feed_forward", "context",
-// "dropout", "attention_only", "norm", "tied", "positions", "objective", "vocabulary"}.
+// "dropout", "attention_only", "norm", "tied", "positions", "objective", "vocabulary"}, and "gelu"
+// ("exact") and "layer_norm_eps" only when they are not the defaults (tanh, 1e-5), so that a
+// checkpoint of the defaults is written as before they existed.
 std::string toJson(const LmConfig& c);
 // Throws ConfigError ("language model config: ...") for malformed JSON, a wrong task or
-// architecture, a missing member or an invalid config.
+// architecture, a missing member or an invalid config. "gelu" and "layer_norm_eps" may be missing
+// (the defaults: every checkpoint written before they existed).
 LmConfig lmConfigFromJson(const std::string& json);
 
 // Weights and biases of the network described at the top (every Linear with its bias, LayerNorms with

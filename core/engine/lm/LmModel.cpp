@@ -10,6 +10,7 @@
 #include "base/InputError.h"
 #include "base/io/CheckpointMetadata.h"
 #include "base/io/Safetensors.h"
+#include "base/lm/LmHuggingFace.h"
 #include "base/translation/Sampling.h"
 #include "engine/detail/EvalModeGuard.h"
 #include "engine/detail/ModuleTensors.h"
@@ -91,6 +92,7 @@ void LmModel::save(const std::string& path, const std::map<std::string, std::str
 }
 
 LmModel LmModel::load(const std::string& path) {
+    if (isLmHfFolder(path)) return openHuggingFace(path);
     SafetensorsContent content = readSafetensors(path);
     checkModelTask(content.metadata, path, kLmTask, "a language model");
     checkFormatVersion(content.metadata, path);

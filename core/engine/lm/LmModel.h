@@ -82,8 +82,16 @@ public:
 
     // Checkpoints (.safetensors, metadata "task" = "lm"); save() is atomic and throws
     // std::runtime_error("FILE: reason"); load() throws ModelFileError("FILE: reason").
+    // load() also opens a Hugging Face model folder (a directory holding config.json): openHuggingFace.
     void save(const std::string& path, const std::map<std::string, std::string>& extraMetadata = {}) const;
     static LmModel load(const std::string& path);
+    // A Hugging Face GPT-2 folder (base/lm/LmHuggingFace.h says what it reads): Conv1D weights
+    // [in, out] transposed into the network's Linear layout, names with or without "transformer.",
+    // the attn.bias / attn.masked_bias buffers skipped, lm_head.weight only when untied, F32, F16 and
+    // BF16 converted to F32. Throws ModelFileError("FILE: reason") for a missing tensor, one of the
+    // wrong shape or with a non-finite value, a layer config.json does not have, and what
+    // readLmHfFolder and readSafetensors refuse. core/engine/lm/LmHuggingFace.cpp.
+    static LmModel openHuggingFace(const std::string& directory);
 
     // The text tokenized after <bos> and cut to the context (from the end for a causal model: the
     // most recent tokens are kept); a text of no tokens is just <bos>.

@@ -5,12 +5,13 @@
 
 namespace attnlab::nn {
 
-LmBlockImpl::LmBlockImpl(const LmConfig& c) : dropout_(c.dropout) {
+LmBlockImpl::LmBlockImpl(const LmConfig& c) : dropout_(c.dropout), exactGelu_(c.gelu == LmGelu::Exact) {
     const bool pre = c.norm == LmNorm::Pre;
-    if (pre) norm1_ = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dModel})));
+    const auto normOptions = torch::nn::LayerNormOptions({c.dModel}).eps(c.layerNormEps);
+    if (pre) norm1_ = register_module("norm1", torch::nn::LayerNorm(normOptions));
     attention = register_module("attention", MultiHeadAttention(c.dModel, c.heads, c.dropout));
     if (!c.attentionOnly) {
-        if (pre) norm2_ = register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dModel})));
+        if (pre) norm2_ = register_module("norm2", torch::nn::LayerNorm(normOptions));
         ff1_ = register_module("ff1", torch::nn::Linear(c.dModel, c.feedForward));
         ff2_ = register_module("ff2", torch::nn::Linear(c.feedForward, c.dModel));
     }
@@ -22,7 +23,7 @@ torch::Tensor LmBlockImpl::forward(const torch::Tensor& x, bool causal, torch::T
     torch::Tensor y = addDropout(x, attention(in, in, torch::Tensor(), causal, weights), dropout_, training);
     if (ff1_) {
         const torch::Tensor h = norm2_ ? norm2_(y) : y;
-        y = addDropout(y, ff2_(torch::gelu(ff1_(h), "tanh")), dropout_, training);
+        y = addDropout(y, ff2_(torch::gelu(ff1_(h), exactGelu_ ? "none" : "tanh")), dropout_, training);
     }
     return y;
 }
@@ -35,7 +36,7 @@ LmNetImpl::LmNetImpl(const LmConfig& c) : config_(c) {
     else
         sinusoid_ = register_buffer("sinusoid", sinusoidalPositions(c.context, c.dModel));
     for (int l = 0; l < c.layers; ++l) blocks_.push_back(register_module("block" + std::to_string(l), LmBlock(c)));
-    if (c.norm == LmNorm::Pre) final_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dModel})));
+    if (c.norm == LmNorm::Pre) final_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dModel}).eps(c.layerNormEps)));
     if (!c.tied) unembed_ = register_module("unembed", torch::nn::Linear(torch::nn::LinearOptions(c.dModel, c.vocabulary).bias(false)));
 }
 

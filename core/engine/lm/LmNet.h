@@ -2,8 +2,8 @@
 // Engine-internal: the language model's network (LibTorch; only engine .cpp files include it). A
 // decoder-only Transformer in the form LmConfig says (core/base/lm/LmConfig.h): token embeddings
 // plus positions (a learned table or the sinusoidal one), `layers` blocks of self-attention, causal
-// for the causal objective and in both directions for the masked one, each with an MLP (GELU, tanh
-// form as GPT-2's gelu_new) unless attention-only, LayerNorm before each sublayer and at the end
+// for the causal objective and in both directions for the masked one, each with an MLP (GELU, the
+// tanh form as GPT-2's gelu_new or the exact one, as the config says) unless attention-only, LayerNorm before each sublayer and at the end
 // when the norm is "pre" (GPT-2's form), and the unembedding, tied to the token embedding (no bias)
 // or a Linear of its own. Its parameters are exactly parameterCount(config).
 #include <torch/torch.h>
@@ -24,6 +24,7 @@ public:
 
 private:
     double dropout_;
+    bool exactGelu_;  // LmConfig::gelu
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
     torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
 };
