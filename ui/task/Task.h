@@ -139,6 +139,9 @@ public:
     // ---- files from outside ----
     // Whether a drop of these local paths is for this task (one file by default).
     virtual bool acceptsDrop(const QStringList& paths) const { return paths.size() == 1; }
+    // Whether these paths are a model only this task opens, whatever task is shown (the language
+    // model's Hugging Face folder): the window switches to it before openFiles. False by default.
+    virtual bool claimsFiles(const QStringList& paths) const { (void)paths; return false; }
     // A dropped file or one named on the command line: a model, data, an image, ...
     virtual void openFiles(const QStringList& paths) = 0;
 

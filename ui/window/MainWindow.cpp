@@ -348,6 +348,12 @@ void MainWindow::openFiles(const QStringList& paths) {
         const auto task = metadata.find("task");
         const std::string id = task != metadata.end() ? task->second : tasks::untaggedCheckpointTask();
         if (!metadata.empty() && !id.empty()) switchTask(QString::fromStdString(id));
+    } else if (current_ == nullptr || !current_->claimsFiles(paths)) {
+        for (Task* t : tasks_)
+            if (t->claimsFiles(paths)) {
+                switchTask(t->id());
+                break;
+            }
     }
     if (current_ && !paths.isEmpty()) current_->openFiles(paths);
 }
@@ -501,7 +507,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
         event->acceptProposedAction();
         return;
     }
-    if (paths.isEmpty() || !current_ || !current_->acceptsDrop(paths)) return;
+    const bool claimed = std::any_of(tasks_.begin(), tasks_.end(), [&](const Task* t) { return t->claimsFiles(paths); });
+    if (paths.isEmpty() || !current_ || (!claimed && !current_->acceptsDrop(paths))) return;
     event->acceptProposedAction();
 }
 
@@ -515,7 +522,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
     if (!current_) return;
     const bool model = paths.size() == 1 && paths.front().endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive);
-    if (!model && !current_->acceptsDrop(paths)) return;
+    const bool claimed = std::any_of(tasks_.begin(), tasks_.end(), [&](const Task* t) { return t->claimsFiles(paths); });
+    if (!model && !claimed && !current_->acceptsDrop(paths)) return;
     openFiles(paths);  // a model goes to the task that trains it
     event->acceptProposedAction();
 }

@@ -13,6 +13,7 @@
 #include "base/lm/LmConfig.h"
 #include "engine/Runtime.h"
 #include "engine/lm/LmHeadStudy.h"
+#include "base/lm/LmHubCache.h"
 #include "engine/lm/LmModel.h"
 #include "engine/lm/LmTrainer.h"
 #include "lm/LmCli.h"
@@ -205,7 +206,7 @@ int runAttend(const Args& argv) {
     const std::string text = args.required("--text");
     const int top = static_cast<int>(args.integer("--top", 10, 0, 1000));
     if (args.has("--threads")) setThreadCount(static_cast<int>(args.integer("--threads", 1, 1, 256)));
-    const LmModel model = LmModel::load(path);
+    const LmModel model = LmModel::load(lmModelArgumentPath(path));
     if (args.has("--repeat")) {
         // The speed figure: one warm-up, then N readings with every map captured; the median.
         const int n = static_cast<int>(args.integer("--repeat", 1, 1, 100000));
@@ -285,7 +286,7 @@ int runGenerate(const Args& argv) {
     o.seed = static_cast<std::uint64_t>(args.integer("--seed", static_cast<long long>(o.seed), 0, 1LL << 62));
     if (o.temperature == 0 && (args.has("--top-k") || args.has("--top-p") || args.has("--seed")))
         throw UsageError("--top-k, --top-p and --seed apply to sampling: give --temperature T above 0");
-    const LmModel model = LmModel::load(path);
+    const LmModel model = LmModel::load(lmModelArgumentPath(path));
     const LmGeneration g = model.generate(prompt, o);
     if (g.cut > 0) std::cerr << "note: the prompt's first " << g.cut << " tokens do not fit the context and were left out\n";
     if (!args.has("--json")) {
@@ -311,7 +312,7 @@ int runGenerate(const Args& argv) {
 int runDetect(const Args& argv) {
     ArgParser args(argv, {"--model", "--probes", "--seed"}, {"--json"});
     refuseArguments(args);
-    const LmModel model = LmModel::load(args.required("--model"));
+    const LmModel model = LmModel::load(lmModelArgumentPath(args.required("--model")));
     if (model.config().objective != LmObjective::Causal)
         throw UsageError("detect measures a causal model; " + args.required("--model") + " has the masked objective");
     const LmCircuitScores c = model.circuits(static_cast<int>(args.integer("--probes", 16, 1, 10000)),
@@ -337,7 +338,7 @@ int lmHeads(const Args& argv, const std::string& path) {
     refuseArguments(args);
     if (!args.has("--text") && !args.has("--dataset"))
         throw UsageError("heads needs the text to measure on: --text FILE or --dataset repeats|gettext|fortunes");
-    const LmModel model = LmModel::load(path);
+    const LmModel model = LmModel::load(lmModelArgumentPath(path));
     const LmCorpus corpus = loadLmCorpus(args, model.config().context);
     std::vector<std::vector<int>> documents;
     for (const auto& d : corpus.documents) documents.push_back(model.tokenizer().encode(corpus.tokenizer.decode(d)));

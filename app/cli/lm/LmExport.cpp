@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "base/io/FileUtil.h"
+#include "base/lm/LmHubCache.h"
 #include "engine/lm/LmModel.h"
 #include "lm/LmCli.h"
 
@@ -19,7 +20,7 @@ extern const std::size_t kPythonLanguageModelSize;
 int exportLmPytorch(const std::string& model, const std::string& dir) {
     // A file AttnLab cannot open is refused (exit 4) before anything is written; every language
     // model is one the module computes (any tokens, positions, norm, objective).
-    const LmModel lm = LmModel::load(model);
+    const LmModel lm = LmModel::load(lmModelArgumentPath(model));
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir, ec);

@@ -1,5 +1,6 @@
 #include "task/lm/LmSession.h"
 #include "base/lm/LmCircuits.h"
+#include "base/lm/LmHubCache.h"
 #include "engine/lm/LmHeadStudy.h"
 #include <QCoreApplication>
 #include <optional>
@@ -89,7 +90,8 @@ public:
     void detect(quint64 id) {
         answer(id, [&] {
             if (!model()) throw std::runtime_error(noLanguageModelYet());
-            LmCircuitScores c = model()->circuits();
+            // Fewer probes for a long context (GPT-2's 1,024: each probe is 1,023 tokens).
+            LmCircuitScores c = model()->circuits(model()->config().context > 256 ? 4 : 16);
             toSession([id, c = std::move(c)](LmSession* t) { Q_EMIT t->detected(id, c); });
         });
     }
@@ -119,7 +121,7 @@ public:
 
 private:
     LmModelInfo openModel(const QString& path) override {
-        LmModel opened = LmModel::load(path.toStdString());
+        LmModel opened = LmModel::load(lmModelArgumentPath(path.toStdString()));
         reset();
         loaded_.emplace(std::move(opened));
         return describeLm(*loaded_);

@@ -3,6 +3,7 @@
 #include "base/InputError.h"
 #include "base/lm/LmFortunes.h"
 #include "base/lm/LmGettext.h"
+#include "base/lm/LmHubCache.h"
 #include "base/lm/LmText.h"
 #include "session/SettingNames.h"
 #include "task/LessonSetup.h"
@@ -14,8 +15,11 @@
 #include "views/lm/LmCurvesView.h"
 #include "views/lm/LmGenerateView.h"
 #include "views/lm/LmHeadsView.h"
+#include <QAction>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMenu>
 #include <QSignalBlocker>
 
 namespace attnlab {
@@ -79,6 +83,14 @@ LmTask::LmTask(const TaskContext& context)
     navigator()->addView(ViewGroup::Explain, QStringLiteral("lm-heads"), heads_, task);
     navigator()->addView(ViewGroup::Explain, QStringLiteral("lm-importance"), importance_, task);
     TaskSupport::setModelAvailable(navigator(), task, false);
+    openFolder_ = new QAction(tr("Open Hugging Face Folder…"), this);
+    openFolder_->setToolTip(tr("Open a GPT-2 model folder downloaded from Hugging Face (config.json, "
+                               "model.safetensors, vocab.json and merges.txt or tokenizer.json)."));
+    connect(openFolder_, &QAction::triggered, this, &LmTask::chooseModelFolder);
+    openCached_ = new QAction(tr("Open from the Hugging Face Cache"), this);
+    auto* cached = new QMenu(windowWidget());
+    openCached_->setMenu(cached);
+    connect(cached, &QMenu::aboutToShow, this, [this, cached] { listCachedModels(cached); });
     connectSession();
     connectViews();
     onState();
@@ -92,10 +104,10 @@ void LmTask::connectSession() {
     connect(s, &LmSession::modelReady, this, [this](const LmModelInfo& info) {
         importance_->setModelHasHeads(true);
         TaskSupport::setModelAvailable(navigator(), id(), true);
-        if (!session_->isTraining()) {  // opened from a file: its scores, its heads, a continuation
+        const bool opened = !session_->isTraining();
+        if (opened) {  // opened from a file: its heads, a continuation, then its scores (below)
             circuits_->runStarted();
             curves_->runStarted();
-            detectRequest_ = session_->detect();
             panel_->setStatus(tr("Opened: %1 layers of %2 heads, context %3, %4 tokens.")
                                   .arg(info.config.layers)
                                   .arg(info.config.heads)
@@ -111,6 +123,9 @@ void LmTask::connectSession() {
         requestHeads();
         if (!generate_->prompt().isEmpty()) requestGenerate();
         if (circuits_->selectedHead()) requestRepeat();
+        // Last: on a model of GPT-2's size the circuits' probes take the longest, and the worker
+        // answers in order.
+        if (opened) detectRequest_ = session_->detect();
         Q_EMIT titleChanged();
     });
     connect(s, &LmSession::modelDiscarded, this, [this] {
@@ -339,10 +354,42 @@ void LmTask::chooseFile() {
     panel_->setData(data);
 }
 
+void LmTask::chooseModelFolder() {
+    const QString dir = QFileDialog::getExistingDirectory(windowWidget(), tr("Open a Hugging Face Model Folder"),
+                                                          lastDirectory());
+    if (dir.isEmpty()) return;
+    lastDirectory() = QFileInfo(dir).absolutePath();
+    openModel(dir);
+}
+
+void LmTask::listCachedModels(QMenu* menu) {
+    menu->clear();
+    const std::vector<LmHubModel> models = lmHubListModels();
+    if (models.empty()) {
+        QAction* none = menu->addAction(tr("No models in %1").arg(QString::fromStdString(lmHubCacheRoot().path)));
+        none->setEnabled(false);
+        return;
+    }
+    for (const LmHubModel& m : models) {
+        const QString name = QString::fromStdString(m.name);
+        QAction* a = menu->addAction(m.modelType.empty() ? name
+                                                         : QStringLiteral("%1 (%2)").arg(name, QString::fromStdString(m.modelType)));
+        a->setEnabled(m.problem.empty() && !m.folder.empty());
+        a->setToolTip(QString::fromStdString(m.problem.empty() ? m.folder : m.problem));
+        const QString folder = QString::fromStdString(m.folder);
+        connect(a, &QAction::triggered, this, [this, folder] { openModel(folder); });
+    }
+}
+
+bool LmTask::claimsFiles(const QStringList& paths) const {
+    return paths.size() == 1 && QFileInfo(paths.front()).isDir() &&
+           QFileInfo(QDir(paths.front()).filePath(QStringLiteral("config.json"))).isFile();
+}
+
 void LmTask::openFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
     const QString& path = paths.front();
-    if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+    if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive) || claimsFiles(paths)) {
         openModel(path);
         return;
     }

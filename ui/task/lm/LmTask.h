@@ -8,6 +8,7 @@
 #include "task/lm/LmSetupPanel.h"
 #include <memory>
 
+class QMenu;
 class QWidget;
 
 namespace attnlab {
@@ -35,8 +36,11 @@ public:
     bool startLesson(const QString& id) override;
     bool startLessonFile(const LessonFile& lesson) override;
     bool setupAsLesson(LessonFile& lesson, QString* why) const override;
-    // A dropped file: a .safetensors language model, or else a text to train on.
+    // A dropped file: a .safetensors language model, a Hugging Face model folder (config.json and
+    // its weights: GPT-2), or else a text to train on.
     void openFiles(const QStringList& paths) override;
+    bool claimsFiles(const QStringList& paths) const override;  // a Hugging Face model folder
+    QList<QAction*> fileActions() const override { return {openFolder_, openCached_}; }
 
     LmSetupPanel* panel() const { return panel_; }
     LmSession* session() const { return session_; }
@@ -61,6 +65,8 @@ private:
     void connectViews();
     void onState();
     void chooseFile();
+    void chooseModelFolder();
+    void listCachedModels(QMenu* menu);
     void requestGenerate();
     void requestHeads();
     void requestRepeat();
@@ -82,6 +88,8 @@ private:
     QString suggestedPrompt_, suggestedText_;
     quint64 generateRequest_ = 0, headsRequest_ = 0, repeatRequest_ = 0, detectRequest_ = 0;
     QString previousDataset_ = QStringLiteral("repeats");
+    QAction* openFolder_;  // File > Open Hugging Face Folder…
+    QAction* openCached_;  // File > Open from the Hugging Face Cache: the models found there
 };
 
 }  // namespace attnlab
