@@ -1,6 +1,7 @@
 #include "views/lm/LmCircuitsView.h"
 #include "render/Colormap.h"
 #include "render/FigureWriter.h"
+#include "views/lm/LmTokenText.h"
 #include "widgets/ChartStyle.h"
 #include "widgets/HeatmapWidget.h"
 #include "widgets/WidgetStyle.h"
@@ -250,12 +251,15 @@ void LmCircuitsView::addReport(const LmStepMetrics& m) {
     updateRanges();
     placeholder_->hide();
     if (QWidget* split = findChild<QSplitter*>(QStringLiteral("lmCircuitsSplit"))) split->show();
+    if (QWidget* charts = findChild<QSplitter*>(QStringLiteral("lmCircuitsCharts"))) charts->show();
     showTable(c);
 }
 
 void LmCircuitsView::setScores(const LmCircuitScores& scores) {
     placeholder_->hide();
     if (QWidget* split = findChild<QSplitter*>(QStringLiteral("lmCircuitsSplit"))) split->show();
+    // A model opened from a file has no run to draw: the table and the map only.
+    if (QWidget* charts = findChild<QSplitter*>(QStringLiteral("lmCircuitsCharts"))) charts->setVisible(!reports_.empty());
     showTable(scores);
 }
 
@@ -410,7 +414,7 @@ void LmCircuitsView::showMap() {
         head >= static_cast<int>(repeat_->attention[static_cast<std::size_t>(layer)].size()))
         return;
     QStringList labels;
-    for (const std::string& t : repeat_->tokens) labels << QString::fromStdString(t);
+    for (const std::string& t : repeat_->tokens) labels << lmTokenText(t);
     map_->setAttention(repeat_->attention[static_cast<std::size_t>(layer)][static_cast<std::size_t>(head)], labels,
                        labels);
     QString title = tr("%1 on a random sequence repeated once. Red line: the token after the earlier copy "
