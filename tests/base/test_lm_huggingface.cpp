@@ -123,8 +123,8 @@ TEST_CASE("tokenizer.json's merges as strings or as pairs give the same tokenize
         }
         return std::string("(no error)");
     };
-    CHECK_THAT(error(R"({"model": {"type": "WordPiece"}})"), Contains("tokenizer.json: model type \"WordPiece\" is not BPE"));
+    CHECK_THAT(error(R"({"model": {"type": "WordPiece"}})"), Contains("tokenizer.json: model.type \"WordPiece\" is not BPE"));
     CHECK_THAT(error(R"({"model": {"type": "BPE", "vocab": )" + vocab + R"(, "merges": [3]}})"), Contains("merge 1"));
     CHECK_THAT(error(R"({"model": {"type": "BPE", "vocab": )" + vocab + R"(, "merges": ["Ġ x"]}})"), Contains("tokenizer.json"));
-    CHECK_THAT(error("nope"), Contains("tokenizer.json: not JSON"));
+    CHECK_THAT(error("nope"), Contains("tokenizer.json:1: not JSON"));
 }

@@ -378,7 +378,7 @@ def main():
     bin_only = folder("bin", sd=None)
     with open(os.path.join(bin_only, "pytorch_model.bin"), "wb") as out:
         out.write(b"PK\x03\x04")
-    broken.append(("pytorch_model.bin only", bin_only, "broken-bin", "save_pretrained"))
+    broken.append(("pytorch_model.bin only", bin_only, "broken-bin", "torch.load"))
     broken.append(("no tokenizer", folder("notokenizer", tokenizer="none"), "broken-notokenizer", "tokenizer"))
     results = run_all([[args.cli, "attend", "--model", path, "--text", "hi", "--json"] for _, path, _, _ in broken])
     for (name, _, file, word), r in zip(broken, results):

@@ -1,5 +1,7 @@
 #include "base/lm/LmHuggingFace.h"
 
+#include "base/lm/LmHubCache.h"
+
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -167,54 +169,7 @@ LmConfig lmHfGpt2Config(const std::string& json, const std::string& name) {
 }
 
 LmTokenizer lmHfTokenizerJson(const std::string& json, const std::string& name) {
-    HfJson j;
-    try {
-        j = HfJson::parse(json);
-    } catch (const HfJson::exception& e) {
-        throw ModelFileError(name, std::string("not JSON: ") + e.what());
-    }
-    const auto model = j.is_object() ? j.find("model") : j.end();
-    if (model == j.end() || !model->is_object()) throw ModelFileError(name, "has no \"model\" object");
-    const auto type = model->find("type");
-    if (type != model->end() && !(type->is_string() && type->get<std::string>() == "BPE"))
-        throw ModelFileError(name, "model type " + hfShown(*type) + " is not BPE (GPT-2's byte-level BPE is what AttnLab reads)");
-    const auto vocab = model->find("vocab");
-    if (vocab == model->end() || !vocab->is_object()) throw ModelFileError(name, "model.vocab is not an object of token -> id");
-    const auto merges = model->find("merges");
-    if (merges == model->end() || !merges->is_array()) throw ModelFileError(name, "model.merges is not a list");
-    std::string lines;
-    std::size_t n = 0;
-    for (const HfJson& m : *merges) {
-        ++n;
-        std::string left, right;
-        if (m.is_string()) {
-            const std::string s = m.get<std::string>();
-            const std::size_t space = s.find(' ');
-            if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
-                throw ModelFileError(name, "merge " + std::to_string(n) + " " + hfShown(m) + " is not two tokens and a space");
-            left = s.substr(0, space);
-            right = s.substr(space + 1);
-        } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-            left = m[0].get<std::string>();
-            right = m[1].get<std::string>();
-        } else {
-            throw ModelFileError(name, "merge " + std::to_string(n) + " " + hfShown(m) + " is neither \"a b\" nor [\"a\", \"b\"]");
-        }
-        if (left.empty() || right.empty() || left.find_first_of(" \n\r") != std::string::npos ||
-            right.find_first_of(" \n\r") != std::string::npos)
-            throw ModelFileError(name, "merge " + std::to_string(n) + " " + hfShown(m) + " has an empty token or one with white space");
-        lines += left;
-        lines += ' ';
-        lines += right;
-        lines += '\n';
-    }
-    try {
-        return LmTokenizer::parseGpt2(vocab->dump(), name, lines, name);
-    } catch (const InputError& e) {
-        throw ModelFileError(name, e.reason());
-    } catch (const ConfigError& e) {
-        throw ModelFileError(name, e.what());
-    }
+    return lmHubGpt2Tokenizer(lmHubParseTokenizerJson(json, name), name);
 }
 
 LmHfFolder readLmHfFolder(const std::string& directory) {
@@ -245,8 +200,11 @@ LmHfFolder readLmHfFolder(const std::string& directory) {
             "; AttnLab reads safetensors only: convert once with Python's transformers, "
             "python3 -c \"from transformers import AutoModelForCausalLM as M; "
             "M.from_pretrained('" + directory + "').save_pretrained('" + directory + "', safe_serialization=True)\"";
-        if (hfExists(hfIn(directory, "pytorch_model.bin")) || hfExists(hfIn(directory, "pytorch_model.bin.index.json")))
-            throw ModelFileError(directory, "holds pytorch_model.bin but no model.safetensors" + convert);
+        if (hfExists(hfIn(directory, "pytorch_model.bin")))  // converted with Debian's python3-torch alone
+            throw ModelFileError(directory, "holds pytorch_model.bin but no model.safetensors; AttnLab reads "
+                                            "safetensors only: convert it once with " + lmHubConvertCommand(directory));
+        if (hfExists(hfIn(directory, "pytorch_model.bin.index.json")))
+            throw ModelFileError(directory, "holds pytorch_model.bin shards but no model.safetensors" + convert);
         for (const char* other : {"tf_model.h5", "flax_model.msgpack", "model.ckpt.index"})
             if (hfExists(hfIn(directory, other)))
                 throw ModelFileError(directory, std::string("holds ") + other + " but no model.safetensors" + convert);
