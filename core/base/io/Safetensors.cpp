@@ -1,5 +1,12 @@
 #include "Safetensors.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -281,7 +288,17 @@ const TensorRecord* SafetensorsContent::find(const std::string& name) const {
     return nullptr;
 }
 
-SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name, const SafetensorsOptions& options) {
+namespace {
+
+// The header of a safetensors file's bytes, checked: its metadata, its entries (skipped ones
+// included) in buffer order, and where the data buffer starts.
+struct SafetensorsLayout {
+    std::map<std::string, std::string> metadata;
+    std::vector<Entry> entries;
+    std::uint64_t bufferStart = 0;
+};
+
+SafetensorsLayout parseSafetensorsLayout(std::string_view bytes, const std::string& name, const SafetensorsOptions& options) {
     if (bytes.empty()) throw ModelFileError(name, "not an AttnLab model file (the file is empty)");
     if (bytes.size() < 8)
         throw ModelFileError(name, "not an AttnLab model file (too short (" + std::to_string(bytes.size()) +
@@ -300,21 +317,23 @@ SafetensorsContent parseSafetensors(const std::string& bytes, const std::string&
         // download not finished). Anything else is some other kind of file; say which if the bytes tell.
         if (headerLength <= kMaxSafetensorsHeader && bytes.size() > 8 && bytes[8] == '{')
             throw ModelFileError(name, reason + ": the model file is truncated");
-        const std::string kind = describeFileKind(bytes);
+        const std::string kind = describeFileKind(std::string(bytes.substr(0, 65536)));
         throw ModelFileError(name, "not an AttnLab model file (" + (kind.empty() ? reason : "it looks like " + kind) +
                                        ")");
     }
 
-    Json header = parseHeader(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(headerLength), name);
+    const std::string headerText(bytes.substr(8, headerLength));
+    Json header = parseHeader(headerText.begin(), headerText.end(), name);
     if (!header.is_object()) throw ModelFileError(name, "header is not a JSON object");
 
     const std::uint64_t bufferStart = 8 + headerLength;
     const std::uint64_t bufferSize = bytes.size() - bufferStart;
-    SafetensorsContent content;
-    std::vector<Entry> entries;
+    SafetensorsLayout layout;
+    layout.bufferStart = bufferStart;
+    std::vector<Entry>& entries = layout.entries;
     for (const auto& [key, value] : header.items()) {
         if (key == kMetadataKey)
-            content.metadata = parseMetadata(value, name);
+            layout.metadata = parseMetadata(value, name);
         else
             entries.push_back(parseEntry(key, value, bufferSize, name, options));
     }
@@ -329,7 +348,17 @@ SafetensorsContent parseSafetensors(const std::string& bytes, const std::string&
                                            " overlap in the data buffer");
         previous = &e;
     }
+    return layout;
+}
 
+}  // namespace
+
+SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name, const SafetensorsOptions& options) {
+    SafetensorsLayout layout = parseSafetensorsLayout(bytes, name, options);
+    const std::uint64_t bufferStart = layout.bufferStart;
+    const std::vector<Entry>& entries = layout.entries;
+    SafetensorsContent content;
+    content.metadata = std::move(layout.metadata);
     content.tensors.reserve(entries.size());
     for (const auto& e : entries) {
         if (e.skipped) continue;
@@ -373,6 +402,84 @@ SafetensorsContent readSafetensors(const std::string& path, const SafetensorsOpt
         throw ModelFileError(path, e.reason());
     }
     return parseSafetensors(bytes, path, options);
+}
+
+namespace {
+
+// The pages of a file mapped copy-on-write (writes stay in this process), unmapped when the last
+// owner goes.
+struct SafetensorsFileMapping {
+    void* base = nullptr;
+    std::size_t size = 0;
+    ~SafetensorsFileMapping() {
+        if (base) munmap(base, size);
+    }
+};
+
+}  // namespace
+
+MappedSafetensors mapSafetensors(const std::string& path, const SafetensorsOptions& options) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (status.type() == fs::file_type::not_found || path.empty()) throw ModelFileError(path, "no such file");
+    if (ec) throw ModelFileError(path, "cannot access: " + ec.message());
+    if (fs::is_directory(status)) throw ModelFileError(path, "is a directory");
+    if (!fs::is_regular_file(status)) throw ModelFileError(path, "not a regular file");
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw ModelFileError(path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fd, &st) != 0) {
+        const int err = errno;
+        close(fd);
+        throw ModelFileError(path, std::string("cannot access: ") + std::strerror(err));
+    }
+    auto mapping = std::make_shared<SafetensorsFileMapping>();
+    mapping->size = static_cast<std::size_t>(st.st_size);
+    if (mapping->size > 0) {
+        void* base = mmap(nullptr, mapping->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+        if (base == MAP_FAILED) {
+            const int err = errno;
+            close(fd);
+            throw ModelFileError(path, std::string("cannot map: ") + std::strerror(err));
+        }
+        mapping->base = base;
+    }
+    close(fd);
+    const char* bytes = static_cast<const char*>(mapping->base);
+    const SafetensorsLayout layout =
+        parseSafetensorsLayout(std::string_view(bytes ? bytes : "", mapping->size), path, options);
+    MappedSafetensors out;
+    out.metadata = layout.metadata;
+    out.mapping = mapping;
+    out.base = bytes;
+    out.size = mapping->size;
+    for (const Entry& e : layout.entries) {
+        if (e.skipped) continue;
+        MappedTensor t;
+        t.name = e.name;
+        t.shape = e.shape;
+        t.dtype = e.dtype;
+        t.offset = layout.bufferStart + e.begin;
+        t.bytes = e.end - e.begin;
+        t.data = bytes + t.offset;
+        out.tensors.push_back(std::move(t));
+    }
+    return out;
+}
+
+void safetensorsToFloat(const MappedTensor& tensor, float* out) {
+    if (tensor.dtype == "F32") {
+        if (tensor.bytes) std::memcpy(out, tensor.data, tensor.bytes);
+        return;
+    }
+    const bool bf16 = tensor.dtype == "BF16";
+    const std::size_t n = tensor.bytes / 2;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, tensor.data + 2 * i, 2);
+        out[i] = bf16 ? safetensorsBf16ToFloat(h) : safetensorsHalfToFloat(h);
+    }
 }
 
 std::map<std::string, std::string> peekSafetensorsMetadata(const std::string& path) {

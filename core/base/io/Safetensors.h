@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,29 @@ void writeSafetensors(const std::string& path, const SafetensorsContent& content
 SafetensorsContent readSafetensors(const std::string& path, const SafetensorsOptions& options = {});
 SafetensorsContent parseSafetensors(const std::string& bytes, const std::string& name,
                                     const SafetensorsOptions& options = {});
+// A safetensors file memory-mapped (copy-on-write: writing to its pages never changes the file),
+// with the same checks as readSafetensors, the tensors located in it and not copied. For large
+// files (a Hugging Face model's weights): the pages are read as they are touched and count as the
+// process's resident memory only while they are mapped and touched. The file must not be truncated
+// while it is mapped (as for any mapped file, reading a page past the new end would kill the process).
+struct MappedTensor {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    std::string dtype = "F32";
+    std::uint64_t offset = 0;    // from the file's start
+    std::uint64_t bytes = 0;
+    const char* data = nullptr;  // the first byte, inside the mapping (not aligned unless offset is)
+};
+struct MappedSafetensors {
+    std::vector<MappedTensor> tensors;  // in file order, the skipped ones left out
+    std::map<std::string, std::string> metadata;
+    std::shared_ptr<void> mapping;      // keeps the pages mapped; copy it to keep them longer
+    const char* base = nullptr;         // the file's first byte (page-aligned), nullptr for an empty file
+    std::uint64_t size = 0;             // the file's
+};
+MappedSafetensors mapSafetensors(const std::string& path, const SafetensorsOptions& options = {});
+// A mapped tensor's values as F32 (F16 and BF16 converted exactly) into out[bytes / width].
+void safetensorsToFloat(const MappedTensor& tensor, float* out);
 // Only the header's "__metadata__" (what task a model is for), read without the tensors: the first
 // 8 bytes and the header. Empty for a file that is not a safetensors file or has no metadata; never
 // throws (the loader says what is wrong with a file).

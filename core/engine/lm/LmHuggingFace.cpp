@@ -16,7 +16,11 @@
 //   lm_head.weight          [V, D]    unembed.weight when untied (tied: wte is the unembedding)
 // h.L.attn.bias and h.L.attn.masked_bias (the causal mask as a buffer) are skipped unread; other
 // tensors not named here (a classification head, say) are ignored.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,9 +34,21 @@ namespace attnlab {
 namespace {
 
 struct HfStoredTensor {
-    const TensorRecord* record = nullptr;
-    std::string file;
+    const MappedTensor* record = nullptr;
+    const MappedSafetensors* file = nullptr;
+    std::string path;
 };
+
+// Whether every one of n floats is finite (no NaN, no infinity): the exponent bits not all set.
+bool hfAllFinite(const float* p, std::size_t n) {
+    std::uint32_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, p + i, 4);
+        bad |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    }
+    return bad == 0;
+}
 
 bool hfEndsWith(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -70,19 +86,19 @@ LmModel LmModel::openHuggingFace(const std::string& directory) {
     SafetensorsOptions options;
     options.halfPrecision = true;
     options.skip = hfIsGpt2Buffer;
-    std::vector<SafetensorsContent> contents;
-    contents.reserve(folder.weightFiles.size());
+    std::vector<MappedSafetensors> files;
+    files.reserve(folder.weightFiles.size());
     std::map<std::string, HfStoredTensor> stored;  // by GPT-2's name, "transformer." taken off
     for (const std::string& file : folder.weightFiles) {
-        contents.push_back(readSafetensors(file, options));
-        for (const TensorRecord& t : contents.back().tensors) {
+        files.push_back(mapSafetensors(file, options));
+        for (const MappedTensor& t : files.back().tensors) {
             const std::string prefix = "transformer.";
             const std::string name = t.name.rfind(prefix, 0) == 0 ? t.name.substr(prefix.size()) : t.name;
             const long long layer = hfLayerOf(name);
             if (layer >= c.layers)
                 throw ModelFileError(file, "tensor '" + t.name + "' is of layer " + std::to_string(layer) +
                                                " but config.json says n_layer " + std::to_string(c.layers));
-            if (!stored.emplace(name, HfStoredTensor{&t, file}).second)
+            if (!stored.emplace(name, HfStoredTensor{&t, &files.back(), file}).second)
                 throw ModelFileError(file, "tensor '" + name + "' is stored twice (with and without 'transformer.')");
         }
     }
@@ -94,7 +110,7 @@ LmModel LmModel::openHuggingFace(const std::string& directory) {
             throw ModelFileError(weightsName, "has no tensor '" + name + "' (config.json: n_layer " + std::to_string(c.layers) +
                                                   ", n_embd " + std::to_string(D) + ")");
         if (it->second.record->shape != shape)
-            throw ModelFileError(it->second.file, "tensor '" + it->second.record->name + "' has shape " +
+            throw ModelFileError(it->second.path, "tensor '" + it->second.record->name + "' has shape " +
                                                       hfShapeOf(it->second.record->shape) + " where config.json's sizes make it " +
                                                       hfShapeOf(shape));
         return it->second;
@@ -103,32 +119,89 @@ LmModel LmModel::openHuggingFace(const std::string& directory) {
     auto impl = std::make_unique<Impl>();
     impl->config = c;
     impl->tokenizer = std::move(folder.tokenizer);
-    impl->net = std::make_shared<nn::LmNetImpl>(c);
+    impl->net = std::make_shared<nn::LmNetImpl>(c, /*randomInit=*/false);  // every parameter is set below
     std::map<std::string, torch::Tensor> parameters;
     for (const auto& item : impl->net->named_parameters()) parameters.emplace(item.key(), item.value());
 
+    // Each file's pages as one float tensor's storage: the tensors stored F32 at an offset a float
+    // can start at (all of them in the files Hugging Face writes) are borrowed from it, not copied;
+    // the storage keeps the mapping alive as long as any parameter uses it.
+    std::vector<torch::Tensor> wholeFiles;
+    for (const MappedSafetensors& f : files) {
+        const std::shared_ptr<void> keep = f.mapping;
+        wholeFiles.push_back(f.size < 4 || !f.base ? torch::Tensor()
+                                                   : torch::from_blob(const_cast<char*>(f.base), {static_cast<std::int64_t>(f.size / 4)},
+                                                                      [keep](void*) {}, torch::kFloat));
+    }
+    auto wholeOf = [&](const HfStoredTensor& s) -> const torch::Tensor& {
+        return wholeFiles[static_cast<std::size_t>(s.file - files.data())];
+    };
+    auto borrowable = [&](const HfStoredTensor& s) {
+        return s.record->dtype == "F32" && s.record->offset % 4 == 0 && wholeOf(s).defined();
+    };
+
     torch::NoGradGuard noGrad;
     std::size_t assigned = 0;
-    // value: a view of the stored tensor (already transposed or sliced as the parameter needs it).
-    auto put = [&](const std::string& parameter, const HfStoredTensor& from, const torch::Tensor& value) {
+    auto parameterFor = [&](const std::string& parameter, const HfStoredTensor& from, const std::vector<std::int64_t>& shape) -> torch::Tensor& {
         const auto it = parameters.find(parameter);
-        if (it == parameters.end() || it->second.sizes() != value.sizes())
-            throw ModelFileError(from.file, "internal: no parameter " + parameter + " of that shape for '" + from.record->name + "'");
-        if (!torch::isfinite(value).all().item<bool>())
-            throw ModelFileError(from.file, "tensor '" + from.record->name + "' holds NaN or infinity");
-        it->second.copy_(value);
+        if (it == parameters.end() || it->second.sizes() != torch::IntArrayRef(shape))
+            throw ModelFileError(from.path, "internal: no parameter " + parameter + " of that shape for '" + from.record->name + "'");
         ++assigned;
+        return it->second;
     };
-    auto view = [](const HfStoredTensor& s) {
-        return torch::from_blob(const_cast<float*>(s.record->data.data()), s.record->shape, torch::kFloat);
+    auto nonFinite = [&](const HfStoredTensor& s) {
+        return ModelFileError(s.path, "tensor '" + s.record->name + "' holds NaN or infinity");
+    };
+    // The stored tensor's values as floats: its own pages when F32 and aligned, else a converted copy.
+    auto floatsOf = [&](const HfStoredTensor& s, std::vector<float>& scratch) -> const float* {
+        if (borrowable(s)) return reinterpret_cast<const float*>(s.record->data);
+        scratch.resize(static_cast<std::size_t>(s.record->bytes / (s.record->dtype == "F32" ? 4 : 2)));
+        safetensorsToFloat(*s.record, scratch.data());
+        return scratch.data();
+    };
+    // parameter = elements [start, start + count) of the stored tensor, as `shape` (contiguous).
+    auto plainPart = [&](const std::string& parameter, const HfStoredTensor& s, std::int64_t start,
+                         const std::vector<std::int64_t>& shape) {
+        torch::Tensor& p = parameterFor(parameter, s, shape);
+        const std::int64_t count = shape.size() == 1 ? shape[0] : shape[0] * shape[1];
+        std::vector<float> scratch;
+        const float* values = floatsOf(s, scratch) + start;
+        if (!hfAllFinite(values, static_cast<std::size_t>(count))) throw nonFinite(s);
+        if (borrowable(s)) {
+            p.set_(wholeOf(s).storage(), static_cast<std::int64_t>(s.record->offset / 4) + start, shape,
+                   shape.size() == 1 ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{shape[1], 1});
+        } else {
+            p.set_(torch::empty(shape));
+            std::memcpy(p.data_ptr<float>(), values, static_cast<std::size_t>(count) * 4);
+        }
     };
     auto plain = [&](const std::string& name, const std::vector<std::int64_t>& shape, const std::string& parameter) {
-        const HfStoredTensor& s = take(name, shape);
-        put(parameter, s, view(s));
+        plainPart(parameter, take(name, shape), 0, shape);
+    };
+    // A Conv1D weight [in, out] as `parts` Linear weights [out / parts, in] (c_attn: q, k, v), each a
+    // transposed view of its column block, not a copy: x W_linearᵀ is then x W_conv1d, the product
+    // PyTorch's GPT-2 computes, and the three blocks of c_attn stay one matrix that the attention
+    // multiplies by at once (MultiHeadAttention::fusedQkv). Borrowed from the file's pages when
+    // stored F32 and aligned; F16 and BF16 converted into a buffer of the same layout.
+    auto conv1dWeight = [&](const HfStoredTensor& w, std::int64_t in, std::int64_t out, const std::vector<std::string>& parts) {
+        c10::Storage storage;
+        std::int64_t offset = 0;
+        if (borrowable(w)) {
+            if (!hfAllFinite(reinterpret_cast<const float*>(w.record->data), static_cast<std::size_t>(in * out))) throw nonFinite(w);
+            storage = wholeOf(w).storage();
+            offset = static_cast<std::int64_t>(w.record->offset / 4);
+        } else {
+            const torch::Tensor converted = torch::empty({in, out});
+            safetensorsToFloat(*w.record, converted.data_ptr<float>());
+            if (!hfAllFinite(converted.data_ptr<float>(), static_cast<std::size_t>(in * out))) throw nonFinite(w);
+            storage = converted.storage();
+        }
+        const std::int64_t each = out / static_cast<std::int64_t>(parts.size());
+        for (std::size_t k = 0; k < parts.size(); ++k)
+            parameterFor(parts[k], w, {each, in}).set_(storage, offset + static_cast<std::int64_t>(k) * each, {each, in}, {1, out});
     };
     auto conv1d = [&](const std::string& name, std::int64_t in, std::int64_t out, const std::string& parameter) {
-        const HfStoredTensor& w = take(name + ".weight", {in, out});
-        put(parameter + ".weight", w, view(w).t());
+        conv1dWeight(take(name + ".weight", {in, out}), in, out, {parameter + ".weight"});
         plain(name + ".bias", {out}, parameter + ".bias");
     };
     auto layerNorm = [&](const std::string& name, const std::string& parameter) {
@@ -143,12 +216,10 @@ LmModel LmModel::openHuggingFace(const std::string& directory) {
         layerNorm(h + "ln_1", block + "norm1");
         const HfStoredTensor& qkv = take(h + "attn.c_attn.weight", {D, 3 * D});
         const HfStoredTensor& qkvBias = take(h + "attn.c_attn.bias", {3 * D});
+        const std::string a = block + "attention.";
+        conv1dWeight(qkv, D, 3 * D, {a + "q.weight", a + "k.weight", a + "v.weight"});
         const char* parts[] = {"q", "k", "v"};
-        for (int p = 0; p < 3; ++p) {
-            const std::string to = block + "attention." + parts[p];
-            put(to + ".weight", qkv, view(qkv).narrow(1, p * D, D).t());
-            put(to + ".bias", qkvBias, view(qkvBias).narrow(0, p * D, D));
-        }
+        for (int p = 0; p < 3; ++p) plainPart(a + parts[p] + ".bias", qkvBias, p * D, {D});
         conv1d(h + "attn.c_proj", D, D, block + "attention.out");
         layerNorm(h + "ln_2", block + "norm2");
         conv1d(h + "mlp.c_fc", D, F, block + "ff1");

@@ -142,8 +142,18 @@ LmReading LmModel::attendIds(std::vector<int> ids, int topNext) const {
     c10::InferenceMode inference;
     const EvalModeGuard evalMode(*impl_->net);
     std::vector<torch::Tensor> weights;
-    const torch::Tensor logits = impl_->net->forward(idTensor({ids}), &weights)[0];  // [T, V]
-    const torch::Tensor logprobs = torch::log_softmax(logits.to(torch::kFloat), -1);
+    const torch::Tensor hidden = impl_->net->hidden(idTensor({ids}), &weights)[0];  // [T, D]
+    // The logits of only the positions read from: the last (causal) or each <mask> (masked).
+    std::vector<int64_t> rows;
+    if (impl_->config.objective == LmObjective::Causal) {
+        rows.push_back(static_cast<int64_t>(ids.size()) - 1);
+    } else {
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            if (ids[i] == impl_->tokenizer.specials().mask) rows.push_back(static_cast<int64_t>(i));
+    }
+    const torch::Tensor logprobs =
+        rows.empty() ? torch::Tensor()
+                     : torch::log_softmax(impl_->net->logits(hidden.index_select(0, torch::tensor(rows, torch::kLong))).to(torch::kFloat), -1);
     r.ids = ids;
     for (int id : ids) r.tokens.push_back(impl_->tokenizer.token(id));
     for (const torch::Tensor& layer : weights) {
@@ -152,11 +162,10 @@ LmReading LmModel::attendIds(std::vector<int> ids, int topNext) const {
         r.attention.push_back(std::move(heads));
     }
     if (impl_->config.objective == LmObjective::Causal) {
-        r.next = topTokens(logprobs[static_cast<int64_t>(ids.size()) - 1], topNext, impl_->tokenizer);
+        r.next = topTokens(logprobs[0], topNext, impl_->tokenizer);
     } else {
-        for (std::size_t i = 0; i < ids.size(); ++i)
-            if (ids[i] == impl_->tokenizer.specials().mask)
-                r.masked.push_back({static_cast<int>(i), topTokens(logprobs[static_cast<int64_t>(i)], topNext, impl_->tokenizer)});
+        for (std::size_t k = 0; k < rows.size(); ++k)
+            r.masked.push_back({static_cast<int>(rows[k]), topTokens(logprobs[static_cast<int64_t>(k)], topNext, impl_->tokenizer)});
     }
     return r;
 }
@@ -184,9 +193,10 @@ LmGeneration LmModel::generate(const std::string& prompt, const LmGenerateOption
         std::vector<int> window = ids;  // <bos> and the last C - 1 tokens
         if (static_cast<int>(window.size()) > C) window.erase(window.begin() + 1, window.end() - (C - 1));
         std::vector<torch::Tensor> weights;
-        const torch::Tensor logits = impl_->net->forward(idTensor({window}), &weights)[0];
+        const torch::Tensor hidden = impl_->net->hidden(idTensor({window}), &weights)[0];
         const int64_t last = static_cast<int64_t>(window.size()) - 1;
-        torch::Tensor row = torch::log_softmax(logits[last].to(torch::kFloat), -1).to(torch::kDouble).contiguous();
+        const torch::Tensor logits = impl_->net->logits(hidden.narrow(0, last, 1))[0];  // only the last position's
+        torch::Tensor row = torch::log_softmax(logits.to(torch::kFloat), -1).to(torch::kDouble).contiguous();
         // Never <pad>, <bos> or <mask> (Gpt2: <|endoftext|>): a language model's output is text (or <unk>).
         const LmSpecialIds& specials = impl_->tokenizer.specials();
         for (int special : {specials.pad, specials.bos, specials.mask})

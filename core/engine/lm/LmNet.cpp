@@ -5,15 +5,42 @@
 
 namespace attnlab::nn {
 
-LmBlockImpl::LmBlockImpl(const LmConfig& c) : dropout_(c.dropout), exactGelu_(c.gelu == LmGelu::Exact) {
+namespace {
+
+// A Linear in -> out whose parameters are allocated but not initialised: built 1 x 1 (its random
+// init then costs nothing) and given its size.
+torch::Tensor lmNetUninitialised(std::vector<int64_t> sizes) { return torch::empty(sizes); }
+
+torch::nn::Linear lmNetBareLinear(int64_t in, int64_t out, bool bias) {
+    torch::nn::Linear layer(torch::nn::LinearOptions(1, 1).bias(bias));
+    torch::NoGradGuard noGrad;
+    layer->weight.set_(lmNetUninitialised({out, in}));
+    if (bias) layer->bias.set_(lmNetUninitialised({out}));
+    layer->options.in_features(in).out_features(out);
+    return layer;
+}
+
+torch::nn::Linear lmNetLinear(int64_t in, int64_t out, bool bias, bool randomInit) {
+    return randomInit ? torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(bias)) : lmNetBareLinear(in, out, bias);
+}
+
+torch::nn::Embedding lmNetEmbedding(int64_t count, int64_t width, bool randomInit) {
+    auto options = torch::nn::EmbeddingOptions(count, width);
+    if (!randomInit) options._weight(lmNetUninitialised({count, width}));
+    return torch::nn::Embedding(options);
+}
+
+}  // namespace
+
+LmBlockImpl::LmBlockImpl(const LmConfig& c, bool randomInit) : dropout_(c.dropout), exactGelu_(c.gelu == LmGelu::Exact) {
     const bool pre = c.norm == LmNorm::Pre;
     const auto normOptions = torch::nn::LayerNormOptions({c.dModel}).eps(c.layerNormEps);
     if (pre) norm1_ = register_module("norm1", torch::nn::LayerNorm(normOptions));
-    attention = register_module("attention", MultiHeadAttention(c.dModel, c.heads, c.dropout));
+    attention = register_module("attention", MultiHeadAttention(c.dModel, c.heads, c.dropout, PatternSpec{}, randomInit));
     if (!c.attentionOnly) {
         if (pre) norm2_ = register_module("norm2", torch::nn::LayerNorm(normOptions));
-        ff1_ = register_module("ff1", torch::nn::Linear(c.dModel, c.feedForward));
-        ff2_ = register_module("ff2", torch::nn::Linear(c.feedForward, c.dModel));
+        ff1_ = register_module("ff1", lmNetLinear(c.dModel, c.feedForward, true, randomInit));
+        ff2_ = register_module("ff2", lmNetLinear(c.feedForward, c.dModel, true, randomInit));
     }
 }
 
@@ -28,19 +55,27 @@ torch::Tensor LmBlockImpl::forward(const torch::Tensor& x, bool causal, torch::T
     return y;
 }
 
-LmNetImpl::LmNetImpl(const LmConfig& c) : config_(c) {
+LmNetImpl::LmNetImpl(const LmConfig& c, bool randomInit) : config_(c) {
     checkConfig(c);
-    tokens_ = register_module("tokens", torch::nn::Embedding(c.vocabulary, c.dModel));
+    tokens_ = register_module("tokens", lmNetEmbedding(c.vocabulary, c.dModel, randomInit));
     if (c.positions == LmPositions::Learned)
-        positions_ = register_module("positions", torch::nn::Embedding(c.context, c.dModel));
+        positions_ = register_module("positions", lmNetEmbedding(c.context, c.dModel, randomInit));
     else
         sinusoid_ = register_buffer("sinusoid", sinusoidalPositions(c.context, c.dModel));
-    for (int l = 0; l < c.layers; ++l) blocks_.push_back(register_module("block" + std::to_string(l), LmBlock(c)));
+    for (int l = 0; l < c.layers; ++l) blocks_.push_back(register_module("block" + std::to_string(l), LmBlock(c, randomInit)));
     if (c.norm == LmNorm::Pre) final_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dModel}).eps(c.layerNormEps)));
-    if (!c.tied) unembed_ = register_module("unembed", torch::nn::Linear(torch::nn::LinearOptions(c.dModel, c.vocabulary).bias(false)));
+    if (!c.tied) unembed_ = register_module("unembed", lmNetLinear(c.dModel, c.vocabulary, false, randomInit));
 }
 
 torch::Tensor LmNetImpl::forward(const torch::Tensor& ids, std::vector<torch::Tensor>* weights) {
+    return logits(hidden(ids, weights));
+}
+
+torch::Tensor LmNetImpl::logits(const torch::Tensor& hidden) {
+    return unembed_ ? unembed_(hidden) : torch::matmul(hidden, tokens_->weight.t());
+}
+
+torch::Tensor LmNetImpl::hidden(const torch::Tensor& ids, std::vector<torch::Tensor>* weights) {
     const int64_t T = ids.size(1);
     TORCH_CHECK(T <= config_.context, "a sequence of ", T, " tokens is longer than the context");
     torch::Tensor x = tokens_(ids);
@@ -53,8 +88,7 @@ torch::Tensor LmNetImpl::forward(const torch::Tensor& ids, std::vector<torch::Te
         x = block->forward(x, causal, weights ? &w : nullptr);
         if (weights) weights->push_back(w);
     }
-    if (final_) x = final_(x);
-    return unembed_ ? unembed_(x) : torch::matmul(x, tokens_->weight.t());
+    return final_ ? final_(x) : x;
 }
 
 }  // namespace attnlab::nn

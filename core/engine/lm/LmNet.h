@@ -17,7 +17,8 @@ namespace attnlab::nn {
 
 class LmBlockImpl : public torch::nn::Module {
 public:
-    LmBlockImpl(const LmConfig& c);
+    // randomInit false: the parameters are allocated but not initialised (a loader sets them all).
+    LmBlockImpl(const LmConfig& c, bool randomInit = true);
     // x [B, T, D]; weights, when given, receives the attention [B, H, T, T].
     torch::Tensor forward(const torch::Tensor& x, bool causal, torch::Tensor* weights);
     MultiHeadAttention attention{nullptr};
@@ -32,9 +33,16 @@ TORCH_MODULE(LmBlock);
 
 class LmNetImpl : public torch::nn::Module {
 public:
-    explicit LmNetImpl(const LmConfig& c);
+    // randomInit false: every parameter allocated but left uninitialised, for a loader that sets them
+    // all (initialising GPT-2 small's 124M parameters only to overwrite them took ~0.5 s).
+    explicit LmNetImpl(const LmConfig& c, bool randomInit = true);
     // ids [B, T] (T <= context) -> logits [B, T, V]; with weights set, one [B, H, T, T] per layer.
     torch::Tensor forward(const torch::Tensor& ids, std::vector<torch::Tensor>* weights = nullptr);
+    // forward in two halves: the last layer's output after the final norm [B, T, D], then the logits
+    // of any rows of it [..., D] -> [..., V] (a reading needs only the positions it predicts from: the
+    // unembedding of every position was ~40% of GPT-2 small's 128-token forward).
+    torch::Tensor hidden(const torch::Tensor& ids, std::vector<torch::Tensor>* weights = nullptr);
+    torch::Tensor logits(const torch::Tensor& hidden);
     const LmConfig& config() const { return config_; }
     std::vector<LmBlock>& blocks() { return blocks_; }
     // For the head study (detail/HeadStudyRunner.h): the layers and each one's attention.

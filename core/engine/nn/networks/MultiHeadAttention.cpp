@@ -7,12 +7,56 @@
 
 namespace attnlab::nn {
 
-MultiHeadAttentionImpl::MultiHeadAttentionImpl(int dModel, int heads, double dropout, PatternSpec pattern)
+namespace {
+
+// A dModel x dModel Linear, or one whose parameters are allocated but not initialised (built 1 x 1,
+// its random init then costing nothing, and given its size).
+torch::nn::Linear mhaProjection(int dModel, bool randomInit) {
+    if (randomInit) return torch::nn::Linear(dModel, dModel);
+    torch::nn::Linear layer(1, 1);
+    torch::NoGradGuard noGrad;
+    layer->weight.set_(torch::empty({dModel, dModel}));
+    layer->bias.set_(torch::empty({dModel}));
+    layer->options.in_features(dModel).out_features(dModel);
+    return layer;
+}
+
+// Whether b and c continue a along its first dimension in one storage (same sizes, strides and
+// type, b's first element a's first plus a.size(0) steps, c's two such): the three stacked are then
+// one strided view of that storage.
+bool mhaStacked(const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor& c) {
+    if (a.dim() < 1 || !a.has_storage() || !b.has_storage() || !c.has_storage()) return false;
+    if (!a.storage().is_alias_of(b.storage()) || !a.storage().is_alias_of(c.storage())) return false;
+    if (a.sizes() != b.sizes() || a.sizes() != c.sizes() || a.strides() != b.strides() || a.strides() != c.strides() ||
+        a.scalar_type() != b.scalar_type() || a.scalar_type() != c.scalar_type())
+        return false;
+    const int64_t step = a.size(0) * a.stride(0);
+    return b.storage_offset() == a.storage_offset() + step && c.storage_offset() == a.storage_offset() + 2 * step;
+}
+
+// a, b and c stacked along the first dimension, as a view (mhaStacked must hold).
+torch::Tensor mhaStackedView(const torch::Tensor& a) {
+    std::vector<int64_t> sizes = a.sizes().vec();
+    sizes[0] *= 3;
+    return a.as_strided(sizes, a.strides(), a.storage_offset());
+}
+
+}  // namespace
+
+MultiHeadAttentionImpl::MultiHeadAttentionImpl(int dModel, int heads, double dropout, PatternSpec pattern, bool randomInit)
     : dModel_(dModel), heads_(heads), headDim_(dModel / heads), dropout_(dropout), pattern_(pattern) {
-    q_ = register_module("q", torch::nn::Linear(dModel, dModel));
-    k_ = register_module("k", torch::nn::Linear(dModel, dModel));
-    v_ = register_module("v", torch::nn::Linear(dModel, dModel));
-    out_ = register_module("out", torch::nn::Linear(dModel, dModel));
+    q_ = register_module("q", mhaProjection(dModel, randomInit));
+    k_ = register_module("k", mhaProjection(dModel, randomInit));
+    v_ = register_module("v", mhaProjection(dModel, randomInit));
+    out_ = register_module("out", mhaProjection(dModel, randomInit));
+}
+
+std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::fusedQkv() const {
+    const torch::Tensor &qw = q_->weight, &kw = k_->weight, &vw = v_->weight;
+    const torch::Tensor &qb = q_->bias, &kb = k_->bias, &vb = v_->bias;
+    if (!torch::GradMode::is_enabled() && mhaStacked(qw, kw, vw) && mhaStacked(qb, kb, vb))
+        return {mhaStackedView(qw), mhaStackedView(qb)};
+    return {torch::cat({qw, kw, vw}), torch::cat({qb, kb, vb})};
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const torch::Tensor& memory,
@@ -26,9 +70,8 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const 
     // these layers are small, so fewer, larger operations are what makes them fast.
     torch::Tensor q, k, v;  // [B, T, D] each
     if (query.is_same(memory)) {
-        auto qkv = linear(query, torch::cat({q_->weight, k_->weight, v_->weight}),
-                                 torch::cat({q_->bias, k_->bias, v_->bias}))
-                       .chunk(3, -1);
+        const auto [weight, bias] = fusedQkv();
+        auto qkv = linear(query, weight, bias).chunk(3, -1);
         q = qkv[0];
         k = qkv[1];
         v = qkv[2];

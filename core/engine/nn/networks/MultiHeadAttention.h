@@ -24,8 +24,9 @@ struct HeadTrace {
 
 class MultiHeadAttentionImpl : public torch::nn::Module {
 public:
-    // pattern: which keys each query scores (AttentionPatterns.h); Full by default.
-    MultiHeadAttentionImpl(int dModel, int heads, double dropout, PatternSpec pattern = {});
+    // pattern: which keys each query scores (AttentionPatterns.h); Full by default. randomInit false:
+    // the projections' parameters are allocated but not initialised (a loader sets them all).
+    MultiHeadAttentionImpl(int dModel, int heads, double dropout, PatternSpec pattern = {}, bool randomInit = true);
 
     // query [B, Tq, D], memory [B, Tk, D]; keyPadMask [B, Tk] bool (true = padding);
     // causal masks keys after the query position. Returns [B, Tq, D]; with
@@ -73,6 +74,10 @@ private:
     torch::nn::Linear q_{nullptr}, k_{nullptr}, v_{nullptr}, out_{nullptr};
     torch::Tensor gate_;  // see setHeadGate
     bool differentiableWeights_ = false;
+    // q, k and v's weights as one [3D, D] matrix and their biases as one [3D]: outside grad mode, a
+    // view when the three lie one after the other in one storage (a Hugging Face GPT-2 as opened:
+    // c_attn's block), else (and always under autograd) their concatenation.
+    std::pair<torch::Tensor, torch::Tensor> fusedQkv() const;
     // heads [B, H, T, dk] times the gates (unchanged when there are none).
     torch::Tensor gateHeads(const torch::Tensor& heads) const;
     // The same for heads merged as [B, T, D] (head h in columns h·dk..).
