@@ -420,3 +420,44 @@ TEST_CASE("Safetensors F16 and BF16 are read only when asked for, converted exac
 }
 
 }  // namespace
+
+TEST_CASE("Safetensors mapped: the same tensors, metadata and refusals as the reader, without copying", "[safetensors]") {
+    TempDir dir;
+    const std::string path = (dir / "m.safetensors");
+    const SafetensorsContent written = sampleContent();
+    attnlab::writeSafetensors(path, written);
+    const SafetensorsContent read = attnlab::readSafetensors(path);
+    const attnlab::MappedSafetensors mapped = attnlab::mapSafetensors(path);
+    CHECK(mapped.metadata == read.metadata);
+    CHECK(mapped.size == fs::file_size(path));
+    REQUIRE(mapped.tensors.size() == read.tensors.size());
+    for (std::size_t i = 0; i < read.tensors.size(); ++i) {
+        const attnlab::MappedTensor& m = mapped.tensors[i];
+        CHECK(m.name == read.tensors[i].name);
+        CHECK(m.shape == read.tensors[i].shape);
+        CHECK(m.dtype == "F32");
+        REQUIRE(m.bytes == read.tensors[i].data.size() * sizeof(float));
+        // The bytes are the file's own pages: inside the mapping, at the header's offset.
+        CHECK(m.data == mapped.base + m.offset);
+        std::vector<float> values(read.tensors[i].data.size());
+        attnlab::safetensorsToFloat(m, values.data());
+        // Bit for bit (a NaN included).
+        CHECK(std::memcmp(values.data(), read.tensors[i].data.data(), m.bytes) == 0);
+    }
+    // A file the reader refuses is refused by the mapper with the same one line.
+    const std::string bad = (dir / "bad.safetensors");
+    std::ofstream(bad, std::ios::binary) << "not a safetensors file at all";
+    std::string readError, mapError;
+    try {
+        (void)attnlab::readSafetensors(bad);
+    } catch (const ModelFileError& e) {
+        readError = e.what();
+    }
+    try {
+        (void)attnlab::mapSafetensors(bad);
+    } catch (const ModelFileError& e) {
+        mapError = e.what();
+    }
+    CHECK_FALSE(mapError.empty());
+    CHECK(mapError == readError);
+}
