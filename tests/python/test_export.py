@@ -22,7 +22,6 @@ The last line says "N passed, N failed".
 """
 
 import argparse
-import concurrent.futures
 import importlib.util
 import json
 import os
@@ -33,49 +32,20 @@ import subprocess
 import sys
 import time
 
-START = time.monotonic()
+import checks
+from checks import START, check, log, run, tail
+
 TOLERANCE = 1e-4
 SKIP = 77
 
-passed = 0
-failed = 0
 
-
-def log(message):
-    print("[%6.1fs] %s" % (time.monotonic() - START, message), flush=True)
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        log("ok   %s" % name)
-    else:
-        failed += 1
-        log("FAIL %s%s" % (name, ": " + detail if detail else ""))
-    return ok
-
-
-def run(cmd, timeout=120, env=None, **kw):
-    """Runs a command; returns CompletedProcess (returncode -9 and a note on timeout)."""
-    try:
-        return subprocess.run(cmd, capture_output=True, timeout=timeout, env=env, **kw)
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(cmd, -9, e.stdout or b"", (e.stderr or b"") + b"\n(timed out)")
+def run_all(commands, workers=2, timeout=180):
+    """Two at a time, as checks.run_all, with the longer timeout a training run here wants."""
+    return checks.run_all(commands, workers, timeout)
 
 
 def text(b):
     return b.decode("utf-8", "replace") if isinstance(b, bytes) else b
-
-
-def tail(b, n=3):
-    return " | ".join(text(b).strip().splitlines()[-n:])
-
-
-def run_all(commands, workers=2, timeout=180):
-    """Runs commands two at a time (the machine has two cores); results in order."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda c: run(c, timeout=timeout), commands))
 
 
 # ---------------------------------------------------------------------------------------
@@ -167,8 +137,8 @@ def main():
                                                    "--size", str(size), "--seed", str(seed)]
                                                   for name, size, seed in corpora])):
         check("write the %s corpus" % name, r.returncode == 0, tail(r.stderr))
-    if failed:
-        print("%d passed, %d failed" % (passed, failed))
+    if checks.failed:
+        print("%d passed, %d failed" % (checks.passed, checks.failed))
         return 1
     training_sources = {line.split("\t")[0] for line in read_bytes(W("train.tsv")).decode("utf-8").splitlines()}
     heldout = [line.split("\t")[0] for line in read_bytes(W("heldout.tsv")).decode("utf-8").splitlines()]
@@ -415,8 +385,8 @@ def main():
                 check("Python refuses a checkpoint with %s (%s)" % (what, e.reason), True)
 
     log("done in %.1f s" % (time.monotonic() - START))
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    print("%d passed, %d failed" % (checks.passed, checks.failed))
+    return 0 if checks.failed == 0 else 1
 
 
 def tricky_pairs(count):
@@ -477,5 +447,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except KeyboardInterrupt:
-        print("%d passed, %d failed" % (passed, failed + 1))
+        print("%d passed, %d failed" % (checks.passed, checks.failed + 1))
         sys.exit(1)

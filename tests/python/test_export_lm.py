@@ -23,7 +23,6 @@ The last line says "N passed, N failed".
 """
 
 import argparse
-import concurrent.futures
 import importlib.util
 import json
 import os
@@ -33,44 +32,12 @@ import subprocess
 import sys
 import time
 
-START = time.monotonic()
+import checks
+from checks import START, check, log, run, run_all, tail
+
 TOLERANCE = 1e-4
 SKIP = 77
 
-passed = 0
-failed = 0
-
-
-def log(message):
-    print("[%6.1fs] %s" % (time.monotonic() - START, message), flush=True)
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        log("ok   %s" % name)
-    else:
-        failed += 1
-        log("FAIL %s%s" % (name, ": " + detail if detail else ""))
-    return ok
-
-
-def run(cmd, timeout=120):
-    try:
-        return subprocess.run(cmd, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(cmd, -9, e.stdout or b"", (e.stderr or b"") + b"\n(timed out)")
-
-
-def run_all(commands, workers=2):
-    """Runs commands two at a time (the machine has two cores); results in order."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run, commands))
-
-
-def tail(b, n=3):
-    return " | ".join(b.decode("utf-8", "replace").strip().splitlines()[-n:])
 
 
 def max_difference(a, b):
@@ -190,7 +157,7 @@ def main():
                  and sorted(os.listdir(W("export-" + n))) == ["attnlab_lm.py"], tail(r.stderr)):
             exported.append(n)
     if not exported:
-        print("%d passed, %d failed" % (passed, failed + 1))
+        print("%d passed, %d failed" % (checks.passed, checks.failed + 1))
         return 1
     module = W("export-" + exported[0], "attnlab_lm.py")
     with open(module, "rb") as f:
@@ -288,8 +255,8 @@ def main():
               r.returncode == 0 and "induction" in json.loads(r.stdout or b"{}"), tail(r.stderr))
 
     log("done in %.1f s" % (time.monotonic() - START))
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    print("%d passed, %d failed" % (checks.passed, checks.failed))
+    return 0 if checks.failed == 0 else 1
 
 
 if __name__ == "__main__":

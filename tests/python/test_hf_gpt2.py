@@ -28,7 +28,6 @@ The last line says "N passed, N failed".
 """
 
 import argparse
-import concurrent.futures
 import json
 import math
 import os
@@ -38,45 +37,14 @@ import subprocess
 import sys
 import time
 
-START = time.monotonic()
+import checks
+from checks import START, check, log, run, run_all, tail
+
 SKIP = 77
 ATTENTION_TOLERANCE = 1e-4
 LOGPROB_TOLERANCE = 1e-3
 TIE = 1e-5
 
-passed = 0
-failed = 0
-
-
-def log(message):
-    print("[%6.1fs] %s" % (time.monotonic() - START, message), flush=True)
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        log("ok   %s" % name)
-    else:
-        failed += 1
-        log("FAIL %s%s" % (name, ": " + detail if detail else ""))
-    return ok
-
-
-def run(cmd, timeout=120):
-    try:
-        return subprocess.run(cmd, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(cmd, -9, e.stdout or b"", (e.stderr or b"") + b"\n(timed out)")
-
-
-def run_all(commands):
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(run, commands))
-
-
-def tail(b, n=3):
-    return " | ".join(b.decode("utf-8", "replace").strip().splitlines()[-n:])
 
 
 # --- the model -----------------------------------------------------------------------------------
@@ -386,9 +354,9 @@ def main():
         check("broken folder (%s): exit 4, one line naming %s and %s" % (name, file, word),
               r.returncode == 4 and len(err.splitlines()) == 1 and file in err and word in err,
               "exit %d: %s" % (r.returncode, err))
-    log("%d passed, %d failed" % (passed, failed))
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    log("%d passed, %d failed" % (checks.passed, checks.failed))
+    print("%d passed, %d failed" % (checks.passed, checks.failed))
+    return 0 if checks.failed == 0 else 1
 
 
 if __name__ == "__main__":
