@@ -66,7 +66,9 @@ std::optional<SettingProblem> settingProblem(const LmConfig& c) {
 
 }  // namespace
 
-std::string toString(LmNorm n) { return kNorm.name(n); }
+// Post is BERT's (a Hugging Face folder's), not a choice of --norm: parseLmNorm takes pre and none
+// only, and a checkpoint's JSON names it "post_ln".
+std::string toString(LmNorm n) { return n == LmNorm::Post ? "post_ln" : kNorm.name(n); }
 LmNorm parseLmNorm(const std::string& s) { return kNorm.parse(s); }
 std::string toString(LmPositions p) { return kPositions.name(p); }
 LmPositions parseLmPositions(const std::string& s) { return kPositions.parse(s); }
@@ -85,7 +87,8 @@ LmConfig lmGpt2Form() {
 }
 
 std::string validate(const LmConfig& c) {
-    if (!kNorm.known(c.norm)) return "unknown norm";
+    if (!kNorm.known(c.norm) && c.norm != LmNorm::Post) return "unknown norm";
+    if (c.mlmHead && !c.tied) return "the MLM head needs the tied unembedding";
     if (!kPositions.known(c.positions)) return "unknown positions";
     if (!kObjective.known(c.objective)) return "unknown objective";
     if (!kGelu.known(c.gelu)) return "unknown gelu";
@@ -121,6 +124,8 @@ std::string toJson(const LmConfig& c) {
                 {"vocabulary", c.vocabulary}};
     if (c.gelu != LmGelu::Tanh) j["gelu"] = toString(c.gelu);
     if (c.layerNormEps != kDefaultLayerNormEps) j["layer_norm_eps"] = shortestDecimal(c.layerNormEps);
+    if (c.tokenTypes) j["token_types"] = true;
+    if (c.mlmHead) j["mlm_head"] = true;
     return j.dump();
 }
 
@@ -138,13 +143,18 @@ LmConfig lmConfigFromJson(const std::string& json) {
     c.context = static_cast<int>(r.integer("context", kLmMinContext, kLmMaxContext));
     c.dropout = r.real("dropout");
     c.attentionOnly = r.boolean("attention_only");
-    c.norm = r.choice("norm", parseLmNorm);
+    if (const auto norm = j.find("norm"); norm != j.end() && *norm == "post_ln")
+        c.norm = LmNorm::Post;
+    else
+        c.norm = r.choice("norm", parseLmNorm);
     c.tied = r.boolean("tied");
     c.positions = r.choice("positions", parseLmPositions);
     c.objective = r.choice("objective", parseLmObjective);
     c.vocabulary = r.integer("vocabulary", 0, kMaxVocabulary);
     if (j.contains("gelu")) c.gelu = r.choice("gelu", parseLmGelu);
     if (j.contains("layer_norm_eps")) c.layerNormEps = r.real("layer_norm_eps");
+    if (j.contains("token_types")) c.tokenTypes = r.boolean("token_types");
+    if (j.contains("mlm_head")) c.mlmHead = r.boolean("mlm_head");
     const std::string why = validate(c);
     if (!why.empty()) r.malformed(why);
     return c;
@@ -153,14 +163,15 @@ LmConfig lmConfigFromJson(const std::string& json) {
 // The table in LmConfig.h, term by term.
 std::int64_t parameterCount(const LmConfig& c) {
     const std::int64_t d = c.dModel, f = c.feedForward, v = c.vocabulary, t = c.context;
-    const bool pre = c.norm == LmNorm::Pre, mlp = !c.attentionOnly;
+    const bool pre = c.norm == LmNorm::Pre || c.norm == LmNorm::Post, mlp = !c.attentionOnly;
     const std::int64_t norm = 2 * d;
     std::int64_t layer = 4 * (d * d + d);
     if (pre) layer += norm;
     if (mlp) layer += (d * f + f) + (f * d + d) + (pre ? norm : 0);
     const std::int64_t positions = c.positions == LmPositions::Learned ? t * d : 0;
     const std::int64_t unembedding = c.tied ? 0 : d * v;
-    return v * d + positions + c.layers * layer + (pre ? norm : 0) + unembedding;
+    const std::int64_t bert = (c.tokenTypes ? d : 0) + (c.mlmHead ? d * d + d + norm + v : 0);
+    return v * d + positions + c.layers * layer + (pre ? norm : 0) + unembedding + bert;
 }
 
 }  // namespace attnlab

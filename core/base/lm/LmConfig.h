@@ -14,10 +14,11 @@
 namespace attnlab {
 
 // Where the blocks put LayerNorm: Pre = GPT-2's x + f(LN(x)) with a final LayerNorm before the
-// unembedding; None = no LayerNorm anywhere.
-enum class LmNorm { Pre, None };
-std::string toString(LmNorm n);                 // "pre", "none"
-LmNorm parseLmNorm(const std::string& s);       // throws ConfigError naming the accepted values
+// unembedding; None = no LayerNorm anywhere; Post = BERT's LN(x + f(x)) after each sublayer, a
+// LayerNorm on the embeddings and none at the end (what Hugging Face's BERT folders hold).
+enum class LmNorm { Pre, None, Post };
+std::string toString(LmNorm n);                 // "pre", "none", "post_ln"
+LmNorm parseLmNorm(const std::string& s);       // "pre" or "none" (Post is not a --norm choice); throws ConfigError
 
 // Learned = a trained table of `context` position vectors; Sinusoidal = Vaswani et al.'s fixed ones.
 enum class LmPositions { Learned, Sinusoidal };
@@ -56,6 +57,9 @@ struct LmConfig {
                                   // (set from the text before the network is built)
     LmGelu gelu = LmGelu::Tanh;   // the MLP's activation
     float layerNormEps = 1e-5f;   // every LayerNorm's epsilon (GPT-2's layer_norm_epsilon)
+    // BERT's pieces (a Hugging Face BERT folder; written into the JSON only when true):
+    bool tokenTypes = false;      // a learned segment-0 vector [D] added to every position (token_type_embeddings[0])
+    bool mlmHead = false;         // before the (tied) unembedding: Linear(D, D) + GELU + LayerNorm, and a bias [V]
 };
 
 // The full model in GPT-2's form at the same size: MLPs of 4 * dModel, pre-LayerNorm, tied
@@ -72,7 +76,8 @@ std::string validate(const LmConfig& c);
 void checkConfig(const LmConfig& c);
 // {"task": "lm", "architecture": "gpt", "layers", "heads", "d_model", "feed_forward", "context",
 // "dropout", "attention_only", "norm", "tied", "positions", "objective", "vocabulary"}, and "gelu"
-// ("exact") and "layer_norm_eps" only when they are not the defaults (tanh, 1e-5), so that a
+// ("exact"), "layer_norm_eps", "token_types" and "mlm_head" only when they are not the defaults
+// (tanh, 1e-5, false, false), so that a
 // checkpoint of the defaults is written as before they existed.
 std::string toJson(const LmConfig& c);
 // Throws ConfigError ("language model config: ...") for malformed JSON, a wrong task or
@@ -88,6 +93,9 @@ LmConfig lmConfigFromJson(const std::string& json);
 //               Wq, Wk, Wv, Wo       4 (D D + D)
 //               LayerNorm (Pre, MLP) 2 D
 //               MLP (not attention-only) D F + F + F D + D
+//   embeddings LayerNorm (Post)      2 D; each layer's two LayerNorms as Pre's
+//   token types                      D (tokenTypes)
+//   MLM head (mlmHead)               D D + D + 2 D + V
 //   final LayerNorm (Pre)            2 D
 //   unembedding                      untied: Linear(D -> V) without bias, D V (as GPT-2's lm_head
 //                                    and bench/reference_lm.py); tied: 0 (the embedding reused)

@@ -1,6 +1,7 @@
 #include "base/lm/LmHuggingFace.h"
 
 #include "base/lm/LmHubCache.h"
+#include "base/lm/LmWordPiece.h"
 
 #include <cmath>
 #include <filesystem>
@@ -17,7 +18,7 @@ namespace {
 using HfJson = nlohmann::json;
 namespace hffs = std::filesystem;
 
-constexpr const char* kHfSupportedTypes = "gpt2";
+constexpr const char* kHfSupportedTypes = "gpt2, bert";
 constexpr std::uint64_t kMaxHfConfigBytes = 1024 * 1024;
 constexpr std::uint64_t kMaxHfTokenizerBytes = 64ull * 1024 * 1024;
 
@@ -168,6 +169,77 @@ LmConfig lmHfGpt2Config(const std::string& json, const std::string& name) {
     return c;
 }
 
+namespace {
+
+HfJson hfConfigObject(const std::string& json, const std::string& name, std::string& type) {
+    HfJson j;
+    try {
+        j = HfJson::parse(json);
+    } catch (const HfJson::exception& e) {
+        throw ModelFileError(name, std::string("not JSON: ") + e.what());
+    }
+    if (!j.is_object()) throw ModelFileError(name, "not a JSON object");
+    const auto t = j.find("model_type");
+    if (t == j.end() || !t->is_string())
+        throw ModelFileError(name, std::string("has no model_type (AttnLab opens: ") + kHfSupportedTypes + ")");
+    type = t->get<std::string>();
+    return j;
+}
+
+}  // namespace
+
+LmConfig lmHfBertConfig(const std::string& json, const std::string& name) {
+    std::string type;
+    const HfJson j = hfConfigObject(json, name, type);
+    if (type != "bert")
+        throw ModelFileError(name, "model_type " + hfShown(j["model_type"]) + " is not one AttnLab opens (supported: " +
+                                       kHfSupportedTypes + ")");
+    LmConfig c = lmGpt2Form();
+    c.norm = LmNorm::Post;
+    c.dModel = hfInteger(j, name, {"hidden_size"}, 8, 2048, 768);
+    c.layers = hfInteger(j, name, {"num_hidden_layers"}, 1, 24, 12);
+    c.heads = hfInteger(j, name, {"num_attention_heads"}, 1, 64, 12);
+    if (c.dModel % c.heads != 0)
+        throw ModelFileError(name, "num_attention_heads " + std::to_string(c.heads) + " does not divide hidden_size " +
+                                       std::to_string(c.dModel));
+    c.feedForward = hfInteger(j, name, {"intermediate_size"}, 1, 16384, 3072);
+    c.context = hfInteger(j, name, {"max_position_embeddings"}, kLmMinContext, kLmMaxContext, 512);
+    c.vocabulary = hfInteger(j, name, {"vocab_size"}, 5, 1'000'000, 30522);
+    hfInteger(j, name, {"type_vocab_size"}, 1, 1'000'000, 2);
+    c.layerNormEps = 1e-12f;
+    const auto eps = j.find("layer_norm_eps");
+    if (eps != j.end()) {
+        if (!eps->is_number() || !(eps->get<double>() > 0 && eps->get<double>() <= 0.1))
+            throw ModelFileError(name, "layer_norm_eps " + hfShown(*eps) + " is not a number above 0 and at most 0.1");
+        c.layerNormEps = static_cast<float>(eps->get<double>());
+    }
+    c.gelu = LmGelu::Exact;
+    const auto activation = j.find("hidden_act");
+    if (activation != j.end() && !activation->is_null()) {
+        const std::string a = activation->is_string() ? activation->get<std::string>() : std::string();
+        if (a == "gelu_new" || a == "gelu_pytorch_tanh" || a == "gelu_fast")
+            c.gelu = LmGelu::Tanh;
+        else if (a != "gelu")
+            throw ModelFileError(name, "hidden_act " + hfShown(*activation) +
+                                           " is not one AttnLab computes (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast)");
+    }
+    const auto positions = j.find("position_embedding_type");
+    if (positions != j.end() && !positions->is_null() && *positions != "absolute")
+        throw ModelFileError(name, "position_embedding_type " + hfShown(*positions) + " is not supported (absolute only)");
+    if (hfFlag(j, name, "is_decoder", false)) throw ModelFileError(name, "is_decoder true is not supported");
+    if (hfFlag(j, name, "add_cross_attention", false))
+        throw ModelFileError(name, "add_cross_attention true (a decoder of an encoder-decoder) is not supported");
+    c.tied = true;
+    c.tokenTypes = true;
+    c.mlmHead = true;
+    c.dropout = 0;
+    c.positions = LmPositions::Learned;
+    c.objective = LmObjective::Masked;
+    const std::string why = validate(c);
+    if (!why.empty()) throw ModelFileError(name, why);
+    return c;
+}
+
 LmTokenizer lmHfTokenizerJson(const std::string& json, const std::string& name) {
     return lmHubGpt2Tokenizer(lmHubParseTokenizerJson(json, name), name);
 }
@@ -176,9 +248,27 @@ LmHfFolder readLmHfFolder(const std::string& directory) {
     LmHfFolder f;
     f.directory = directory;
     f.configFile = hfIn(directory, "config.json");
-    f.config = lmHfGpt2Config(hfReadFile(f.configFile, kMaxHfConfigBytes), f.configFile);
+    const std::string configText = hfReadFile(f.configFile, kMaxHfConfigBytes);
+    hfConfigObject(configText, f.configFile, f.modelType);
+    if (f.modelType == "bert") {
+        f.config = lmHfBertConfig(configText, f.configFile);
+        if (!hfExists(hfIn(directory, "vocab.txt")) && !hfExists(hfIn(directory, "tokenizer.json")))
+            throw ModelFileError(f.configFile, std::string("model_type \"bert\" but the folder holds no vocab.txt or tokenizer.json "
+                                               "(BERT's vocabulary)") +
+                                                   (hfExists(hfIn(directory, "vocab.json")) ? "; its vocab.json is a gpt2 tokenizer's" : ""));
+        try {
+            f.tokenizer = LmTokenizer::fromWordPiece(LmWordPiece::load(directory));
+        } catch (const InputError& e) {
+            throw ModelFileError(e.line() > 0 ? e.file() + ":" + std::to_string(e.line()) : e.file(), e.reason());
+        }
+        if (f.tokenizer.specials().mask == kLmNoToken)
+            throw ModelFileError(directory, "BERT's vocabulary has no [MASK] token");
+    } else {
+        f.config = lmHfGpt2Config(configText, f.configFile);
+    }
 
-    if (hfExists(hfIn(directory, "vocab.json")) || hfExists(hfIn(directory, "merges.txt"))) {
+    if (f.modelType == "bert") {
+    } else if (hfExists(hfIn(directory, "vocab.json")) || hfExists(hfIn(directory, "merges.txt"))) {
         f.tokenizer = hfTokenizerFromFiles({hfIn(directory, "vocab.json"), hfIn(directory, "merges.txt")});
     } else if (hfExists(hfIn(directory, "tokenizer.json"))) {
         const std::string path = hfIn(directory, "tokenizer.json");

@@ -2,7 +2,9 @@
 // Hugging Face model folders as language models (issue 51), the torch-free half: config.json, the
 // tokenizer files and where the weights are. The engine's LmModel::openHuggingFace (core/engine/lm/
 // LmHuggingFace.cpp) reads the tensors into the network. Supported: model_type "gpt2" (gpt2,
-// distilgpt2, gpt2-medium and fine-tunes with the same layout, as GPT2LMHeadModel saves them).
+// distilgpt2, gpt2-medium and fine-tunes with the same layout, as GPT2LMHeadModel saves them) and
+// "bert" (BertForMaskedLM's files: lmHfBertConfig below; vocab.txt or tokenizer.json through
+// LmWordPiece::load, as LmTokenKind::WordPiece).
 //
 // A folder is one that holds config.json (isLmHfFolder); LmModel::load opens such a folder this way.
 // What config.json gives (GPT2Config's names; a missing one takes GPT2Config's default):
@@ -37,8 +39,17 @@ LmConfig lmHfGpt2Config(const std::string& json, const std::string& name);
 // LmTokenizer::parseGpt2 refuses in the vocabulary or the merges.
 LmTokenizer lmHfTokenizerJson(const std::string& json, const std::string& name);
 
+// The LmConfig of a BERT config.json (BertConfig's names and defaults): hidden_size, num_hidden_layers,
+// num_attention_heads, intermediate_size, max_position_embeddings, vocab_size, type_vocab_size,
+// layer_norm_eps (1e-12), hidden_act "gelu" (exact) or "gelu_new" / "gelu_pytorch_tanh" (tanh);
+// position_embedding_type other than "absolute" refused. The form: post-LayerNorm (LmNorm::Post),
+// MLP, learned positions, masked objective, tied, tokenTypes and mlmHead.
+LmConfig lmHfBertConfig(const std::string& json, const std::string& name);
+
 struct LmHfFolder {
     std::string directory;
+    std::string modelType;                 // "gpt2" or "bert"
+
     std::string configFile;                // DIR/config.json
     std::vector<std::string> weightFiles;  // DIR/model.safetensors, or the shards in the index's order
     LmConfig config;                       // vocabulary = vocab_size, checked against the tokenizer's

@@ -1,4 +1,5 @@
 #include "LmTokens.h"
+#include "base/lm/LmWordPiece.h"
 
 #include <algorithm>
 #include <climits>
@@ -122,6 +123,7 @@ std::string toString(LmTokenKind k) {
         case LmTokenKind::Words: return "words";
         case LmTokenKind::Bpe: return "bpe";
         case LmTokenKind::Gpt2: return "gpt2";
+        case LmTokenKind::WordPiece: return "wordpiece";
         case LmTokenKind::Chars: break;
     }
     return "chars";
@@ -422,6 +424,8 @@ LmTokenizer LmTokenizer::fromText(LmTokenKind kind, const std::vector<std::strin
                                   std::size_t maxVocabulary, int merges) {
     if (kind == LmTokenKind::Gpt2)
         throw ConfigError("a gpt2 tokenizer is not learned from a text: it is read from GPT-2's vocab.json and merges.txt");
+    if (kind == LmTokenKind::WordPiece)
+        throw ConfigError("a wordpiece tokenizer is not learned from a text: it is read from a BERT folder's vocab.txt");
     if (kind == LmTokenKind::Bpe) {
         if (maxVocabulary < static_cast<std::size_t>(kLmBpeBytes))
             throw ConfigError("the vocabulary limit of " + std::to_string(maxVocabulary) +
@@ -475,7 +479,28 @@ LmTokenizer LmTokenizer::fromText(LmTokenKind kind, const std::vector<std::strin
     return LmTokenizer(kind, std::move(tokens));
 }
 
+LmTokenizer LmTokenizer::fromWordPiece(const LmWordPiece& wordPiece) {
+    LmTokenizer t;
+    t.kind_ = LmTokenKind::WordPiece;
+    t.tokens_.clear();
+    t.index_.clear();
+    for (int i = 0; i < wordPiece.size(); ++i) {
+        t.tokens_.push_back(wordPiece.token(i));
+        t.index_[t.tokens_.back()] = i;  // a token given twice: its last id, as BertTokenizer
+    }
+    t.specials_ = {wordPiece.pad() >= 0 ? wordPiece.pad() : kLmNoToken, wordPiece.cls(), wordPiece.unk(),
+                   wordPiece.mask() >= 0 ? wordPiece.mask() : kLmNoToken};
+    t.wordPiece_ = std::make_shared<const LmWordPiece>(wordPiece);
+    return t;
+}
+
+int LmTokenizer::separator() const { return wordPiece_ ? wordPiece_->sep() : kLmNoToken; }
+
 void LmTokenizer::encodeEach(const std::string& text, const std::function<void(int)>& onId) const {
+    if (wordPiece_) {
+        for (const int id : wordPiece_->ids(text)) onId(id);
+        return;
+    }
     std::string piece;
     if (kind_ == LmTokenKind::Bpe || kind_ == LmTokenKind::Gpt2) {
         std::vector<int> ids;
@@ -513,6 +538,7 @@ std::vector<int> LmTokenizer::encode(const std::string& text) const {
 }
 
 std::string LmTokenizer::decode(const std::vector<int>& ids) const {
+    if (wordPiece_) return wordPiece_->decode(ids);
     std::string text;
     if (kind_ == LmTokenKind::Bpe || kind_ == LmTokenKind::Gpt2) {
         static const std::string unknown = kSpecialNames[kLmUnk];
@@ -543,11 +569,13 @@ bool LmTokenizer::isSpecial(int id) const {
 }
 
 std::size_t LmTokenizer::ordinaryCount() const {
+    if (kind_ == LmTokenKind::WordPiece) return tokens_.size();  // every id (the specials among them)
     if (kind_ != LmTokenKind::Gpt2) return tokens_.size() - kLmFirstToken;
     return tokens_.size() - 1;  // all but <|endoftext|>, both pad and bos
 }
 
 int LmTokenizer::ordinaryToken(std::size_t k) const {
+    if (kind_ == LmTokenKind::WordPiece) return static_cast<int>(k);
     if (kind_ != LmTokenKind::Gpt2) return kLmFirstToken + static_cast<int>(k);
     const int id = static_cast<int>(k);
     return id < specials_.bos ? id : id + 1;
@@ -568,6 +596,11 @@ std::string LmTokenizer::toJson() const {
         Json merges = Json::array();
         for (const auto& [left, right] : merges_) merges.push_back({token(left), token(right)});
         j["merges"] = std::move(merges);
+    } else if (wordPiece_) {
+        const LmWordPieceOptions& o = wordPiece_->options();
+        j["lower_case"] = o.lowerCase;
+        j["strip_accents"] = o.stripAccents ? Json(*o.stripAccents) : Json();
+        j["chinese_chars"] = o.chineseChars;
     }
     return j.dump();
 }
@@ -581,6 +614,24 @@ LmTokenizer LmTokenizer::fromJson(const std::string& json) {
     }
     if (!j.is_object()) json_fields::malformed(kTokenizerConfig, "not a JSON object");
     const json_fields::Reader r{j, kTokenizerConfig};
+    if (const auto kindMember = j.find("kind"); kindMember != j.end() && *kindMember == "wordpiece") {
+        const Json& list = r.member("tokens");
+        if (!list.is_array()) r.malformed("'tokens' must be a list");
+        std::vector<std::string> vocab;
+        for (const Json& t : list) {
+            if (!t.is_string()) r.malformed("'tokens' must hold strings");
+            vocab.push_back(t.get<std::string>());
+        }
+        LmWordPieceOptions options;
+        options.lowerCase = j.value("lower_case", true);
+        if (j.contains("strip_accents") && j["strip_accents"].is_boolean()) options.stripAccents = j["strip_accents"].get<bool>();
+        options.chineseChars = j.value("chinese_chars", true);
+        try {
+            return fromWordPiece(LmWordPiece(std::move(vocab), options));
+        } catch (const std::exception& e) {
+            r.malformed(e.what());
+        }
+    }
     const LmTokenKind kind = r.choice("kind", parseLmTokenKind);
     const Json& list = r.member("tokens");
     if (!list.is_array()) r.malformed("'tokens' must be a list");

@@ -75,13 +75,20 @@
 
 namespace attnlab {
 
+class LmWordPiece;
+
 enum class LmTokenKind {
     Chars,
     Words,
     Bpe,
     Gpt2,
+    // BERT's WordPiece (LmWordPiece.h), from a Hugging Face BERT folder only: the vocabulary's own
+    // ids; [CLS] is <bos>, [PAD] <pad>, [UNK] <unk>, [MASK] <mask>; encode() gives the text's ids
+    // without [CLS] / [SEP] ([MASK] typed in the text kept); not learned (fromText refuses it) and
+    // not one of parseLmTokenKind's names (--tokens); its JSON is read back by fromJson.
+    WordPiece,
 };
-std::string toString(LmTokenKind k);                 // "chars", "words", "bpe", "gpt2"
+std::string toString(LmTokenKind k);                 // "chars", "words", "bpe", "gpt2", "wordpiece"
 LmTokenKind parseLmTokenKind(const std::string& s);  // throws ConfigError naming the accepted values
 
 // The specials' ids, the same in every tokenizer but Gpt2 (LmTokenizer::specials()).
@@ -203,6 +210,11 @@ public:
     std::size_t ordinaryCount() const;
     int ordinaryToken(std::size_t k) const;
 
+    // A WordPiece tokenizer wrapping BERT's (its vocabulary, ids and options).
+    static LmTokenizer fromWordPiece(const LmWordPiece& wordPiece);
+    // [SEP] for WordPiece (what ends a BERT sequence), else kLmNoToken.
+    int separator() const;
+
     // The merges of a Bpe or Gpt2 tokenizer in rank order, as token ids (empty for the other kinds).
     const std::vector<std::pair<int, int>>& merges() const { return merges_; }
 
@@ -249,6 +261,7 @@ private:
     std::vector<std::pair<int, int>> merges_;               // rank = index
     std::unordered_map<std::uint64_t, std::pair<int, int>> ranks_;  // (left << 32 | right) -> (rank, merged id)
     std::shared_ptr<BpeCache> cache_;                       // piece -> ids
+    std::shared_ptr<const LmWordPiece> wordPiece_;          // WordPiece only
 };
 
 }  // namespace attnlab

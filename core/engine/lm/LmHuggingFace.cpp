@@ -16,6 +16,16 @@
 //   lm_head.weight          [V, D]    unembed.weight when untied (tied: wte is the unembedding)
 // h.L.attn.bias and h.L.attn.masked_bias (the causal mask as a buffer) are skipped unread; other
 // tensors not named here (a classification head, say) are ignored.
+// BERT (BertForMaskedLM, names with or without "bert."; Linear weights [out, in] as stored):
+//   embeddings.word_embeddings / position_embeddings   tokens / positions
+//   embeddings.token_type_embeddings (row 0)           token_type
+//   embeddings.LayerNorm (weight/bias or gamma/beta)   embed_norm
+//   encoder.layer.L.attention.self.query/key/value     blockL.attention.q / k / v
+//   encoder.layer.L.attention.output.dense, LayerNorm  blockL.attention.out, blockL.norm1
+//   encoder.layer.L.intermediate.dense, output.dense   blockL.ff1, blockL.ff2
+//   encoder.layer.L.output.LayerNorm                   blockL.norm2
+//   cls.predictions.transform.dense, LayerNorm, bias   mlm_dense, mlm_norm, mlm_bias
+// embeddings.position_ids (a buffer) is skipped unread; the decoder is the word embeddings.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -55,6 +65,8 @@ bool hfEndsWith(const std::string& s, const std::string& tail) {
 }
 
 bool hfIsGpt2Buffer(const std::string& name) { return hfEndsWith(name, ".attn.bias") || hfEndsWith(name, ".attn.masked_bias"); }
+// BERT's buffers (embeddings.position_ids, token_type_ids: int64 in older files), skipped unread.
+bool hfIsBertBuffer(const std::string& name) { return hfEndsWith(name, "position_ids") || hfEndsWith(name, "token_type_ids"); }
 
 std::string hfShapeOf(const std::vector<std::int64_t>& shape) {
     std::string out = "[";
@@ -85,21 +97,22 @@ LmModel LmModel::openHuggingFace(const std::string& directory) {
 
     SafetensorsOptions options;
     options.halfPrecision = true;
-    options.skip = hfIsGpt2Buffer;
+    const bool bert = folder.modelType == "bert";
+    options.skip = bert ? hfIsBertBuffer : hfIsGpt2Buffer;
     std::vector<MappedSafetensors> files;
     files.reserve(folder.weightFiles.size());
     std::map<std::string, HfStoredTensor> stored;  // by GPT-2's name, "transformer." taken off
     for (const std::string& file : folder.weightFiles) {
         files.push_back(mapSafetensors(file, options));
         for (const MappedTensor& t : files.back().tensors) {
-            const std::string prefix = "transformer.";
+            const std::string prefix = bert ? "bert." : "transformer.";
             const std::string name = t.name.rfind(prefix, 0) == 0 ? t.name.substr(prefix.size()) : t.name;
-            const long long layer = hfLayerOf(name);
+            const long long layer = bert ? -1 : hfLayerOf(name);
             if (layer >= c.layers)
                 throw ModelFileError(file, "tensor '" + t.name + "' is of layer " + std::to_string(layer) +
                                                " but config.json says n_layer " + std::to_string(c.layers));
             if (!stored.emplace(name, HfStoredTensor{&t, &files.back(), file}).second)
-                throw ModelFileError(file, "tensor '" + name + "' is stored twice (with and without 'transformer.')");
+                throw ModelFileError(file, "tensor '" + name + "' is stored twice (with and without '" + prefix + "')");
         }
     }
 
@@ -205,10 +218,48 @@ LmModel LmModel::openHuggingFace(const std::string& directory) {
         plain(name + ".bias", {out}, parameter + ".bias");
     };
     auto layerNorm = [&](const std::string& name, const std::string& parameter) {
-        plain(name + ".weight", {D}, parameter + ".weight");
-        plain(name + ".bias", {D}, parameter + ".bias");
+        // BERT's old files (bert-base-uncased's own) name a LayerNorm's weight and bias gamma and beta.
+        const bool old = !stored.count(name + ".weight") && stored.count(name + ".gamma");
+        plain(name + (old ? ".gamma" : ".weight"), {D}, parameter + ".weight");
+        plain(name + (old ? ".beta" : ".bias"), {D}, parameter + ".bias");
+    };
+    // A Linear stored as PyTorch's [out, in] with its bias.
+    auto linear = [&](const std::string& name, std::int64_t in, std::int64_t out, const std::string& parameter) {
+        plain(name + ".weight", {out, in}, parameter + ".weight");
+        plain(name + ".bias", {out}, parameter + ".bias");
     };
 
+    if (bert) {
+        // BertForMaskedLM (optionally "bert."-prefixed): Linear weights [out, in]; the decoder is tied
+        // to the word embeddings (cls.predictions.decoder.weight, when stored, is that copy: ignored).
+        const std::string e = "embeddings.";
+        plain(e + "word_embeddings.weight", {V, D}, "tokens.weight");
+        plain(e + "position_embeddings.weight", {T, D}, "positions.weight");
+        const auto types = stored.find(e + "token_type_embeddings.weight");
+        if (types == stored.end() || types->second.record->shape.size() != 2 || types->second.record->shape[0] < 1 ||
+            types->second.record->shape[1] != D)
+            take(e + "token_type_embeddings.weight", {2, D});  // the message for a missing or misshapen one
+        plainPart("token_type", types->second, 0, {D});     // segment 0's row
+        layerNorm(e + "LayerNorm", "embed_norm");
+        for (int l = 0; l < c.layers; ++l) {
+            const std::string h = "encoder.layer." + std::to_string(l) + ".", block = "block" + std::to_string(l) + ".";
+            linear(h + "attention.self.query", D, D, block + "attention.q");
+            linear(h + "attention.self.key", D, D, block + "attention.k");
+            linear(h + "attention.self.value", D, D, block + "attention.v");
+            linear(h + "attention.output.dense", D, D, block + "attention.out");
+            layerNorm(h + "attention.output.LayerNorm", block + "norm1");
+            linear(h + "intermediate.dense", D, F, block + "ff1");
+            linear(h + "output.dense", F, D, block + "ff2");
+            layerNorm(h + "output.LayerNorm", block + "norm2");
+        }
+        linear("cls.predictions.transform.dense", D, D, "mlm_dense");
+        layerNorm("cls.predictions.transform.LayerNorm", "mlm_norm");
+        plain("cls.predictions.bias", {V}, "mlm_bias");
+        const std::string extra = "encoder.layer." + std::to_string(c.layers) + ".attention.self.query.weight";
+        if (stored.count(extra))
+            throw ModelFileError(weightsName, "has a tensor of layer " + std::to_string(c.layers) +
+                                                  " but config.json says num_hidden_layers " + std::to_string(c.layers));
+    } else {
     plain("wte.weight", {V, D}, "tokens.weight");
     plain("wpe.weight", {T, D}, "positions.weight");
     for (int l = 0; l < c.layers; ++l) {
@@ -227,6 +278,7 @@ LmModel LmModel::openHuggingFace(const std::string& directory) {
     }
     layerNorm("ln_f", "final_norm");
     if (!c.tied) plain("lm_head.weight", {V, D}, "unembed.weight");
+    }
     if (assigned != parameters.size())
         throw ModelFileError(weightsName, "internal: " + std::to_string(assigned) + " of the network's " +
                                               std::to_string(parameters.size()) + " parameters were read");

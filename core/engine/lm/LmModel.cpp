@@ -125,6 +125,7 @@ LmModel LmModel::load(const std::string& path) {
 LmReading LmModel::attend(const std::string& text, int topNext) const {
     std::vector<int> ids{impl_->tokenizer.specials().bos};
     for (int id : impl_->tokenizer.encode(text)) ids.push_back(id);
+    if (const int sep = impl_->tokenizer.separator(); sep != kLmNoToken) ids.push_back(sep);  // BERT: [CLS] text [SEP]
     return attendIds(std::move(ids), topNext);
 }
 

@@ -32,8 +32,9 @@ torch::nn::Embedding lmNetEmbedding(int64_t count, int64_t width, bool randomIni
 
 }  // namespace
 
-LmBlockImpl::LmBlockImpl(const LmConfig& c, bool randomInit) : dropout_(c.dropout), exactGelu_(c.gelu == LmGelu::Exact) {
-    const bool pre = c.norm == LmNorm::Pre;
+LmBlockImpl::LmBlockImpl(const LmConfig& c, bool randomInit)
+    : dropout_(c.dropout), exactGelu_(c.gelu == LmGelu::Exact), post_(c.norm == LmNorm::Post) {
+    const bool pre = c.norm == LmNorm::Pre || post_;
     const auto normOptions = torch::nn::LayerNormOptions({c.dModel}).eps(c.layerNormEps);
     if (pre) norm1_ = register_module("norm1", torch::nn::LayerNorm(normOptions));
     attention = register_module("attention", MultiHeadAttention(c.dModel, c.heads, c.dropout, PatternSpec{}, randomInit));
@@ -46,6 +47,11 @@ LmBlockImpl::LmBlockImpl(const LmConfig& c, bool randomInit) : dropout_(c.dropou
 
 torch::Tensor LmBlockImpl::forward(const torch::Tensor& x, bool causal, torch::Tensor* weights) {
     const bool training = is_training();
+    if (post_) {  // BERT: x = LN(x + attention(x)); x = LN(x + FFN(x))
+        torch::Tensor y = norm1_(addDropout(x, attention(x, x, torch::Tensor(), causal, weights), dropout_, training));
+        if (ff1_) y = norm2_(addDropout(y, ff2_(torch::gelu(ff1_(y), exactGelu_ ? "none" : "tanh")), dropout_, training));
+        return y;
+    }
     const torch::Tensor in = norm1_ ? norm1_(x) : x;
     torch::Tensor y = addDropout(x, attention(in, in, torch::Tensor(), causal, weights), dropout_, training);
     if (ff1_) {
@@ -62,9 +68,18 @@ LmNetImpl::LmNetImpl(const LmConfig& c, bool randomInit) : config_(c) {
         positions_ = register_module("positions", lmNetEmbedding(c.context, c.dModel, randomInit));
     else
         sinusoid_ = register_buffer("sinusoid", sinusoidalPositions(c.context, c.dModel));
+    const auto normOptions = torch::nn::LayerNormOptions({c.dModel}).eps(c.layerNormEps);
+    if (c.tokenTypes)
+        tokenType_ = register_parameter("token_type", randomInit ? torch::zeros({c.dModel}) : lmNetUninitialised({c.dModel}));
+    if (c.norm == LmNorm::Post) embedNorm_ = register_module("embed_norm", torch::nn::LayerNorm(normOptions));
     for (int l = 0; l < c.layers; ++l) blocks_.push_back(register_module("block" + std::to_string(l), LmBlock(c, randomInit)));
     if (c.norm == LmNorm::Pre) final_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.dModel}).eps(c.layerNormEps)));
     if (!c.tied) unembed_ = register_module("unembed", lmNetLinear(c.dModel, c.vocabulary, false, randomInit));
+    if (c.mlmHead) {
+        mlmDense_ = register_module("mlm_dense", lmNetLinear(c.dModel, c.dModel, true, randomInit));
+        mlmNorm_ = register_module("mlm_norm", torch::nn::LayerNorm(normOptions));
+        mlmBias_ = register_parameter("mlm_bias", torch::zeros({c.vocabulary}));
+    }
 }
 
 torch::Tensor LmNetImpl::forward(const torch::Tensor& ids, std::vector<torch::Tensor>* weights) {
@@ -72,6 +87,10 @@ torch::Tensor LmNetImpl::forward(const torch::Tensor& ids, std::vector<torch::Te
 }
 
 torch::Tensor LmNetImpl::logits(const torch::Tensor& hidden) {
+    if (mlmDense_) {
+        const torch::Tensor h = mlmNorm_(torch::gelu(mlmDense_(hidden), config_.gelu == LmGelu::Exact ? "none" : "tanh"));
+        return torch::matmul(h, tokens_->weight.t()) + mlmBias_;
+    }
     return unembed_ ? unembed_(hidden) : torch::matmul(hidden, tokens_->weight.t());
 }
 
@@ -80,6 +99,8 @@ torch::Tensor LmNetImpl::hidden(const torch::Tensor& ids, std::vector<torch::Ten
     TORCH_CHECK(T <= config_.context, "a sequence of ", T, " tokens is longer than the context");
     torch::Tensor x = tokens_(ids);
     x = x + (positions_ ? positions_->weight.narrow(0, 0, T) : sinusoid_.narrow(0, 0, T)).unsqueeze(0);
+    if (tokenType_.defined()) x = x + tokenType_;
+    if (embedNorm_) x = embedNorm_(x);
     x = applyDropout(x, config_.dropout, is_training());
     const bool causal = config_.objective == LmObjective::Causal;
     if (weights) weights->clear();

@@ -4,7 +4,8 @@
 // plus positions (a learned table or the sinusoidal one), `layers` blocks of self-attention, causal
 // for the causal objective and in both directions for the masked one, each with an MLP (GELU, the
 // tanh form as GPT-2's gelu_new or the exact one, as the config says) unless attention-only, LayerNorm before each sublayer and at the end
-// when the norm is "pre" (GPT-2's form), and the unembedding, tied to the token embedding (no bias)
+// when the norm is "pre" (GPT-2's form), or BERT's post-LayerNorm (on the embeddings and after each
+// residual sum) when "post", with a segment-0 vector (tokenTypes) and the MLM head (mlmHead), and the unembedding, tied to the token embedding (no bias)
 // or a Linear of its own. Its parameters are exactly parameterCount(config).
 #include <torch/torch.h>
 
@@ -26,6 +27,7 @@ public:
 private:
     double dropout_;
     bool exactGelu_;  // LmConfig::gelu
+    bool post_;       // LmNorm::Post: LN(x + f(x))
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
     torch::nn::Linear ff1_{nullptr}, ff2_{nullptr};
 };
@@ -57,6 +59,11 @@ private:
     std::vector<LmBlock> blocks_;
     torch::nn::LayerNorm final_{nullptr};
     torch::nn::Linear unembed_{nullptr};       // untied
+    torch::nn::LayerNorm embedNorm_{nullptr};  // Post (BERT): on the embeddings
+    torch::Tensor tokenType_;                  // tokenTypes: segment 0's vector [D]
+    torch::nn::Linear mlmDense_{nullptr};      // mlmHead: dense, GELU, LayerNorm, then the tied
+    torch::nn::LayerNorm mlmNorm_{nullptr};    // unembedding plus mlmBias_ [V]
+    torch::Tensor mlmBias_;
 };
 TORCH_MODULE(LmNet);
 
