@@ -89,10 +89,6 @@ std::array<char32_t, 256> makeBytesToUnicode() {
     return table;
 }
 
-std::uint64_t pairKey(int left, int right) {
-    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32 | static_cast<std::uint32_t>(right);
-}
-
 // Whether a1 + a2 < b1 + b2, bytes compared unsigned, without building the strings.
 bool concatenationLess(const std::string& a1, const std::string& a2, const std::string& b1, const std::string& b2) {
     const std::size_t na = a1.size() + a2.size(), nb = b1.size() + b2.size();
@@ -112,11 +108,7 @@ struct LmTokenizer::BpeCache {
     std::unordered_map<std::string, std::vector<int>> ids;
 };
 
-struct LmTokenizer::Gpt2Problem {
-    std::size_t merge = std::string::npos;    // the merge at fault (its index), npos: the vocabulary
-    std::size_t earlier = std::string::npos;  // a pair merged twice: its first merge
-    std::string why;
-};
+std::shared_ptr<LmTokenizer::BpeCache> LmTokenizer::makeCache() { return std::make_shared<BpeCache>(); }
 
 std::string toString(LmTokenKind k) {
     switch (k) {
@@ -221,7 +213,7 @@ int LmTokenizer::addMerge(int left, int right) {
         tokens_.push_back(std::move(text));
         bytes_.push_back(bytes_[l] + bytes_[r]);
     }
-    ranks_.emplace(pairKey(left, right), std::make_pair(static_cast<int>(merges_.size()), merged));
+    ranks_.emplace(lmMergeKey(left, right), std::make_pair(static_cast<int>(merges_.size()), merged));
     merges_.emplace_back(left, right);
     return merged;
 }
@@ -234,7 +226,7 @@ LmTokenizer LmTokenizer::fromMerges(const std::vector<std::pair<std::string, std
         const int left = t.id(merges[m].first), right = t.id(merges[m].second);
         if (left == kLmUnk) throw ConfigError(where + "'" + merges[m].first + "' is not a token");
         if (right == kLmUnk) throw ConfigError(where + "'" + merges[m].second + "' is not a token");
-        if (t.ranks_.count(pairKey(left, right)) > 0)
+        if (t.ranks_.count(lmMergeKey(left, right)) > 0)
             throw ConfigError(where + "'" + merges[m].first + " " + merges[m].second + "' appears twice");
         t.addMerge(left, right);
     }
@@ -249,7 +241,7 @@ std::vector<int> LmTokenizer::bpePiece(const char* piece, std::size_t length) co
     for (std::size_t i = 0; i < length; ++i) symbols[i] = byteIds_[static_cast<unsigned char>(piece[i])];
     if (length < 2) return symbols;
     const auto lookUp = [this](int left, int right) {
-        const auto it = ranks_.find(pairKey(left, right));
+        const auto it = ranks_.find(lmMergeKey(left, right));
         return it == ranks_.end() ? std::make_pair(INT_MAX, 0) : it->second;
     };
     std::vector<std::pair<int, int>> pairs(length - 1);  // (rank, merged id) of symbols i, i + 1
@@ -300,7 +292,7 @@ public:
         for (std::size_t w = 0; w < words_.size(); ++w) {
             const std::vector<int>& s = words_[w].symbols;
             for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-                const std::uint64_t k = pairKey(s[i], s[i + 1]);
+                const std::uint64_t k = lmMergeKey(s[i], s[i + 1]);
                 counts_[k] += words_[w].count;
                 std::vector<int>& list = where_[k];
                 if (list.empty() || list.back() != static_cast<int>(w)) list.push_back(static_cast<int>(w));
@@ -315,7 +307,7 @@ public:
         while (!heap_.empty()) {
             const Entry top = heap_.top();
             heap_.pop();
-            const auto it = counts_.find(pairKey(top.left, top.right));
+            const auto it = counts_.find(lmMergeKey(top.left, top.right));
             const std::int64_t now = it == counts_.end() ? 0 : it->second;
             if (now == top.count) {
                 if (now < 2) return false;
@@ -330,7 +322,7 @@ public:
 
     // Merges the pair into `merged` in every piece that holds it (the bytes list has merged's already).
     void merge(int left, int right, int merged) {
-        const std::uint64_t key = pairKey(left, right);
+        const std::uint64_t key = lmMergeKey(left, right);
         const auto found = where_.find(key);
         if (found == where_.end()) return;
         const std::vector<int> words = std::move(found->second);
@@ -363,11 +355,11 @@ public:
                 }
             }
             for (std::size_t i = 0; i + 1 < s.size(); ++i)
-                if (site_[i] || site_[i + 1]) counts_[pairKey(s[i], s[i + 1])] -= word.count;
+                if (site_[i] || site_[i + 1]) counts_[lmMergeKey(s[i], s[i + 1])] -= word.count;
             s.swap(next);
             for (std::size_t i = 0; i + 1 < s.size(); ++i) {
                 if (!fresh_[i] && !fresh_[i + 1]) continue;
-                const std::uint64_t k = pairKey(s[i], s[i + 1]);
+                const std::uint64_t k = lmMergeKey(s[i], s[i + 1]);
                 counts_[k] += word.count;
                 touched.push_back(k);
                 std::vector<int>& list = where_[k];
@@ -699,220 +691,6 @@ LmTokenizer LmTokenizer::fromJson(const std::string& json) {
     } catch (const ConfigError& e) {
         r.malformed(e.what());
     }
-}
-
-// GPT-2's files (LmTokens.h: "Gpt2").
-
-namespace {
-
-// The byte each code point of GPT-2's byte table stands for, or -1; index = code point (< 324).
-const std::vector<int>& gpt2UnicodeToByte() {
-    static const std::vector<int> table = [] {
-        std::vector<int> t;
-        for (int b = 0; b < kLmBpeBytes; ++b) {
-            const auto cp = static_cast<std::size_t>(lmBytesToUnicode()[static_cast<std::size_t>(b)]);
-            if (t.size() <= cp) t.resize(cp + 1, -1);
-            t[cp] = b;
-        }
-        return t;
-    }();
-    return table;
-}
-
-// A token's bytes: each character through the byte table. A token with a character outside it (a
-// special of some vocabulary other than GPT-2's) stands for its own UTF-8 text.
-std::string gpt2TokenBytes(const std::string& token) {
-    const std::vector<int>& table = gpt2UnicodeToByte();
-    std::string bytes;
-    bytes.reserve(token.size());
-    for (std::size_t pos = 0; pos < token.size();) {
-        const char32_t cp = decodeUtf8(token, pos);
-        if (cp >= table.size() || table[cp] < 0) return token;
-        bytes += static_cast<char>(table[cp]);
-    }
-    return bytes;
-}
-
-// A token or a line of a file shown in a message: at most `most` bytes of it (never cutting a
-// character), control characters escaped so that the message stays one line.
-std::string gpt2Shown(std::string_view text, std::size_t most = 60) {
-    std::size_t end = text.size();
-    if (end > most) {
-        end = most;
-        while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-    }
-    std::string shown;
-    for (std::size_t i = 0; i < end; ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c != 0x7F) {
-            shown += static_cast<char>(c);
-        } else {
-            const char* digits = "0123456789abcdef";
-            shown += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : c == '\t' ? std::string("\\t")
-                     : std::string("\\x") + digits[c >> 4] + digits[c & 15];
-        }
-    }
-    return end < text.size() ? shown + "..." : shown;
-}
-
-std::string gpt2Hex(int byte) {
-    const char* digits = "0123456789ABCDEF";
-    return std::string("0x") + digits[(byte >> 4) & 15] + digits[byte & 15];
-}
-
-}  // namespace
-
-LmTokenizer LmTokenizer::buildGpt2(std::vector<std::string> tokens,
-                                   const std::vector<std::pair<std::string, std::string>>& merges, Gpt2Problem& problem) {
-    LmTokenizer t;
-    t.kind_ = LmTokenKind::Gpt2;
-    t.tokens_ = std::move(tokens);
-    t.index_.reserve(t.tokens_.size());
-    t.bytes_.reserve(t.tokens_.size());
-    for (std::size_t id = 0; id < t.tokens_.size(); ++id) {
-        const std::string& token = t.tokens_[id];
-        if (token.empty()) {
-            problem.why = "an empty token (id " + std::to_string(id) + ")";
-            return {};
-        }
-        if (const auto [it, added] = t.index_.emplace(token, static_cast<int>(id)); !added) {
-            problem.why = "'" + gpt2Shown(token) + "' has two ids, " + std::to_string(it->second) + " and " + std::to_string(id);
-            return {};
-        }
-        t.bytes_.push_back(gpt2TokenBytes(token));
-    }
-    const auto end = t.index_.find(kLmGpt2EndOfText);
-    if (end == t.index_.end()) {
-        problem.why = std::string("no ") + kLmGpt2EndOfText + " token";
-        return {};
-    }
-    t.specials_ = {end->second, end->second, kLmNoToken, kLmNoToken};
-    for (int b = 0; b < kLmBpeBytes; ++b) {
-        const std::string text = lmBpeTokenText(std::string(1, static_cast<char>(b)));
-        const auto it = t.index_.find(text);
-        if (it == t.index_.end()) {
-            problem.why = "no token for the byte " + gpt2Hex(b) + " ('" + text + "')";
-            return {};
-        }
-        t.byteIds_[static_cast<std::size_t>(b)] = it->second;
-    }
-    t.merges_.reserve(merges.size());
-    t.ranks_.reserve(merges.size());
-    std::string joined;
-    for (std::size_t m = 0; m < merges.size(); ++m) {
-        const auto& [leftText, rightText] = merges[m];
-        problem.merge = m;
-        const auto left = t.index_.find(leftText), right = t.index_.find(rightText);
-        if (left == t.index_.end() || right == t.index_.end()) {
-            problem.why = "'" + gpt2Shown(left == t.index_.end() ? leftText : rightText) + "' is not in the vocabulary";
-            return {};
-        }
-        joined = leftText;
-        joined += rightText;
-        const auto merged = t.index_.find(joined);
-        if (merged == t.index_.end()) {
-            problem.why = "'" + gpt2Shown(joined) + "', the merge of '" + gpt2Shown(leftText) + "' and '" + gpt2Shown(rightText) +
-                          "', is not in the vocabulary";
-            return {};
-        }
-        const auto [it, added] = t.ranks_.emplace(pairKey(left->second, right->second),
-                                                  std::make_pair(static_cast<int>(m), merged->second));
-        if (!added) {
-            problem.earlier = static_cast<std::size_t>(it->second.first);
-            problem.why = "'" + gpt2Shown(leftText) + " " + gpt2Shown(rightText) + "' is merged twice";
-            return {};
-        }
-        t.merges_.emplace_back(left->second, right->second);
-    }
-    problem.merge = std::string::npos;
-    t.cache_ = std::make_shared<BpeCache>();
-    return t;
-}
-
-LmTokenizer LmTokenizer::parseGpt2(const std::string& vocabJson, const std::string& vocabName, const std::string& mergeText,
-                                   const std::string& mergesName) {
-    // vocab.json: {token: id}, the ids 0..N-1 each once.
-    Json vocab;
-    try {
-        vocab = Json::parse(vocabJson);
-    } catch (const Json::parse_error& e) {
-        const std::size_t at = std::min<std::size_t>(e.byte, vocabJson.size());
-        const long line = 1 + static_cast<long>(std::count(vocabJson.begin(), vocabJson.begin() + static_cast<std::ptrdiff_t>(at > 0 ? at - 1 : 0), '\n'));
-        std::string what = e.what();
-        if (const std::size_t colon = what.find(": ", what.find("parse error")); colon != std::string::npos)
-            what = what.substr(colon + 2);
-        throw InputError(vocabName, line, "not JSON: " + gpt2Shown(what, 120));
-    }
-    if (!vocab.is_object() || vocab.empty())
-        throw InputError(vocabName, 0, "not a GPT-2 vocabulary: a JSON object of token -> id was expected");
-    const std::size_t n = vocab.size();
-    std::vector<std::string> tokens(n);
-    std::vector<char> seen(n, 0);
-    for (const auto& [token, value] : vocab.items()) {
-        if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() >= static_cast<std::int64_t>(n))
-            throw InputError(vocabName, 0,
-                             "the id of '" + gpt2Shown(token) + "' is " + gpt2Shown(value.dump()) + ", not an integer in 0.." +
-                                 std::to_string(n - 1) + " (the ids of the " + std::to_string(n) + " tokens)");
-        const auto id = static_cast<std::size_t>(value.get<std::int64_t>());
-        if (seen[id])
-            throw InputError(vocabName, 0, "'" + gpt2Shown(tokens[id]) + "' and '" + gpt2Shown(token) + "' share the id " + std::to_string(id));
-        seen[id] = 1;
-        tokens[id] = token;
-    }
-    // merges.txt: "#version: ..." first, then "LEFT RIGHT" lines.
-    std::vector<std::pair<std::string, std::string>> merges;
-    std::vector<long> lineOf;
-    std::string_view text(mergeText);
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    long number = 0;
-    for (std::size_t start = 0; start < text.size();) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        std::string_view line = text.substr(start, end - start);
-        start = end + 1;
-        ++number;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (line.empty() || (number == 1 && line.substr(0, 8) == "#version")) continue;
-        const std::size_t space = line.find(' ');
-        if (space == std::string_view::npos || space == 0 || space + 1 == line.size() ||
-            line.find(' ', space + 1) != std::string_view::npos)
-            throw InputError(mergesName, number, "not a merge (two tokens and one space between them): '" + gpt2Shown(line) + "'");
-        merges.emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
-        lineOf.push_back(number);
-    }
-    Gpt2Problem problem;
-    LmTokenizer t = buildGpt2(std::move(tokens), merges, problem);
-    if (problem.why.empty()) return t;
-    if (problem.merge == std::string::npos) throw InputError(vocabName, 0, problem.why);
-    std::string why = problem.why;
-    if (problem.earlier != std::string::npos) why += " (first on line " + std::to_string(lineOf[problem.earlier]) + ")";
-    throw InputError(mergesName, lineOf[problem.merge], why);
-}
-
-LmTokenizer LmTokenizer::readGpt2(const LmGpt2Files& files) {
-    const std::string vocab = readFileLimited(files.vocab, kMaxLmGpt2FileBytes);
-    const std::string merges = readFileLimited(files.merges, kMaxLmGpt2FileBytes);
-    return parseGpt2(vocab, files.vocab, merges, files.merges);
-}
-
-LmGpt2Files lmGpt2Files(const std::string& path, const std::string& merges) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path p(path);
-    if (fs::is_directory(p, ec)) {
-        const auto pairIn = [&](const char* vocab, const char* mergeFile) -> LmGpt2Files {
-            return {(p / vocab).string(), merges.empty() ? (p / mergeFile).string() : merges};
-        };
-        if (fs::exists(p / "vocab.json", ec)) return pairIn("vocab.json", "merges.txt");
-        if (fs::exists(p / "encoder.json", ec)) return pairIn("encoder.json", "vocab.bpe");
-        throw InputError(path, 0, "holds neither vocab.json and merges.txt nor encoder.json and vocab.bpe (GPT-2's files)");
-    }
-    if (!fs::exists(p, ec)) throw InputError(path, 0, "no such file or directory");
-    if (!merges.empty()) return {path, merges};
-    for (const char* name : {"merges.txt", "vocab.bpe"}) {
-        const fs::path beside = p.parent_path() / name;
-        if (fs::exists(beside, ec)) return {path, beside.string()};
-    }
-    throw InputError(path, 0, "no merges.txt or vocab.bpe beside it (name the merges file)");
 }
 
 }  // namespace attnlab

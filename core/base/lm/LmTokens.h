@@ -139,6 +139,12 @@ const std::array<char32_t, 256>& lmBytesToUnicode();
 // A byte string in that readable form (UTF-8): lmBpeTokenText(" the") == "Ġthe".
 std::string lmBpeTokenText(const std::string& bytes);
 
+// The key of the token pair (left, right): a merge's in LmTokenizer's ranks and a pair's in the BPE
+// learner's counts.
+inline std::uint64_t lmMergeKey(int left, int right) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32 | static_cast<std::uint32_t>(right);
+}
+
 class LmTokenizer {
 public:
     // The specials alone (size() == 4), of kind Chars.
@@ -238,7 +244,12 @@ public:
 
 private:
     struct BpeCache;
-    struct Gpt2Problem;
+    // What is wrong with a GPT-2 vocabulary or its merges (buildGpt2).
+    struct Gpt2Problem {
+        std::size_t merge = std::string::npos;    // the merge at fault (its index), npos: the vocabulary
+        std::size_t earlier = std::string::npos;  // a pair merged twice: its first merge
+        std::string why;
+    };
     // A Bpe tokenizer with the specials and the 256 byte tokens, no merge yet.
     static LmTokenizer bpeBase();
     // A Gpt2 tokenizer of these tokens (index = id) and merges (rank order), or, when `problem`
@@ -250,6 +261,9 @@ private:
     int addMerge(int left, int right);
     // The ids of one Bpe or Gpt2 piece, merges applied.
     std::vector<int> bpePiece(const char* piece, std::size_t length) const;
+    // An empty piece cache (BpeCache is complete only in LmTokens.cpp).
+    static std::shared_ptr<BpeCache> makeCache();
+
 
     LmTokenKind kind_ = LmTokenKind::Chars;
     std::vector<std::string> tokens_;             // index = id
